@@ -1,0 +1,21 @@
+/* rng.c: seeding of the xoshiro256** generator. */
+#include "core/rng.h"
+
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void rng_seed(rng *r, uint64_t seed) {
+  uint64_t x = seed;
+  for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+}
+
+uint64_t rng_mix(uint64_t a, uint64_t b) {
+  uint64_t x = a ^ 0x6a09e667f3bcc909ULL;
+  uint64_t h = splitmix64(&x);
+  x = h ^ b;
+  return splitmix64(&x);
+}
