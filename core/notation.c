@@ -53,7 +53,8 @@ int notation_parse_position(const char *text, const variant *v, board *b, char *
   int n = 0;
   const char *p = text;
   for (;;) {
-    const char *d = strchr(p, '-');
+    /* A '-' that starts a field is a minus sign ("4--1-…"), not a separator. */
+    const char *d = strchr(*p == '-' ? p + 1 : p, '-');
     size_t l = d ? (size_t)(d - p) : strlen(p);
     if (n < fields) f[n] = p, flen[n] = l;
     n++;
@@ -152,6 +153,13 @@ const char *notation_ogn_tag(const notation_ogn *o, const char *name) {
   return NULL;
 }
 
+/* The line (from tag_line[]) of the tag notation_ogn_tag finds for `name`. */
+static int tag_line_of(const notation_ogn *o, const int *tag_line, const char *name) {
+  for (int i = 0; i < o->ntags; i++)
+    if (!strcmp(o->tags[i].name, name)) return tag_line[i];
+  return 0;
+}
+
 /* Parses one tag line "[Name "value"]" (without the newline). */
 static int read_tag(const char *s, size_t len, notation_tag *t, int line, char *err,
                     size_t errlen) {
@@ -190,16 +198,24 @@ bad:
   return -1;
 }
 
+/* Length of the score at the start of [s, s+len): digits, optionally '.' and
+ * more digits ("23.5"); 0 when there is none. */
+static size_t score_len(const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len && isdigit((unsigned char)s[i])) i++;
+  if (i == 0 || i == len || s[i] != '.') return i;
+  size_t j = i + 1;
+  while (j < len && isdigit((unsigned char)s[j])) j++;
+  return j > i + 1 ? j : 0;
+}
+
 /* A result token of movetext: "*" or S-N scores, halves allowed. */
 static int is_result(const char *s, size_t len) {
   if (len == 1 && s[0] == '*') return 1;
-  int dashes = 0, digits = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (s[i] == '-') dashes++;
-    else if (isdigit((unsigned char)s[i])) digits++;
-    else if (s[i] != '.') return 0;
-  }
-  return dashes == 1 && digits >= 2;
+  size_t a = score_len(s, len);
+  if (a == 0 || a >= len || s[a] != '-') return 0;
+  size_t b = score_len(s + a + 1, len - a - 1);
+  return b > 0 && a + 1 + b == len;
 }
 
 /* A move number token: digits followed by one or more dots. */
@@ -216,7 +232,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   memset(out, 0, sizeof *out);
   variant_default(&out->v);
   const char *p = text;
-  int line = 1;
+  int line = 1, tag_line[NOTATION_TAG_MAX];
   /* Skip blank space before the record. */
   while (*p && isspace((unsigned char)*p)) {
     if (*p == '\n') line++;
@@ -236,7 +252,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
       return -1;
     }
     if (read_tag(p, len, &out->tags[out->ntags], line, err, errlen)) return -1;
-    out->ntags++;
+    tag_line[out->ntags++] = line;
     p = eol ? eol + 1 : p + len;
     line++;
   }
@@ -244,7 +260,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   if (vt) {
     char verr[256];
     if (variant_parse(vt, &out->v, verr, sizeof verr)) {
-      ERR("OGN: tag Variant: %s", verr);
+      ERR("OGN line %d: tag Variant: %s", tag_line_of(out, tag_line, "Variant"), verr);
       return -1;
     }
   }
@@ -252,7 +268,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   if (fen) {
     char perr[256];
     if (notation_parse_position(fen, &out->v, &out->start, perr, sizeof perr)) {
-      ERR("OGN: tag FEN: %s", perr);
+      ERR("OGN line %d: tag FEN: %s", tag_line_of(out, tag_line, "FEN"), perr);
       return -1;
     }
   } else {
@@ -260,7 +276,8 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   }
   const char *res = notation_ogn_tag(out, "Result");
   if (res && !is_result(res, strlen(res))) {
-    ERR("OGN: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, or *", res);
+    ERR("OGN line %d: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, or *",
+        tag_line_of(out, tag_line, "Result"), res);
     return -1;
   }
   /* Movetext: up to a blank line after some text, a tag line, or the end. */
@@ -387,9 +404,14 @@ int notation_ogn_write(FILE *f, const game *g, const notation_meta *meta) {
   if (put_tag(f, "Variant", vname) || put_tag(f, "Event", meta->event) ||
       put_tag(f, "Site", meta->site) || put_tag(f, "Date", meta->date) ||
       put_tag(f, "Round", meta->round) || put_tag(f, "South", meta->south) ||
-      put_tag(f, "North", meta->north) || put_tag(f, "Result", result))
+      put_tag(f, "North", meta->north) ||
+      put_tag(f, "Result", meta->result ? meta->result : result))
     return -1;
-  if (g->end != BOARD_END_NONE && put_tag(f, "Termination", board_end_name(g->end))) return -1;
+  if (meta->result) snprintf(result, sizeof result, "%s", meta->result);
+  const char *term = meta->termination ? meta->termination
+                     : g->end != BOARD_END_NONE ? board_end_name(g->end)
+                                                : NULL;
+  if (term && put_tag(f, "Termination", term)) return -1;
   if (custom) {
     notation_format_position(&g->start, &g->v, NULL, fen, sizeof fen);
     if (put_tag(f, "FEN", fen)) return -1;

@@ -75,6 +75,9 @@ int notation_ogn_play(const notation_ogn *o, game *g, char *err, size_t errlen);
  * only when the caller puts it there). */
 typedef struct notation_meta {
   const char *event, *site, *date, *round, *south, *north;
+  /* When not NULL, these replace the Result and Termination the game gives
+   * (a forfeit ends a game that the rules have not ended). */
+  const char *result, *termination;
 } notation_meta;
 
 /* Writes game g as OGN. Returns 0, or -1 on a write error. */
