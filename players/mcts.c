@@ -1,0 +1,585 @@
+/* mcts.c: the `mcts` player: UCT Monte Carlo tree search with an MCTS-solver and light playouts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
+#include "core/board.h"
+#include "core/rng.h"
+#include "players/player.h"
+
+/* Design.
+ *
+ * Tree. Nodes live in one pool (an array of 16-byte nodes, indices instead
+ * of pointers) that the player owns from create to destroy; it starts small,
+ * doubles when full, up to the `memory` option, and is emptied (not freed)
+ * at every choose: no tree is kept from one move to the next, so the move
+ * depends only on the seed, the position and the limits. A node holds no
+ * board: the walk from the root replays the moves (copy-make on `board`).
+ * The children of a node are allocated together, one per legal move, in
+ * house order, the second time the node is reached (the first visit only
+ * checks the end rules and runs a playout); the pool's index 0 is unused so
+ * that child == 0 means "not expanded". When the pool is at its cap, leaves
+ * are no longer expanded and the search goes on with playouts from them.
+ *
+ * Values. A node counts its visits and the rewards, in half points (win 2,
+ * draw 1, loss 0, by the final scores of the rules), of the player who made
+ * the move into it. Selection is UCT: unvisited children first (at random),
+ * then the largest q + c·sqrt(ln N / n) with q in [0, 1].
+ *
+ * Solver (Winands, Björnsson & Saito 2008). `proof` is from the view of the
+ * player who moved into the node: +1 proven win, -1 proven loss. Terminal
+ * nodes are proven by the rules (a draw stays unproven, always worth 1/2).
+ * Backing up, a node one of whose children is a proven win for the side to
+ * move there is a proven loss for the player who moved into it; a node all
+ * of whose children are proven losses for the side to move is a proven win.
+ * Selection skips proven-loss children; the search stops once the root is
+ * proven. The move played is a proven win if there is one, else the most
+ * visited child that is not a proven loss (else the most visited child).
+ *
+ * Rules in the tree and the playouts: majority and no-move (board_status),
+ * repetition counted since the last capture including the game's history
+ * before the root (g->hist copied into a key buffer followed by the path's
+ * keys; a 256-bit filter of the keys avoids most scans), and the ply limit
+ * (g->plies + plies from the root vs max_plies). When the variant has no ply
+ * limit, or it is more than MCTS_HORIZON plies away, a line is cut at
+ * MCTS_HORIZON plies from the root and scored by the cycle rule (the
+ * transfer of the ply limit); such a cut is never a proof.
+ *
+ * Reported score (player_info.score, from the side to move): a proven win
+ * in n plies along the pv is PLAYER_WIN - n, a proven loss -(PLAYER_WIN - n);
+ * otherwise the mean reward q of the chosen move mapped linearly to
+ * "centiseeds": 2000·(q - 1/2), i.e. -1000..+1000. nodes and playouts both
+ * give the iterations done (each is one walk from the root and one playout
+ * or one terminal node); the pv is the line of most visited children. */
+
+/* Plies a line may run past the root before it is cut (see above). */
+#define MCTS_HORIZON 10000
+/* Nodes of the pool at create (grown by doubling). */
+#define MCTS_POOL_START 16384
+/* Iterations between two looks at the clock and the stop flag. */
+#define MCTS_CHECK_EVERY 32
+/* A search stops before the visit counts could overflow. */
+#define MCTS_MAX_ITERATIONS 0x7fffffffLL
+/* The iteration count when no limit is given at all (playouts=0, movetime=0). */
+#define MCTS_DEFAULT_PLAYOUTS 10000
+
+enum { POLICY_RANDOM, POLICY_CAPTURE };
+
+/* A line cut at the horizon: scored like the ply limit but not a proof. */
+#define END_HORIZON ((board_end)(BOARD_END_PLY_LIMIT + 1))
+
+enum {
+  F_SEEN = 1,     /* the end rules were checked */
+  F_TERMINAL = 2, /* the game is over here; the reward is in bits 2-3 */
+  F_SHIFT = 2
+};
+
+typedef struct node {
+  uint32_t visits;
+  uint32_t wins2; /* rewards in half points for the player who moved into the node */
+  uint32_t child; /* first child in the pool; 0 = not expanded */
+  uint8_t nchild;
+  uint8_t move;   /* house index of the move into the node */
+  int8_t proof;   /* +1 / -1: proven win / loss for the player who moved into it */
+  uint8_t flags;  /* F_SEEN, F_TERMINAL and the terminal reward */
+} node;
+
+typedef struct mcts {
+  /* settings from the options */
+  double c;
+  long long playouts; /* 0 = none */
+  int movetime_ms;    /* 0 = none */
+  int policy;
+  int solver;
+  size_t max_nodes;
+  /* the pool: owned, freed by destroy; nodes[1] is the root during a search */
+  node *nodes;
+  size_t cap, used;
+  int full; /* the pool cannot grow any more in this search */
+  /* key buffer: the game's history since the last capture, then the keys of
+   * the line being walked; owned, freed by destroy, grown at choose only */
+  uint64_t *keys;
+  size_t keys_cap;
+  uint32_t *path; /* node indices of the walk, MCTS_HORIZON + 2; owned */
+  /* per search */
+  const variant *v;
+  rng r;
+  board root;
+  int root_top, root_irrev;
+  uint64_t root_seen[4];
+  int horizon;         /* plies from the root where a line ends */
+  board_end horizon_end; /* BOARD_END_PLY_LIMIT or END_HORIZON */
+  int seldepth;        /* deepest tree node reached */
+} mcts;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- The walk state: where a line is, for the rules that need history. ---- */
+
+typedef struct line {
+  int top;          /* index of the current position's key in keys[] */
+  int irrev;        /* index of the first key since the last capture */
+  int depth;        /* plies from the root */
+  uint64_t seen[4]; /* filter of keys[irrev..top] by the key's top 8 bits */
+} line;
+
+/* Records the key of the position just reached by a move that took `taken`
+ * seeds. Returns whether the filter says it may have occurred already. */
+static inline int line_push(line *l, uint64_t *keys, uint64_t key, int taken) {
+  keys[++l->top] = key;
+  l->depth++;
+  if (taken) {
+    l->irrev = l->top;
+    l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+  }
+  uint64_t k = key >> 56, bit = 1ULL << (k & 63), *w = &l->seen[k >> 6];
+  int hit = (*w & bit) != 0;
+  *w |= bit;
+  return hit;
+}
+
+/* Occurrences of keys[top] among keys[irrev..top] (same side to move: every other one). */
+static inline int occurrences(const uint64_t *keys, int irrev, int top) {
+  int n = 0;
+  uint64_t k = keys[top];
+  for (int i = top; i >= irrev; i -= 2) n += keys[i] == k;
+  return n;
+}
+
+/* The end rules in their order for the position b at the head of l (hit:
+ * line_push's answer); stores the legal moves in *legal. */
+static inline board_end line_status(const mcts *s, const board *b, const line *l, int hit,
+                                    uint32_t *legal) {
+  board_end e = board_status(b, s->v, legal);
+  if (e != BOARD_END_NONE) return e;
+  if (hit && s->v->repetition && occurrences(s->keys, l->irrev, l->top) >= s->v->repetition)
+    return BOARD_END_REPETITION;
+  if (l->depth >= s->horizon) return s->horizon_end;
+  return BOARD_END_NONE;
+}
+
+/* Reward of South in half points of a game that ended in b for `why`. */
+static inline int south_reward(const board *b, const variant *v, board_end why) {
+  int score2[2];
+  board_final(b, v, why == END_HORIZON ? BOARD_END_PLY_LIMIT : why, score2);
+  return score2[0] > score2[1] ? 2 : score2[0] == score2[1] ? 1 : 0;
+}
+
+/* ---- Playout policies. ---- */
+
+/* A uniformly random house of the legal mask. */
+static inline int pick_random(uint32_t legal, rng *r) {
+  uint32_t k = rng_below(r, (uint32_t)__builtin_popcount(legal));
+#ifdef __BMI2__
+  return __builtin_ctz(_pdep_u32(1u << k, legal));
+#else
+  for (; k; k--) legal &= legal - 1;
+  return __builtin_ctz(legal);
+#endif
+}
+
+/* Seeds that playing house m (legal) would capture, without playing it when
+ * it sows less than a lap (the common case). */
+static inline int gain(const board *b, const variant *v, int m) {
+  const int P = v->pits, H = v->houses, s = b->side, n = b->pit[m];
+  if (n >= P) {
+    board c = *b;
+    return board_play(&c, v, m);
+  }
+  int last = m + n;
+  if (last >= P) last -= P;
+  const int lo = (1 - s) * H;
+  if (last < lo || last >= lo + H) return 0;
+  int take = 0;
+  for (int q = last; q >= lo; q--) {
+    int c = b->pit[q] + 1; /* every house lo..last got one seed */
+    if (c != 2 && c != 3) break;
+    take += c;
+  }
+  if (take && (v->grand_slam == VARIANT_GS_NOTHING || v->grand_slam == VARIANT_GS_WIN)) {
+    int opp = last - lo + 1;
+    for (int q = lo; q < lo + H; q++) opp += b->pit[q];
+    if (take == opp && (v->grand_slam == VARIANT_GS_NOTHING || b->store[s] + take <= v->half))
+      take = 0; /* a grand slam that captures nothing */
+  }
+  return take;
+}
+
+/* The capture policy: the move that captures most (ties at random), else a
+ * random move. */
+static inline int pick_capture(const board *b, const variant *v, uint32_t legal, rng *r) {
+  int best = 0, ties = 0, move = -1;
+  for (uint32_t l = legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l), t = gain(b, v, m);
+    if (t > best) {
+      best = t;
+      ties = 1;
+      move = m;
+    } else if (t == best && t && rng_below(r, (uint32_t)++ties) == 0) {
+      move = m;
+    }
+  }
+  return move >= 0 ? move : pick_random(legal, r);
+}
+
+/* Plays b (not over, legal moves `legal`) out to the end of the game from
+ * line l; returns South's reward in half points. b and l are scratch. */
+static int playout(mcts *s, board *b, line *l, uint32_t legal) {
+  const variant *v = s->v;
+  uint64_t *keys = s->keys;
+  for (;;) {
+    int m = s->policy == POLICY_CAPTURE ? pick_capture(b, v, legal, &s->r)
+                                        : pick_random(legal, &s->r);
+    int taken = board_play(b, v, m);
+    int hit = line_push(l, keys, b->key, taken);
+    board_end e = line_status(s, b, l, hit, &legal);
+    if (e != BOARD_END_NONE) return south_reward(b, v, e);
+  }
+}
+
+/* ---- The tree. ---- */
+
+/* Makes room for k more nodes. Returns 0 when the pool is at its cap. */
+static int pool_reserve(mcts *s, size_t k) {
+  if (s->used + k <= s->cap) return 1;
+  if (s->full || s->used + k > s->max_nodes) {
+    s->full = 1;
+    return 0;
+  }
+  size_t ncap = s->cap;
+  while (ncap < s->used + k) ncap *= 2;
+  if (ncap > s->max_nodes) ncap = s->max_nodes;
+  node *n = realloc(s->nodes, ncap * sizeof *n);
+  if (!n) {
+    s->full = 1; /* out of memory: search on with the tree as it is */
+    return 0;
+  }
+  s->nodes = n;
+  s->cap = ncap;
+  return 1;
+}
+
+/* Creates the children of node x, whose position b is not over. Returns 0
+ * when the pool is full (x stays a leaf). May move the pool. */
+static int expand(mcts *s, uint32_t x, const board *b) {
+  uint32_t legal = board_legal(b, s->v);
+  int k = __builtin_popcount(legal);
+  if (!pool_reserve(s, (size_t)k)) return 0;
+  uint32_t first = (uint32_t)s->used;
+  s->used += (size_t)k;
+  node *c = &s->nodes[first];
+  for (; legal; legal &= legal - 1, c++) {
+    memset(c, 0, sizeof *c);
+    c->move = (uint8_t)__builtin_ctz(legal);
+  }
+  s->nodes[x].child = first;
+  s->nodes[x].nchild = (uint8_t)k;
+  return 1;
+}
+
+/* The child of x to walk into: an unvisited one at random, else the best
+ * UCT value among those that are not proven losses for the side to move. */
+static uint32_t select_child(mcts *s, uint32_t x) {
+  const node *n = &s->nodes[x], *ch = &s->nodes[n->child];
+  const int k = n->nchild;
+  int unvisited = 0, pick = -1;
+  for (int i = 0; i < k; i++)
+    if (ch[i].visits == 0 && rng_below(&s->r, (uint32_t)++unvisited) == 0) pick = i;
+  if (pick >= 0) return n->child + (uint32_t)pick;
+  const double explore = s->c * sqrt(log((double)n->visits));
+  double best = -1.0;
+  for (int i = 0; i < k; i++) {
+    if (s->solver && ch[i].proof < 0) continue;
+    double nv = (double)ch[i].visits;
+    double u = 0.5 * ch[i].wins2 / nv + explore / sqrt(nv);
+    if (u > best) {
+      best = u;
+      pick = i;
+    }
+  }
+  if (pick < 0) pick = 0; /* every child lost: x is proven, only reached defensively */
+  return n->child + (uint32_t)pick;
+}
+
+/* Adds South's reward r2 to the walk's nodes path[0..len-1] and, with the
+ * solver, carries proofs up from the leaf as far as they go. */
+static void backup(mcts *s, int len, int r2) {
+  const int root_side = s->root.side;
+  int prove = s->solver;
+  for (int d = len - 1; d >= 0; d--) {
+    node *x = &s->nodes[s->path[d]];
+    int mover = root_side ^ ((d + 1) & 1); /* who moved into the node at depth d */
+    x->visits++;
+    x->wins2 += (uint32_t)(mover == BOARD_SOUTH ? r2 : 2 - r2);
+    if (!prove || d == len - 1) continue;
+    const node *c = &s->nodes[s->path[d + 1]];
+    if (c->proof > 0) {
+      x->proof = -1; /* the side to move at x has a winning move */
+    } else if (c->proof < 0) {
+      const node *ch = &s->nodes[x->child];
+      int all = 1;
+      for (int i = 0; i < x->nchild && all; i++) all = ch[i].proof < 0;
+      if (all) x->proof = 1;
+      else prove = 0;
+    } else {
+      prove = 0;
+    }
+  }
+}
+
+/* One iteration: walk down from the root, check or expand the leaf, play
+ * out, back up. */
+static void iterate(mcts *s) {
+  board b = s->root;
+  line l = {s->root_top, s->root_irrev, 0, {0, 0, 0, 0}};
+  memcpy(l.seen, s->root_seen, sizeof l.seen);
+  uint32_t x = 1;
+  int len = 0, r2, hit = 0;
+  s->path[len++] = x;
+  for (;;) {
+    node *n = &s->nodes[x];
+    if (n->flags & F_TERMINAL) {
+      r2 = (n->flags >> F_SHIFT) & 3; /* for the mover into n */
+      if (b.side == BOARD_SOUTH) r2 = 2 - r2;
+      break;
+    }
+    if (!(n->flags & F_SEEN)) {
+      /* First visit: the end rules, then a playout. */
+      n->flags |= F_SEEN;
+      uint32_t legal;
+      board_end e = line_status(s, &b, &l, hit, &legal);
+      if (e != BOARD_END_NONE) {
+        r2 = south_reward(&b, s->v, e);
+        int mine = b.side == BOARD_SOUTH ? 2 - r2 : r2; /* the mover into n is 1 - side */
+        n->flags |= (uint8_t)(F_TERMINAL | mine << F_SHIFT);
+        if (e != END_HORIZON) n->proof = (int8_t)(mine == 2 ? 1 : mine == 0 ? -1 : 0);
+        break;
+      }
+      r2 = playout(s, &b, &l, legal);
+      break;
+    }
+    if (!n->child && !expand(s, x, &b)) {
+      /* The pool is full: a playout from this leaf. */
+      uint32_t legal = board_legal(&b, s->v);
+      r2 = playout(s, &b, &l, legal);
+      break;
+    }
+    x = select_child(s, x);
+    int taken = board_play(&b, s->v, s->nodes[x].move);
+    hit = line_push(&l, s->keys, b.key, taken);
+    s->path[len++] = x;
+    if (l.depth > s->seldepth) s->seldepth = l.depth;
+  }
+  backup(s, len, r2);
+}
+
+/* The child of x to play or to show: a proven win for the side to move,
+ * else the most visited that is not a proven loss, else the most visited.
+ * Ties go to the larger reward, then to the lower house. */
+static uint32_t best_child(const mcts *s, uint32_t x) {
+  const node *n = &s->nodes[x], *ch = &s->nodes[n->child];
+  int best = -1, rank = -1;
+  for (int i = 0; i < n->nchild; i++) {
+    int r = s->solver ? (ch[i].proof > 0 ? 2 : ch[i].proof == 0 ? 1 : 0) : 1;
+    if (best < 0 || r > rank ||
+        (r == rank && (ch[i].visits > ch[best].visits ||
+                       (ch[i].visits == ch[best].visits && ch[i].wins2 > ch[best].wins2)))) {
+      best = i;
+      rank = r;
+    }
+  }
+  return n->child + (uint32_t)best;
+}
+
+/* Fills the score and pv of info from the tree. */
+static void report(const mcts *s, player_info *info) {
+  info->pvlen = 0;
+  uint32_t x = 1;
+  while (s->nodes[x].child && info->pvlen < PLAYER_PV_MAX) {
+    uint32_t c = best_child(s, x);
+    if (!s->nodes[c].visits) break;
+    info->pv[info->pvlen++] = s->nodes[c].move;
+    x = c;
+  }
+  info->depth = info->pvlen;
+  info->seldepth = s->seldepth;
+  if (!s->nodes[1].child) return;
+  const node *c = &s->nodes[best_child(s, 1)];
+  if (s->solver && c->proof > 0) {
+    info->score = PLAYER_WIN - info->pvlen;
+  } else if (s->solver && c->proof < 0) {
+    info->score = -(PLAYER_WIN - info->pvlen);
+  } else if (c->visits) {
+    double q = 0.5 * c->wins2 / c->visits;
+    info->score = (int)lround(2000.0 * (q - 0.5));
+  } else {
+    info->score = 0;
+  }
+}
+
+/* Sets up the root for a search of g. Returns 0, or -1 when out of memory. */
+static int prepare(mcts *s, const game *g) {
+  s->v = &g->v;
+  s->root = g->pos;
+  s->horizon = MCTS_HORIZON;
+  s->horizon_end = END_HORIZON;
+  if (g->v.max_plies && g->v.max_plies - g->plies <= MCTS_HORIZON) {
+    s->horizon = g->v.max_plies - g->plies;
+    s->horizon_end = BOARD_END_PLY_LIMIT;
+  }
+  /* The history since the last capture, the root's key last (added if a
+   * caller's game lacks it). */
+  int hist = g->hist_len > 0 && g->hist[g->hist_len - 1] == g->pos.key ? g->hist_len : 0;
+  size_t need = (size_t)hist + 1 + (size_t)s->horizon + 1;
+  if (need > s->keys_cap) {
+    uint64_t *k = realloc(s->keys, need * sizeof *k);
+    if (!k) return -1;
+    s->keys = k;
+    s->keys_cap = need;
+  }
+  if (hist) {
+    memcpy(s->keys, g->hist, (size_t)hist * sizeof *s->keys);
+  } else {
+    s->keys[0] = g->pos.key;
+    hist = 1;
+  }
+  s->root_top = hist - 1;
+  s->root_irrev = 0;
+  memset(s->root_seen, 0, sizeof s->root_seen);
+  for (int i = 0; i < hist; i++) {
+    uint64_t k = s->keys[i] >> 56;
+    s->root_seen[k >> 6] |= 1ULL << (k & 63);
+  }
+  s->used = 1; /* index 0 is the "no child" mark */
+  s->full = 0;
+  s->seldepth = 0;
+  if (!pool_reserve(s, 1)) return -1;
+  memset(&s->nodes[1], 0, sizeof s->nodes[1]);
+  s->nodes[1].flags = F_SEEN;
+  s->used = 2;
+  if (!expand(s, 1, &s->root)) return -1;
+  return 0;
+}
+
+static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen) {
+  mcts *s = p->data;
+  const double t0 = now();
+  rng_seed(&s->r, player_position_seed(p, g));
+  if (prepare(s, g)) {
+    snprintf(err, errlen, "mcts: out of memory");
+    return PLAYER_ERROR;
+  }
+  /* Limits: each field of lim that is not 0 replaces the option; the first
+   * limit reached stops. infinite searches until p->stop. */
+  const int infinite = lim && lim->infinite;
+  long long limit = lim && lim->playouts ? lim->playouts : s->playouts;
+  int movetime = lim && lim->movetime_ms ? lim->movetime_ms : s->movetime_ms;
+  if (infinite) limit = movetime = 0;
+  else if (!limit && !movetime) limit = MCTS_DEFAULT_PLAYOUTS;
+  if (!limit || limit > MCTS_MAX_ITERATIONS) limit = MCTS_MAX_ITERATIONS;
+  const double deadline = movetime ? t0 + movetime / 1000.0 : 0;
+  double next_info = t0 + 1.0;
+
+  long long done = 0;
+  while (done < limit && !(s->solver && s->nodes[1].proof)) {
+    iterate(s);
+    done++;
+    if (done % MCTS_CHECK_EVERY == 0) {
+      if (atomic_load_explicit(&p->stop, memory_order_relaxed)) break;
+      if (deadline > 0 || p->on_info) {
+        double t = now();
+        if (deadline > 0 && t >= deadline) break;
+        if (p->on_info && t >= next_info) {
+          player_info it;
+          memset(&it, 0, sizeof it);
+          report(s, &it);
+          it.nodes = it.playouts = done;
+          it.seconds = t - t0;
+          p->on_info(p->info_ctx, &it);
+          next_info = t + 1.0;
+        }
+      }
+    }
+  }
+  if (infinite) {
+    /* A proven root or the iteration cap ended the work early: wait for stop. */
+    const struct timespec ms = {0, 1000000};
+    while (!atomic_load(&p->stop)) nanosleep(&ms, NULL);
+  }
+
+  *move = s->nodes[best_child(s, 1)].move;
+  if (info) {
+    report(s, info);
+    info->nodes = info->playouts = done;
+    info->seconds = now() - t0;
+  }
+  return PLAYER_OK;
+}
+
+static void destroy(player *p) {
+  mcts *s = p->data;
+  if (!s) return;
+  free(s->nodes);
+  free(s->keys);
+  free(s->path);
+  free(s);
+  p->data = NULL;
+}
+
+static int create(player *p, char *err, size_t errlen) {
+  mcts *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(err, errlen, "mcts: out of memory");
+    return -1;
+  }
+  p->data = s;
+  p->choose = choose;
+  p->destroy = destroy;
+  const player_config *c = &p->config;
+  s->c = player_config_real(c, "c");
+  s->playouts = player_config_int(c, "playouts");
+  s->movetime_ms = (int)player_config_int(c, "movetime");
+  const char *pol = player_config_text(c, "policy");
+  s->policy = pol && !strcmp(pol, "capture") ? POLICY_CAPTURE : POLICY_RANDOM;
+  s->solver = (int)player_config_int(c, "solver");
+  s->max_nodes = ((size_t)player_config_int(c, "memory") << 20) / sizeof(node);
+  s->cap = s->max_nodes < MCTS_POOL_START ? s->max_nodes : MCTS_POOL_START;
+  s->nodes = malloc(s->cap * sizeof *s->nodes);
+  s->path = malloc((MCTS_HORIZON + 2) * sizeof *s->path);
+  s->keys_cap = 1024 + MCTS_HORIZON;
+  s->keys = malloc(s->keys_cap * sizeof *s->keys);
+  if (!s->nodes || !s->path || !s->keys) {
+    snprintf(err, errlen, "mcts: out of memory");
+    destroy(p);
+    return -1;
+  }
+  return 0;
+}
+
+static const player_option options[] = {
+    {"playouts", PLAYER_OPT_INT, "10000", 0, 1e15, NULL,
+     "playouts per move (0 = none; with movetime too, the first reached stops)"},
+    {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
+    {"c", PLAYER_OPT_REAL, "1.0", 0, 100, NULL,
+     "UCT exploration constant (rewards in [0,1]: win 1, draw 1/2, loss 0)"},
+    {"policy", PLAYER_OPT_CHOICE, "random", 0, 0, "random|capture",
+     "playout moves: uniformly random, or the biggest capture when there is one"},
+    {"solver", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "MCTS-solver: propagate proven wins and losses, play a proven win at once"},
+    {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
+     "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+const player_type player_mcts = {"mcts", "UCT Monte Carlo tree search with an MCTS-solver",
+                                 options, create};

@@ -1,0 +1,396 @@
+/* minimax.c: the `minimax` player: negamax alpha-beta, PVS, iterative deepening, TT. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/rng.h"
+#include "players/eval.h"
+#include "players/minimax.h"
+#include "players/player.h"
+
+#define MAXPLY 128
+#define INF (PLAYER_WIN + 1)
+#define WIN_BOUND (PLAYER_WIN - 1000)
+
+enum { TT_NONE, TT_EXACT, TT_LOWER, TT_UPPER };
+
+typedef struct tt_entry {
+  uint64_t key;
+  int32_t score;
+  uint8_t depth, flag, move, age;
+} tt_entry;
+
+typedef struct mm {
+  /* settings */
+  int depth;
+  long long nodes_limit;
+  int movetime_ms;
+  double noise;
+  int w[EVAL_N];
+  uint64_t zstore[VARIANT_MAX_TOTAL + 1];
+  tt_entry *tt;
+  size_t tt_mask; /* entries - 1, in buckets of 2 */
+  uint8_t age;
+  /* per search */
+  const variant *v;
+  player *p;
+  uint64_t noise_seed;
+  long long nodes, limit;
+  double deadline;
+  int aborted;
+  int infinite;
+  int history[2][VARIANT_MAX_PITS];
+  int killer[MAXPLY][2];
+  int pv[MAXPLY][MAXPLY];
+  int pvlen[MAXPLY];
+  int seldepth;
+  uint64_t *keys; /* positions since the last capture, game then path */
+  /* How many of the positions in keys fall in each bucket of the low key
+   * bits: a count of 1 (the position itself) proves a first occurrence. */
+  uint16_t seen[4096];
+  int game_plies;
+} mm;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static inline uint64_t tt_key(const mm *s, const board *b) {
+  return b->key ^ s->zstore[b->store[0]];
+}
+
+/* Score of a game that ended in b for `why`, from the side to move. */
+static int end_score(const mm *s, const board *b, board_end why, int ply) {
+  int score2[2];
+  board_final(b, s->v, why, score2);
+  int d = score2[b->side] - score2[1 - b->side];
+  return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
+}
+
+static int evaluate(mm *s, const board *b) {
+  int f[EVAL_N];
+  eval_compute(b, s->v, f);
+  int e = eval_dot(s->w, f);
+  if (s->noise > 0) {
+    uint64_t h = rng_mix(s->noise_seed, b->key ^ s->zstore[b->store[0]]);
+    double u = (double)(h >> 11) * 0x1.0p-53; /* [0, 1) */
+    e += (int)lround((2 * u - 1) * s->noise * 100);
+  }
+  if (e > WIN_BOUND - 1) e = WIN_BOUND - 1;
+  if (e < -WIN_BOUND + 1) e = -WIN_BOUND + 1;
+  return e;
+}
+
+static void check_limits(mm *s) {
+  if (s->limit && s->nodes >= s->limit) s->aborted = 1;
+  if ((s->nodes & 1023) == 0) {
+    if (atomic_load(&s->p->stop)) s->aborted = 1;
+    if (s->deadline > 0 && now() >= s->deadline) s->aborted = 1;
+  }
+}
+
+/* Repetition count of the position at keys[top] among positions since irrev. */
+static int occurrences(const mm *s, int irrev, int top) {
+  int n = 1;
+  uint64_t k = s->keys[top];
+  for (int i = top - 2; i >= irrev; i -= 2) n += s->keys[i] == k;
+  return n;
+}
+
+static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply, int irrev,
+                  int top) {
+  s->pvlen[ply] = ply;
+  if (s->limit && s->nodes >= s->limit) {
+    s->aborted = 1;
+    return 0;
+  }
+  s->nodes++;
+  check_limits(s);
+  if (s->aborted) return 0;
+  if (ply > s->seldepth) s->seldepth = ply;
+
+  uint32_t legal;
+  board_end e = board_status(b, s->v, &legal);
+  if (e == BOARD_END_NONE && ply > 0) {
+    if (s->v->repetition && s->seen[b->key & 4095] > 1 &&
+        occurrences(s, irrev, top) >= s->v->repetition)
+      e = BOARD_END_REPETITION;
+    else if (s->v->max_plies && s->game_plies + ply >= s->v->max_plies)
+      e = BOARD_END_PLY_LIMIT;
+  }
+  if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
+  if (depth <= 0 || ply >= MAXPLY - 1) return evaluate(s, b);
+
+  /* Mate-distance pruning: no line from here can beat a win at this ply. */
+  int mate = PLAYER_WIN - ply;
+  if (alpha < -mate) alpha = -mate;
+  if (beta > mate - 1) beta = mate - 1;
+  if (alpha >= beta) return alpha;
+
+  const uint64_t key = tt_key(s, b);
+  int tt_move = -1;
+  tt_entry *slot = NULL;
+  if (s->tt && depth >= 2) { /* frontier nodes are cheaper to search than to look up */
+    slot = &s->tt[key & s->tt_mask & ~(size_t)1];
+    for (int i = 0; i < 2; i++)
+      if (slot[i].key == key && slot[i].flag != TT_NONE) {
+        tt_entry *t = &slot[i];
+        tt_move = t->move;
+        if (t->depth >= depth && ply > 0) {
+          int sc = t->score;
+          if (sc > WIN_BOUND) sc -= ply;
+          else if (sc < -WIN_BOUND) sc += ply;
+          if (t->flag == TT_EXACT || (t->flag == TT_LOWER && sc >= beta) ||
+              (t->flag == TT_UPPER && sc <= alpha))
+            return sc;
+        }
+        break;
+      }
+  }
+
+  /* Moves, ordered: TT move, captures (largest first), killers, history.
+   * Each is played only when its turn comes: a cut saves the others. */
+  int move[VARIANT_MAX_PITS], order[VARIANT_MAX_PITS], n = 0;
+  int small_opp;
+  uint32_t small = 0;
+  for (uint32_t l = legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l), o;
+    if (m == tt_move) {
+      o = 1 << 30;
+    } else {
+      if (!small) small = eval_small_houses(b, s->v, b->side, &small_opp) | 1u << 31;
+      int c = eval_capture_of(b, s->v, b->side, m, small, small_opp);
+      if (c) o = (1 << 29) + c;
+      else if (m == s->killer[ply][0]) o = (1 << 28) + 1;
+      else if (m == s->killer[ply][1]) o = 1 << 28;
+      else o = s->history[b->side][m];
+    }
+    move[n] = m;
+    order[n++] = o;
+  }
+
+  const int alpha0 = alpha;
+  int best = -INF, best_move = __builtin_ctz(legal);
+  for (int i = 0; i < n; i++) {
+    /* Selection sort step: the best remaining move to the front. */
+    int k = i;
+    for (int j = i + 1; j < n; j++)
+      if (order[j] > order[k]) k = j;
+    int t = move[i]; move[i] = move[k]; move[k] = t;
+    t = order[i]; order[i] = order[k]; order[k] = t;
+    board child = *b;
+    int taken = board_play(&child, s->v, move[i]);
+    int nirrev = taken ? top + 1 : irrev;
+    s->keys[top + 1] = child.key;
+    s->seen[child.key & 4095]++;
+    int sc;
+    if (i == 0) {
+      sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
+    } else {
+      sc = -search(s, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      if (sc > alpha && sc < beta && !s->aborted)
+        sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
+    }
+    s->seen[child.key & 4095]--;
+    if (s->aborted) return 0;
+    if (sc > best) {
+      best = sc;
+      best_move = move[i];
+      if (sc > alpha) {
+        alpha = sc;
+        s->pv[ply][ply] = move[i];
+        for (int j = ply + 1; j < s->pvlen[ply + 1]; j++) s->pv[ply][j] = s->pv[ply + 1][j];
+        s->pvlen[ply] = s->pvlen[ply + 1] > ply + 1 ? s->pvlen[ply + 1] : ply + 1;
+        if (alpha >= beta) {
+          if (!taken) {
+            s->history[b->side][move[i]] += depth * depth;
+            if (s->history[b->side][move[i]] > (1 << 20))
+              for (int a = 0; a < 2; a++)
+                for (int m = 0; m < VARIANT_MAX_PITS; m++) s->history[a][m] >>= 1;
+            if (s->killer[ply][0] != move[i]) {
+              s->killer[ply][1] = s->killer[ply][0];
+              s->killer[ply][0] = move[i];
+            }
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  if (slot) {
+    int flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+    int sc = best;
+    if (sc > WIN_BOUND) sc += ply;
+    else if (sc < -WIN_BOUND) sc -= ply;
+    /* Slot 0 keeps the deeper entry (or a stale one is replaced); slot 1
+     * always takes the newest. */
+    tt_entry *t = &slot[1];
+    if (slot[0].key == key || slot[0].age != s->age || depth >= slot[0].depth) t = &slot[0];
+    t->key = key;
+    t->score = sc;
+    t->depth = (uint8_t)(depth > 255 ? 255 : depth);
+    t->flag = (uint8_t)flag;
+    t->move = (uint8_t)best_move;
+    t->age = s->age;
+  }
+  return best;
+}
+
+static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen) {
+  mm *s = p->data;
+  double t0 = now();
+  s->v = &g->v;
+  s->p = p;
+  s->nodes = 0;
+  s->aborted = 0;
+  s->seldepth = 0;
+  s->age++;
+  s->noise_seed = rng_mix(p->seed, p->game_seed);
+  int maxdepth = s->depth, movetime = s->movetime_ms;
+  s->limit = s->nodes_limit;
+  s->infinite = lim && lim->infinite;
+  if (s->infinite) {
+    maxdepth = MAXPLY - 2;
+    movetime = 0;
+    s->limit = 0;
+  } else if (lim && (lim->depth || lim->nodes || lim->movetime_ms)) {
+    /* Limits of this move replace the player's own. */
+    maxdepth = lim->depth ? lim->depth : MAXPLY - 2;
+    s->limit = lim->nodes;
+    movetime = lim->movetime_ms;
+  } else if ((s->movetime_ms || s->nodes_limit) && !player_config_isset(&p->config, "depth")) {
+    /* A time or node limit without an explicit depth searches as deep as it can. */
+    maxdepth = MAXPLY - 2;
+  }
+  s->deadline = movetime ? t0 + movetime / 1000.0 : 0;
+  memset(s->history, 0, sizeof s->history);
+  memset(s->killer, -1, sizeof s->killer);
+  s->keys = malloc(((size_t)g->hist_len + MAXPLY + 2) * sizeof *s->keys);
+  if (!s->keys) {
+    snprintf(err, errlen, "minimax: out of memory");
+    return PLAYER_ERROR;
+  }
+  memcpy(s->keys, g->hist, (size_t)g->hist_len * sizeof *s->keys);
+  memset(s->seen, 0, sizeof s->seen);
+  for (int i = 0; i < g->hist_len; i++) s->seen[g->hist[i] & 4095]++;
+  s->game_plies = g->plies;
+  const int root = g->hist_len - 1;
+
+  int best_move = __builtin_ctz(g->legal), best_score = 0, done_depth = 0;
+  int pv[MAXPLY], pvlen = 0;
+  for (int d = 1; d <= maxdepth; d++) {
+    int sc = search(s, &g->pos, d, -INF, INF, 0, 0, root);
+    if (s->aborted) break; /* keep the last completed iteration's move */
+    best_score = sc;
+    done_depth = d;
+    pvlen = s->pvlen[0];
+    memcpy(pv, s->pv[0], (size_t)pvlen * sizeof *pv);
+    if (pvlen > 0) best_move = pv[0];
+    if (p->on_info) {
+      player_info it = {0};
+      it.depth = d;
+      it.seldepth = s->seldepth;
+      it.score = sc;
+      it.nodes = s->nodes;
+      it.seconds = now() - t0;
+      it.pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
+      memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
+      p->on_info(p->info_ctx, &it);
+    }
+    /* A proven result will not change with depth. */
+    if ((sc > WIN_BOUND || sc < -WIN_BOUND) && !s->infinite) break;
+  }
+  free(s->keys);
+  s->keys = NULL;
+  *move = best_move;
+  if (info) {
+    info->depth = done_depth;
+    info->seldepth = s->seldepth;
+    info->score = best_score;
+    info->nodes = s->nodes;
+    info->seconds = now() - t0;
+    info->pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
+    memcpy(info->pv, pv, (size_t)info->pvlen * sizeof *pv);
+  }
+  return PLAYER_OK;
+}
+
+static int new_game(player *p, const variant *v, char *err, size_t errlen) {
+  mm *s = p->data;
+  if (s->tt) memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+  s->age = 0;
+  return 0;
+}
+
+static void destroy(player *p) {
+  mm *s = p->data;
+  if (!s) return;
+  free(s->tt);
+  free(s);
+  p->data = NULL;
+}
+
+int minimax_set_weights(player *p, const eval_weights *w) {
+  if (p->type != &player_minimax) return -1;
+  mm *s = p->data;
+  for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w->w[i]);
+  return 0;
+}
+
+static int create(player *p, char *err, size_t errlen) {
+  mm *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(err, errlen, "minimax: out of memory");
+    return -1;
+  }
+  p->data = s;
+  p->choose = choose;
+  p->new_game = new_game;
+  p->destroy = destroy;
+  const player_config *c = &p->config;
+  s->depth = (int)player_config_int(c, "depth");
+  s->nodes_limit = player_config_int(c, "nodes");
+  s->movetime_ms = (int)player_config_int(c, "movetime");
+  s->noise = player_config_real(c, "noise");
+  eval_weights w;
+  eval_default(&w);
+  const char *wf = player_config_text(c, "weights");
+  if (wf && eval_load(wf, &w, err, errlen)) {
+    destroy(p);
+    return -1;
+  }
+  for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w.w[i]);
+  for (int i = 0; i <= VARIANT_MAX_TOTAL; i++) s->zstore[i] = board_store_key(i);
+  long long mb = player_config_int(c, "hash");
+  if (mb > 0) {
+    size_t entries = 2;
+    while (entries * 2 * sizeof(tt_entry) <= (size_t)mb << 20) entries *= 2;
+    s->tt = calloc(entries, sizeof *s->tt);
+    if (!s->tt) {
+      snprintf(err, errlen, "minimax: cannot allocate a %lld MiB hash table", mb);
+      destroy(p);
+      return -1;
+    }
+    s->tt_mask = entries - 1;
+  }
+  return 0;
+}
+
+static const player_option options[] = {
+    {"depth", PLAYER_OPT_INT, "8", 1, MAXPLY - 2, NULL, "search depth in plies"},
+    {"nodes", PLAYER_OPT_INT, "0", 0, 1e15, NULL, "node limit per move (0 = none)"},
+    {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
+    {"hash", PLAYER_OPT_INT, "16", 0, 16384, NULL, "transposition table in MiB (0 = none)"},
+    {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
+    {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
+     "seeded random noise added to the evaluation, in seeds (weaker play)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+const player_type player_minimax = {
+    "minimax", "negamax alpha-beta, PVS, iterative deepening, transposition table", options,
+    create};

@@ -1,0 +1,392 @@
+/* player.c: registry of player types, spec parsing against option tables, common hooks. */
+#include "players/player.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/plugin.h"
+
+extern const player_type player_random, player_greedy, player_minimax, player_mcts,
+    player_engine, player_plugin;
+
+const player_type *const player_types[] = {&player_random, &player_greedy, &player_minimax,
+                                           &player_mcts,   &player_engine, &player_plugin,
+                                           NULL};
+
+#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
+
+const char *player_status_name(player_status s) {
+  static const char *const names[] = {"ok", "timeout", "illegal", "crash", "protocol", "error"};
+  return names[s];
+}
+
+const player_type *player_find_type(const char *name) {
+  for (int i = 0; player_types[i]; i++)
+    if (!strcmp(player_types[i]->name, name)) return player_types[i];
+  return NULL;
+}
+
+static int option_index(const player_type *t, const char *name, size_t len) {
+  for (int i = 0; t->options[i].name; i++)
+    if (strlen(t->options[i].name) == len && !strncmp(t->options[i].name, name, len)) return i;
+  return -1;
+}
+
+static int must_index(const player_config *c, const char *name) {
+  int i = option_index(c->type, name, strlen(name));
+  if (i < 0) {
+    fprintf(stderr, "internal error: player type %s has no option %s\n", c->type->name, name);
+    abort();
+  }
+  return i;
+}
+
+/* Reads a value of option o from text into val. */
+static int read_value(const player_option *o, const char *text, size_t len, player_value *val,
+                      char *err, size_t errlen) {
+  char buf[1024];
+  if (len >= sizeof buf) {
+    ERR("option '%s': value is longer than %zu characters", o->name, sizeof buf - 1);
+    return -1;
+  }
+  memcpy(buf, text, len);
+  buf[len] = '\0';
+  char *end;
+  switch (o->type) {
+  case PLAYER_OPT_INT: {
+    errno = 0;
+    long long x = strtoll(buf, &end, 10);
+    if (errno || end == buf || *end || (double)x < o->lo || (double)x > o->hi) {
+      ERR("option '%s' is '%s'; allowed: a whole number from %.0f to %.0f", o->name, buf, o->lo,
+          o->hi);
+      return -1;
+    }
+    val->i = x;
+    val->r = (double)x;
+    break;
+  }
+  case PLAYER_OPT_REAL: {
+    errno = 0;
+    double x = strtod(buf, &end);
+    if (errno || end == buf || *end || !isfinite(x) || x < o->lo || x > o->hi) {
+      ERR("option '%s' is '%s'; allowed: a number from %g to %g", o->name, buf, o->lo, o->hi);
+      return -1;
+    }
+    val->r = x;
+    val->i = (long long)x;
+    break;
+  }
+  case PLAYER_OPT_CHOICE: {
+    const char *c = o->choices;
+    int ok = 0;
+    while (*c) {
+      const char *bar = strchr(c, '|');
+      size_t l = bar ? (size_t)(bar - c) : strlen(c);
+      if (l == len && !strncmp(c, buf, len)) ok = 1;
+      c += l + (bar != NULL);
+    }
+    if (!ok) {
+      ERR("option '%s' is '%s'; allowed: %s", o->name, buf, o->choices);
+      return -1;
+    }
+  } /* fall through: keep the text */
+  /* FALLTHROUGH */
+  case PLAYER_OPT_TEXT:
+    if (len == 0 && o->type == PLAYER_OPT_TEXT) {
+      ERR("option '%s' is empty", o->name);
+      return -1;
+    }
+    free(val->text);
+    val->text = strdup(buf);
+    if (!val->text) {
+      ERR("out of memory");
+      return -1;
+    }
+    break;
+  case PLAYER_OPT_LIST: {
+    size_t old = val->text ? strlen(val->text) : 0;
+    char *t = realloc(val->text, old + len + 2);
+    if (!t) {
+      ERR("out of memory");
+      return -1;
+    }
+    if (old) t[old++] = '\n';
+    memcpy(t + old, buf, len + 1);
+    val->text = t;
+    break;
+  }
+  }
+  return 0;
+}
+
+static void list_options(const player_type *t, char *buf, size_t len) {
+  size_t n = (size_t)snprintf(buf, len, "seed, name");
+  for (int i = 0; t->options[i].name && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, ", %s", t->options[i].name);
+}
+
+void player_config_free(player_config *cfg) {
+  for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) {
+    free(cfg->v[i].text);
+    cfg->v[i].text = NULL;
+  }
+  if (cfg->plugin) plugin_unload(cfg->plugin);
+  cfg->plugin = NULL;
+}
+
+int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->seed = 1;
+  if (!spec || !*spec) {
+    ERR("empty player spec; expected type[:key=value,...]");
+    return -1;
+  }
+  const char *colon = strchr(spec, ':');
+  size_t tlen = colon ? (size_t)(colon - spec) : strlen(spec);
+  const player_type *t = NULL;
+  for (int i = 0; player_types[i]; i++)
+    if (strlen(player_types[i]->name) == tlen && !strncmp(player_types[i]->name, spec, tlen))
+      t = player_types[i];
+  if (!t) {
+    char names[256] = "";
+    for (int i = 0; player_types[i]; i++) {
+      if (i) strcat(names, ", ");
+      strcat(names, player_types[i]->name);
+    }
+    ERR("unknown player type '%.*s'; types are %s", (int)tlen, spec, names);
+    return -1;
+  }
+  const char *items = colon ? colon + 1 : "";
+  if (t == &player_plugin) {
+    /* The plug-in's own type and table come from its shared object. */
+    const char *p = items;
+    char path[1024] = "";
+    while (*p) {
+      const char *comma = strchr(p, ',');
+      size_t l = comma ? (size_t)(comma - p) : strlen(p);
+      if (l > 5 && !strncmp(p, "path=", 5) && l - 5 < sizeof path) {
+        memcpy(path, p + 5, l - 5);
+        path[l - 5] = '\0';
+      }
+      p += l + (comma != NULL);
+    }
+    if (!*path) {
+      ERR("plugin: missing path=FILE.so (the shared object of the plug-in)");
+      return -1;
+    }
+    if (plugin_load(path, &t, &cfg->plugin, err, errlen)) return -1;
+  }
+  cfg->type = t;
+  snprintf(cfg->name, sizeof cfg->name, "%s", spec);
+  const char *p = items;
+  if (colon && !*p) {
+    ERR("player spec '%s': nothing after ':'", spec);
+    goto fail;
+  }
+  while (*p) {
+    const char *comma = strchr(p, ',');
+    size_t l = comma ? (size_t)(comma - p) : strlen(p);
+    const char *eq = memchr(p, '=', l);
+    if (!eq || eq == p) {
+      char opts[512];
+      list_options(t, opts, sizeof opts);
+      ERR("player spec '%s': '%.*s' is not key=value; options of %s: %s", spec, (int)l, p,
+          t->name, opts);
+      goto fail;
+    }
+    size_t klen = (size_t)(eq - p);
+    const char *val = eq + 1;
+    size_t vlen = l - klen - 1;
+    if (klen == 4 && !strncmp(p, "seed", 4)) {
+      char buf[32], *end;
+      if (vlen == 0 || vlen >= sizeof buf) goto badseed;
+      memcpy(buf, val, vlen);
+      buf[vlen] = '\0';
+      errno = 0;
+      unsigned long long s = strtoull(buf, &end, 10);
+      if (errno || *end || buf[0] == '-') goto badseed;
+      cfg->seed = s;
+    } else if (klen == 4 && !strncmp(p, "name", 4)) {
+      if (vlen == 0 || vlen >= sizeof cfg->name) {
+        ERR("option 'name' must have 1 to %d characters", PLAYER_NAME_MAX - 1);
+        goto fail;
+      }
+      memcpy(cfg->name, val, vlen);
+      cfg->name[vlen] = '\0';
+    } else if (cfg->plugin && klen == 4 && !strncmp(p, "path", 4)) {
+      /* path= of a plug-in, already used */
+    } else {
+      int i = option_index(t, p, klen);
+      if (i < 0) {
+        char opts[512];
+        list_options(t, opts, sizeof opts);
+        ERR("unknown option '%.*s' for player type %s; options: %s", (int)klen, p, t->name,
+            opts);
+        goto fail;
+      }
+      const player_option *o = &t->options[i];
+      if (cfg->v[i].set && o->type != PLAYER_OPT_LIST) {
+        ERR("option '%s' is given twice", o->name);
+        goto fail;
+      }
+      if (read_value(o, val, vlen, &cfg->v[i], err, errlen)) goto fail;
+      cfg->v[i].set = 1;
+    }
+    p += l;
+    if (*p == ',') {
+      p++;
+      if (!*p) {
+        ERR("player spec '%s': trailing ','", spec);
+        goto fail;
+      }
+    }
+  }
+  /* Defaults for what was not given. */
+  for (int i = 0; t->options[i].name; i++) {
+    const player_option *o = &t->options[i];
+    if (cfg->v[i].set || !o->def) continue;
+    if (read_value(o, o->def, strlen(o->def), &cfg->v[i], err, errlen)) goto fail;
+  }
+  return 0;
+badseed:
+  ERR("option 'seed' is '%.*s'; allowed: a whole number from 0 to 2^64-1",
+      (int)(strchr(p, ',') ? strchr(p, ',') - p : (long)strlen(p)), p);
+fail:
+  player_config_free(cfg);
+  return -1;
+}
+
+long long player_config_int(const player_config *c, const char *name) {
+  return c->v[must_index(c, name)].i;
+}
+
+double player_config_real(const player_config *c, const char *name) {
+  return c->v[must_index(c, name)].r;
+}
+
+const char *player_config_text(const player_config *c, const char *name) {
+  return c->v[must_index(c, name)].text;
+}
+
+int player_config_isset(const player_config *c, const char *name) {
+  return c->v[must_index(c, name)].set;
+}
+
+int player_config_list(const player_config *c, const char *name, int k, char *buf, size_t len) {
+  const char *t = c->v[must_index(c, name)].text;
+  if (!t) return -1;
+  for (; k > 0; k--) {
+    t = strchr(t, '\n');
+    if (!t) return -1;
+    t++;
+  }
+  const char *nl = strchr(t, '\n');
+  size_t l = nl ? (size_t)(nl - t) : strlen(t);
+  if (l >= len) l = len - 1;
+  memcpy(buf, t, l);
+  buf[l] = '\0';
+  return 0;
+}
+
+player *player_create(const char *spec, char *err, size_t errlen) {
+  player *p = calloc(1, sizeof *p);
+  if (!p) {
+    ERR("out of memory");
+    return NULL;
+  }
+  if (player_parse_spec(spec, &p->config, err, errlen)) {
+    free(p);
+    return NULL;
+  }
+  p->type = p->config.type;
+  p->seed = p->config.seed;
+  snprintf(p->name, sizeof p->name, "%s", p->config.name);
+  atomic_init(&p->stop, 0);
+  variant_default(&p->v);
+  if (p->type->create(p, err, errlen)) {
+    player_config_free(&p->config);
+    free(p);
+    return NULL;
+  }
+  if (player_new_game(p, &p->v, 0, err, errlen)) {
+    player_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void player_free(player *p) {
+  if (!p) return;
+  if (p->destroy) p->destroy(p);
+  player_config_free(&p->config);
+  free(p);
+}
+
+int player_new_game(player *p, const variant *v, uint64_t game_seed, char *err,
+                    size_t errlen) {
+  p->v = *v;
+  p->game_seed = game_seed;
+  atomic_store(&p->stop, 0);
+  return p->new_game ? p->new_game(p, v, err, errlen) : 0;
+}
+
+player_status player_choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen) {
+  player_info local;
+  if (!info) info = &local;
+  memset(info, 0, sizeof *info);
+  *move = -1;
+  err[0] = '\0';
+  player_status s = p->choose(p, g, lim, move, info, err, errlen);
+  if (s != PLAYER_OK) return s;
+  if (*move < 0 || *move >= g->v.pits || !(g->legal >> *move & 1)) {
+    char legal[64];
+    notation_format_legal(&g->v, g->legal, legal, sizeof legal);
+    if (*move >= 0 && *move < g->v.pits)
+      ERR("%s chose %c, which is not legal (legal: %s)", p->name,
+          notation_move_letter(&g->v, *move), legal);
+    else
+      ERR("%s chose no valid house (legal: %s)", p->name, legal);
+    return PLAYER_ILLEGAL;
+  }
+  return PLAYER_OK;
+}
+
+uint64_t player_position_seed(const player *p, const game *g) {
+  uint64_t s = rng_mix(p->seed, p->game_seed);
+  s = rng_mix(s, g->pos.key ^ board_store_key(g->pos.store[0]));
+  return rng_mix(s, (uint64_t)g->plies);
+}
+
+static void print_type(FILE *f, const player_type *t) {
+  fprintf(f, "%s: %s\n", t->name, t->summary);
+  fprintf(f, "  %-12s %-8s %-12s %s\n", "seed", "int", "1", "seed of every random choice");
+  fprintf(f, "  %-12s %-8s %-12s %s\n", "name", "text", "the spec", "name in results");
+  for (int i = 0; t->options[i].name; i++) {
+    const player_option *o = &t->options[i];
+    char range[64];
+    static const char *const types[] = {"int", "real", "text", "choice", "list"};
+    switch (o->type) {
+    case PLAYER_OPT_INT: snprintf(range, sizeof range, "%.0f..%.0f", o->lo, o->hi); break;
+    case PLAYER_OPT_REAL: snprintf(range, sizeof range, "%g..%g", o->lo, o->hi); break;
+    case PLAYER_OPT_CHOICE: snprintf(range, sizeof range, "%s", o->choices); break;
+    default: range[0] = '\0';
+    }
+    fprintf(f, "  %-12s %-8s %-12s %s%s%s%s%s\n", o->name, types[o->type], o->def ? o->def : "-",
+            o->help, *range ? " [" : "", range, *range ? "]" : "", "");
+  }
+}
+
+void player_print_help(void *file, const char *type_name) {
+  FILE *f = file;
+  for (int i = 0; player_types[i]; i++) {
+    if (type_name && strcmp(type_name, player_types[i]->name)) continue;
+    print_type(f, player_types[i]);
+    fputc('\n', f);
+  }
+}

@@ -1,0 +1,167 @@
+/* player.h: the player interface, option tables, spec parsing and the registry of player types. */
+#ifndef OWARE_PLAYER_H
+#define OWARE_PLAYER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+#include "core/variant.h"
+
+#define PLAYER_NAME_MAX 128
+#define PLAYER_MAX_OPTIONS 24
+#define PLAYER_PV_MAX 64
+
+/* ---- Options: one table per type, used for validation and for help. ---- */
+
+typedef enum {
+  PLAYER_OPT_INT,    /* whole number in [lo, hi] */
+  PLAYER_OPT_REAL,   /* real number in [lo, hi] */
+  PLAYER_OPT_TEXT,   /* any text (a path, a command) */
+  PLAYER_OPT_CHOICE, /* one of choices, "a|b|c" */
+  PLAYER_OPT_LIST    /* text that may be given several times (arg=, option=) */
+} player_opt_type;
+
+typedef struct player_option {
+  const char *name;
+  player_opt_type type;
+  const char *def; /* default as text; NULL = unset */
+  double lo, hi;
+  const char *choices;
+  const char *help;
+} player_option;
+
+/* Parsed option values of one spec. Owned text is freed by player_config_free. */
+typedef struct player_value {
+  int set;         /* given in the spec (else the default applies) */
+  long long i;
+  double r;
+  char *text;      /* TEXT/CHOICE: the value; LIST: values joined by '\n' */
+} player_value;
+
+struct player_type;
+
+typedef struct player_config {
+  const struct player_type *type;
+  char name[PLAYER_NAME_MAX]; /* name= or the spec itself */
+  uint64_t seed;              /* seed= (default 1) */
+  player_value v[PLAYER_MAX_OPTIONS];
+  void *plugin;               /* dlopen handle when the type came from a plug-in */
+} player_config;
+
+/* Accessors by option name; the name must be in the type's table. */
+long long player_config_int(const player_config *c, const char *name);
+double player_config_real(const player_config *c, const char *name);
+/* TEXT/CHOICE value, or NULL when unset with no default. */
+const char *player_config_text(const player_config *c, const char *name);
+/* The k-th value of a LIST option into buf; returns 0, or -1 past the end. */
+int player_config_list(const player_config *c, const char *name, int k, char *buf, size_t len);
+/* Whether the option was given in the spec. */
+int player_config_isset(const player_config *c, const char *name);
+
+/* ---- Moves and what a search reports. ---- */
+
+typedef enum {
+  PLAYER_OK = 0,
+  PLAYER_TIMEOUT,  /* no move in time */
+  PLAYER_ILLEGAL,  /* answered a move that is not legal */
+  PLAYER_CRASH,    /* the engine process died */
+  PLAYER_PROTOCOL, /* garbage or no parsable answer */
+  PLAYER_ERROR     /* anything else (out of memory, cannot start) */
+} player_status;
+
+/* "ok", "timeout", "illegal", "crash", "protocol", "error". */
+const char *player_status_name(player_status s);
+
+typedef struct player_info {
+  int depth;          /* completed depth (minimax) */
+  int seldepth;
+  int score;          /* centiseeds, from the mover's side; see PLAYER_WIN */
+  long long nodes;    /* minimax nodes or mcts playouts */
+  long long playouts;
+  double seconds;
+  int pv[PLAYER_PV_MAX];
+  int pvlen;
+} player_info;
+
+/* Scores at or beyond +-(PLAYER_WIN - 1000) are game ends: PLAYER_WIN - n
+ * wins in n plies. */
+#define PLAYER_WIN 1000000
+
+/* Limits for one move; 0 in a field means "the player's own setting". */
+typedef struct player_limits {
+  int depth;
+  long long nodes;
+  long long playouts;
+  int movetime_ms;
+  int infinite; /* search until player->stop is set */
+} player_limits;
+
+typedef void (*player_info_fn)(void *ctx, const player_info *info);
+
+typedef struct player player;
+struct player {
+  const struct player_type *type;
+  char name[PLAYER_NAME_MAX];
+  uint64_t seed;      /* seed= of the spec */
+  uint64_t game_seed; /* seed of this game, mixed with seed by new_game */
+  variant v;          /* variant of the current game */
+  void *data;         /* the type's own state, owned by it */
+  player_config config;
+
+  /* Prepares for a new game under v. Called before every game (and at
+   * creation with the abapa variant). Returns 0 or -1 with err. */
+  int (*new_game)(player *p, const variant *v, char *err, size_t errlen);
+  /* Chooses a move for g, which is not over; writes a house index to *move.
+   * lim may be NULL. info may be NULL. The move of an in-process player
+   * depends only on (seed, game_seed, g, limits), except under movetime. */
+  player_status (*choose)(player *p, const game *g, const player_limits *lim, int *move,
+                          player_info *info, char *err, size_t errlen);
+  /* Releases data (not p itself). May be NULL. */
+  void (*destroy)(player *p);
+
+  atomic_int stop;        /* set from another thread to end a search early */
+  player_info_fn on_info; /* progress reports during a search (may be NULL) */
+  void *info_ctx;
+};
+
+/* A player type: one table entry; each player file exports one. */
+typedef struct player_type {
+  const char *name;
+  const char *summary;
+  const player_option *options; /* terminated by {NULL} */
+  /* Fills p->data and the hooks from p->config. Returns 0 or -1 with err. */
+  int (*create)(player *p, char *err, size_t errlen);
+} player_type;
+
+/* Built-in types, NULL-terminated. */
+extern const player_type *const player_types[];
+
+const player_type *player_find_type(const char *name);
+
+/* Parses "type:key=value,…" into cfg (checking every key and value against
+ * the type's table; seed= and name= are accepted by every type).
+ * Returns 0, or -1 with a message naming the bad key and what is allowed. */
+int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen);
+void player_config_free(player_config *cfg);
+
+/* Creates a player from a spec. Returns NULL with err on failure. */
+player *player_create(const char *spec, char *err, size_t errlen);
+void player_free(player *p);
+
+/* Starts a game: sets the variant and game seed, calls new_game. */
+int player_new_game(player *p, const variant *v, uint64_t game_seed, char *err, size_t errlen);
+
+/* Asks for a move and checks it is legal (PLAYER_ILLEGAL otherwise). */
+player_status player_choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen);
+
+/* A seed for random choices at this position: the same for the same
+ * (seed, game seed, position, ply). */
+uint64_t player_position_seed(const player *p, const game *g);
+
+/* Writes the help of every type (or of one) with its option table. */
+void player_print_help(void *file, const char *type_name);
+
+#endif

@@ -1,0 +1,31 @@
+/* plugin.h: player types loaded from shared objects (dlopen) through one versioned symbol. */
+#ifndef OWARE_PLUGIN_H
+#define OWARE_PLUGIN_H
+
+#include <stddef.h>
+
+struct player_type;
+
+/* The ABI version a plug-in must declare; bumped when player.h changes. */
+#define PLUGIN_ABI_VERSION 1
+
+/* What a plug-in exports, under the symbol name PLUGIN_SYMBOL:
+ *   const plugin_entry oware_plugin_v1 = {PLUGIN_ABI_VERSION, &my_type};
+ * The type's create() fills the player's hooks like a built-in type; the
+ * plug-in may call the functions of core/ and players/player.h, which the
+ * oware binary exports. */
+typedef struct plugin_entry {
+  int abi_version;
+  const struct player_type *type;
+} plugin_entry;
+
+#define PLUGIN_SYMBOL "oware_plugin_v1"
+
+/* Opens path, checks the entry and its version. Returns 0 with the type and
+ * the handle (to pass to plugin_unload), or -1 with a message. */
+int plugin_load(const char *path, const struct player_type **type, void **handle, char *err,
+                size_t errlen);
+
+void plugin_unload(void *handle);
+
+#endif

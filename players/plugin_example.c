@@ -1,0 +1,70 @@
+/* plugin_example.c: an example plug-in player type, built as a shared object (oware_plugin_example.so).
+ *
+ * It plays the house with the most (or fewest) seeds, ties at random: a
+ * weak player, but a whole one. Load it with
+ *   oware match --south plugin:path=./build/release/players/oware_plugin_example.so,prefer=most ...
+ * A plug-in is written like a built-in type (see random.c): an option table,
+ * a create() that fills the hooks, and one exported entry, oware_plugin_v1,
+ * that carries the ABI version. It may call core/ and players/player.h,
+ * whose functions the oware binary exports. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "players/player.h"
+#include "players/plugin.h"
+
+typedef struct example {
+  int most; /* 1: the fullest house, 0: the emptiest non-empty one */
+} example;
+
+static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen) {
+  const example *e = p->data;
+  rng r;
+  rng_seed(&r, player_position_seed(p, g));
+  int best = -1, ties = 0;
+  for (uint32_t l = g->legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l), n = g->pos.pit[m];
+    int key = e->most ? n : -n;
+    if (key > best || best < 0) {
+      best = key;
+      ties = 1;
+      *move = m;
+    } else if (key == best && rng_below(&r, (uint32_t)++ties) == 0) {
+      *move = m;
+    }
+  }
+  return PLAYER_OK;
+}
+
+/* Frees what create() allocated: here p->data, a static-free struct. */
+static void destroy(player *p) {
+  free(p->data);
+  p->data = NULL;
+}
+
+static int create(player *p, char *err, size_t errlen) {
+  example *e = malloc(sizeof *e);
+  if (!e) {
+    snprintf(err, errlen, "example: out of memory");
+    return -1;
+  }
+  e->most = !strcmp(player_config_text(&p->config, "prefer"), "most");
+  p->data = e;
+  p->choose = choose;
+  p->destroy = destroy;
+  return 0;
+}
+
+static const player_option options[] = {
+    {"prefer", PLAYER_OPT_CHOICE, "most", 0, 0, "most|fewest",
+     "play the house with the most or the fewest seeds"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static const player_type example_type = {
+    "example", "example plug-in: plays the fullest (or emptiest) house", options, create};
+
+/* The one exported symbol. */
+const plugin_entry oware_plugin_v1 = {PLUGIN_ABI_VERSION, &example_type};

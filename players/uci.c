@@ -1,0 +1,637 @@
+/* uci.c: the engine-protocol server (`oware uci`): any player of ours, searching in a thread of its own. */
+#include "players/uci.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "core/game.h"
+#include "core/notation.h"
+#include "players/player.h"
+
+/*
+ * The dialect, as served here:
+ *   uci                 -> id name, id author, option lines, uciok
+ *   isready             -> readyok (at once, also during a search)
+ *   ucinewgame          -> the player's new_game (game seed = games so far)
+ *   setoption name N [value V]
+ *                       N is an option of the player type (matched without
+ *                       regard to case), `seed` or `Variant`; the player is
+ *                       re-created from the rebuilt spec. An empty value or
+ *                       `<empty>` returns an option to its default. A bad
+ *                       value: `info string error: …`, nothing changes.
+ *   position startpos|fen POS [moves FdEe…]
+ *                       letters together or apart; an illegal move or a bad
+ *                       position string: `info string error: …`, the position
+ *                       stays what it was. A new Variant resets it to startpos.
+ *   go [depth N] [movetime MS] [nodes N] [infinite]
+ *      [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N]
+ *                       limits given replace the player's own (nodes are also
+ *                       mcts playouts); wtime/winc are South's clock, btime/binc
+ *                       North's, turned into a movetime when none is given.
+ *                       -> info lines after each iteration, then bestmove X
+ *                       (`bestmove 0000` when the game is over). Under
+ *                       `infinite` the bestmove waits for stop.
+ *   stop, quit          end the search (its bestmove is still printed);
+ *                       quit, or the end of input, then returns.
+ *   Scores: `score cp X` in centiseeds; proven results `score mate N`, N in
+ *   moves of the side to move as in chess (a win in p plies is mate (p+1)/2,
+ *   a loss in p plies mate -(p+1)/2).
+ *   Anything else gets `info string unknown command …` and is ignored.
+ */
+
+#define LINE_MAX_LEN 65536 /* longer command lines are refused */
+
+typedef struct server {
+  FILE *out;
+  pthread_mutex_t out_lock; /* one writer at a time on out */
+  atomic_int write_failed;
+
+  /* The player and what re-creates it: prefix ("minimax:" or
+   * "plugin:path=X,") + seed + name + the options given so far. */
+  player *p;                         /* owned; replaced by setoption */
+  const player_type *type;           /* p's type (its option table) */
+  char prefix[1100];
+  char *val[PLAYER_MAX_OPTIONS];     /* owned strings; NULL = the default */
+  unsigned long long seed;
+  char name[PLAYER_NAME_MAX];        /* name= of the spec, "" when not given */
+  variant v;                         /* the Variant option */
+  uint64_t games;                    /* ucinewgame count: the game seed */
+
+  /* The position: where it starts and the moves since (all legal). */
+  board start;
+  int *moves; /* owned */
+  int nmoves;
+
+  /* The search. thread_active and infinite belong to the main thread (the
+   * search thread reads infinite, set before it starts); g and lim belong
+   * to the search thread while it runs. */
+  pthread_t thread;
+  int thread_active;
+  int infinite;
+  game g;
+  player_limits lim;
+  pthread_mutex_t lock; /* guards stop_requested */
+  pthread_cond_t cond;
+  int stop_requested;
+} server;
+
+/* Writes one line, whole and flushed. */
+static void say(server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(server *s, const char *fmt, ...) {
+  va_list ap;
+  pthread_mutex_lock(&s->out_lock);
+  va_start(ap, fmt);
+  vfprintf(s->out, fmt, ap);
+  va_end(ap);
+  fputc('\n', s->out);
+  if (fflush(s->out) || ferror(s->out)) atomic_store(&s->write_failed, 1);
+  pthread_mutex_unlock(&s->out_lock);
+}
+
+/* ---- Words of a command line. ---- */
+
+/* The next whitespace-separated word of *p (NUL-terminated in place), or NULL. */
+static char *next_word(char **p) {
+  char *s = *p;
+  while (*s == ' ' || *s == '\t') s++;
+  if (!*s) {
+    *p = s;
+    return NULL;
+  }
+  char *w = s;
+  while (*s && *s != ' ' && *s != '\t') s++;
+  if (*s) *s++ = '\0';
+  *p = s;
+  return w;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+    s[--n] = '\0';
+  return s;
+}
+
+/* ---- Info lines from the search thread. ---- */
+
+static void format_score(int sc, char *buf, size_t len) {
+  const int bound = PLAYER_WIN - 1000;
+  if (sc >= bound) snprintf(buf, len, "mate %d", (PLAYER_WIN - sc + 1) / 2);
+  else if (sc <= -bound) snprintf(buf, len, "mate -%d", (PLAYER_WIN + sc + 1) / 2);
+  else snprintf(buf, len, "cp %d", sc);
+}
+
+/* The player's on_info hook: runs in the search thread, whose game is s->g. */
+static void on_info(void *ctx, const player_info *in) {
+  server *s = ctx;
+  char score[32], pv[PLAYER_PV_MAX + 1];
+  format_score(in->score, score, sizeof score);
+  int n = in->pvlen < PLAYER_PV_MAX ? in->pvlen : PLAYER_PV_MAX;
+  for (int i = 0; i < n; i++) pv[i] = notation_move_letter(&s->g.v, in->pv[i]);
+  pv[n < 0 ? 0 : n] = '\0';
+  long long ms = (long long)(in->seconds * 1000.0);
+  long long nps = in->seconds > 0 ? (long long)((double)in->nodes / in->seconds) : 0;
+  say(s, "info depth %d seldepth %d score %s nodes %lld nps %lld time %lld%s%s", in->depth,
+      in->seldepth, score, in->nodes, nps, ms, n > 0 ? " pv " : "", pv);
+}
+
+/* ---- The search thread. ---- */
+
+/* Runs the search of s->g under s->lim; frees s->g. */
+static void *search_main(void *arg) {
+  server *s = arg;
+  int m = -1;
+  player_info info;
+  char err[256];
+  player_status st = player_choose(s->p, &s->g, &s->lim, &m, &info, err, sizeof err);
+  if (s->infinite) {
+    /* "infinite": the bestmove waits for stop (or quit). */
+    pthread_mutex_lock(&s->lock);
+    while (!s->stop_requested) pthread_cond_wait(&s->cond, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+  }
+  if (st == PLAYER_OK) {
+    say(s, "bestmove %c", notation_move_letter(&s->g.v, m));
+  } else {
+    say(s, "info string error: the player failed (%s): %s", player_status_name(st), err);
+    say(s, "bestmove 0000");
+  }
+  game_free(&s->g);
+  return NULL;
+}
+
+static void request_stop(server *s) {
+  pthread_mutex_lock(&s->lock);
+  s->stop_requested = 1;
+  pthread_cond_signal(&s->cond);
+  pthread_mutex_unlock(&s->lock);
+  if (s->thread_active) atomic_store(&s->p->stop, 1);
+}
+
+/* Waits for the search to end; an infinite one is told to stop first. */
+static void finish_search(server *s) {
+  if (!s->thread_active) return;
+  if (s->infinite) request_stop(s);
+  pthread_join(s->thread, NULL);
+  s->thread_active = 0;
+}
+
+/* ---- The player and its options. ---- */
+
+static void install(server *s, player *p) {
+  p->on_info = on_info;
+  p->info_ctx = s;
+  s->p = p;
+  s->type = p->type;
+}
+
+/* The spec of the current options into buf; -1 when it does not fit. */
+static int build_spec(const server *s, char *buf, size_t len) {
+  size_t n = (size_t)snprintf(buf, len, "%sseed=%llu", s->prefix, s->seed);
+  if (*s->name && n < len) n += (size_t)snprintf(buf + n, len - n, ",name=%s", s->name);
+  for (int i = 0; s->type->options[i].name && n < len; i++) {
+    const char *v = s->val[i];
+    if (!v) continue;
+    /* A list holds its values joined by '\n': one key=value each. */
+    while (n < len) {
+      const char *nl = strchr(v, '\n');
+      int l = nl ? (int)(nl - v) : (int)strlen(v);
+      n += (size_t)snprintf(buf + n, len - n, ",%s=%.*s", s->type->options[i].name, l, v);
+      if (!nl) break;
+      v = nl + 1;
+    }
+  }
+  return n < len ? 0 : -1;
+}
+
+/* Reads the options of a freshly created player (its config) into s. */
+static int take_options(server *s, const char *spec, char *err, size_t errlen) {
+  const player_config *c = &s->p->config;
+  s->seed = c->seed;
+  /* name= was given when the name is not the spec itself. */
+  snprintf(s->name, sizeof s->name, "%s", strcmp(c->name, spec) ? c->name : "");
+  const char *colon = strchr(spec, ':');
+  size_t tlen = colon ? (size_t)(colon - spec) : strlen(spec);
+  if (c->plugin) {
+    /* A plug-in is re-created through plugin:path=…, its own table after. */
+    const char *p = strstr(spec, "path=");
+    size_t l = p ? strcspn(p + 5, ",") : 0;
+    if (!p || l + 16 >= sizeof s->prefix) {
+      snprintf(err, errlen, "uci: cannot find the plug-in path in '%s'", spec);
+      return -1;
+    }
+    snprintf(s->prefix, sizeof s->prefix, "plugin:path=%.*s,", (int)l, p + 5);
+  } else {
+    snprintf(s->prefix, sizeof s->prefix, "%.*s:", (int)tlen, spec);
+  }
+  for (int i = 0; s->type->options[i].name; i++) {
+    const player_option *o = &s->type->options[i];
+    if (!c->v[i].set) continue;
+    char num[64];
+    const char *text = c->v[i].text;
+    if (o->type == PLAYER_OPT_INT) snprintf(num, sizeof num, "%lld", c->v[i].i), text = num;
+    else if (o->type == PLAYER_OPT_REAL) snprintf(num, sizeof num, "%.17g", c->v[i].r), text = num;
+    if (!text) continue;
+    s->val[i] = strdup(text);
+    if (!s->val[i]) {
+      snprintf(err, errlen, "uci: out of memory");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void print_options(server *s) {
+  const player_config *c = &s->p->config;
+  for (int i = 0; s->type->options[i].name; i++) {
+    const player_option *o = &s->type->options[i];
+    const player_value *v = &c->v[i];
+    switch (o->type) {
+    case PLAYER_OPT_INT:
+      say(s, "option name %s type spin default %lld min %.0f max %.0f", o->name, v->i, o->lo,
+          o->hi);
+      break;
+    case PLAYER_OPT_REAL:
+      say(s, "option name %s type string default %g", o->name, v->r);
+      break;
+    case PLAYER_OPT_CHOICE: {
+      char vars[512];
+      size_t n = 0;
+      vars[0] = '\0';
+      for (const char *ch = o->choices; *ch && n < sizeof vars;) {
+        size_t l = strcspn(ch, "|");
+        n += (size_t)snprintf(vars + n, sizeof vars - n, " var %.*s", (int)l, ch);
+        ch += l + (ch[l] == '|');
+      }
+      say(s, "option name %s type combo default %s%s", o->name, v->text ? v->text : "", vars);
+      break;
+    }
+    case PLAYER_OPT_TEXT:
+    case PLAYER_OPT_LIST: {
+      /* A list shows its first value; setting it gives it one value. */
+      const char *t = v->text && *v->text ? v->text : "<empty>";
+      say(s, "option name %s type string default %.*s", o->name, (int)strcspn(t, "\n"), t);
+      break;
+    }
+    }
+  }
+  say(s, "option name seed type string default %llu", s->seed);
+  char vt[256];
+  variant_format(&s->v, vt, sizeof vt);
+  say(s, "option name Variant type string default %s", vt);
+}
+
+static void reset_position(server *s) {
+  board_start(&s->start, &s->v);
+  s->nmoves = 0;
+}
+
+/* A new game under s->v for the current player; reports a failure. */
+static int new_game(server *s) {
+  char err[256];
+  if (player_new_game(s->p, &s->v, s->games, err, sizeof err)) {
+    say(s, "info string error: %s", err);
+    return -1;
+  }
+  return 0;
+}
+
+static void cmd_setoption(server *s, char *args) {
+  /* setoption name N… [value V…] */
+  char *p = args, *w = next_word(&p);
+  if (!w || strcmp(w, "name")) {
+    say(s, "info string error: expected 'setoption name NAME value VALUE'");
+    return;
+  }
+  char *value = NULL, *name = p;
+  for (char *q = strstr(p, "value"); q; q = strstr(q + 1, "value")) {
+    int before = q == p || q[-1] == ' ' || q[-1] == '\t';
+    int after = q[5] == '\0' || q[5] == ' ' || q[5] == '\t';
+    if (before && after) {
+      *q = '\0';
+      value = q + 5;
+      break;
+    }
+  }
+  char empty[1] = "";
+  name = trim(name);
+  value = trim(value ? value : empty);
+  if (!*name) {
+    say(s, "info string error: setoption without an option name");
+    return;
+  }
+  if (!strcmp(value, "<empty>")) value += strlen(value);
+  finish_search(s);
+  char err[512];
+  if (!strcasecmp(name, "Variant")) {
+    variant nv, old = s->v;
+    if (variant_parse(*value ? value : "abapa", &nv, err, sizeof err)) {
+      say(s, "info string error: option Variant: %s", err);
+      return;
+    }
+    s->v = nv;
+    if (new_game(s)) {
+      s->v = old;
+      new_game(s);
+      return;
+    }
+    reset_position(s);
+    return;
+  }
+  if (strchr(value, ',')) {
+    say(s, "info string error: option %s: a value cannot hold ',' (specs are comma-separated)",
+        name);
+    return;
+  }
+  int i = -1;
+  int is_seed = !strcasecmp(name, "seed");
+  unsigned long long new_seed = s->seed;
+  if (is_seed) {
+    char *end;
+    errno = 0;
+    new_seed = strtoull(value, &end, 10);
+    if (!*value || *end || errno || value[0] == '-') {
+      say(s, "info string error: option seed is '%s'; allowed: a whole number from 0 to 2^64-1",
+          value);
+      return;
+    }
+  } else {
+    for (int k = 0; s->type->options[k].name; k++)
+      if (!strcasecmp(s->type->options[k].name, name)) i = k;
+    if (i < 0) {
+      char names[512];
+      size_t n = (size_t)snprintf(names, sizeof names, "seed, Variant");
+      for (int k = 0; s->type->options[k].name && n < sizeof names; k++)
+        n += (size_t)snprintf(names + n, sizeof names - n, ", %s", s->type->options[k].name);
+      say(s, "info string error: no option '%s'; options: %s", name, names);
+      return;
+    }
+  }
+  /* Try the new spec; keep the old player and values when it fails. */
+  char *old_val = NULL, *nv = NULL;
+  unsigned long long old_seed = s->seed;
+  if (i >= 0) {
+    if (*value && !(nv = strdup(value))) {
+      say(s, "info string error: out of memory");
+      return;
+    }
+    old_val = s->val[i];
+    s->val[i] = nv;
+  }
+  s->seed = new_seed;
+  char spec[4096];
+  player *np = NULL;
+  if (build_spec(s, spec, sizeof spec)) snprintf(err, sizeof err, "the spec gets too long");
+  else np = player_create(spec, err, sizeof err);
+  if (np && player_new_game(np, &s->v, s->games, err, sizeof err)) {
+    player_free(np);
+    np = NULL;
+  }
+  if (!np) {
+    say(s, "info string error: %s", err);
+    if (i >= 0) {
+      s->val[i] = old_val;
+      free(nv);
+    }
+    s->seed = old_seed;
+    return;
+  }
+  free(old_val);
+  player_free(s->p);
+  install(s, np);
+}
+
+static void cmd_position(server *s, char *args) {
+  char *p = args, *w = next_word(&p), err[256];
+  board b;
+  if (w && !strcmp(w, "startpos")) {
+    board_start(&b, &s->v);
+  } else if (w && !strcmp(w, "fen")) {
+    char *fen = next_word(&p);
+    if (!fen) {
+      say(s, "info string error: position fen: the position string is missing");
+      return;
+    }
+    if (notation_parse_position(fen, &s->v, &b, err, sizeof err)) {
+      say(s, "info string error: position fen %s: %s", fen, err);
+      return;
+    }
+  } else {
+    say(s, "info string error: expected 'position startpos|fen POSITION [moves …]'");
+    return;
+  }
+  w = next_word(&p);
+  const char *text = "";
+  if (w && !strcmp(w, "moves")) text = p;
+  else if (w) {
+    say(s, "info string error: position: expected 'moves', not '%s'", w);
+    return;
+  }
+  size_t max = strlen(text) + 1;
+  int *mv = malloc(max * sizeof *mv);
+  if (!mv) {
+    say(s, "info string error: out of memory");
+    return;
+  }
+  int n = notation_parse_moves(text, &s->v, mv, (int)max, err, sizeof err);
+  if (n < 0) {
+    say(s, "info string error: position: %s", err);
+    free(mv);
+    return;
+  }
+  /* Every move must be legal where it is played. */
+  game g;
+  if (game_init(&g, &s->v, &b)) {
+    say(s, "info string error: out of memory");
+    free(mv);
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    char legal[64];
+    notation_format_legal(&s->v, g.legal, legal, sizeof legal);
+    int r = game_play(&g, mv[k]);
+    if (r) {
+      if (r == -2) say(s, "info string error: out of memory");
+      else
+        say(s, "info string error: position: move %d (%c) is not legal%s (legal: %s)", k + 1,
+            notation_move_letter(&s->v, mv[k]), g.end != BOARD_END_NONE ? "; the game is over" : "",
+            legal);
+      game_free(&g);
+      free(mv);
+      return;
+    }
+  }
+  game_free(&g);
+  free(s->moves);
+  s->moves = mv;
+  s->nmoves = n;
+  s->start = b;
+}
+
+/* A whole number for `go`'s key; -1 (after an error line) when bad. */
+static int go_number(server *s, const char *key, const char *w, long long *out) {
+  char *end;
+  errno = 0;
+  long long x = w ? strtoll(w, &end, 10) : 0;
+  if (!w || errno || *end || x < 0) {
+    say(s, "info string error: go %s: expected a whole number, not '%s'", key, w ? w : "");
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+static void cmd_go(server *s, char *args) {
+  finish_search(s);
+  player_limits lim = {0};
+  long long clock[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0, x;
+  char *p = args, *w;
+  while ((w = next_word(&p))) {
+    if (!strcmp(w, "infinite")) lim.infinite = 1;
+    else if (!strcmp(w, "ponder")) continue; /* no pondering: searched as a normal go */
+    else if (!strcmp(w, "depth") || !strcmp(w, "movetime") || !strcmp(w, "nodes") ||
+             !strcmp(w, "wtime") || !strcmp(w, "btime") || !strcmp(w, "winc") ||
+             !strcmp(w, "binc") || !strcmp(w, "movestogo") || !strcmp(w, "mate")) {
+      if (go_number(s, w, next_word(&p), &x)) return;
+      if (!strcmp(w, "depth")) lim.depth = x > 1000 ? 1000 : (int)x;
+      else if (!strcmp(w, "movetime")) lim.movetime_ms = x > 100000000 ? 100000000 : (int)x;
+      else if (!strcmp(w, "nodes")) lim.nodes = lim.playouts = x;
+      else if (!strcmp(w, "wtime")) clock[0] = x;
+      else if (!strcmp(w, "btime")) clock[1] = x;
+      else if (!strcmp(w, "winc")) inc[0] = x;
+      else if (!strcmp(w, "binc")) inc[1] = x;
+      else if (!strcmp(w, "movestogo")) togo = x;
+      /* mate N: searched as a normal go */
+    } else {
+      say(s, "info string ignored go parameter '%s'", w);
+    }
+  }
+  if (game_init(&s->g, &s->v, &s->start)) {
+    say(s, "info string error: out of memory");
+    say(s, "bestmove 0000");
+    return;
+  }
+  for (int k = 0; k < s->nmoves; k++)
+    if (game_play(&s->g, s->moves[k])) {
+      say(s, "info string error: out of memory");
+      say(s, "bestmove 0000");
+      game_free(&s->g);
+      return;
+    }
+  if (s->g.end != BOARD_END_NONE || !s->g.legal) {
+    game_free(&s->g);
+    say(s, "bestmove 0000");
+    return;
+  }
+  int side = s->g.pos.side;
+  if (!lim.movetime_ms && clock[side] >= 0) {
+    /* A clock: a share of what is left, kept well inside it. */
+    long long t = clock[side] / (togo > 0 ? togo + 1 : 30) + inc[side] * 3 / 4;
+    if (t > clock[side] / 2) t = clock[side] / 2;
+    if (t > 100000000) t = 100000000;
+    lim.movetime_ms = t > 0 ? (int)t : 1;
+  }
+  s->lim = lim;
+  s->infinite = lim.infinite;
+  pthread_mutex_lock(&s->lock);
+  s->stop_requested = 0;
+  pthread_mutex_unlock(&s->lock);
+  atomic_store(&s->p->stop, 0);
+  int rc = pthread_create(&s->thread, NULL, search_main, s);
+  if (rc) {
+    say(s, "info string error: cannot start the search thread: %s", strerror(rc));
+    say(s, "bestmove 0000");
+    game_free(&s->g);
+    return;
+  }
+  s->thread_active = 1;
+}
+
+static void cmd_uci(server *s) {
+  say(s, "id name oware %s", s->p->name);
+  say(s, "id author the oware harness (oware %s)", OWARE_VERSION);
+  print_options(s);
+  say(s, "uciok");
+}
+
+/* Runs one command line; returns 1 for quit. */
+static int command(server *s, char *line) {
+  char *p = line, *w = next_word(&p);
+  if (!w) return 0;
+  if (!strcmp(w, "uci")) cmd_uci(s);
+  else if (!strcmp(w, "isready")) say(s, "readyok");
+  else if (!strcmp(w, "ucinewgame")) {
+    finish_search(s);
+    s->games++;
+    new_game(s);
+    reset_position(s);
+  } else if (!strcmp(w, "setoption")) cmd_setoption(s, p);
+  else if (!strcmp(w, "position")) cmd_position(s, p);
+  else if (!strcmp(w, "go")) cmd_go(s, p);
+  else if (!strcmp(w, "stop")) request_stop(s);
+  else if (!strcmp(w, "quit")) return 1;
+  else if (!strcmp(w, "debug") || !strcmp(w, "ponderhit") || !strcmp(w, "register")) return 0;
+  else say(s, "info string unknown command '%.100s' (ignored)", w);
+  return 0;
+}
+
+int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
+  server *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(err, errlen, "uci: out of memory");
+    return -1;
+  }
+  s->out = out;
+  atomic_init(&s->write_failed, 0);
+  variant_default(&s->v);
+  reset_position(s);
+  int rc = -1, locks = 0; /* how many of out_lock, lock, cond exist */
+  if (!pthread_mutex_init(&s->out_lock, NULL)) locks++;
+  if (locks == 1 && !pthread_mutex_init(&s->lock, NULL)) locks++;
+  if (locks == 2 && !pthread_cond_init(&s->cond, NULL)) locks++;
+  if (locks < 3) {
+    snprintf(err, errlen, "uci: cannot create a mutex");
+    goto done;
+  }
+  player *p = player_create(spec, err, errlen);
+  if (!p) goto done;
+  install(s, p);
+  if (take_options(s, spec, err, errlen)) goto done;
+
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, in)) >= 0) {
+    if (n > LINE_MAX_LEN) {
+      say(s, "info string error: a command line of %zd characters (at most %d)", n,
+          LINE_MAX_LEN);
+      continue;
+    }
+    char *l = trim(line);
+    if (command(s, l)) break;
+    if (atomic_load(&s->write_failed)) break;
+  }
+  free(line);
+  /* quit, or the end of input: stop the search and wait for it. */
+  if (s->thread_active) request_stop(s);
+  finish_search(s);
+  if (atomic_load(&s->write_failed)) snprintf(err, errlen, "uci: cannot write the output");
+  else rc = 0;
+done:
+  player_free(s->p);
+  for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) free(s->val[i]);
+  free(s->moves);
+  if (locks > 0) pthread_mutex_destroy(&s->out_lock);
+  if (locks > 1) pthread_mutex_destroy(&s->lock);
+  if (locks > 2) pthread_cond_destroy(&s->cond);
+  free(s);
+  return rc;
+}

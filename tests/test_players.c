@@ -1,0 +1,551 @@
+/* test_players.c: the player interface, specs, weights, random/greedy/minimax behaviour and strength. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "arena/match.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/eval.h"
+#include "players/player.h"
+
+static const char *const variants[] = {"abapa",          "grandslam-forbidden",
+                                       "grandslam-all",  "grandslam-win",
+                                       "auale",          "awari",
+                                       "houses=4,seeds=3", "houses=5,seeds=6,lap=fill",
+                                       NULL};
+
+static player *make(const char *spec) {
+  char err[512];
+  player *p = player_create(spec, err, sizeof err);
+  if (!p) fail_msg("player_create(%s): %s", spec, err);
+  return p;
+}
+
+static variant var(const char *text) {
+  variant v;
+  char err[256];
+  if (variant_parse(text, &v, err, sizeof err)) fail_msg("%s", err);
+  return v;
+}
+
+/* A position reached by `plies` random legal moves from the start. */
+static board opening(const variant *v, uint64_t seed, int plies) {
+  for (;; seed++) {
+    rng r;
+    game g;
+    rng_seed(&r, seed);
+    assert_int_equal(game_init(&g, v, NULL), 0);
+    while (g.end == BOARD_END_NONE && g.plies < plies) {
+      uint32_t l = g.legal;
+      for (uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(l)); k; k--) l &= l - 1;
+      game_play(&g, __builtin_ctz(l));
+    }
+    board b = g.pos;
+    int over = g.end != BOARD_END_NONE;
+    game_free(&g);
+    if (!over) return b;
+  }
+}
+
+/* ---- Specs and options ---- */
+
+static void expect_spec_error(const char *spec, const char *needle) {
+  char err[512];
+  player *p = player_create(spec, err, sizeof err);
+  if (p) {
+    player_free(p);
+    fail_msg("spec '%s' was accepted", spec);
+  }
+  if (!strstr(err, needle)) fail_msg("spec '%s': message '%s' lacks '%s'", spec, err, needle);
+}
+
+static void test_spec_errors(void **state) {
+  (void)state;
+  expect_spec_error("", "empty");
+  expect_spec_error("alphazero", "unknown player type 'alphazero'");
+  expect_spec_error("minimax:depht=4", "unknown option 'depht'");
+  expect_spec_error("minimax:depth=0", "'depth'");
+  expect_spec_error("minimax:depth=999", "from 1 to");
+  expect_spec_error("minimax:depth=four", "'four'");
+  expect_spec_error("minimax:depth=4,", "trailing");
+  expect_spec_error("minimax:depth=4,depth=5", "twice");
+  expect_spec_error("minimax:depth", "not key=value");
+  expect_spec_error("minimax:", "nothing after");
+  expect_spec_error("minimax:noise=-1", "'noise'");
+  expect_spec_error("minimax:noise=nan", "'noise'");
+  expect_spec_error("random:seed=-3", "'seed'");
+  expect_spec_error("random:seed=12x", "'seed'");
+  expect_spec_error("minimax:weights=/nonexistent/w.txt", "cannot open");
+  expect_spec_error("plugin:foo=1", "path=");
+  expect_spec_error("plugin:path=/nonexistent/libx.so", "cannot load");
+}
+
+static void test_spec_values(void **state) {
+  (void)state;
+  player *p = make("minimax:depth=5,seed=42,name=Deep Five");
+  assert_string_equal(p->name, "Deep Five");
+  assert_int_equal(p->seed, 42);
+  assert_int_equal(player_config_int(&p->config, "depth"), 5);
+  assert_int_equal(player_config_int(&p->config, "hash"), 16); /* the default */
+  assert_true(player_config_isset(&p->config, "depth"));
+  assert_false(player_config_isset(&p->config, "hash"));
+  player_free(p);
+  p = make("greedy");
+  assert_string_equal(p->name, "greedy"); /* names default to the spec */
+  player_free(p);
+}
+
+/* ---- Weights files ---- */
+
+static void expect_weights_error(const char *text, const char *needle) {
+  eval_weights w;
+  char err[512];
+  eval_default(&w);
+  if (!eval_parse(text, &w, err, sizeof err)) fail_msg("weights '%s' were accepted", text);
+  if (!strstr(err, needle)) fail_msg("weights '%s': '%s' lacks '%s'", text, err, needle);
+}
+
+static void test_weights(void **state) {
+  (void)state;
+  expect_weights_error("store 100\nbogus 3\n", "line 2: unknown feature 'bogus'");
+  expect_weights_error("store abc\n", "line 1: value 'abc'");
+  expect_weights_error("store\n", "no value");
+  expect_weights_error("store 1 2\n", "unexpected '2'");
+  expect_weights_error("store 1\nstore 2\n", "twice");
+  expect_weights_error("store 1e400\n", "not a number");
+  eval_weights w;
+  char err[512];
+  eval_default(&w);
+  assert_int_equal(eval_parse("# comment\n\nstore 150 # trailing\nthreat -7.5\n", &w, err,
+                              sizeof err),
+                   0);
+  assert_true(w.w[EVAL_STORE] == 150 && w.w[EVAL_THREAT] == -7.5);
+  assert_true(w.w[EVAL_SEEDS] == eval_features[EVAL_SEEDS].def); /* others keep defaults */
+  /* Written weights read back the same. */
+  char path[] = "/tmp/oware-weights-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_int_equal(eval_write(f, &w), 0);
+  fclose(f);
+  eval_weights r;
+  eval_default(&r);
+  assert_int_equal(eval_load(path, &r, err, sizeof err), 0);
+  for (int i = 0; i < EVAL_N; i++) assert_true(r.w[i] == w.w[i]);
+  char spec[128];
+  snprintf(spec, sizeof spec, "minimax:depth=2,weights=%s", path);
+  player *p = make(spec);
+  player_free(p);
+  remove(path);
+}
+
+/* The SWAR evaluation against a plain loop over the houses. */
+static void plain_features(const board *b, const variant *v, int f[EVAL_N]) {
+  const int H = v->houses, s = b->side;
+  const uint8_t *own = b->pit + s * H, *opp = b->pit + (1 - s) * H;
+  memset(f, 0, EVAL_N * sizeof *f);
+  f[EVAL_STORE] = b->store[s] - b->store[1 - s];
+  for (int r = 0; r < H; r++) {
+    int a = own[r], o = opp[r];
+    f[EVAL_SEEDS] += a - o;
+    f[EVAL_TARGETS] += (a == 1 || a == 2) - (o == 1 || o == 2);
+    f[EVAL_EMPTY] += (a == 0) - (o == 0);
+    f[EVAL_KROO] += (a >= 12) - (o >= 12);
+    f[EVAL_KROO_SEEDS] += (a >= 12 ? a : 0) - (o >= 12 ? o : 0);
+    f[EVAL_MOBILITY] += (a >= H - r) - (o >= H - r);
+    if (r >= H - 2) f[EVAL_RIGHT] += a - o;
+  }
+  for (int side = 0; side < 2; side++) {
+    int best = 0;
+    for (int r = 0; r < H; r++) {
+      int m = side * H + r;
+      if (!b->pit[m]) continue;
+      board c = *b;
+      c.side = (uint8_t)side;
+      int t = board_play(&c, v, m);
+      if (t > best) best = t;
+    }
+    f[side == s ? EVAL_CAPTURE : EVAL_THREAT] = best;
+  }
+}
+
+static void test_eval_features(void **state) {
+  (void)state;
+  rng r;
+  rng_seed(&r, 99);
+  for (int vi = 0; variants[vi]; vi++) {
+    variant v = var(variants[vi]);
+    for (int k = 0; k < 3000; k++) {
+      /* A random deal of the seeds (stores included), either side to move. */
+      int pits[VARIANT_MAX_PITS] = {0}, stores[2] = {0, 0};
+      for (int t = 0; t < v.total; t++) {
+        int q = (int)rng_below(&r, (uint32_t)v.pits + 2);
+        if (q < v.pits) pits[q]++;
+        else stores[q - v.pits]++;
+      }
+      board b;
+      board_set(&b, &v, pits, stores, (int)rng_below(&r, 2));
+      int f[EVAL_N], g[EVAL_N];
+      eval_compute(&b, &v, f);
+      plain_features(&b, &v, g);
+      for (int i = 0; i < EVAL_N; i++)
+        if (f[i] != g[i]) {
+          char pos[NOTATION_POSITION_MAX];
+          notation_format_position(&b, &v, NULL, pos, sizeof pos);
+          fail_msg("%s %s: feature %s is %d, plainly %d", variants[vi], pos,
+                   eval_features[i].name, f[i], g[i]);
+        }
+    }
+  }
+}
+
+/* ---- Legality and determinism on every variant ---- */
+
+static void test_legal_everywhere(void **state) {
+  (void)state;
+  const char *specs[] = {"random", "greedy", "minimax:depth=3", "minimax:depth=2,noise=3",
+                         "minimax:nodes=500", NULL};
+  player *opp = make("random:seed=5");
+  for (int vi = 0; variants[vi]; vi++) {
+    variant v = var(variants[vi]);
+    for (int si = 0; specs[si]; si++) {
+      player *p = make(specs[si]);
+      for (int k = 0; k < 4; k++) {
+        game g;
+        match_result res;
+        char err[256];
+        player *s = k % 2 ? opp : p, *n = k % 2 ? p : opp;
+        assert_int_equal(match_play(s, n, &v, NULL, (uint64_t)k, &g, &res, err, sizeof err), 0);
+        if (res.end >= MATCH_FORFEIT_TIMEOUT)
+          fail_msg("%s on %s: %s (%s)", specs[si], variants[vi], match_end_name(res.end),
+                   res.detail);
+        assert_true(g.end != BOARD_END_NONE);
+        game_free(&g);
+      }
+      player_free(p);
+    }
+  }
+  player_free(opp);
+}
+
+static int first_move(player *p, const game *g) {
+  int m;
+  char err[256];
+  assert_int_equal(player_choose(p, g, NULL, &m, NULL, err, sizeof err), PLAYER_OK);
+  return m;
+}
+
+static void test_deterministic(void **state) {
+  (void)state;
+  variant v = var("abapa");
+  const char *specs[] = {"random:seed=7", "greedy:seed=7", "minimax:depth=5,noise=2,seed=7",
+                         NULL};
+  for (int si = 0; specs[si]; si++) {
+    for (int k = 0; k < 40; k++) {
+      board b = opening(&v, 1000 + (uint64_t)k, 7);
+      game g;
+      assert_int_equal(game_init(&g, &v, &b), 0);
+      player *a = make(specs[si]), *c = make(specs[si]);
+      player_new_game(a, &v, 11, NULL, 0);
+      player_new_game(c, &v, 11, NULL, 0);
+      int m1 = first_move(a, &g), m2 = first_move(c, &g), m3 = first_move(a, &g);
+      assert_int_equal(m1, m2);
+      assert_int_equal(m1, m3);
+      player_free(a);
+      player_free(c);
+      game_free(&g);
+    }
+  }
+  /* Different seeds do give different choices somewhere. */
+  player *a = make("random:seed=1"), *c = make("random:seed=2");
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  int differ = 0;
+  for (uint64_t gs = 0; gs < 20; gs++) {
+    player_new_game(a, &v, gs, NULL, 0);
+    player_new_game(c, &v, gs, NULL, 0);
+    differ += first_move(a, &g) != first_move(c, &g);
+  }
+  assert_true(differ > 0);
+  game_free(&g);
+  player_free(a);
+  player_free(c);
+}
+
+static void test_limits(void **state) {
+  (void)state;
+  variant v = var("abapa");
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  char err[256];
+  int m;
+  player_info info;
+  /* Node limits are exact: the search stops on the limit. */
+  const long long limits[] = {1, 37, 1000, 54321};
+  for (int i = 0; i < 4; i++) {
+    char spec[64];
+    snprintf(spec, sizeof spec, "minimax:nodes=%lld", limits[i]);
+    player *p = make(spec);
+    assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+    assert_int_equal(info.nodes, limits[i]);
+    player_free(p);
+  }
+  /* A per-move limit overrides the spec. */
+  player *p = make("minimax:depth=3");
+  player_limits lim = {.nodes = 777};
+  assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+  assert_int_equal(info.nodes, 777);
+  lim = (player_limits){.depth = 7};
+  assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+  assert_int_equal(info.depth, 7);
+  player_free(p);
+  /* Time: 100 ms is honoured loosely. */
+  p = make("minimax:movetime=100");
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double t = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  assert_true(t >= 0.09 && t < 1.0);
+  assert_true(info.depth >= 4);
+  player_free(p);
+  game_free(&g);
+}
+
+/* ---- minimax against a plain, unpruned negamax ---- */
+
+typedef struct plain {
+  long long rep_ends, ply_ends; /* how often these ends were met */
+  const variant *v;
+  int w[EVAL_N];
+  uint64_t keys[256]; /* positions since the last capture, game then path */
+  int base_plies;
+} plain;
+
+static int plain_negamax(plain *s, const board *b, int depth, int ply, int irrev, int top) {
+  uint32_t legal;
+  board_end e = board_status(b, s->v, &legal);
+  if (e == BOARD_END_NONE && ply > 0) {
+    int n = 0;
+    for (int i = top; i >= irrev; i -= 2) n += s->keys[i] == b->key;
+    if (s->v->repetition && n >= s->v->repetition) {
+      e = BOARD_END_REPETITION;
+      s->rep_ends++;
+    } else if (s->v->max_plies && s->base_plies + ply >= s->v->max_plies) {
+      e = BOARD_END_PLY_LIMIT;
+      s->ply_ends++;
+    }
+  }
+  if (e != BOARD_END_NONE) {
+    int sc[2];
+    board_final(b, s->v, e, sc);
+    int d = sc[b->side] - sc[1 - b->side];
+    return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
+  }
+  if (depth == 0) {
+    int f[EVAL_N];
+    eval_compute(b, s->v, f);
+    return eval_dot(s->w, f);
+  }
+  int best = -PLAYER_WIN - 1;
+  for (; legal; legal &= legal - 1) {
+    board c = *b;
+    int taken = board_play(&c, s->v, __builtin_ctz(legal));
+    s->keys[top + 1] = c.key;
+    int sc = -plain_negamax(s, &c, depth - 1, ply + 1, taken ? top + 1 : irrev, top + 1);
+    if (sc > best) best = sc;
+  }
+  return best;
+}
+
+static void test_minimax_equals_negamax(void **state) {
+  (void)state;
+  /* Small boards with few seeds make repetitions and the ply limit happen
+   * inside the search, with the game's history before the root. */
+  const char *vs[] = {"abapa",
+                      "auale",
+                      "grandslam-win,houses=4,seeds=3",
+                      "awari,max_plies=30",
+                      "auale,houses=3,seeds=1",
+                      "abapa,houses=3,seeds=2,cycle=split",
+                      "abapa,houses=4,seeds=1,max_plies=40",
+                      NULL};
+  rng r;
+  rng_seed(&r, 4242);
+  int checked = 0;
+  long long rep_ends = 0, ply_ends = 0;
+  for (int vi = 0; vs[vi]; vi++) {
+    variant v = var(vs[vi]);
+    player *p = make("minimax:hash=0");
+    for (int k = 0; k < 40; k++) {
+      /* A position deep in a random game, with its history for repetition. */
+      game g;
+      assert_int_equal(game_init(&g, &v, NULL), 0);
+      int plies = 5 + (int)rng_below(&r, 30);
+      while (g.end == BOARD_END_NONE && g.plies < plies) {
+        uint32_t l = g.legal;
+        for (uint32_t j = rng_below(&r, (uint32_t)__builtin_popcount(l)); j; j--) l &= l - 1;
+        game_play(&g, __builtin_ctz(l));
+      }
+      if (g.end != BOARD_END_NONE || g.hist_len > 100) {
+        game_free(&g);
+        continue;
+      }
+      plain s = {.v = &v, .base_plies = g.plies};
+      eval_weights w;
+      eval_default(&w);
+      for (int i = 0; i < EVAL_N; i++) s.w[i] = (int)w.w[i];
+      memcpy(s.keys, g.hist, (size_t)g.hist_len * sizeof *g.hist);
+      int maxd = v.houses <= 4 ? 8 : 5;
+      for (int d = 1; d <= maxd; d++) {
+        int want = plain_negamax(&s, &g.pos, d, 0, 0, g.hist_len - 1);
+        player_limits lim = {.depth = d};
+        player_info info;
+        int m;
+        char err[256];
+        assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+        if (info.score != want) {
+          char pos[NOTATION_POSITION_MAX];
+          notation_format_position(&g.pos, &v, NULL, pos, sizeof pos);
+          fail_msg("%s %s depth %d: minimax %d, negamax %d", vs[vi], pos, d, info.score, want);
+        }
+        checked++;
+      }
+      game_free(&g);
+      rep_ends += s.rep_ends;
+      ply_ends += s.ply_ends;
+    }
+    player_free(p);
+  }
+  printf("minimax = negamax: %d searches compared; %lld repetition and %lld ply-limit ends "
+         "inside them\n", checked, rep_ends, ply_ends);
+  assert_true(checked >= 600 && rep_ends >= 50 && ply_ends >= 50);
+}
+
+/* Forced wins: a random endgame where a plain search proves a win in n
+ * plies; minimax must find a winning move with the exact distance. */
+static void test_forced_wins(void **state) {
+  (void)state;
+  variant v = var("abapa");
+  /* By hand: F takes a's two seeds for 26 (e would stop it being a slam). */
+  board b;
+  char err[256];
+  assert_int_equal(
+      notation_parse_position("1-0-0-0-0-1-1-0-0-0-1-0-24-20-S", &v, &b, err, sizeof err), 0);
+  game g;
+  assert_int_equal(game_init(&g, &v, &b), 0);
+  player *p = make("minimax:depth=6");
+  int m;
+  player_info info;
+  assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m, 5);
+  assert_int_equal(info.score, PLAYER_WIN - 1);
+  game_free(&g);
+  /* Found ones: positions with few seeds where a win is forced in 3 or 5. */
+  rng r;
+  rng_seed(&r, 77);
+  int found[6] = {0};
+  for (int tries = 0; tries < 20000 && (found[3] < 10 || found[5] < 5); tries++) {
+    int pits[12] = {0}, stores[2];
+    int left = 4 + (int)rng_below(&r, 8);
+    for (int t = 0; t < left; t++) pits[rng_below(&r, 12)]++;
+    stores[0] = 18 + (int)rng_below(&r, 7);
+    stores[1] = v.total - left - stores[0];
+    if (stores[1] > v.half || stores[1] < 0) continue;
+    board_set(&b, &v, pits, stores, 0);
+    uint32_t legal;
+    if (board_status(&b, &v, &legal) != BOARD_END_NONE) continue;
+    plain s = {.v = &v};
+    s.keys[0] = b.key;
+    for (int d = 1; d <= 5; d += 2) {
+      int sc = plain_negamax(&s, &b, d, 0, 0, 0);
+      if (sc < PLAYER_WIN - 1000) continue;
+      int dist = PLAYER_WIN - sc;
+      if (dist != d) break; /* a faster win: counted at its own depth */
+      /* The winning moves, by the plain search. */
+      uint32_t winning = 0;
+      for (uint32_t l = legal; l; l &= l - 1) {
+        board c = b;
+        int taken = board_play(&c, &v, __builtin_ctz(l));
+        s.keys[1] = c.key;
+        if (-plain_negamax(&s, &c, d - 1, 1, taken ? 1 : 0, 1) == sc)
+          winning |= 1u << __builtin_ctz(l);
+      }
+      assert_int_equal(game_init(&g, &v, &b), 0);
+      player_new_game(p, &v, 0, err, sizeof err);
+      assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+      assert_int_equal(info.score, sc);
+      assert_true(winning >> m & 1);
+      game_free(&g);
+      found[d]++;
+      break;
+    }
+  }
+  assert_true(found[1] > 0 && found[3] >= 10 && found[5] >= 5);
+  player_free(p);
+}
+
+/* ---- Strength ---- */
+
+/* Plays `pairs` game pairs (each opening twice, colours swapped) of a
+ * against b; returns a's score in points (win 1, draw 1/2). */
+static double score_of(const char *spec_a, const char *spec_b, int pairs, uint64_t seed) {
+  variant v = var("abapa");
+  player *a = make(spec_a), *b = make(spec_b);
+  double points = 0;
+  for (int k = 0; k < 2 * pairs; k++) {
+    board start = opening(&v, seed + (uint64_t)(k / 2), 2 + (k / 2) % 3);
+    int a_south = k % 2 == 0;
+    game g;
+    match_result res;
+    char err[256];
+    assert_int_equal(match_play(a_south ? a : b, a_south ? b : a, &v, &start,
+                                rng_mix(seed, (uint64_t)k), &g, &res, err, sizeof err),
+                     0);
+    assert_true(res.end < MATCH_FORFEIT_TIMEOUT);
+    int a_side = a_south ? BOARD_SOUTH : BOARD_NORTH;
+    points += res.winner == GAME_DRAW ? 0.5 : res.winner == a_side ? 1 : 0;
+    game_free(&g);
+  }
+  player_free(a);
+  player_free(b);
+  return points / (2 * pairs);
+}
+
+static void ladder(const char *a, const char *b, double at_least) {
+  double s = score_of(a, b, 50, 2026);
+  printf("ladder: %s scores %.3f against %s (at least %.2f asked)\n", a, s, b, at_least);
+  if (s < at_least) fail_msg("%s scored only %.3f against %s", a, s, b);
+}
+
+static void test_strength_ladder(void **state) {
+  (void)state;
+  ladder("greedy", "random", 0.80);
+  ladder("minimax:depth=4", "greedy", 0.75);
+  ladder("minimax:depth=6", "minimax:depth=2", 0.70);
+  ladder("minimax:depth=8", "minimax:depth=4", 0.60);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_spec_errors),
+      cmocka_unit_test(test_spec_values),
+      cmocka_unit_test(test_weights),
+      cmocka_unit_test(test_eval_features),
+      cmocka_unit_test(test_legal_everywhere),
+      cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_limits),
+      cmocka_unit_test(test_minimax_equals_negamax),
+      cmocka_unit_test(test_forced_wins),
+      cmocka_unit_test(test_strength_ladder),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# test_players_cli.sh: end to end: oware players, weights, match (with OGN), plug-ins, bench signature.
+set -u
+oware=$1
+plugin=$3
+# The node count of `oware bench search` at its default depth: the signature
+# of the search. It changes only when the search changes on purpose; then
+# update it here and give the new count in the commit message.
+BENCH_NODES=559987
+
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME CONDITION...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+has() { grep -q -- "$2" "$1"; }
+
+"$oware" players >"$tmp/players" 2>&1
+check "players lists every type" bash -c "for t in random greedy minimax mcts engine plugin; do grep -q \"^\$t:\" '$tmp/players' || exit 1; done"
+"$oware" players minimax >"$tmp/mm" 2>&1
+check "players minimax shows its options" bash -c "grep -q depth '$tmp/mm' && grep -q movetime '$tmp/mm' && grep -q noise '$tmp/mm' && ! grep -q '^greedy' '$tmp/mm'"
+"$oware" players nosuch >/dev/null 2>"$tmp/err"; rc=$?
+check "players of an unknown type exits 2" test $rc = 2
+
+"$oware" weights >"$tmp/w.txt"
+check "weights prints every feature" bash -c "for f in store seeds targets empty kroo kroo_seeds mobility capture threat right; do grep -q \"^\$f \" '$tmp/w.txt' || exit 1; done"
+"$oware" weights --check "$tmp/w.txt" >"$tmp/w2.txt"
+check "weights read back the same" cmp -s "$tmp/w.txt" "$tmp/w2.txt"
+printf 'store 120\nthreat x\n' >"$tmp/bad.txt"
+"$oware" weights --check "$tmp/bad.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "a bad weights file exits 2 naming the line" bash -c "test $rc = 2 && grep -q 'line 2' '$tmp/err'"
+"$oware" match --south "minimax:depth=2,weights=$tmp/bad.txt" --north random >/dev/null 2>"$tmp/err"; rc=$?
+check "minimax with a bad weights file exits 2" bash -c "test $rc = 2 && grep -q 'line 2' '$tmp/err'"
+
+"$oware" match --south minimax:depth=4 --north greedy --games 4 --seed 9 --ogn "$tmp/m.ogn" >"$tmp/match" 2>&1; rc=$?
+check "match plays 4 games" bash -c "test $rc = 0 && test \$(grep -c '^game ' '$tmp/match') = 4 && grep -q '^total:' '$tmp/match'"
+check "match writes 4 OGN games" bash -c "test \$(grep -c '^\[Result' '$tmp/m.ogn') = 4"
+"$oware" replay --ogn "$tmp/m.ogn" >"$tmp/replay" 2>&1; rc=$?
+check "the first OGN game replays to its end" bash -c "test $rc = 0 && grep -q '^status over' '$tmp/replay'"
+"$oware" match --south minimax:depth=4 --north greedy --games 4 --seed 9 >"$tmp/match2" 2>&1
+check "match replays exactly with the same seed" cmp -s "$tmp/match" "$tmp/match2"
+"$oware" match --south minimax:dept=4 --north greedy >/dev/null 2>"$tmp/err"; rc=$?
+check "match with a bad spec exits 2 naming the key" bash -c "test $rc = 2 && grep -q \"unknown option 'dept'\" '$tmp/err'"
+"$oware" match --south random --north greedy --variant abapa,seeds=13 >/dev/null 2>"$tmp/err"; rc=$?
+check "match with a bad variant exits 2" bash -c "test $rc = 2 && grep -q seeds '$tmp/err'"
+
+"$oware" match --south "plugin:path=$plugin,prefer=fewest" --north random --games 2 >"$tmp/pl" 2>&1; rc=$?
+check "a plug-in player plays" bash -c "test $rc = 0 && grep -q '^total:' '$tmp/pl'"
+"$oware" match --south "plugin:path=$plugin,prefer=sideways" --north random >/dev/null 2>"$tmp/err"; rc=$?
+check "a plug-in checks its options" bash -c "test $rc = 2 && grep -q 'most|fewest' '$tmp/err'"
+"$oware" match --south "plugin:path=$tmp/none.so" --north random >/dev/null 2>"$tmp/err"; rc=$?
+check "a missing plug-in file is an error" bash -c "test $rc = 2 && grep -q 'cannot load' '$tmp/err'"
+libc=$(ldd "$oware" | awk '/libc.so/ {print $3}')
+"$oware" match --south "plugin:path=$libc" --north random >/dev/null 2>"$tmp/err"; rc=$?
+check "a shared object that is no plug-in is an error" bash -c "test $rc = 2 && grep -q 'does not export' '$tmp/err'"
+
+nodes=$("$oware" bench search --nodes-only)
+check "bench node count is the signature $BENCH_NODES (got $nodes)" test "$nodes" = "$BENCH_NODES"
+
+echo "$fails failed"
+[ $fails = 0 ]

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# test_uci.sh: end to end: a session with `oware uci` over pipes, each answer awaited and checked.
+set -u
+oware=$1
+fails=0
+check() { # check NAME CONDITION...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+
+coproc ENG { "$oware" uci --player minimax:depth=4 2>&1; }
+eng_pid=$ENG_PID
+send() { echo "$1" >&"${ENG[1]}"; }
+# expect REGEX: reads lines until one matches, for at most 10 s; the lines
+# read (the match included) are in $got, the matching one in $line.
+expect() {
+  got=""
+  line=""
+  while IFS= read -r -t 10 line <&"${ENG[0]}"; do
+    got+="$line"$'\n'
+    [[ $line =~ $1 ]] && return 0
+  done
+  echo "  expected /$1/; got: ${got:-nothing}"
+  line=""
+  return 1
+}
+has() { grep -qE -- "$1" <<<"$got"; }
+# legal_after MOVES: the legal letters after MOVES, from `oware replay`.
+legal_after() { "$oware" replay $1 | sed -n 's/^legal //p' | tr -d ' '; }
+
+send uci
+check "uci ends with uciok" expect '^uciok$'
+check "uci names the engine" has '^id name oware minimax:depth=4'
+check "uci offers the player's options" has '^option name depth type spin default 4 min 1 max 126$'
+check "uci offers Variant" has '^option name Variant type string default abapa$'
+send isready
+check "isready gives readyok" expect '^readyok$'
+
+send ucinewgame
+send "position startpos moves FdEe"
+send "go depth 4"
+check "go gives a bestmove" expect '^bestmove '
+check "go gives info lines up to depth 4" has '^info depth 4 seldepth [0-9]+ score cp -?[0-9]+ nodes [0-9]+ nps [0-9]+ time [0-9]+ pv [A-Fa-f]+$'
+mv=${line#bestmove }
+check "the bestmove is legal" test -n "$mv" -a "${#mv}" = 1 -a -n "$(legal_after FdEe | tr -cd "$mv")"
+
+send "setoption name depth value 0"
+check "a bad option value is an error line" expect '^info string error: .*depth'
+send "setoption name nosuch value 3"
+check "an unknown option is an error line" expect "^info string error: no option 'nosuch'"
+send "setoption name Variant value nonsense"
+check "a bad Variant is an error line" expect '^info string error: option Variant'
+send "position startpos moves FdZ"
+check "a bad move letter is an error line" expect "^info string error: .*'Z'"
+send "position startpos moves FF"
+check "an illegal move is an error line" expect '^info string error: position: move 2 \(F\) is not legal'
+send "position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X"
+check "a malformed fen is an error line" expect '^info string error: position fen'
+send "go depth 2"
+check "the position is left as it was" expect '^bestmove '
+mv=${line#bestmove }
+check "... so the move is legal after FdEe" test -n "$(legal_after FdEe | tr -cd "$mv")"
+send "setoption name depth value 2"
+send "go"
+check "a good setoption takes effect" expect '^bestmove '
+check "... (depth 2, no deeper)" bash -c "! grep -q '^info depth 3' <<<'$got' && grep -q '^info depth 2' <<<'$got'"
+send "frobnicate"
+check "an unknown command is ignored with an info string" expect "^info string unknown command 'frobnicate'"
+
+send "position startpos"
+send "go infinite"
+sleep 0.3
+send isready
+check "isready is answered during a search" expect '^readyok$'
+check "... and go infinite waits for stop" bash -c "! grep -q bestmove <<<'$got'"
+send stop
+check "stop gives the bestmove" expect '^bestmove [A-F]$'
+
+send "position fen 0-0-0-0-0-0-4-4-4-4-4-4-12-12-S"
+send "go depth 3"
+check "no legal move gives bestmove 0000" expect '^bestmove 0000$'
+
+send "position fen 0-0-0-0-0-1-1-4-0-0-0-0-23-19-S"
+send "go depth 3"
+check "a proven win is a mate score" expect '^bestmove F$'
+check "... mate 1" has '^info depth 1 .*score mate 1 .*pv F$'
+
+send "setoption name Variant value auale,houses=5"
+send ucinewgame
+send "position startpos moves E"
+send "go depth 3"
+check "the Variant option changes the rules (5 houses)" expect '^bestmove [a-e]$'
+send "position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+check "... and the position strings" expect '^info string error: position fen'
+
+send quit
+wait "$eng_pid"
+check "quit exits 0" test $? = 0
+
+out=$(printf 'uci\nisready\n' | timeout 10 "$oware" uci --player random)
+check "the end of input acts as quit" bash -c "test $? = 0 && grep -q readyok <<<'$out'"
+out=$(printf 'go movetime 200\n' | timeout 10 "$oware" uci --player minimax)
+check "the end of input stops the search, which still answers" grep -q '^bestmove [A-F]$' <<<"$out"
+"$oware" uci --help >/dev/null
+check "uci --help exits 0" test $? = 0
+"$oware" uci --player nosuch </dev/null >/dev/null 2>&1
+check "uci with a bad player exits 2" test $? = 2
+
+echo "$fails failed"
+test $fails = 0
