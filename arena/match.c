@@ -1,0 +1,78 @@
+/* match.c: plays one game between two players; a player's failure is its loss. */
+#include "arena/match.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+const char *match_end_name(match_end e) {
+  static const char *const names[] = {"playing",         "majority",        "no-move",
+                                      "repetition",      "ply-limit",       "forfeit-timeout",
+                                      "forfeit-illegal", "forfeit-crash",   "forfeit-protocol",
+                                      "forfeit-error"};
+  return names[e];
+}
+
+static match_end forfeit_of(player_status s) {
+  switch (s) {
+  case PLAYER_TIMEOUT: return MATCH_FORFEIT_TIMEOUT;
+  case PLAYER_ILLEGAL: return MATCH_FORFEIT_ILLEGAL;
+  case PLAYER_CRASH: return MATCH_FORFEIT_CRASH;
+  case PLAYER_PROTOCOL: return MATCH_FORFEIT_PROTOCOL;
+  default: return MATCH_FORFEIT_ERROR;
+  }
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void forfeit(match_result *r, const game *g, int loser, player_status s,
+                    const char *why) {
+  r->end = forfeit_of(s);
+  r->winner = 1 - loser;
+  r->score2[0] = 2 * g->pos.store[0];
+  r->score2[1] = 2 * g->pos.store[1];
+  snprintf(r->detail, sizeof r->detail, "%s", why);
+}
+
+int match_play(player *south, player *north, const variant *v, const board *start,
+               uint64_t game_seed, game *g, match_result *r, char *err, size_t errlen) {
+  player *side[2] = {south, north};
+  double t0 = now();
+  memset(r, 0, sizeof *r);
+  if (game_init(g, v, start)) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  char why[256];
+  for (int s = 0; s < 2; s++) {
+    if (player_new_game(side[s], v, game_seed, why, sizeof why)) {
+      forfeit(r, g, s, PLAYER_ERROR, why);
+      goto done;
+    }
+  }
+  while (g->end == BOARD_END_NONE) {
+    int mover = g->pos.side, m;
+    player_status st = player_choose(side[mover], g, NULL, &m, NULL, why, sizeof why);
+    if (st != PLAYER_OK) {
+      forfeit(r, g, mover, st, why);
+      goto done;
+    }
+    if (game_play(g, m) == -2) {
+      snprintf(err, errlen, "out of memory");
+      game_free(g);
+      return -1;
+    }
+  }
+  r->end = (match_end)g->end;
+  r->winner = g->winner;
+  r->score2[0] = g->score2[0];
+  r->score2[1] = g->score2[1];
+done:
+  r->plies = g->plies;
+  r->seconds = now() - t0;
+  return 0;
+}

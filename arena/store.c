@@ -1,0 +1,817 @@
+/* store.c: the SQLite store of runs, players, variants, series and games (docs/SCHEMA.md).
+ *
+ * One store handle is one SQLite connection and is used by one thread at a
+ * time (the arena's writer thread). Every sqlite3 call is checked; every
+ * error message starts with "store: " and carries sqlite3_errmsg. */
+#include "arena/store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+/* How long a statement waits for another connection's lock (a second
+ * process on the same file) before it gives up with "database is locked". */
+#define STORE_BUSY_MS 10000
+
+struct store {
+  sqlite3 *db;
+  char *path;
+  /* Prepared once, used for every batch: the writer's hot path. */
+  sqlite3_stmt *begin, *commit, *rollback, *game_insert, *series_insert, *games_count;
+};
+
+/* ---------------------------------------------------------------- schema */
+
+/* Schema version 1. Each later version adds a step to migrate() and bumps
+ * STORE_SCHEMA_VERSION; this text always creates the newest schema. */
+static const char schema_sql[] =
+    "CREATE TABLE runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  name TEXT NOT NULL,\n"
+    "  kind TEXT NOT NULL,\n"
+    "  format TEXT NOT NULL,\n"
+    "  openings TEXT NOT NULL,\n"
+    "  rounds INTEGER NOT NULL CHECK (rounds >= 0),\n"
+    "  threads INTEGER NOT NULL CHECK (threads >= 0),\n"
+    "  seed TEXT NOT NULL CHECK (seed <> '' AND seed NOT GLOB '*[^0-9]*'),\n"
+    "  command TEXT NOT NULL,\n"
+    "  status TEXT NOT NULL,\n"
+    "  started TEXT NOT NULL,\n"
+    "  finished TEXT\n"
+    ");\n"
+    "CREATE TABLE players (\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  idx INTEGER NOT NULL CHECK (idx >= 0),\n"
+    "  name TEXT NOT NULL,\n"
+    "  spec TEXT NOT NULL,\n"
+    "  PRIMARY KEY (run_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE variants (\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  idx INTEGER NOT NULL CHECK (idx >= 0),\n"
+    "  name TEXT NOT NULL,\n"
+    "  PRIMARY KEY (run_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE series (\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  series_no INTEGER NOT NULL CHECK (series_no >= 0),\n"
+    "  variant_idx INTEGER NOT NULL,\n"
+    "  round INTEGER NOT NULL,\n"
+    "  a_idx INTEGER NOT NULL,\n"
+    "  b_idx INTEGER NOT NULL,\n"
+    "  games INTEGER NOT NULL CHECK (games >= 0),\n"
+    "  wins_a INTEGER NOT NULL CHECK (wins_a >= 0),\n"
+    "  wins_b INTEGER NOT NULL CHECK (wins_b >= 0),\n"
+    "  draws INTEGER NOT NULL CHECK (draws >= 0),\n"
+    "  winner INTEGER NOT NULL CHECK (winner IN (-1, 0, 1)),\n"
+    "  PRIMARY KEY (run_id, series_no),\n"
+    "  FOREIGN KEY (run_id, variant_idx) REFERENCES variants(run_id, idx),\n"
+    "  FOREIGN KEY (run_id, a_idx) REFERENCES players(run_id, idx),\n"
+    "  FOREIGN KEY (run_id, b_idx) REFERENCES players(run_id, idx),\n"
+    "  CHECK (wins_a + wins_b + draws = games)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE games (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  series_no INTEGER NOT NULL CHECK (series_no >= 0),\n"
+    "  game_no INTEGER NOT NULL CHECK (game_no >= 0),\n"
+    "  variant_idx INTEGER NOT NULL,\n"
+    "  round INTEGER NOT NULL,\n"
+    "  a_idx INTEGER NOT NULL,\n"
+    "  b_idx INTEGER NOT NULL,\n"
+    "  south_idx INTEGER NOT NULL,\n"
+    "  north_idx INTEGER NOT NULL,\n"
+    "  opening TEXT NOT NULL,\n"
+    "  moves TEXT NOT NULL,\n"
+    "  winner INTEGER NOT NULL CHECK (winner IN (-1, 0, 1)),\n"
+    "  score_south REAL NOT NULL,\n"
+    "  score_north REAL NOT NULL,\n"
+    "  plies INTEGER NOT NULL CHECK (plies >= 0),\n"
+    "  end_reason TEXT NOT NULL,\n"
+    "  detail TEXT NOT NULL DEFAULT '',\n"
+    "  seed TEXT NOT NULL CHECK (seed <> '' AND seed NOT GLOB '*[^0-9]*'),\n"
+    "  seconds REAL NOT NULL,\n"
+    "  UNIQUE (run_id, series_no, game_no),\n"
+    "  FOREIGN KEY (run_id, variant_idx) REFERENCES variants(run_id, idx),\n"
+    "  FOREIGN KEY (run_id, south_idx) REFERENCES players(run_id, idx),\n"
+    "  FOREIGN KEY (run_id, north_idx) REFERENCES players(run_id, idx),\n"
+    "  CHECK ((south_idx = a_idx AND north_idx = b_idx) OR\n"
+    "         (south_idx = b_idx AND north_idx = a_idx))\n"
+    ");\n"
+    /* Child-side index of the south/north foreign keys, so that deleting a
+     * run (which cascades to its players) does not scan its games once per
+     * player. Games by run and in (series, game) order are served by the
+     * index of the UNIQUE constraint. */
+    "CREATE INDEX games_by_player ON games(run_id, south_idx, north_idx);\n";
+
+/* ---------------------------------------------------------------- errors */
+
+static void errf(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  if (!err || !errlen) return;
+  va_start(ap, fmt);
+  int n = snprintf(err, errlen, "store: ");
+  if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+  va_end(ap);
+}
+
+/* "store: WHAT: <sqlite3_errmsg>"; returns -1. */
+static int db_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
+  errf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+  return -1;
+}
+
+/* ------------------------------------------------------------- utilities */
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen) {
+  char *msg = NULL;
+  if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    errf(err, errlen, "%.60s: %s", sql, msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return -1;
+  }
+  return 0;
+}
+
+static int prepare(sqlite3 *db, const char *sql, int persistent, sqlite3_stmt **st, char *err,
+                   size_t errlen) {
+  if (sqlite3_prepare_v3(db, sql, -1, persistent ? SQLITE_PREPARE_PERSISTENT : 0, st, NULL) !=
+      SQLITE_OK) {
+    errf(err, errlen, "cannot prepare \"%.60s\": %s", sql, sqlite3_errmsg(db));
+    *st = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* Runs a one-row integer query ("PRAGMA user_version"). Returns the
+ * sqlite3 result code, SQLITE_OK with *out set on success. */
+static int query_int(sqlite3 *db, const char *sql, long long *out) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *out = sqlite3_column_int64(st, 0);
+    rc = SQLITE_OK;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_ERROR;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Runs a cached statement that returns no row (BEGIN, COMMIT, ROLLBACK). */
+static int step_done(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen, const char *what) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return db_fail(db, err, errlen, what);
+  return 0;
+}
+
+/* Ends a failed write transaction, if SQLite has not already done so. */
+static void rollback(store *s) {
+  if (!sqlite3_get_autocommit(s->db)) {
+    sqlite3_step(s->rollback);
+    sqlite3_reset(s->rollback);
+  }
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *text, size_t cap) {
+  size_t n = text ? strnlen(text, cap) : 0;
+  return sqlite3_bind_text(st, i, text ? text : "", (int)n, SQLITE_STATIC);
+}
+
+/* Copies a column into a fixed buffer: NULL is "", too long is truncated. */
+static void column_copy(sqlite3_stmt *st, int i, char *dst, size_t cap) {
+  const unsigned char *t = sqlite3_column_text(st, i);
+  snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+static int parse_u64(const char *text, uint64_t *out) {
+  if (!text || !*text) return -1;
+  for (const char *p = text; *p; p++)
+    if (*p < '0' || *p > '9') return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno || *end) return -1;
+  *out = (uint64_t)v;
+  return 0;
+}
+
+static void now_iso8601(char *buf, size_t len) {
+  time_t t = time(NULL);
+  struct tm tm;
+  if (t == (time_t)-1 || !gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+    snprintf(buf, len, "1970-01-01T00:00:00Z");
+}
+
+static int status_valid(const char *status) {
+  static const char *const ok[] = {"running", "finished", "interrupted", "failed"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (status && !strcmp(status, ok[i])) return 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------ open/close */
+
+/* What a file holds, read without writing anything. */
+typedef struct identity {
+  long long app_id, version, objects;
+} identity;
+
+static int identify(sqlite3 *db, const char *path, identity *id, char *err, size_t errlen) {
+  int rc = query_int(db, "PRAGMA application_id", &id->app_id);
+  if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA user_version", &id->version);
+  if (rc == SQLITE_OK) rc = query_int(db, "SELECT count(*) FROM sqlite_master", &id->objects);
+  if (rc == SQLITE_OK) return 0;
+  if ((rc & 0xff) == SQLITE_NOTADB) {
+    errf(err, errlen, "not an SQLite database: %s", path);
+  } else {
+    int sys = sqlite3_system_errno(db);
+    if (sys)
+      errf(err, errlen, "cannot read %s: %s (%s)", path, sqlite3_errmsg(db), strerror(sys));
+    else
+      errf(err, errlen, "cannot read %s: %s", path, sqlite3_errmsg(db));
+  }
+  return -1;
+}
+
+static int is_empty(const identity *id) {
+  return id->app_id == 0 && id->version == 0 && id->objects == 0;
+}
+
+/* Creates the schema in an empty database. Returns 0 when done, 1 when
+ * another connection initialised the file first (look again), -1. */
+static int initialise(sqlite3 *db, const char *path, char *err, size_t errlen) {
+  char sql[128];
+  identity id;
+  if (exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
+  if (identify(db, path, &id, err, errlen)) goto fail;
+  if (!is_empty(&id)) {
+    exec(db, "ROLLBACK", NULL, 0);
+    return 1;
+  }
+  if (exec(db, schema_sql, err, errlen)) goto fail;
+  snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+           STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
+  if (exec(db, sql, err, errlen)) goto fail;
+  if (exec(db, "COMMIT", err, errlen)) goto fail;
+  return 0;
+fail:
+  if (!sqlite3_get_autocommit(db)) exec(db, "ROLLBACK", NULL, 0);
+  return -1;
+}
+
+/* Upgrades an oware database of an older schema, one version at a time,
+ * all in one transaction (docs/SCHEMA.md). Version 1 is the first schema,
+ * so there is no step yet; version 2 will add `case 1:` with its SQL. */
+static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
+  long long v;
+  char sql[64];
+  if (exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
+  if (query_int(db, "PRAGMA user_version", &v) != SQLITE_OK) {
+    db_fail(db, err, errlen, path);
+    goto fail;
+  }
+  for (; v < STORE_SCHEMA_VERSION; v++) {
+    switch (v) {
+    default:
+      errf(err, errlen, "no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
+      goto fail;
+    }
+  }
+  snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
+  if (exec(db, sql, err, errlen) || exec(db, "COMMIT", err, errlen)) goto fail;
+  return 0;
+fail:
+  if (!sqlite3_get_autocommit(db)) exec(db, "ROLLBACK", NULL, 0);
+  return -1;
+}
+
+/* Checks that the file is ours (initialising a new one); never writes to a
+ * database that is not. */
+static int claim(sqlite3 *db, const char *path, int create, char *err, size_t errlen) {
+  for (int attempt = 0; attempt < 3; attempt++) {
+    identity id;
+    if (identify(db, path, &id, err, errlen)) return -1;
+    if (is_empty(&id)) {
+      if (!create) {
+        errf(err, errlen, "empty database (not created by oware): %s", path);
+        return -1;
+      }
+      /* WAL is set before the schema: journal_mode cannot change inside a
+       * transaction, and it is a property of the file from then on. */
+      char *msg = NULL;
+      if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) != SQLITE_OK) {
+        errf(err, errlen, "cannot set WAL mode on %s: %s", path, msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        return -1;
+      }
+      int rc = initialise(db, path, err, errlen);
+      if (rc <= 0) return rc;
+      continue; /* someone else initialised it meanwhile: look again */
+    }
+    if (id.app_id != STORE_APPLICATION_ID) {
+      errf(err, errlen, "not an oware database (application id 0x%08llx): %s",
+           (unsigned long long)(uint32_t)id.app_id, path);
+      return -1;
+    }
+    if (id.version > STORE_SCHEMA_VERSION) {
+      errf(err, errlen, "written by a newer oware (schema %lld, this one reads %d): %s", id.version,
+           STORE_SCHEMA_VERSION, path);
+      return -1;
+    }
+    if (id.version < 1) {
+      errf(err, errlen, "oware database without a schema version (user_version %lld): %s",
+           id.version, path);
+      return -1;
+    }
+    if (id.version < STORE_SCHEMA_VERSION) return migrate(db, path, err, errlen);
+    return 0;
+  }
+  errf(err, errlen, "cannot initialise %s: it keeps changing under us", path);
+  return -1;
+}
+
+/* Per-connection settings, once the file is known to be ours. */
+static int configure(sqlite3 *db, const char *path, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (prepare(db, "PRAGMA journal_mode=WAL", 0, &st, err, errlen)) return -1;
+  int rc = sqlite3_step(st);
+  if (rc != SQLITE_ROW) {
+    errf(err, errlen, "cannot set WAL mode on %s: %s", path, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return -1;
+  }
+  const char *mode = (const char *)sqlite3_column_text(st, 0);
+  int ok = mode && (!strcmp(mode, "wal") || !strcmp(mode, "memory"));
+  if (!ok) errf(err, errlen, "cannot set WAL mode on %s: journal mode stays '%s'", path, mode ? mode : "?");
+  sqlite3_finalize(st);
+  if (!ok) return -1;
+  if (exec(db, "PRAGMA synchronous=NORMAL", err, errlen)) return -1;
+  if (exec(db, "PRAGMA foreign_keys=ON", err, errlen)) return -1;
+  long long fk = 0;
+  if (query_int(db, "PRAGMA foreign_keys", &fk) != SQLITE_OK || fk != 1) {
+    errf(err, errlen, "this SQLite does not enforce foreign keys");
+    return -1;
+  }
+  return 0;
+}
+
+static const char game_insert_sql[] =
+    "INSERT INTO games (run_id, series_no, game_no, variant_idx, round, a_idx, b_idx,"
+    " south_idx, north_idx, opening, moves, winner, score_south, score_north, plies,"
+    " end_reason, detail, seed, seconds)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+
+static const char series_insert_sql[] =
+    "INSERT OR REPLACE INTO series (run_id, series_no, variant_idx, round, a_idx, b_idx,"
+    " games, wins_a, wins_b, draws, winner)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+static int prepare_cached(store *s, char *err, size_t errlen) {
+  return prepare(s->db, "BEGIN IMMEDIATE", 1, &s->begin, err, errlen) ||
+         prepare(s->db, "COMMIT", 1, &s->commit, err, errlen) ||
+         prepare(s->db, "ROLLBACK", 1, &s->rollback, err, errlen) ||
+         prepare(s->db, game_insert_sql, 1, &s->game_insert, err, errlen) ||
+         prepare(s->db, series_insert_sql, 1, &s->series_insert, err, errlen) ||
+         prepare(s->db, "SELECT count(*) FROM games WHERE run_id = ?1", 1, &s->games_count, err,
+                 errlen);
+}
+
+int store_open(const char *path, int create, store **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!path || !*path) {
+    errf(err, errlen, "no database path given");
+    return -1;
+  }
+  store *s = calloc(1, sizeof *s);
+  if (!s || !(s->path = strdup(path))) {
+    free(s);
+    errf(err, errlen, "out of memory opening %s", path);
+    return -1;
+  }
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
+  if (rc != SQLITE_OK) {
+    if (!s->db) {
+      errf(err, errlen, "cannot open %s: out of memory", path);
+    } else {
+      int sys = sqlite3_system_errno(s->db);
+      if (sys)
+        errf(err, errlen, "cannot open %s: %s (%s)", path, sqlite3_errmsg(s->db), strerror(sys));
+      else
+        errf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(s->db));
+    }
+    goto fail;
+  }
+  /* READWRITE falls back to read-only on a write-protected file. */
+  if (sqlite3_db_readonly(s->db, "main") == 1) {
+    errf(err, errlen, "cannot write %s: the file is read-only", path);
+    goto fail;
+  }
+  if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
+      sqlite3_busy_timeout(s->db, STORE_BUSY_MS) != SQLITE_OK) {
+    db_fail(s->db, err, errlen, path);
+    goto fail;
+  }
+  if (claim(s->db, path, create, err, errlen) || configure(s->db, path, err, errlen) ||
+      prepare_cached(s, err, errlen))
+    goto fail;
+  *out = s;
+  return 0;
+fail:
+  store_close(s);
+  return -1;
+}
+
+void store_close(store *s) {
+  if (!s) return;
+  sqlite3_finalize(s->begin);
+  sqlite3_finalize(s->commit);
+  sqlite3_finalize(s->rollback);
+  sqlite3_finalize(s->game_insert);
+  sqlite3_finalize(s->series_insert);
+  sqlite3_finalize(s->games_count);
+  /* Every statement is finalized, so close cannot be busy; the last
+   * connection checkpoints the WAL into the database here. */
+  sqlite3_close(s->db);
+  free(s->path);
+  free(s);
+}
+
+/* ------------------------------------------------------------------ runs */
+
+int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
+  if (run->nplayers < 0 || run->nplayers > STORE_MAX_PLAYERS) {
+    errf(err, errlen, "run has %d players (at most %d)", run->nplayers, STORE_MAX_PLAYERS);
+    return -1;
+  }
+  if (run->nvariants < 0 || run->nvariants > STORE_MAX_VARIANTS) {
+    errf(err, errlen, "run has %d variants (at most %d)", run->nvariants, STORE_MAX_VARIANTS);
+    return -1;
+  }
+  char started[sizeof run->started], seed[24];
+  now_iso8601(started, sizeof started);
+  snprintf(seed, sizeof seed, "%" PRIu64, run->seed);
+  sqlite3_stmt *st = NULL;
+  int64_t id;
+  if (step_done(s->db, s->begin, err, errlen, "cannot start a transaction")) return -1;
+  if (prepare(s->db,
+              "INSERT INTO runs (name, kind, format, openings, rounds, threads, seed, command,"
+              " status, started, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', ?9,"
+              " NULL)",
+              0, &st, err, errlen))
+    goto fail;
+  if (bind_text(st, 1, run->name, sizeof run->name) ||
+      bind_text(st, 2, run->kind, sizeof run->kind) ||
+      bind_text(st, 3, run->format, sizeof run->format) ||
+      bind_text(st, 4, run->openings, sizeof run->openings) ||
+      sqlite3_bind_int(st, 5, run->rounds) || sqlite3_bind_int(st, 6, run->threads) ||
+      bind_text(st, 7, seed, sizeof seed) || bind_text(st, 8, run->command, sizeof run->command) ||
+      bind_text(st, 9, started, sizeof started) || sqlite3_step(st) != SQLITE_DONE) {
+    db_fail(s->db, err, errlen, "cannot insert the run");
+    goto fail;
+  }
+  id = sqlite3_last_insert_rowid(s->db);
+  sqlite3_finalize(st);
+  st = NULL;
+  if (prepare(s->db, "INSERT INTO players (run_id, idx, name, spec) VALUES (?1, ?2, ?3, ?4)", 0,
+              &st, err, errlen))
+    goto fail;
+  for (int i = 0; i < run->nplayers; i++) {
+    if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+        bind_text(st, 3, run->player_name[i], sizeof run->player_name[i]) ||
+        bind_text(st, 4, run->player_spec[i], sizeof run->player_spec[i]) ||
+        sqlite3_step(st) != SQLITE_DONE) {
+      errf(err, errlen, "cannot insert player %d of the run: %s", i, sqlite3_errmsg(s->db));
+      goto fail;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  if (prepare(s->db, "INSERT INTO variants (run_id, idx, name) VALUES (?1, ?2, ?3)", 0, &st, err,
+              errlen))
+    goto fail;
+  for (int i = 0; i < run->nvariants; i++) {
+    if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+        bind_text(st, 3, run->variant[i], sizeof run->variant[i]) ||
+        sqlite3_step(st) != SQLITE_DONE) {
+      errf(err, errlen, "cannot insert variant %d of the run: %s", i, sqlite3_errmsg(s->db));
+      goto fail;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  if (step_done(s->db, s->commit, err, errlen, "cannot commit the run")) goto fail;
+  run->id = id;
+  snprintf(run->status, sizeof run->status, "running");
+  memcpy(run->started, started, sizeof started);
+  run->finished[0] = '\0';
+  return 0;
+fail:
+  sqlite3_finalize(st);
+  rollback(s);
+  return -1;
+}
+
+static int load_members(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
+  sqlite3_stmt *st = NULL;
+  int rc;
+  run->nplayers = run->nvariants = 0;
+  if (prepare(s->db, "SELECT idx, name, spec FROM players WHERE run_id = ?1 ORDER BY idx", 0, &st,
+              err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int idx = sqlite3_column_int(st, 0);
+    if (idx != run->nplayers || idx >= STORE_MAX_PLAYERS) {
+      errf(err, errlen, "run %" PRId64 ": player index %d out of order or range", id, idx);
+      goto fail;
+    }
+    column_copy(st, 1, run->player_name[idx], sizeof run->player_name[idx]);
+    column_copy(st, 2, run->player_spec[idx], sizeof run->player_spec[idx]);
+    run->nplayers++;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  if (prepare(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx", 0, &st, err,
+              errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int idx = sqlite3_column_int(st, 0);
+    if (idx != run->nvariants || idx >= STORE_MAX_VARIANTS) {
+      errf(err, errlen, "run %" PRId64 ": variant index %d out of order or range", id, idx);
+      goto fail;
+    }
+    column_copy(st, 1, run->variant[idx], sizeof run->variant[idx]);
+    run->nvariants++;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  return 0;
+sqlfail:
+  errf(err, errlen, "cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+fail:
+  sqlite3_finalize(st);
+  return -1;
+}
+
+#define RUN_COLUMNS                                                                                \
+  "id, name, kind, format, openings, rounds, threads, seed, command, status, started, finished"
+
+/* Fills run from a row of RUN_COLUMNS. */
+static int run_from_row(sqlite3_stmt *st, store_run *run, char *err, size_t errlen) {
+  memset(run, 0, sizeof *run);
+  run->id = sqlite3_column_int64(st, 0);
+  column_copy(st, 1, run->name, sizeof run->name);
+  column_copy(st, 2, run->kind, sizeof run->kind);
+  column_copy(st, 3, run->format, sizeof run->format);
+  column_copy(st, 4, run->openings, sizeof run->openings);
+  run->rounds = sqlite3_column_int(st, 5);
+  run->threads = sqlite3_column_int(st, 6);
+  if (parse_u64((const char *)sqlite3_column_text(st, 7), &run->seed)) {
+    errf(err, errlen, "run %" PRId64 ": bad seed '%s'", run->id,
+         sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "");
+    return -1;
+  }
+  column_copy(st, 8, run->command, sizeof run->command);
+  column_copy(st, 9, run->status, sizeof run->status);
+  column_copy(st, 10, run->started, sizeof run->started);
+  column_copy(st, 11, run->finished, sizeof run->finished);
+  return 0;
+}
+
+int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?1", 0, &st, err, errlen))
+    return -1;
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_DONE) {
+    sqlite3_finalize(st);
+    errf(err, errlen, "no run %" PRId64, id);
+    return -1;
+  }
+  if (rc != SQLITE_ROW) {
+    errf(err, errlen, "cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return -1;
+  }
+  rc = run_from_row(st, run, err, errlen);
+  sqlite3_finalize(st);
+  if (rc) return -1;
+  return load_members(s, id, run, err, errlen);
+}
+
+int store_run_status(store *s, int64_t id, const char *status, char *err, size_t errlen) {
+  if (!status_valid(status)) {
+    errf(err, errlen, "unknown run status '%s' (running, finished, interrupted, failed)",
+         status ? status : "(null)");
+    return -1;
+  }
+  char finished[32];
+  now_iso8601(finished, sizeof finished);
+  sqlite3_stmt *st;
+  if (prepare(s->db,
+              "UPDATE runs SET status = ?2, finished = CASE WHEN ?2 = 'running' THEN NULL ELSE ?3"
+              " END WHERE id = ?1",
+              0, &st, err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id) || bind_text(st, 2, status, 16) ||
+      bind_text(st, 3, finished, sizeof finished) || sqlite3_step(st) != SQLITE_DONE) {
+    errf(err, errlen, "cannot set the status of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return -1;
+  }
+  int changed = sqlite3_changes(s->db);
+  sqlite3_finalize(st);
+  if (changed == 0) {
+    errf(err, errlen, "no run %" PRId64, id);
+    return -1;
+  }
+  return 0;
+}
+
+int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx, char *err,
+                       size_t errlen) {
+  sqlite3_stmt *st;
+  store_run *run = malloc(sizeof *run);
+  if (!run) {
+    errf(err, errlen, "out of memory");
+    return -1;
+  }
+  if (prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs ORDER BY id DESC", 0, &st, err, errlen)) {
+    free(run);
+    return -1;
+  }
+  int rc, ret = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (run_from_row(st, run, err, errlen) || load_members(s, run->id, run, err, errlen)) {
+      ret = -1;
+      break;
+    }
+    if (fn(ctx, run)) break;
+  }
+  if (ret == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE) ret = db_fail(s->db, err, errlen, "cannot list runs");
+  sqlite3_finalize(st);
+  free(run);
+  return ret;
+}
+
+/* ----------------------------------------------------------------- games */
+
+static int bind_game(sqlite3_stmt *st, const store_game *g, char *seed, size_t seedlen) {
+  snprintf(seed, seedlen, "%" PRIu64, g->seed);
+  int rc = sqlite3_bind_int64(st, 1, g->run_id);
+  if (!rc) rc = sqlite3_bind_int(st, 2, g->series_no);
+  if (!rc) rc = sqlite3_bind_int(st, 3, g->game_no);
+  if (!rc) rc = sqlite3_bind_int(st, 4, g->variant_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 5, g->round);
+  if (!rc) rc = sqlite3_bind_int(st, 6, g->a_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 7, g->b_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 8, g->south_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 9, g->north_idx);
+  if (!rc) rc = bind_text(st, 10, g->opening, sizeof g->opening);
+  if (!rc) rc = sqlite3_bind_text(st, 11, g->moves ? g->moves : "", -1, SQLITE_STATIC);
+  if (!rc) rc = sqlite3_bind_int(st, 12, g->winner);
+  if (!rc) rc = sqlite3_bind_double(st, 13, g->score2[0] / 2.0);
+  if (!rc) rc = sqlite3_bind_double(st, 14, g->score2[1] / 2.0);
+  if (!rc) rc = sqlite3_bind_int(st, 15, g->plies);
+  if (!rc) rc = bind_text(st, 16, g->end, sizeof g->end);
+  if (!rc) rc = bind_text(st, 17, g->detail, sizeof g->detail);
+  if (!rc) rc = bind_text(st, 18, seed, seedlen);
+  if (!rc) rc = sqlite3_bind_double(st, 19, g->seconds);
+  return rc;
+}
+
+int store_games_insert(store *s, const store_game *games, int n, char *err, size_t errlen) {
+  if (n <= 0) return 0;
+  char seed[24];
+  if (step_done(s->db, s->begin, err, errlen, "cannot start a transaction")) return -1;
+  for (int i = 0; i < n; i++) {
+    const store_game *g = &games[i];
+    int rc = bind_game(s->game_insert, g, seed, sizeof seed);
+    if (rc == SQLITE_OK) rc = sqlite3_step(s->game_insert);
+    if (rc != SQLITE_DONE) {
+      if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+        errf(err, errlen, "game %d of series %d of run %" PRId64 " is already stored (%s)",
+             g->game_no, g->series_no, g->run_id, sqlite3_errmsg(s->db));
+      else if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+        errf(err, errlen,
+             "game %d of series %d of run %" PRId64 ": no such run, player or variant (%s)",
+             g->game_no, g->series_no, g->run_id, sqlite3_errmsg(s->db));
+      else
+        errf(err, errlen, "cannot store game %d of series %d of run %" PRId64 ": %s", g->game_no,
+             g->series_no, g->run_id, sqlite3_errmsg(s->db));
+      sqlite3_reset(s->game_insert);
+      sqlite3_clear_bindings(s->game_insert);
+      rollback(s);
+      return -1;
+    }
+    sqlite3_reset(s->game_insert);
+  }
+  /* Bound pointers are the caller's: forget them before returning. */
+  sqlite3_clear_bindings(s->game_insert);
+  if (step_done(s->db, s->commit, err, errlen, "cannot commit the games")) {
+    rollback(s);
+    return -1;
+  }
+  return 0;
+}
+
+int store_series_finish(store *s, const store_series *sr, char *err, size_t errlen) {
+  sqlite3_stmt *st = s->series_insert;
+  int rc = sqlite3_bind_int64(st, 1, sr->run_id);
+  if (!rc) rc = sqlite3_bind_int(st, 2, sr->series_no);
+  if (!rc) rc = sqlite3_bind_int(st, 3, sr->variant_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 4, sr->round);
+  if (!rc) rc = sqlite3_bind_int(st, 5, sr->a_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 6, sr->b_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 7, sr->games);
+  if (!rc) rc = sqlite3_bind_int(st, 8, sr->wins_a);
+  if (!rc) rc = sqlite3_bind_int(st, 9, sr->wins_b);
+  if (!rc) rc = sqlite3_bind_int(st, 10, sr->draws);
+  if (!rc) rc = sqlite3_bind_int(st, 11, sr->winner);
+  if (!rc) rc = sqlite3_step(st);
+  if (rc != SQLITE_DONE) {
+    errf(err, errlen, "cannot store series %d of run %" PRId64 ": %s", sr->series_no, sr->run_id,
+         sqlite3_errmsg(s->db));
+    sqlite3_reset(st);
+    return -1;
+  }
+  sqlite3_reset(st);
+  return 0;
+}
+
+int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_game *g),
+                        void *ctx, char *err, size_t errlen) {
+  /* A statement of its own (not cached), so that fn may use the store. */
+  sqlite3_stmt *st;
+  if (prepare(s->db,
+              "SELECT run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx,"
+              " north_idx, opening, moves, winner, score_south, score_north, plies, end_reason,"
+              " detail, seed, seconds FROM games WHERE run_id = ?1 ORDER BY series_no, game_no",
+              0, &st, err, errlen))
+    return -1;
+  store_game g;
+  int rc = sqlite3_bind_int64(st, 1, run_id), ret = 0;
+  if (rc != SQLITE_OK) {
+    ret = db_fail(s->db, err, errlen, "cannot read games");
+    goto done;
+  }
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    memset(&g, 0, sizeof g);
+    g.run_id = sqlite3_column_int64(st, 0);
+    g.series_no = sqlite3_column_int(st, 1);
+    g.game_no = sqlite3_column_int(st, 2);
+    g.variant_idx = sqlite3_column_int(st, 3);
+    g.round = sqlite3_column_int(st, 4);
+    g.a_idx = sqlite3_column_int(st, 5);
+    g.b_idx = sqlite3_column_int(st, 6);
+    g.south_idx = sqlite3_column_int(st, 7);
+    g.north_idx = sqlite3_column_int(st, 8);
+    column_copy(st, 9, g.opening, sizeof g.opening);
+    const unsigned char *moves = sqlite3_column_text(st, 10);
+    g.moves = moves ? (const char *)moves : "";
+    g.winner = sqlite3_column_int(st, 11);
+    /* Scores are whole or half seeds: doubling them is exact. */
+    g.score2[0] = (int)(sqlite3_column_double(st, 12) * 2.0);
+    g.score2[1] = (int)(sqlite3_column_double(st, 13) * 2.0);
+    g.plies = sqlite3_column_int(st, 14);
+    column_copy(st, 15, g.end, sizeof g.end);
+    column_copy(st, 16, g.detail, sizeof g.detail);
+    if (parse_u64((const char *)sqlite3_column_text(st, 17), &g.seed)) {
+      errf(err, errlen, "game %d of series %d of run %" PRId64 ": bad seed", g.game_no,
+           g.series_no, run_id);
+      ret = -1;
+      goto done;
+    }
+    g.seconds = sqlite3_column_double(st, 18);
+    if (fn(ctx, &g)) goto done;
+  }
+  if (rc != SQLITE_DONE) ret = db_fail(s->db, err, errlen, "cannot read games");
+done:
+  sqlite3_finalize(st);
+  return ret;
+}
+
+long long store_games_count(store *s, int64_t run_id) {
+  sqlite3_stmt *st = s->games_count;
+  long long n = -1;
+  if (sqlite3_bind_int64(st, 1, run_id) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    n = sqlite3_column_int64(st, 0);
+  sqlite3_reset(st);
+  return n;
+}

@@ -1,0 +1,54 @@
+/* tournament.h: round robins and gauntlets over players and variants, played by a thread pool into the store. */
+#ifndef OWARE_TOURNAMENT_H
+#define OWARE_TOURNAMENT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "arena/series.h"
+#include "arena/store.h"
+#include "core/board.h"
+#include "core/variant.h"
+
+/* What a run is, parsed from its stored configuration (store_run). */
+typedef struct tournament {
+  store_run run;                         /* as stored: the single source of truth */
+  variant variants[STORE_MAX_VARIANTS];  /* parsed run.variant[] */
+  series_format format;                  /* parsed run.format */
+  int opening_plies;                     /* random:PLIES, or -1 for a file */
+  board *opening_file[STORE_MAX_VARIANTS]; /* file:PATH: positions per variant */
+  int opening_count;
+  int quiet;                             /* no progress line */
+  /* The schedule. */
+  int nseries;
+  int pairs_per_series;                  /* openings a series may use */
+} tournament;
+
+/* Parses the run's fields (variants, format, openings, kind, players) and
+ * checks every player spec (creating each player once: an engine that does
+ * not start is caught here). Returns 0, or -1 with a message. */
+int tournament_prepare(tournament *t, char *err, size_t errlen);
+void tournament_free(tournament *t);
+
+/* Parses "random:PLIES" or "file:PATH" (for the checks of the CLI). */
+int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,
+                              char *err, size_t errlen);
+
+/* Plays the run (or what is left of it: games already stored are not
+ * played again) with run.threads workers, storing every game as it ends.
+ * *stop set from a signal handler ends it cleanly after the games in
+ * progress. Returns 0 when the run is complete, 1 when stopped, -1 on
+ * error (with err). Sets the run's status in the store. */
+int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen);
+
+/* The start position of game `game_no` of series `series_no`, and which
+ * side player A has: the schedule, exposed for tests and reports. */
+void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
+                           int *a_is_south, uint64_t *seed);
+
+/* Prints the standings (games, wins, draws, losses, points, score %) and
+ * the cross table of run id from the store. */
+int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err, size_t errlen);
+
+#endif

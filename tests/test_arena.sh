@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# test_arena.sh: end to end: tournaments, threads, kill and resume, faults, bad input, export.
+set -u
+oware=$1
+data=$2
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+# The games of a run without the timing column, for comparisons.
+games() { "$oware" export --db "$1" --run "$2" --format csv | cut -d, -f1-13,15-; }
+count() { "$oware" export --db "$1" --run "$2" --format csv | tail -n +2 | wc -l; }
+
+P='random:name=rand;greedy;minimax:depth=3,name=mm3;mcts:playouts=300,name=mc'
+
+# --- Same seed, 1 thread or 2: the same games. ---
+"$oware" tournament --players "$P" --format games:4 --rounds 2 --seed 7 --threads 1 \
+  --db "$tmp/t1.db" --quiet >"$tmp/out1" 2>&1; rc=$?
+check "a round robin finishes" test $rc = 0
+check "it prints standings and a cross table" bash -c "grep -q 'standings' '$tmp/out1' && grep -q 'Cross table' '$tmp/out1'"
+check "it stores 6 pairings x 2 rounds x 4 games" test "$(count "$tmp/t1.db" 1)" = 48
+"$oware" tournament --players "$P" --format games:4 --rounds 2 --seed 7 --threads 2 \
+  --db "$tmp/t2.db" --quiet >/dev/null 2>&1
+check "1 thread and 2 threads give identical games" cmp -s <(games "$tmp/t1.db" 1) <(games "$tmp/t2.db" 1)
+"$oware" tournament --players "$P" --format games:4 --rounds 2 --seed 8 --threads 2 \
+  --db "$tmp/t3.db" --quiet >/dev/null 2>&1
+games "$tmp/t1.db" 1 >"$tmp/g1"
+games "$tmp/t3.db" 1 >"$tmp/g3"
+check "another seed gives other games" bash -c "test -s '$tmp/g1' && ! cmp -s '$tmp/g1' '$tmp/g3'"
+check "a second run in the same database is run 2" bash -c \
+  "'$oware' tournament --players 'random;greedy' --db '$tmp/t1.db' --quiet >/dev/null 2>&1 && '$oware' runs --db '$tmp/t1.db' | grep -q '^ *2 '"
+
+# --- Every format, gauntlet, several variants. ---
+"$oware" tournament --players 'greedy;random:name=r1;random:seed=2,name=r2' --kind gauntlet \
+  --format best-of:5 --variant 'abapa;grandslam-all;houses=4,seeds=3' --db "$tmp/g.db" --quiet \
+  >"$tmp/g.out" 2>&1; rc=$?
+check "a gauntlet under three variants finishes" test $rc = 0
+n=$(count "$tmp/g.db" 1)
+check "best-of:5 series take 3 to 5 games each (6 series: $n games)" test "$n" -ge 18 -a "$n" -le 30
+"$oware" export --db "$tmp/g.db" --run 1 --format csv >"$tmp/g.csv"
+check "a gauntlet pairs the first player with each other" bash -c \
+  "tail -n +2 '$tmp/g.csv' | awk -F, '\$4 != \"greedy\" && \$5 != \"greedy\"' | grep -q . && exit 1 || exit 0"
+for f in first-to:2 first-to:6,lead:2 streak:2 games:3; do
+  "$oware" tournament --players 'greedy;random' --format "$f" --db "$tmp/f.db" --quiet >/dev/null 2>&1
+  check "format $f runs" test $? = 0
+done
+
+# --- Kill -9 midway, then resume: exactly the games of an uninterrupted run. ---
+K='minimax:depth=4,name=a;minimax:depth=3,name=b;greedy;mcts:playouts=500,name=m'
+"$oware" tournament --players "$K" --format games:6 --seed 3 --threads 2 --db "$tmp/full.db" \
+  --quiet >/dev/null 2>&1
+"$oware" tournament --players "$K" --format games:6 --seed 3 --threads 2 --db "$tmp/kill.db" \
+  --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+  n=$(sqlite3 "$tmp/kill.db" 'select count(*) from games' 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 8 ] && break
+  sleep 0.05
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+before=$(count "$tmp/kill.db" 1)
+check "the killed run kept its finished games ($before of 36)" test "$before" -ge 1 -a "$before" -lt 36
+"$oware" tournament --resume 1 --db "$tmp/kill.db" --quiet >/dev/null 2>&1; rc=$?
+check "resume finishes the run" test $rc = 0
+check "resumed run = uninterrupted run, game for game" cmp -s <(games "$tmp/full.db" 1) <(games "$tmp/kill.db" 1)
+check "no duplicates after resume" test "$(sqlite3 "$tmp/kill.db" 'select count(*) from games')" = 36
+check "the run is marked finished" bash -c "'$oware' runs --db '$tmp/kill.db' | grep -q finished"
+"$oware" tournament --resume 1 --db "$tmp/kill.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "resuming a finished run plays nothing" bash -c "test $rc = 0 && grep -q 'already finished' '$tmp/err' && test \$(sqlite3 '$tmp/kill.db' 'select count(*) from games') = 36"
+
+# --- Ctrl-C: stops cleanly, marked interrupted, resumable. ---
+"$oware" tournament --players "$K" --format games:6 --seed 3 --threads 2 --db "$tmp/int.db" \
+  >/dev/null 2>"$tmp/int.err" &
+pid=$!
+for _ in $(seq 1 200); do
+  n=$(sqlite3 "$tmp/int.db" 'select count(*) from games' 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 4 ] && break
+  sleep 0.05
+done
+kill -INT $pid
+wait $pid; rc=$?
+check "Ctrl-C exits with 130" test $rc = 130
+check "an interrupted run says how to resume" grep -q -- '--resume 1' "$tmp/int.err"
+check "the run is marked interrupted" bash -c "'$oware' runs --db '$tmp/int.db' | grep -q interrupted"
+"$oware" tournament --resume 1 --db "$tmp/int.db" --quiet >/dev/null 2>&1
+check "the interrupted run resumes to the same games" cmp -s <(games "$tmp/full.db" 1) <(games "$tmp/int.db" 1)
+
+# --- A misbehaving engine loses its games, and the run goes on. ---
+eng() { echo "engine:cmd=sh,arg=$data/engines/fake_engine.sh,arg=$1,arg=$tmp/count-$1,movetime=50,timeout=1000,margin=300,grace=100,name=$1"; }
+"$oware" tournament --players "greedy;$(eng garbage);$(eng illegal);$(eng dieat);$(eng hanggo)" \
+  --kind gauntlet --format games:2 --db "$tmp/e.db" --quiet >/dev/null 2>"$tmp/e.err"; rc=$?
+check "a run with misbehaving engines finishes" test $rc = 0
+"$oware" export --db "$tmp/e.db" --run 1 --format csv >"$tmp/e.csv"
+check "garbage is a forfeit" grep -q 'garbage.*forfeit-\(protocol\|timeout\)' "$tmp/e.csv"
+check "an illegal move is a forfeit" grep -q 'illegal.*forfeit-illegal' "$tmp/e.csv"
+check "a crash is a forfeit" grep -q 'dieat.*forfeit-crash' "$tmp/e.csv"
+check "a hang is a forfeit by timeout" grep -q 'hanggo.*forfeit-timeout' "$tmp/e.csv"
+check "greedy wins every game" test "$(awk -F, 'NR > 1 && (($4 == "greedy" && $10 == "south") || ($5 == "greedy" && $10 == "north"))' "$tmp/e.csv" | wc -l)" = 8
+
+# --- Export. ---
+"$oware" export --db "$tmp/t1.db" --run 1 --format ogn --out "$tmp/t1.ogn"
+check "OGN export holds every game" test "$(grep -c '^\[Result' "$tmp/t1.ogn")" = 48
+check "exported OGN replays" bash -c "'$oware' replay --ogn '$tmp/t1.ogn' | grep -q '^status over'"
+check "CSV export has a header and 48 rows" test "$(wc -l <"$tmp/g.csv")" -gt 1
+
+# --- Bad input: exit 2, nothing written. ---
+bad() { # bad NAME EXPECTED-MESSAGE ARGS...
+  local name=$1 msg=$2
+  shift 2
+  rm -f "$tmp/bad.db"
+  "$oware" tournament "$@" --quiet >/dev/null 2>"$tmp/bad.err"
+  local rc=$?
+  check "$name: exit 2" test $rc = 2
+  check "$name: says '$msg'" grep -q -- "$msg" "$tmp/bad.err"
+}
+bad "unknown player type" "unknown player type 'deepblue'" --players 'random;deepblue' --db "$tmp/bad.db"
+check "unknown player type: no database written" test ! -e "$tmp/bad.db"
+bad "bad spec" "unknown option 'dpth'" --players 'random;minimax:dpth=3' --db "$tmp/bad.db"
+bad "bad format" "format" --players 'random;greedy' --format best-of:x --db "$tmp/bad.db"
+bad "bad variant" "seeds" --players 'random;greedy' --variant 'abapa;abapa,seeds=0' --db "$tmp/bad.db"
+bad "one player" "at least 2 players" --players 'random' --db "$tmp/bad.db"
+bad "same name twice" "named 'random'" --players 'random;random' --db "$tmp/bad.db"
+bad "bad openings" "openings" --players 'random;greedy' --openings random:x --db "$tmp/bad.db"
+bad "unwritable database path" "/nonexistent/dir/x.db" --players 'random;greedy' --db /nonexistent/dir/x.db
+sqlite3 "$tmp/foreign.db" 'create table accounts(id integer, owner text); insert into accounts values (1, "x");'
+cp "$tmp/foreign.db" "$tmp/foreign.copy"
+bad "a database of another program" "not an oware database" --players 'random;greedy' --db "$tmp/foreign.db"
+check "the foreign database is untouched" cmp -s "$tmp/foreign.db" "$tmp/foreign.copy"
+bad "resume of a missing run" "no run 99" --resume 99 --db "$tmp/t1.db"
+bad "resume with a configuration" "--resume takes" --resume 1 --seed 3 --db "$tmp/t1.db"
+printf 'not a position\n' >"$tmp/open.txt"
+bad "a bad openings file" "line 1" --players 'random;greedy' --openings "file:$tmp/open.txt" --db "$tmp/bad.db"
+
+# --- Openings from a file, shared by every pairing. ---
+printf '# two openings\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0-0-S\n' >"$tmp/open.txt"
+"$oware" tournament --players 'greedy;random;minimax:depth=2' --openings "file:$tmp/open.txt" \
+  --format games:4 --db "$tmp/o.db" --quiet >/dev/null 2>&1
+check "file openings: every game starts from one of them" bash -c \
+  "'$oware' export --db '$tmp/o.db' --run 1 --format csv | tail -n +2 | cut -d, -f6 | sort -u | tr '\n' ' ' | grep -qx '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N 5-5-5-4-4-0-5-5-5-0-5-5-0-0-S '"
+
+echo "$fails failed"
+[ $fails = 0 ]
