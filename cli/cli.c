@@ -1,0 +1,97 @@
+/* cli.c: option reading and error printing shared by the subcommands. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
+
+int cli_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "oware %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return CLI_EXIT_USAGE;
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *cmd, const char *name,
+            const char **value) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n)) return 0;
+  if (a[n] == '=') {
+    *value = a + n + 1;
+    return 1;
+  }
+  if (a[n] != '\0') return 0;
+  if (*i + 1 >= argc) {
+    cli_error(cmd, "option %s needs a value", name);
+    return -1;
+  }
+  *value = argv[++*i];
+  return 1;
+}
+
+int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
+             long long *out) {
+  char *end;
+  errno = 0;
+  long long x = strtoll(text, &end, 10);
+  if (errno || end == text || *end || x < lo || x > hi) {
+    cli_error(cmd, "%s is '%s'; expected a whole number from %lld to %lld", opt, text, lo, hi);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+int cli_variant(const char *cmd, const char *text, variant *v) {
+  char err[256];
+  if (variant_parse(text, v, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
+char *cli_read_file(const char *cmd, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t r = fread(buf + n, 1, cap - n - 1, f);
+    n += r;
+    if (n + 1 < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf || bad) {
+    free(buf);
+    cli_error(cmd, "cannot read '%s'", path);
+    return NULL;
+  }
+  buf[n] = '\0';
+  if (memchr(buf, '\0', n)) {
+    free(buf);
+    cli_error(cmd, "'%s' is not a text file", path);
+    return NULL;
+  }
+  return buf;
+}

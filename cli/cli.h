@@ -1,0 +1,49 @@
+/* cli.h: what the subcommands of the `oware` command share: option reading and errors. */
+#ifndef OWARE_CLI_H
+#define OWARE_CLI_H
+
+#include "core/variant.h"
+
+/* Exit codes: 0 success, 1 runtime failure, 2 bad input. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* Matches argv[*i] against option `name` ("--variant"), as "--variant V" or
+ * "--variant=V". Returns 1 and sets *value (advancing *i past a separate
+ * value), 0 when it is another argument, -1 (after printing an error) when
+ * the value is missing. */
+int cli_opt(int argc, char **argv, int *i, const char *cmd, const char *name,
+            const char **value);
+
+/* Whether argv[i] is "--help" or "-h". */
+int cli_is_help(const char *arg);
+
+/* Prints "oware CMD: message" to stderr; returns CLI_EXIT_USAGE. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole number in [lo, hi]; prints an error naming opt otherwise. */
+int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
+             long long *out);
+
+/* Parses a variant string, printing the parser's message on error. */
+int cli_variant(const char *cmd, const char *text, variant *v);
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees), or NULL
+ * after printing an error. */
+char *cli_read_file(const char *cmd, const char *path);
+
+/* Subcommands: each takes the arguments after its name. */
+int cli_perft(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_variants_list(int argc, char **argv);
+int cli_players(int argc, char **argv);
+int cli_weights(int argc, char **argv);
+int cli_match(int argc, char **argv);
+int cli_uci(int argc, char **argv);
+int cli_tournament(int argc, char **argv);
+int cli_runs(int argc, char **argv);
+int cli_export(int argc, char **argv);
+
+#endif

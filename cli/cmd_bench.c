@@ -1,0 +1,462 @@
+/* cmd_bench.c: `oware bench`: speed measurements with fixed seeds on one thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
+#include "cli/cli.h"
+#include "core/game.h"
+#include "core/perft.h"
+#include "arena/store.h"
+#include "arena/tournament.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/player.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* A uniformly random house of the legal mask. */
+static int pick(uint32_t legal, rng *r) {
+  uint32_t k = rng_below(r, (uint32_t)__builtin_popcount(legal));
+#ifdef __BMI2__
+  return __builtin_ctz(_pdep_u32(1u << k, legal));
+#else
+  for (; k; k--) legal &= legal - 1;
+  return __builtin_ctz(legal);
+#endif
+}
+
+/* Plays `games` random games under v from `seed`; returns the plies played. */
+static long long random_games(const variant *v, long long games, uint64_t seed) {
+  rng r;
+  game g;
+  long long plies = 0;
+  rng_seed(&r, seed);
+  if (game_init(&g, v, NULL)) return -1;
+  for (long long i = 0; i < games; i++) {
+    if (i) {
+      game_free(&g);
+      if (game_init(&g, v, NULL)) return -1;
+    }
+    while (g.end == BOARD_END_NONE) {
+      if (game_play(&g, pick(g.legal, &r))) {
+        game_free(&g);
+        return -1;
+      }
+    }
+    plies += g.plies;
+  }
+  game_free(&g);
+  return plies;
+}
+
+/* The yardstick: a plain C random-playout loop for abapa alone (6 houses,
+ * 4 seeds, feeding, laps, grand slam capturing nothing, majority, no
+ * repetition rule, no key), as anyone would write it. Returns the plies. */
+static long long plain_games(long long games, uint64_t seed) {
+  rng r;
+  long long plies = 0;
+  rng_seed(&r, seed);
+  for (long long g = 0; g < games; g++) {
+    int p[12], st[2] = {0, 0}, side = 0;
+    for (int i = 0; i < 12; i++) p[i] = 4;
+    for (int ply = 0; ply < 1000; ply++) {
+      int base = side * 6, ob = 6 - base, opp = 0, mv[6], n = 0;
+      for (int i = 0; i < 6; i++) opp += p[ob + i];
+      for (int i = 0; i < 6; i++)
+        if (p[base + i] && (opp || p[base + i] >= 6 - i)) mv[n++] = base + i;
+      if (!n) break;
+      int m = mv[rng_below(&r, (uint32_t)n)], c = p[m], q = m;
+      p[m] = 0;
+      while (c) {
+        if (++q == 12) q = 0;
+        if (q == m) continue;
+        p[q]++;
+        c--;
+      }
+      if (q >= ob && q < ob + 6) {
+        int t = 0, k = q, rest = 0;
+        while (k >= ob && (p[k] == 2 || p[k] == 3)) t += p[k--];
+        for (int i = 0; i < 6; i++) rest += p[ob + i];
+        if (t && t != rest) {
+          for (int i = k + 1; i <= q; i++) p[i] = 0;
+          st[side] += t;
+        }
+      }
+      side ^= 1;
+      plies++;
+      if (st[0] > 24 || st[1] > 24) break;
+    }
+  }
+  return plies;
+}
+
+static const char core_help[] =
+    "usage: oware bench core [--variant V] [--games N] [--repeat R] [--perft D]\n"
+    "Plays N random games (default 100000) from a fixed seed on one thread under\n"
+    "the full rules (legal moves, captures, repetition and ply limit), R times\n"
+    "(default 5), and prints the median plies per second and games per second;\n"
+    "each run is paired with a run of a plain C playout loop for abapa alone (no\n"
+    "key, no repetition rule), the yardstick, and the ratio of medians is printed;\n"
+    "then times perft D (default 9) from the start position, R times.\n";
+
+static int bench_core(int argc, char **argv) {
+  const char *cmd = "bench core", *vtext = "abapa", *val;
+  long long games = 100000, repeat = 5, pdepth = 9;
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(core_help, stdout);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      vtext = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--games", &val))) {
+      if (r < 0 || cli_long(cmd, "--games", val, 1, 100000000, &games)) return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--repeat", &val))) {
+      if (r < 0 || cli_long(cmd, "--repeat", val, 1, 101, &repeat)) return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--perft", &val))) {
+      if (r < 0 || cli_long(cmd, "--perft", val, 0, 14, &pdepth)) return CLI_EXIT_USAGE;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+    }
+  }
+  variant v;
+  if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  if (!v.repetition && !v.max_plies)
+    return cli_error(cmd, "with repetition=0 and max_plies=0 a random game may never end");
+  double *pps = malloc((size_t)repeat * sizeof *pps), *gps = malloc((size_t)repeat * sizeof *gps);
+  double *pt = malloc((size_t)repeat * sizeof *pt);
+  double *plain = malloc((size_t)repeat * sizeof *plain);
+  if (!pps || !gps || !pt || !plain) return CLI_EXIT_FAIL;
+  long long plies = 0;
+  for (long long k = 0; k < repeat; k++) {
+    double t0 = now();
+    plies = random_games(&v, games, 0xbe7c4ULL);
+    double t = now() - t0;
+    if (plies < 0) return cli_error(cmd, "out of memory");
+    pps[k] = (double)plies / t;
+    gps[k] = (double)games / t;
+    t0 = now();
+    long long pp = plain_games(games, 0xbe7c4ULL);
+    plain[k] = (double)pp / (now() - t0);
+  }
+  qsort(plain, (size_t)repeat, sizeof *plain, cmp_double);
+  qsort(pps, (size_t)repeat, sizeof *pps, cmp_double);
+  qsort(gps, (size_t)repeat, sizeof *gps, cmp_double);
+  char vname[160];
+  variant_format(&v, vname, sizeof vname);
+  printf("variant %s\n", vname);
+  printf("random games %lld, plies %lld (%.1f a game), median of %lld runs\n", games, plies,
+         (double)plies / (double)games, repeat);
+  printf("plies/s %.0f\n", pps[repeat / 2]);
+  printf("games/s %.0f\n", gps[repeat / 2]);
+  printf("plain-loop plies/s %.0f (abapa only, no key, no repetition)\n", plain[repeat / 2]);
+  printf("ratio %.2f of the plain loop\n", pps[repeat / 2] / plain[repeat / 2]);
+  if (pdepth > 0) {
+    board b;
+    uint64_t n = 0;
+    board_start(&b, &v);
+    for (long long k = 0; k < repeat; k++) {
+      double t0 = now();
+      n = perft_count(&b, &v, (int)pdepth);
+      pt[k] = now() - t0;
+    }
+    qsort(pt, (size_t)repeat, sizeof *pt, cmp_double);
+    printf("perft %lld %llu in %.3f s (median), %.0f leaves/s\n", pdepth, (unsigned long long)n,
+           pt[repeat / 2], (double)n / pt[repeat / 2]);
+  }
+  free(pps);
+  free(gps);
+  free(pt);
+  free(plain);
+  return CLI_EXIT_OK;
+}
+
+/* The bench positions: the start and eight middle games of abapa reached by
+ * random play (fixed, so that the node count is a signature of the search). */
+static const char *const bench_positions[] = {
+    "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",  "0-3-0-14-2-9-2-3-4-0-1-0-0-10-S",
+    "10-2-2-1-0-12-4-8-8-1-0-0-0-0-N", "6-0-3-8-2-0-1-10-8-0-8-0-2-0-N",
+    "4-0-6-1-0-2-12-0-5-3-7-3-2-3-N",  "0-9-1-7-3-2-2-2-0-3-3-6-3-7-S",
+    "0-8-0-8-0-1-1-3-2-9-9-0-2-5-N",   "1-12-1-2-1-1-3-1-2-0-1-2-19-2-S",
+    "4-0-0-9-0-3-8-7-1-0-6-10-0-0-N",  NULL};
+
+#define BENCH_DEPTH 12
+
+/* Searches every bench position with spec at depth; returns the total nodes
+ * and the seconds taken, or -1 after printing an error. */
+static long long bench_minimax(const char *cmd, const char *spec, int depth, double *secs,
+                               int verbose) {
+  char err[512];
+  player *p = player_create(spec, err, sizeof err);
+  if (!p) {
+    cli_error(cmd, "%s", err);
+    return -1;
+  }
+  variant v;
+  variant_default(&v);
+  long long total = 0;
+  *secs = 0;
+  for (int i = 0; bench_positions[i]; i++) {
+    board b;
+    game g;
+    if (notation_parse_position(bench_positions[i], &v, &b, err, sizeof err) ||
+        game_init(&g, &v, &b)) {
+      cli_error(cmd, "bench position %d: %s", i + 1, err);
+      player_free(p);
+      return -1;
+    }
+    player_limits lim = {.depth = depth};
+    player_info info;
+    int m;
+    player_new_game(p, &v, 0, err, sizeof err);
+    double t0 = now();
+    player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
+    double t = now() - t0;
+    game_free(&g);
+    if (st != PLAYER_OK) {
+      cli_error(cmd, "%s", err);
+      player_free(p);
+      return -1;
+    }
+    *secs += t;
+    total += info.nodes;
+    if (verbose)
+      printf("position %d %-34s best %c score %6d nodes %10lld %.3f s\n", i + 1,
+             bench_positions[i], notation_move_letter(&v, m), info.score, info.nodes, t);
+  }
+  player_free(p);
+  return total;
+}
+
+static const char search_help[] =
+    "usage: oware bench search [--depth D] [--repeat R] [--mcts-playouts N]\n"
+    "On one thread: minimax (default settings, hash 16 MiB) searches the nine\n"
+    "bench positions to depth D (default 12); prints the total node count (the\n"
+    "signature of the search: it changes only when the search does) and the\n"
+    "median nodes per second of R runs (default 3); the depth minimax completes\n"
+    "within 1 s from the start position; and MCTS playouts per second from the\n"
+    "start position (N playouts a move, default 50000).\n"
+    "  --nodes-only   print the node count alone (for the signature test)\n";
+
+static int bench_search(int argc, char **argv) {
+  const char *cmd = "bench search", *val;
+  long long depth = BENCH_DEPTH, repeat = 3, playouts = 50000;
+  int nodes_only = 0;
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(search_help, stdout);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--depth", &val))) {
+      if (r < 0 || cli_long(cmd, "--depth", val, 1, 30, &depth)) return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--repeat", &val))) {
+      if (r < 0 || cli_long(cmd, "--repeat", val, 1, 101, &repeat)) return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--mcts-playouts", &val))) {
+      if (r < 0 || cli_long(cmd, "--mcts-playouts", val, 1, 100000000, &playouts))
+        return CLI_EXIT_USAGE;
+    } else if (!strcmp(argv[i], "--nodes-only")) {
+      nodes_only = 1;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+    }
+  }
+  double secs;
+  if (nodes_only) {
+    long long n = bench_minimax(cmd, "minimax", (int)depth, &secs, 0);
+    if (n < 0) return CLI_EXIT_FAIL;
+    printf("%lld\n", n);
+    return CLI_EXIT_OK;
+  }
+  double *nps = malloc((size_t)repeat * sizeof *nps);
+  if (!nps) return CLI_EXIT_FAIL;
+  long long nodes = 0;
+  for (long long k = 0; k < repeat; k++) {
+    nodes = bench_minimax(cmd, "minimax", (int)depth, &secs, k == 0);
+    if (nodes < 0) {
+      free(nps);
+      return CLI_EXIT_FAIL;
+    }
+    nps[k] = (double)nodes / secs;
+  }
+  qsort(nps, (size_t)repeat, sizeof *nps, cmp_double);
+  printf("minimax depth %lld: nodes %lld\n", depth, nodes);
+  printf("minimax nodes/s %.0f (median of %lld)\n", nps[repeat / 2], repeat);
+  free(nps);
+
+  /* The depth completed within 1 s from the start (movetime 1000 ms). */
+  char err[512];
+  variant v;
+  variant_default(&v);
+  game g;
+  if (game_init(&g, &v, NULL)) return CLI_EXIT_FAIL;
+  const char *specs[2] = {"minimax", NULL};
+  char mspec[64];
+  snprintf(mspec, sizeof mspec, "mcts:playouts=%lld", playouts);
+  specs[1] = mspec;
+  for (int k = 0; k < 2; k++) {
+    player *p = player_create(specs[k], err, sizeof err);
+    if (!p) {
+      game_free(&g);
+      return cli_error(cmd, "%s", err);
+    }
+    player_limits lim = {0};
+    if (k == 0) lim.movetime_ms = 1000;
+    player_info info;
+    int m;
+    double t0 = now();
+    player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
+    double t = now() - t0;
+    player_free(p);
+    if (st != PLAYER_OK) {
+      game_free(&g);
+      return cli_error(cmd, "%s", err);
+    }
+    if (k == 0)
+      printf("minimax depth in 1 s from the start: %d (%lld nodes, %.0f nodes/s)\n", info.depth,
+             info.nodes, (double)info.nodes / t);
+    else
+      printf("mcts playouts/s %.0f (%lld playouts from the start in %.3f s)\n",
+             (double)info.playouts / t, info.playouts, t);
+  }
+  game_free(&g);
+  return CLI_EXIT_OK;
+}
+
+/* Plays a tournament into a fresh temporary database; returns games/s. */
+static double bench_tournament(const char *cmd, const char *players, const char *format,
+                               int threads, long long *games) {
+  char dir[] = "/tmp/oware-bench-XXXXXX", path[64], err[1024];
+  if (!mkdtemp(dir)) {
+    cli_error(cmd, "cannot make a temporary folder");
+    return -1;
+  }
+  snprintf(path, sizeof path, "%s/bench.db", dir);
+  tournament *t = calloc(1, sizeof *t);
+  store *db = NULL;
+  double rate = -1;
+  if (!t) goto out;
+  store_run *r = &t->run;
+  char list[1024];
+  snprintf(list, sizeof list, "%s", players);
+  for (char *save = NULL, *tok = strtok_r(list, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+    snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", tok);
+    snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "p%d", r->nplayers);
+    r->nplayers++;
+  }
+  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
+  r->nvariants = 1;
+  snprintf(r->kind, sizeof r->kind, "round-robin");
+  snprintf(r->format, sizeof r->format, "%s", format);
+  snprintf(r->openings, sizeof r->openings, "random:2");
+  snprintf(r->name, sizeof r->name, "bench");
+  r->rounds = 1;
+  r->threads = threads;
+  r->seed = 1;
+  t->quiet = 1;
+  atomic_int stop;
+  atomic_init(&stop, 0);
+  if (tournament_prepare(t, err, sizeof err) || store_open(path, 1, &db, err, sizeof err) ||
+      store_run_create(db, r, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    goto out;
+  }
+  double t0 = now();
+  if (tournament_play(t, db, &stop, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    goto out;
+  }
+  double el = now() - t0;
+  *games = store_games_count(db, r->id);
+  rate = (double)*games / el;
+out:
+  if (db) store_close(db);
+  if (t) tournament_free(t);
+  free(t);
+  char f[96];
+  const char *suffix[] = {"", "-wal", "-shm"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(f, sizeof f, "%s%s", path, suffix[i]);
+    remove(f);
+  }
+  rmdir(dir);
+  return rate;
+}
+
+static const char arena_help[] =
+    "usage: oware bench arena [--repeat R] [--random-games N]\n"
+    "1. The same tournament (4 minimax players, depth 5, 48 games) with 1 thread\n"
+    "   and with 2, R times each (default 3), side by side: median games/s and the\n"
+    "   ratio (threads pay off when it is close to 2).\n"
+    "2. The store: a round robin of 5 random players, N games in all (default\n"
+    "   20000), on 2 threads, every game stored with its moves: games/s end to end.\n";
+
+static int bench_arena(int argc, char **argv) {
+  const char *cmd = "bench arena", *val;
+  long long repeat = 3, random_games = 20000;
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(arena_help, stdout);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--repeat", &val))) {
+      if (r < 0 || cli_long(cmd, "--repeat", val, 1, 101, &repeat)) return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--random-games", &val))) {
+      if (r < 0 || cli_long(cmd, "--random-games", val, 20, 10000000, &random_games))
+        return CLI_EXIT_USAGE;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+    }
+  }
+  const char *mm = "minimax:depth=5,name=a;minimax:depth=5,noise=1,name=b;"
+                   "minimax:depth=5,noise=2,name=c;minimax:depth=5,noise=3,name=d";
+  double one[101], two[101];
+  long long games = 0;
+  for (long long k = 0; k < repeat; k++) {
+    one[k] = bench_tournament(cmd, mm, "games:8", 1, &games);
+    two[k] = bench_tournament(cmd, mm, "games:8", 2, &games);
+    if (one[k] < 0 || two[k] < 0) return CLI_EXIT_FAIL;
+  }
+  qsort(one, (size_t)repeat, sizeof *one, cmp_double);
+  qsort(two, (size_t)repeat, sizeof *two, cmp_double);
+  printf("minimax tournament (%lld games): 1 thread %.1f games/s, 2 threads %.1f games/s, "
+         "ratio %.2f (medians of %lld)\n",
+         games, one[repeat / 2], two[repeat / 2], two[repeat / 2] / one[repeat / 2], repeat);
+  char format[32];
+  snprintf(format, sizeof format, "games:%lld", random_games / 10);
+  double rate = bench_tournament(cmd, "random;random:seed=2;random:seed=3;random:seed=4;random:seed=5",
+                                 format, 2, &games);
+  if (rate < 0) return CLI_EXIT_FAIL;
+  printf("random round robin, %lld games stored with their moves, 2 threads: %.0f games/s\n",
+         games, rate);
+  return CLI_EXIT_OK;
+}
+
+static const char bench_help[] =
+    "usage: oware bench core|search|arena [options]   (see 'oware bench core --help')\n";
+
+int cli_bench(int argc, char **argv) {
+  if (argc == 0 || cli_is_help(argv[0])) {
+    fputs(bench_help, argc ? stdout : stderr);
+    return argc ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+  }
+  if (!strcmp(argv[0], "core")) return bench_core(argc - 1, argv + 1);
+  if (!strcmp(argv[0], "search")) return bench_search(argc - 1, argv + 1);
+  if (!strcmp(argv[0], "arena")) return bench_arena(argc - 1, argv + 1);
+  return cli_error("bench", "unknown benchmark '%s'; available: core, search, arena", argv[0]);
+}

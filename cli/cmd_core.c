@@ -1,0 +1,228 @@
+/* cmd_core.c: the rules commands: `oware perft`, `oware replay`, `oware variants`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/perft.h"
+
+static const char perft_help[] =
+    "usage: oware perft [--variant V] [--position POS] DEPTH\n"
+    "Prints 'perft D COUNT' for D = 1..DEPTH: the number of legal move sequences\n"
+    "of length D. A position over by majority or with no legal move has no\n"
+    "successors; repetition and the ply limit are not applied.\n"
+    "  --variant V     rule variant (default abapa), e.g. 'abapa,seeds=5'\n"
+    "  --position POS  start from a position string (default: the start)\n"
+    "  --time          also print the seconds each depth took, on stderr\n";
+
+int cli_perft(int argc, char **argv) {
+  const char *cmd = "perft", *vtext = "abapa", *pos = NULL, *val;
+  long long depth = -1;
+  int timed = 0;
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(perft_help, stdout);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      vtext = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--position", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      pos = val;
+    } else if (!strcmp(argv[i], "--time")) {
+      timed = 1;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_error(cmd, "unknown option '%s' (see --help)", argv[i]);
+    } else if (depth < 0) {
+      if (cli_long(cmd, "DEPTH", argv[i], 0, 40, &depth)) return CLI_EXIT_USAGE;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s'", argv[i]);
+    }
+  }
+  if (depth < 0) return cli_error(cmd, "missing DEPTH (see --help)");
+  variant v;
+  board b;
+  char err[256];
+  if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  if (pos) {
+    if (notation_parse_position(pos, &v, &b, err, sizeof err)) return cli_error(cmd, "%s", err);
+  } else {
+    board_start(&b, &v);
+  }
+  for (int d = 1; d <= depth; d++) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t n = perft_count(&b, &v, d);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("perft %d %llu\n", d, (unsigned long long)n);
+    fflush(stdout);
+    if (timed)
+      fprintf(stderr, "perft %d took %.3f s\n", d,
+              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+  }
+  return CLI_EXIT_OK;
+}
+
+static const char replay_help[] =
+    "usage: oware replay [--variant V] [--position POS] [--ogn FILE] [MOVES...]\n"
+    "Plays the moves (letters, separate or together: 'F d E e' or 'FdEe') and prints\n"
+    "  position <position string>   (after the final transfer once the game is over)\n"
+    "  legal <letters, or ->\n"
+    "  status playing | status over <reason> <S>-<N> <south|north|draw>\n"
+    "An illegal move exits with code 2 and a message naming it.\n"
+    "  --variant V     rule variant (default abapa)\n"
+    "  --position POS  start from a position string\n"
+    "  --ogn FILE      start with the first game of an OGN file (its variant, FEN\n"
+    "                  and moves); MOVES are played after it\n";
+
+int cli_replay(int argc, char **argv) {
+  const char *cmd = "replay", *vtext = NULL, *pos = NULL, *ogn = NULL, *val;
+  char err[512];
+  size_t cap = 1;
+  for (int i = 0; i < argc; i++) cap += strlen(argv[i]) + 1;
+  char *movetext = calloc(cap, 1);
+  if (!movetext) return cli_error(cmd, "out of memory");
+  int rc = CLI_EXIT_USAGE;
+  int *moves = NULL, nmoves = 0;
+  notation_ogn rec = {0};
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(replay_help, stdout);
+      free(movetext);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
+      if (r < 0) goto out;
+      vtext = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--position", &val))) {
+      if (r < 0) goto out;
+      pos = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--ogn", &val))) {
+      if (r < 0) goto out;
+      ogn = val;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      cli_error(cmd, "unknown option '%s' (see --help)", argv[i]);
+      goto out;
+    } else {
+      strcat(movetext, argv[i]);
+      strcat(movetext, " ");
+    }
+  }
+  variant v;
+  board start;
+  if (ogn) {
+    if (vtext || pos) {
+      cli_error(cmd, "--ogn carries its own variant and position; drop --variant/--position");
+      goto out;
+    }
+    char *text = cli_read_file(cmd, ogn);
+    if (!text) goto out;
+    size_t used;
+    int r = notation_ogn_read(text, &used, &rec, err, sizeof err);
+    free(text);
+    if (r <= 0) {
+      cli_error(cmd, "%s: %s", ogn, r == 0 ? "no game in the file" : err);
+      goto out;
+    }
+    v = rec.v;
+    start = rec.start;
+  } else {
+    if (cli_variant(cmd, vtext ? vtext : "abapa", &v)) goto out;
+    if (pos) {
+      if (notation_parse_position(pos, &v, &start, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        goto out;
+      }
+    } else {
+      board_start(&start, &v);
+    }
+  }
+  int maxmoves = (int)strlen(movetext) + rec.nmoves + 1;
+  moves = malloc((size_t)maxmoves * sizeof *moves);
+  if (!moves) {
+    cli_error(cmd, "out of memory");
+    goto out;
+  }
+  for (int i = 0; i < rec.nmoves; i++) moves[nmoves++] = rec.moves[i];
+  int n = notation_parse_moves(movetext, &v, moves + nmoves, maxmoves - nmoves, err, sizeof err);
+  if (n < 0) {
+    cli_error(cmd, "%s", err);
+    goto out;
+  }
+  nmoves += n;
+  game g;
+  if (game_init(&g, &v, &start)) {
+    cli_error(cmd, "out of memory");
+    rc = CLI_EXIT_FAIL;
+    goto out;
+  }
+  for (int i = 0; i < nmoves; i++) {
+    int r = game_play(&g, moves[i]);
+    if (r) {
+      char legal[64];
+      notation_format_legal(&v, g.legal, legal, sizeof legal);
+      if (r == -2) cli_error(cmd, "out of memory");
+      else if (g.end != BOARD_END_NONE)
+        cli_error(cmd, "move %d (%c) comes after the end of the game (%s)", i + 1,
+                  notation_move_letter(&v, moves[i]), board_end_name(g.end));
+      else
+        cli_error(cmd, "move %d (%c) is illegal; legal moves: %s", i + 1,
+                  notation_move_letter(&v, moves[i]), legal);
+      game_free(&g);
+      goto out;
+    }
+  }
+  board shown;
+  char ptext[NOTATION_POSITION_MAX], legal[64];
+  game_shown_position(&g, &shown);
+  notation_format_position(&shown, &v, g.end == BOARD_END_NONE ? NULL : g.score2, ptext,
+                           sizeof ptext);
+  notation_format_legal(&v, g.legal, legal, sizeof legal);
+  printf("position %s\nlegal %s\n", ptext, legal);
+  if (g.end == BOARD_END_NONE) {
+    printf("status playing\n");
+  } else {
+    char a[16], b[16];
+    notation_format_half(g.score2[0], a, sizeof a);
+    notation_format_half(g.score2[1], b, sizeof b);
+    printf("status over %s %s-%s %s\n", board_end_name(g.end), a, b,
+           g.winner == BOARD_SOUTH   ? "south"
+           : g.winner == BOARD_NORTH ? "north"
+                                     : "draw");
+  }
+  game_free(&g);
+  rc = CLI_EXIT_OK;
+out:
+  notation_ogn_free(&rec);
+  free(moves);
+  free(movetext);
+  return rc;
+}
+
+int cli_variants_list(int argc, char **argv) {
+  if (argc && cli_is_help(argv[0])) {
+    printf("usage: oware variants\nLists the named rule variants with all their switches.\n");
+    return CLI_EXIT_OK;
+  }
+  static const char *const lap[] = {"skip", "fill"};
+  static const char *const feed[] = {"must", "none"};
+  static const char *const cyc[] = {"own", "split"};
+  printf("%-20s %6s %5s %4s %-9s %-7s %10s %5s %9s\n", "variant", "houses", "seeds", "lap",
+         "grand_slam", "feeding", "repetition", "cycle", "max_plies");
+  for (int i = 0; variant_names[i]; i++) {
+    variant v;
+    char err[256];
+    variant_parse(variant_names[i], &v, err, sizeof err);
+    printf("%-20s %6d %5d %4s %-10s %-7s %10d %5s %9d\n", variant_names[i], v.houses, v.seeds,
+           lap[v.lap], variant_grand_slam_name(v.grand_slam), feed[v.feeding], v.repetition,
+           cyc[v.cycle], v.max_plies);
+  }
+  printf("\nAny switch can be set on top of a variant: 'abapa,seeds=5,repetition=2'.\n"
+         "houses=3..8 seeds=1..12 lap=skip|fill grand_slam=nothing|forbidden|all|win\n"
+         "feeding=must|none repetition=0|2..100 cycle=own|split max_plies=0..1000000\n");
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,162 @@
+/* cmd_players.c: `oware players`, `oware weights` and `oware match`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena/match.h"
+#include "cli/cli.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/eval.h"
+#include "players/player.h"
+
+int cli_players(int argc, char **argv) {
+  const char *only = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (cli_is_help(argv[i])) {
+      printf("usage: oware players [TYPE]\n"
+             "Lists every player type (or one) with its options: name, type, default, help\n"
+             "and range. A player is given as a spec: type:key=value,key=value\n"
+             "e.g. 'minimax:depth=10,weights=w.txt' or 'mcts:playouts=2000,seed=7'.\n");
+      return CLI_EXIT_OK;
+    }
+    only = argv[i];
+  }
+  if (only && !player_find_type(only))
+    return cli_error("players", "unknown player type '%s'", only);
+  player_print_help(stdout, only);
+  return CLI_EXIT_OK;
+}
+
+int cli_weights(int argc, char **argv) {
+  const char *file = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (cli_is_help(argv[i])) {
+      printf("usage: oware weights [--check FILE]\n"
+             "Prints the default evaluation weights in the weights-file format\n"
+             "('name value' lines, # comments), which minimax:weights=FILE loads.\n"
+             "  --check FILE  read FILE over the defaults and print the result\n");
+      return CLI_EXIT_OK;
+    }
+    const char *val;
+    int r = cli_opt(argc, argv, &i, "weights", "--check", &val);
+    if (r < 0) return CLI_EXIT_USAGE;
+    if (r) file = val;
+    else return cli_error("weights", "unexpected argument '%s' (see --help)", argv[i]);
+  }
+  eval_weights w;
+  eval_default(&w);
+  char err[512];
+  if (file && eval_load(file, &w, err, sizeof err)) return cli_error("weights", "%s", err);
+  return eval_write(stdout, &w) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+static const char match_help[] =
+    "usage: oware match --south SPEC --north SPEC [--variant V] [--games N] [--seed S]\n"
+    "                   [--ogn FILE] [--quiet]\n"
+    "Plays N games (default 2) one after the other, colours alternating (the\n"
+    "--south player is South in odd games), prints each result and the total.\n"
+    "Game k's seed is derived from --seed (default 1) and k, so a match replays\n"
+    "exactly. --ogn writes the games in OGN.\n";
+
+int cli_match(int argc, char **argv) {
+  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext = "abapa", *ogn = NULL, *val;
+  long long games = 2, seed = 1;
+  int quiet = 0;
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(match_help, stdout);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--south", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      spec[0] = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--north", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      spec[1] = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      vtext = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--games", &val))) {
+      if (r < 0 || cli_long(cmd, "--games", val, 1, 100000000, &games)) return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--seed", &val))) {
+      if (r < 0 || cli_long(cmd, "--seed", val, 0, (long long)(~0ULL >> 1), &seed))
+        return CLI_EXIT_USAGE;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--ogn", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      ogn = val;
+    } else if (!strcmp(argv[i], "--quiet")) {
+      quiet = 1;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+    }
+  }
+  if (!spec[0] || !spec[1]) return cli_error(cmd, "both --south and --north are needed");
+  variant v;
+  if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  char err[512];
+  player *pl[2] = {NULL, NULL};
+  for (int k = 0; k < 2; k++) {
+    pl[k] = player_create(spec[k], err, sizeof err);
+    if (!pl[k]) {
+      cli_error(cmd, "--%s: %s", k ? "north" : "south", err);
+      player_free(pl[0]);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  FILE *out = NULL;
+  if (ogn && !(out = fopen(ogn, "w"))) {
+    cli_error(cmd, "cannot write '%s': %s", ogn, strerror(errno));
+    player_free(pl[0]);
+    player_free(pl[1]);
+    return CLI_EXIT_USAGE;
+  }
+  int wins[2] = {0, 0}, draws = 0, rc = CLI_EXIT_OK;
+  for (long long k = 0; k < games; k++) {
+    int a = (int)(k % 2); /* index of the player who is South */
+    player *south = pl[a], *north = pl[1 - a];
+    game g;
+    match_result r;
+    if (match_play(south, north, &v, NULL, rng_mix((uint64_t)seed, (uint64_t)k), &g, &r, err,
+                   sizeof err)) {
+      rc = cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      break;
+    }
+    int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
+    if (winner_idx < 0) draws++;
+    else wins[winner_idx]++;
+    char s0[16], s1[16];
+    notation_format_half(r.score2[0], s0, sizeof s0);
+    notation_format_half(r.score2[1], s1, sizeof s1);
+    if (!quiet) {
+      printf("game %lld: %s (S) - %s (N) %s-%s %s, %s, %d plies%s%s\n", k + 1, south->name,
+             north->name, s0, s1,
+             r.winner == GAME_DRAW ? "draw" : r.winner == BOARD_SOUTH ? "south wins" : "north wins",
+             match_end_name(r.end), r.plies, r.detail[0] ? ": " : "", r.detail);
+      fflush(stdout);
+    }
+    if (out) {
+      char round[32], date[16] = "????.??.??";
+      snprintf(round, sizeof round, "%lld", k + 1);
+      char result[40];
+      snprintf(result, sizeof result, "%s-%s", s0, s1);
+      int forfeit = r.end >= MATCH_FORFEIT_TIMEOUT;
+      notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
+                            forfeit ? result : NULL, forfeit ? match_end_name(r.end) : NULL};
+      if (notation_ogn_write(out, &g, &meta)) {
+        cli_error(cmd, "cannot write '%s'", ogn);
+        rc = CLI_EXIT_FAIL;
+      }
+    }
+    game_free(&g);
+    if (rc) break;
+  }
+  if (out && fclose(out)) rc = cli_error(cmd, "cannot write '%s'", ogn);
+  printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld\n", pl[0]->name,
+         wins[0], pl[1]->name, wins[1], draws, pl[0]->name, wins[0] + 0.5 * draws, games);
+  player_free(pl[0]);
+  player_free(pl[1]);
+  return rc;
+}

@@ -1,0 +1,51 @@
+/* cmd_uci.c: `oware uci`: serves a player over the engine protocol on stdin/stdout. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "players/player.h"
+#include "players/uci.h"
+
+#define DEFAULT_SPEC "minimax:movetime=1000"
+
+static const char uci_help[] =
+    "usage: oware uci [--player SPEC]\n"
+    "Serves a player over the engine protocol (Aualé's dialect of UCI) on stdin\n"
+    "and stdout, so that a GUI such as Aualé, or another harness (an 'engine:'\n"
+    "player), can use it.\n"
+    "  --player SPEC  the player to serve (default " DEFAULT_SPEC ")\n"
+    "Commands:\n"
+    "  uci                        -> id, option lines (the player's options, seed\n"
+    "                                and Variant), uciok\n"
+    "  isready                    -> readyok\n"
+    "  ucinewgame\n"
+    "  setoption name N value V   e.g. 'setoption name Variant value auale'\n"
+    "  position startpos|fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S [moves FdEe]\n"
+    "  go [depth N] [movetime MS] [nodes N] [infinite] [wtime/btime/winc/binc MS]\n"
+    "                             -> info lines, bestmove X (0000: no move)\n"
+    "  stop, quit\n"
+    "Errors of the other side are answered 'info string error: ...'.\n";
+
+int cli_uci(int argc, char **argv) {
+  const char *cmd = "uci", *spec = DEFAULT_SPEC, *val;
+  for (int i = 0; i < argc; i++) {
+    int r;
+    if (cli_is_help(argv[i])) {
+      fputs(uci_help, stdout);
+      return CLI_EXIT_OK;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--player", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      spec = val;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+    }
+  }
+  char err[512];
+  player_config cfg;
+  if (player_parse_spec(spec, &cfg, err, sizeof err)) return cli_error(cmd, "--player: %s", err);
+  player_config_free(&cfg);
+  if (uci_serve(spec, stdin, stdout, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return CLI_EXIT_FAIL;
+  }
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,51 @@
+/* main.c: the `oware` command: dispatches git-style subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct command {
+  const char *name;
+  const char *summary;
+  int (*run)(int argc, char **argv);
+} command;
+
+static const command commands[] = {
+    {"perft", "count the legal move sequences from a position", cli_perft},
+    {"replay", "play moves and print the position, legal moves and status", cli_replay},
+    {"bench", "measure speed: 'bench core' (rules), 'bench search' (players)", cli_bench},
+    {"players", "list the player types and their options", cli_players},
+    {"weights", "print the default evaluation weights (the weights-file format)", cli_weights},
+    {"match", "play games between two players", cli_match},
+    {"tournament", "round robin or gauntlet into the database; --resume a run", cli_tournament},
+    {"runs", "list the runs stored in a database", cli_runs},
+    {"export", "write a run's games as OGN or CSV", cli_export},
+    {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
+    {"variants", "list the named rule variants and the switches", cli_variants_list},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: oware [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\n'oware COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return CLI_EXIT_USAGE;
+  }
+  if (cli_is_help(argv[1]) || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("oware %s\n", OWARE_VERSION);
+    return CLI_EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+  fprintf(stderr, "oware: '%s' is not a command; 'oware --help' lists them\n", argv[1]);
+  return CLI_EXIT_USAGE;
+}
