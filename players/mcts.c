@@ -113,9 +113,9 @@ typedef struct mcts {
   board root;
   int root_top, root_irrev;
   uint64_t root_seen[4];
-  int horizon;         /* plies from the root where a line ends */
+  int horizon;           /* plies from the root where a line ends */
   board_end horizon_end; /* BOARD_END_PLY_LIMIT or END_HORIZON */
-  int seldepth;        /* deepest tree node reached */
+  int seldepth;          /* deepest tree node reached */
 } mcts;
 
 static double now(void) {
@@ -480,8 +480,10 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     snprintf(err, errlen, "mcts: out of memory");
     return PLAYER_ERROR;
   }
-  /* Limits: each field of lim that is not 0 replaces the option; the first
-   * limit reached stops. infinite searches until p->stop. */
+  /* Limits: each of lim->playouts and lim->movetime_ms that is not 0
+   * replaces its option (lim->depth and lim->nodes are not used); the first
+   * limit reached stops; with none at all, MCTS_DEFAULT_PLAYOUTS. infinite
+   * searches until p->stop, which also ends any other search early. */
   const int infinite = lim && lim->infinite;
   long long limit = lim && lim->playouts ? lim->playouts : s->playouts;
   int movetime = lim && lim->movetime_ms ? lim->movetime_ms : s->movetime_ms;
@@ -571,7 +573,7 @@ static const player_option options[] = {
     {"playouts", PLAYER_OPT_INT, "10000", 0, 1e15, NULL,
      "playouts per move (0 = none; with movetime too, the first reached stops)"},
     {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
-    {"c", PLAYER_OPT_REAL, "1.0", 0, 100, NULL,
+    {"c", PLAYER_OPT_REAL, "0.5", 0, 100, NULL,
      "UCT exploration constant (rewards in [0,1]: win 1, draw 1/2, loss 0)"},
     {"policy", PLAYER_OPT_CHOICE, "random", 0, 0, "random|capture",
      "playout moves: uniformly random, or the biggest capture when there is one"},
