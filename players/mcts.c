@@ -480,13 +480,15 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     snprintf(err, errlen, "mcts: out of memory");
     return PLAYER_ERROR;
   }
-  /* Limits: each of lim->playouts and lim->movetime_ms that is not 0
-   * replaces its option (lim->depth and lim->nodes are not used); the first
-   * limit reached stops; with none at all, MCTS_DEFAULT_PLAYOUTS. infinite
-   * searches until p->stop, which also ends any other search early. */
+  /* Limits: when lim->playouts or lim->movetime_ms is set, the move's
+   * limits replace the player's own (as a UCI go command does; lim->depth
+   * and lim->nodes are not used); the first limit reached stops; with none
+   * at all, MCTS_DEFAULT_PLAYOUTS. infinite searches until p->stop, which
+   * also ends any other search early. */
   const int infinite = lim && lim->infinite;
-  long long limit = lim && lim->playouts ? lim->playouts : s->playouts;
-  int movetime = lim && lim->movetime_ms ? lim->movetime_ms : s->movetime_ms;
+  const int own = !(lim && (lim->playouts || lim->movetime_ms));
+  long long limit = own ? s->playouts : lim->playouts;
+  int movetime = own ? s->movetime_ms : lim->movetime_ms;
   if (infinite) limit = movetime = 0;
   else if (!limit && !movetime) limit = MCTS_DEFAULT_PLAYOUTS;
   if (!limit || limit > MCTS_MAX_ITERATIONS) limit = MCTS_MAX_ITERATIONS;

@@ -89,7 +89,10 @@ typedef struct player_info {
  * wins in n plies. */
 #define PLAYER_WIN 1000000
 
-/* Limits for one move; 0 in a field means "the player's own setting". */
+/* Limits for one move. When any limit a player type understands is set
+ * (minimax: depth, nodes, movetime; mcts: playouts, movetime), they replace
+ * that player's own limits for this move, as a UCI `go` command does; all 0
+ * means the player's own settings. */
 typedef struct player_limits {
   int depth;
   long long nodes;
