@@ -7,7 +7,7 @@
 
 /* The schema version this code writes and reads (PRAGMA user_version), and
  * the application id that marks an oware database (PRAGMA application_id). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 3
 #define STORE_APPLICATION_ID 0x4f574152 /* "OWAR" */
 
 typedef struct store store;
@@ -92,6 +92,70 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
 
 /* Number of games stored for run id. */
 long long store_games_count(store *s, int64_t run_id);
+
+/* A player's rating from one fit (`oware rate`, or a tournament as it goes).
+ * Ratings of one fit share `batch`. (Schema version 2.) */
+typedef struct store_rating {
+  int64_t run_id;     /* the run rated, or 0 when several runs were pooled */
+  int64_t batch;      /* set by store_ratings_insert: one id per fit */
+  char scope[256];    /* what was rated, e.g. "run 3", "runs 1,2 variant abapa", "all" */
+  char player[128];
+  double elo, lo, hi; /* estimate and 95% interval */
+  long long games;    /* games of this player in the fit */
+  double score;       /* points / games */
+  double draws;       /* draws / games */
+  long long games_total; /* games in the whole fit (where a run was, for charts over time) */
+  int bound;          /* only wins or only losses: the estimate is a marked bound */
+  char created[32];   /* ISO 8601 UTC, set by store_ratings_insert */
+} store_rating;
+
+/* Stores the n ratings of one fit in one transaction; gives them a new batch
+ * id and the current time. */
+int store_ratings_insert(store *s, store_rating *r, int n, char *err, size_t errlen);
+
+/* Calls fn for every stored rating of run_id (0: of every run), in the
+ * order they were stored (batch, then rank). */
+int store_ratings_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_rating *r),
+                          void *ctx, char *err, size_t errlen);
+
+/* Results between two players, pooled by name over the runs asked for. */
+typedef struct store_pair_count {
+  char a[128], b[128];   /* the two names, a before b in strcmp order */
+  long long wins, draws, losses; /* games, from a's side */
+  long long penta[5];    /* game pairs (games 2k and 2k+1 of a series, both stored) by a's
+                            points in the pair: 0, ½, 1, 1½, 2 */
+  long long pairs_wl;    /* of penta[2], the pairs of a win and a loss */
+} store_pair_count;
+
+/* Aggregates games per pair of player names, in one pass over the games in
+ * index order (docs/SCHEMA.md): the games of runs[0..nruns-1] (nruns 0:
+ * every run), of variant `variant` (canonical string) only unless it is NULL. *out (malloc'd, the caller frees; NULL
+ * when *n is 0) gets *n pairs sorted by (a, b). An unknown run is an error
+ * ("no run N"). */
+int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *variant,
+                      store_pair_count **out, int *n, char *err, size_t errlen);
+
+/* One iteration of a tuning run (`oware tune`). (Schema version 3.) */
+typedef struct store_tuning {
+  int64_t run_id;
+  int iteration;       /* 0-based; -1 for the validation match */
+  char kind[16];       /* "spsa", "texel" or "validation" */
+  char weights[2048];  /* "name value name value …": the weights after the iteration */
+  char step[2048];     /* spsa: "name c_k …" of the iteration; texel: K and the sample */
+  long long wins, draws, losses; /* spsa: of the plus side; validation: of the tuned side */
+  double value;        /* spsa: W − L; texel: mean squared error; validation: Elo gain */
+  double lo, hi;       /* validation: the 95% interval of the Elo gain */
+  long long games;     /* games played by the run so far */
+  char created[32];    /* set by store_tuning_insert */
+} store_tuning;
+
+/* Stores one iteration (its own transaction). Storing an iteration twice is
+ * an error. */
+int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errlen);
+
+/* Calls fn for each stored iteration of run_id, by iteration (validation last). */
+int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_tuning *t),
+                         void *ctx, char *err, size_t errlen);
 
 /* Runs, newest first: calls fn for each (for `oware runs`). */
 int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx,
