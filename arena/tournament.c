@@ -155,6 +155,13 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   }
   t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
   t->nseries = r->nvariants * r->rounds * npairings(t);
+  if (t->sprt_on && (r->nplayers != 2 || t->format.kind != SERIES_GAMES)) {
+    ERR("an SPRT takes two players and a games:N format (N is the cap)");
+    return -1;
+  }
+  /* Ratings are stored about ten times along the run, for the charts. */
+  long long most = (long long)t->nseries * series_max_games(&t->format);
+  t->ratings_every = most >= 20 ? (int)((most + 9) / 10) : 0;
   return 0;
 }
 
@@ -356,17 +363,30 @@ static void *worker(void *arg) {
 
 /* ---- What is already stored (resume) ---- */
 
+typedef struct pair_book pair_book;
 typedef struct done_games {
-  const tournament *t;
+  tournament *t;
+  pair_book *pb;
+  rating_pool *pool;
   series_state *states;  /* per series, from its stored games in order */
   unsigned char **bits;  /* per series: a bit per stored game (allocated lazily) */
   long long count;
 } done_games;
 
+static void pair_book_add(tournament *t, pair_book *pb, const store_game *g);
+
+/* A game into the rating pool (players by index = pool index). */
+static void pool_add_game(rating_pool *p, const store_game *g) {
+  int s = g->south_idx, n = g->north_idx;
+  rating_pool_add(p, s, n, g->winner == 0, g->winner < 0, g->winner == 1);
+}
+
 static int collect(void *ctx, const store_game *g) {
   done_games *d = ctx;
   if (g->series_no < 0 || g->series_no >= d->t->nseries) return 0;
   series_add(&d->states[g->series_no], &d->t->format, ab_result(g));
+  pool_add_game(d->pool, g);
+  pair_book_add(d->t, d->pb, g);
   int maxg = series_max_games(&d->t->format);
   if (g->game_no >= 0 && g->game_no < maxg) {
     if (!d->bits[g->series_no]) {
@@ -395,13 +415,77 @@ static void progress(const tournament *t, long long done, long long total, long 
   if (final) fputc('\n', stderr);
 }
 
+/* Game pairs (same opening, colours swapped) for the SPRT: the first game's
+ * result waits here for the second. */
+typedef struct pair_book {
+  signed char *first; /* per (series, pair): 0 none, else result + 2 (A's side) */
+  int per_series;
+} pair_book;
+
+static void pair_book_add(tournament *t, pair_book *pb, const store_game *g) {
+  if (!pb->first || g->a_idx != 0 || g->b_idx != 1) return;
+  int r = ab_result(g); /* 0 A won, 1 B won, -1 draw */
+  int res = r < 0 ? 0 : r == 0 ? 1 : -1;
+  size_t at = (size_t)g->series_no * (size_t)pb->per_series + (size_t)(g->game_no / 2);
+  if (!pb->first[at]) {
+    pb->first[at] = (signed char)(res + 2);
+  } else {
+    rating_match_add_pair(&t->sprt_match, pb->first[at] - 2, res);
+    pb->first[at] = 0;
+  }
+}
+
+/* Stores the ratings of the run's players from the counts so far. */
+static int checkpoint(tournament *t, store *db, const rating_pool *rp, long long games,
+                      char *err, size_t errlen) {
+  rating_result rr;
+  rating_options opt = {0};
+  int rc = 0;
+  if (rating_fit(rp, &opt, &rr, err, errlen)) {
+    rating_result_free(&rr);
+    return -1;
+  }
+  store_rating *rows = calloc((size_t)rr.n, sizeof *rows);
+  if (!rows) {
+    snprintf(err, errlen, "out of memory");
+    rc = -1;
+  } else {
+    char scope[64];
+    snprintf(scope, sizeof scope, "run %lld (in progress)", (long long)t->run.id);
+    rating_to_store(&rr, t->run.id, scope, rows);
+    for (int i = 0; i < rr.n; i++) rows[i].games_total = games;
+    rc = store_ratings_insert(db, rows, rr.n, err, errlen);
+  }
+  free(rows);
+  rating_result_free(&rr);
+  return rc;
+}
+
 int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen) {
   const int maxg = series_max_games(&t->format);
   const int fixed = t->format.kind == SERIES_GAMES;
-  done_games d = {t, NULL, NULL, 0};
+  done_games d = {t, NULL, NULL, NULL, NULL, 0};
   pool pl;
   memset(&pl, 0, sizeof pl);
   int rc = -1;
+  pair_book pb = {NULL, t->pairs_per_series};
+  rating_pool rpool;
+  rating_pool_init(&rpool);
+  for (int i = 0; i < t->run.nplayers; i++)
+    if (rating_pool_player(&rpool, t->run.player_name[i]) != i) {
+      ERR("out of memory");
+      goto out;
+    }
+  memset(&t->sprt_match, 0, sizeof t->sprt_match);
+  if (t->sprt_on) {
+    pb.first = calloc((size_t)t->nseries * (size_t)t->pairs_per_series, 1);
+    if (!pb.first) {
+      ERR("out of memory");
+      goto out;
+    }
+  }
+  d.pb = &pb;
+  d.pool = &rpool;
   d.states = calloc((size_t)t->nseries, sizeof *d.states);
   d.bits = calloc((size_t)t->nseries, sizeof *d.bits);
   if (!d.states || !d.bits) {
@@ -410,6 +494,15 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   for (int s = 0; s < t->nseries; s++) series_start(&d.states[s]);
   if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
+  if (t->sprt_on) {
+    t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
+    if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
+      char serr[256];
+      rc = store_run_status(db, t->run.id, "finished", serr, sizeof serr) ? -1 : 0;
+      if (rc) ERR("%s", serr);
+      goto out;
+    }
+  }
 
   /* The units: the games of each series that are not stored yet. */
   long long total = 0;
@@ -443,6 +536,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   long long stored = d.count;
   total += stored;
+  if (t->ratings_every < 0) t->ratings_every = 0;
 
   /* The pool: workers play, this thread writes. */
   if (pthread_mutex_init(&pl.mu, NULL) || pthread_cond_init(&pl.cv, NULL)) {
@@ -497,9 +591,12 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
           write_failed = 1;
           atomic_store(stop, 1);
         } else {
+          long long before = stored;
           stored += n;
           fresh += n;
           for (int i = 0; i < n; i++) {
+            pool_add_game(&rpool, &gs[i]);
+            pair_book_add(t, &pb, &gs[i]);
             series_state *st = &d.states[gs[i].series_no];
             int was_done = st->done;
             series_add(st, &t->format, ab_result(&gs[i]));
@@ -512,6 +609,23 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
                 atomic_store(stop, 1);
               }
             }
+          }
+          if (!write_failed && t->ratings_every > 0 &&
+              stored / t->ratings_every != before / t->ratings_every &&
+              checkpoint(t, db, &rpool, stored, err, errlen)) {
+            write_failed = 1;
+            atomic_store(stop, 1);
+          }
+          if (t->sprt_on && !t->sprt_result.decision) {
+            t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
+            if (!t->quiet)
+              fprintf(stderr, "%sSPRT: LLR %.3f (%.3f, %.3f), %lld pairs%s\n",
+                      isatty(STDERR_FILENO) ? "\r" : "", t->sprt_result.llr, t->sprt_result.lower,
+                      t->sprt_result.upper,
+                      t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
+                          t->sprt_match.penta[3] + t->sprt_match.penta[4],
+                      t->sprt_result.decision ? ": decided" : "");
+            if (t->sprt_result.decision) atomic_store(stop, 1);
           }
         }
         free(gs);
@@ -536,7 +650,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       if (fixed) complete = d.states[s].games >= maxg;
       else complete = d.states[s].done;
     }
-    rc = complete ? 0 : 1;
+    rc = complete || (t->sprt_on && t->sprt_result.decision) ? 0 : 1;
   }
   {
     char serr[256];
@@ -557,7 +671,18 @@ out:
     for (int s = 0; s < t->nseries; s++) free(d.bits[s]);
   free(d.bits);
   free(d.states);
+  free(pb.first);
+  rating_pool_free(&rpool);
   return rc;
+}
+
+/* ---- Ratings ---- */
+
+int tournament_print_ratings(store *db, int64_t run_id, const tournament *t, FILE *out,
+                             char *err, size_t errlen) {
+  (void)t; /* the SPRT's own line, at its decision, is printed by the caller */
+  fputc('\n', out);
+  return rating_print_run(db, run_id, out, 1, NULL, err, errlen);
 }
 
 /* ---- Standings ---- */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "arena/rating.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "core/board.h"
@@ -23,6 +24,12 @@ typedef struct tournament {
   /* The schedule. */
   int nseries;
   int pairs_per_series;                  /* openings a series may use */
+  /* SPRT of player 1 (A) against player 2 (B): the run stops when it decides. */
+  int sprt_on;
+  rating_sprt sprt;
+  rating_match sprt_match;               /* A's results so far */
+  rating_sprt_result sprt_result;
+  int ratings_every;                     /* store the pool's ratings every this many games (0: only at the end) */
 } tournament;
 
 /* Parses the run's fields (variants, format, openings, kind, players) and
@@ -50,5 +57,12 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
 /* Prints the standings (games, wins, draws, losses, points, score %) and
  * the cross table of run id from the store. */
 int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err, size_t errlen);
+
+/* Fits the Elo of run id's players (every variant pooled), prints the table
+ * and the likelihood of superiority, and stores the ratings. For two
+ * players it also prints their match statistics (and the SPRT when t has
+ * one). t may be NULL. */
+int tournament_print_ratings(store *db, int64_t run_id, const tournament *t, FILE *out,
+                             char *err, size_t errlen);
 
 #endif

@@ -31,7 +31,8 @@ static const char tournament_help[] =
     "usage: oware tournament --players 'SPEC;SPEC;...' | --players-file FILE\n"
     "                        [--kind round-robin|gauntlet] [--format F] [--variant V[;V...]]\n"
     "                        [--openings O] [--rounds R] [--threads N] [--seed S]\n"
-    "                        [--db PATH] [--name NAME] [--quiet]\n"
+    "                        [--db PATH] [--name NAME] [--sprt elo0=E0,elo1=E1[,...]]\n"
+    "                        [--quiet]\n"
     "       oware tournament --resume RUN_ID [--db PATH] [--threads N] [--quiet]\n"
     "Plays every pairing (round-robin) or the first player against each other\n"
     "(gauntlet), under every variant named, R rounds (default 1), as series of the\n"
@@ -45,6 +46,11 @@ static const char tournament_help[] =
     "from --seed (default 1) and each game's place in the schedule, so the same\n"
     "command gives the same games with any number of --threads (default: cores).\n"
     "Player names are their specs unless the spec sets name=.\n"
+    "--sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05][,model=normalized|logistic]: two\n"
+    "players play game pairs until fishtest's generalized SPRT (pentanomial)\n"
+    "accepts H0 or H1, or the games:N cap (default games:20000) is reached.\n"
+    "At the end: standings, cross table, Elo with 95% intervals (stored in the\n"
+    "ratings table, and about ten times along the run for the charts).\n"
     "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n";
 
 /* Splits "a;b;c" (or lines of a file) into the run's players. */
@@ -109,6 +115,7 @@ int cli_tournament(int argc, char **argv) {
   const char *cmd = "tournament", *val;
   const char *players = NULL, *players_file = NULL, *kind = "round-robin", *format = "games:2";
   const char *variants = "abapa", *openings = "random:2", *db_path = DEFAULT_DB, *name = NULL;
+  const char *sprt = NULL;
   long long rounds = 1, threads = sysconf(_SC_NPROCESSORS_ONLN), seed = 1, resume = -1;
   int quiet = 0, threads_set = 0, config_given = 0;
   if (threads < 1) threads = 1;
@@ -132,6 +139,7 @@ int cli_tournament(int argc, char **argv) {
     OPT("--variant", variants)
     OPT("--openings", openings)
     OPT("--name", name)
+    OPT("--sprt", sprt)
 #undef OPT
     if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
       if (r < 0) return CLI_EXIT_USAGE;
@@ -203,6 +211,14 @@ int cli_tournament(int argc, char **argv) {
     free(list);
     if (bad) goto out;
     if (add_variants(cmd, variants, r)) goto out;
+    if (sprt) {
+      if (rating_sprt_parse(sprt, &t->sprt, err, sizeof err)) {
+        cli_error(cmd, "--sprt: %s", err);
+        goto out;
+      }
+      t->sprt_on = 1;
+      if (!strcmp(format, "games:2")) format = "games:20000";
+    }
     series_format f;
     if (series_parse(format, &f, err, sizeof err)) {
       cli_error(cmd, "--format: %s", err);
@@ -219,10 +235,13 @@ int cli_tournament(int argc, char **argv) {
       goto out;
     }
     snprintf(r->openings, sizeof r->openings, "%s", openings);
+    if (sprt) { /* the SPRT is part of the run: kept with it for --resume */
+      snprintf(r->name, sizeof r->name, "%s", name ? name : "sprt");
+    }
     r->rounds = (int)rounds;
     r->threads = (int)threads;
     r->seed = (uint64_t)seed;
-    snprintf(r->name, sizeof r->name, "%s", name ? name : "tournament");
+    if (!sprt) snprintf(r->name, sizeof r->name, "%s", name ? name : "tournament");
     size_t n = 0;
     r->command[0] = 0;
     for (int i = -1; i < argc && n + 4 < sizeof r->command; i++)
@@ -261,11 +280,20 @@ int cli_tournament(int argc, char **argv) {
     rc = CLI_EXIT_FAIL;
     goto out;
   }
-  if (tournament_print_standings(db, r->id, stdout, err, sizeof err)) {
+  if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
+      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
     goto out;
   }
+  if (t->sprt_on)
+    printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs; the games in "
+           "progress at the decision were played out and are counted above\n",
+           t->sprt.model == RATING_MODEL_NORMALIZED ? "(normalized Elo)" : "(logistic Elo)",
+           rating_decision_name(t->sprt_result.decision), t->sprt_result.llr,
+           t->sprt_result.lower, t->sprt_result.upper,
+           t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
+               t->sprt_match.penta[3] + t->sprt_match.penta[4]);
   if (res == 1) {
     fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
                     "--resume %lld --db %s\n",

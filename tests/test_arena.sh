@@ -17,6 +17,17 @@ count() { "$oware" export --db "$1" --run "$2" --format csv | tail -n +2 | wc -l
 
 P='random:name=rand;greedy;minimax:depth=3,name=mm3;mcts:playouts=300,name=mc'
 
+# --- Bad input: exit 2, nothing written. ---
+bad() { # bad NAME EXPECTED-MESSAGE ARGS...
+  local name=$1 msg=$2
+  shift 2
+  rm -f "$tmp/bad.db"
+  "$oware" tournament "$@" --quiet >/dev/null 2>"$tmp/bad.err"
+  local rc=$?
+  check "$name: exit 2" test $rc = 2
+  check "$name: says '$msg'" grep -q -- "$msg" "$tmp/bad.err"
+}
+
 # --- Same seed, 1 thread or 2: the same games. ---
 "$oware" tournament --players "$P" --format games:4 --rounds 2 --seed 7 --threads 1 \
   --db "$tmp/t1.db" --quiet >"$tmp/out1" 2>&1; rc=$?
@@ -102,22 +113,23 @@ check "a crash is a forfeit" grep -q 'dieat.*forfeit-crash' "$tmp/e.csv"
 check "a hang is a forfeit by timeout" grep -q 'hanggo.*forfeit-timeout' "$tmp/e.csv"
 check "greedy wins every game" test "$(awk -F, 'NR > 1 && (($4 == "greedy" && $10 == "south") || ($5 == "greedy" && $10 == "north"))' "$tmp/e.csv" | wc -l)" = 8
 
+# --- SPRT: runs game pairs until the test decides. ---
+"$oware" tournament --players 'greedy;random' --sprt elo0=0,elo1=50 --db "$tmp/s.db" \
+  >"$tmp/s.out" 2>&1; rc=$?
+check "an SPRT of greedy against random accepts H1" bash -c "test $rc = 0 && grep -q 'H1 accepted' '$tmp/s.out'"
+n=$(count "$tmp/s.db" 1)
+check "the SPRT stopped long before its cap ($n games)" test "$n" -lt 2000
+check "the SPRT run is finished" bash -c "'$oware' runs --db '$tmp/s.db' | grep -q finished"
+check "the tournament prints ratings" grep -q 'Elo' "$tmp/s.out"
+bad "an SPRT with three players" "two players" --players 'greedy;random;minimax:depth=1' --sprt elo0=0,elo1=5 --db "$tmp/bad.db"
+bad "a bad SPRT" "sprt" --players 'greedy;random' --sprt elo0=5,elo1=0 --db "$tmp/bad.db"
+
 # --- Export. ---
 "$oware" export --db "$tmp/t1.db" --run 1 --format ogn --out "$tmp/t1.ogn"
 check "OGN export holds every game" test "$(grep -c '^\[Result' "$tmp/t1.ogn")" = 48
 check "exported OGN replays" bash -c "'$oware' replay --ogn '$tmp/t1.ogn' | grep -q '^status over'"
 check "CSV export has a header and 48 rows" test "$(wc -l <"$tmp/g.csv")" -gt 1
 
-# --- Bad input: exit 2, nothing written. ---
-bad() { # bad NAME EXPECTED-MESSAGE ARGS...
-  local name=$1 msg=$2
-  shift 2
-  rm -f "$tmp/bad.db"
-  "$oware" tournament "$@" --quiet >/dev/null 2>"$tmp/bad.err"
-  local rc=$?
-  check "$name: exit 2" test $rc = 2
-  check "$name: says '$msg'" grep -q -- "$msg" "$tmp/bad.err"
-}
 bad "unknown player type" "unknown player type 'deepblue'" --players 'random;deepblue' --db "$tmp/bad.db"
 check "unknown player type: no database written" test ! -e "$tmp/bad.db"
 bad "bad spec" "unknown option 'dpth'" --players 'random;minimax:dpth=3' --db "$tmp/bad.db"

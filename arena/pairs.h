@@ -1,0 +1,42 @@
+/* pairs.h: game pairs between two players on the thread pool, without a database (tuning, validation). */
+#ifndef OWARE_PAIRS_H
+#define OWARE_PAIRS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/variant.h"
+#include "players/eval.h"
+
+/* What to play: `pairs` game pairs of A against B; each pair is one
+ * opening (random legal moves from the seed) played twice, colours swapped. */
+typedef struct pairs_job {
+  const char *spec_a, *spec_b;
+  const eval_weights *weights_a; /* when not NULL, replace A's evaluation (minimax only) */
+  const eval_weights *weights_b;
+  variant v;
+  int pairs;
+  int first_pair;   /* pair numbers first_pair .. first_pair+pairs-1: they pick the openings and seeds */
+  int threads;
+  int opening_plies;
+  uint64_t seed;
+} pairs_job;
+
+/* Results from A's point of view. penta[k]: pairs in which A scored k/2
+ * points (LL, LD, WL+DD, WD, WW). */
+typedef struct pairs_result {
+  long long wins, draws, losses;
+  long long penta[5];
+  long long penta_wl; /* of penta[2], the pairs of a win and a loss (the others: two draws) */
+  long long forfeits; /* games ended by a forfeit (either side) */
+  double seconds;
+} pairs_result;
+
+/* Plays the job. The result does not depend on the thread count. *stop (may
+ * be NULL) ends it early: then only whole pairs are counted. Returns 0, or
+ * -1 with err (a player that cannot be made, out of memory). */
+int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *err,
+               size_t errlen);
+
+#endif

@@ -1,0 +1,688 @@
+/* cmd_tune.c: `oware tune spsa|texel`: tuning runs logged to the database, resumable, validated. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arena/pairs.h"
+#include "arena/rating.h"
+#include "arena/store.h"
+#include "cli/cli.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/eval.h"
+#include "players/minimax.h"
+#include "players/player.h"
+#include "tuner/spsa.h"
+#include "tuner/texel.h"
+
+#define DEFAULT_DB "results/oware.db"
+
+static atomic_int tune_stop;
+
+static void on_signal(int sig) {
+  if (atomic_load(&tune_stop)) _exit(128 + sig);
+  atomic_store(&tune_stop, 1);
+  static const char msg[] = "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+}
+
+static const char tune_help[] =
+    "usage: oware tune spsa  --player SPEC [--params all|NAME,NAME...] [--iterations N]\n"
+    "                        [--pairs K] [--c-end X] [--r-end X] [options]\n"
+    "       oware tune texel --player SPEC [--params ...] [--games N | --from-db PATH]\n"
+    "                        [--positions M] [--max-iter I] [options]\n"
+    "       oware tune --resume RUN [--db PATH] [--threads T]\n"
+    "options: [--start FILE|equal:X] [--threads T] [--variant V] [--seed S] [--db PATH]\n"
+    "         [--out WEIGHTS] [--validate N] [--name NAME] [--quiet]\n"
+    "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
+    "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
+    "--start equal:X (every weight X: a deliberately poor start).\n"
+    "spsa: as fishtest: iteration k plays K game pairs (default 8; shared openings,\n"
+    "  colours swapped) of theta+c_k*D against theta-c_k*D (D random +-1), then\n"
+    "  theta += a_k*(W-L)*D/c_k; c_k = c/(k+1)^0.101, a_k = a/(A+k+1)^0.602,\n"
+    "  A = N/10; per weight c_end = (hi-lo)/20 and r_end = 0.002 from its declared\n"
+    "  range (oware weights), or --c-end/--r-end for all. N default 200.\n"
+    "texel: plays N self-play games (default 2000; or reads the games of a\n"
+    "  database), keeps up to M quiet positions (default 200000) with their\n"
+    "  outcomes, fits the sigmoid scale K, then minimises the squared error over\n"
+    "  the weights (GSL BFGS2, exact gradient), at most I steps (default 200).\n"
+    "Every iteration is stored in the database's tuning table; --resume continues\n"
+    "a run that was stopped. The result goes to --out (default\n"
+    "results/tuned-RUN.txt), a weights file for minimax:weights=FILE.\n"
+    "--validate N: N game pairs of the tuned weights against the start, with the\n"
+    "  Elo gain and its 95% interval.\n";
+
+typedef struct tune_cfg {
+  int spsa; /* else texel */
+  const char *spec, *params, *start, *variant, *db, *out, *from_db, *name;
+  long long iterations, pairs, threads, seed, validate, games, positions, max_iter;
+  double c_end, r_end;
+  int quiet;
+} tune_cfg;
+
+/* Shell-style quoting of the command line, read back by unquote(). */
+static void quote_args(int argc, char **argv, char *buf, size_t len) {
+  size_t n = (size_t)snprintf(buf, len, "oware tune");
+  for (int i = 0; i < argc && n + 4 < len; i++) {
+    buf[n++] = ' ';
+    buf[n++] = '\'';
+    for (const char *c = argv[i]; *c && n + 6 < len; c++) {
+      if (*c == '\'') {
+        memcpy(buf + n, "'\\''", 4);
+        n += 4;
+      } else {
+        buf[n++] = *c;
+      }
+    }
+    buf[n++] = '\'';
+    buf[n] = 0;
+  }
+}
+
+/* Splits a command stored by quote_args into argv (after "oware tune"). */
+static int unquote(const char *s, char ***argv_out) {
+  int cap = 16, n = 0;
+  char **argv = malloc((size_t)cap * sizeof *argv);
+  if (!argv) return -1;
+  s += strlen("oware tune");
+  while (*s) {
+    while (*s == ' ') s++;
+    if (!*s) break;
+    char *arg = malloc(strlen(s) + 1), *o = arg;
+    if (!arg) return -1;
+    while (*s && *s != ' ') {
+      if (*s == '\'') {
+        s++;
+        while (*s && *s != '\'') *o++ = *s++;
+        if (*s) s++;
+      } else if (*s == '\\' && s[1]) {
+        *o++ = s[1];
+        s += 2;
+      } else {
+        *o++ = *s++;
+      }
+    }
+    *o = 0;
+    if (n + 1 >= cap) {
+      char **na = realloc(argv, (size_t)(cap *= 2) * sizeof *argv);
+      if (!na) return -1;
+      argv = na;
+    }
+    argv[n++] = arg;
+  }
+  argv[n] = NULL;
+  *argv_out = argv;
+  return n;
+}
+
+static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->variant = "abapa";
+  c->iterations = 200;
+  c->pairs = 8;
+  c->threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+  c->seed = 1;
+  c->games = 2000;
+  c->positions = 200000;
+  c->max_iter = 200;
+  c->db = DEFAULT_DB;
+  c->params = "all";
+  if (argc < 1 || (strcmp(argv[0], "spsa") && strcmp(argv[0], "texel")))
+    return cli_error(cmd, "the first argument is spsa or texel (or --resume RUN); see --help");
+  c->spsa = !strcmp(argv[0], "spsa");
+  for (int i = 1; i < argc; i++) {
+    const char *val;
+    int r;
+#define TEXT(name, field)                                  \
+  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {    \
+    if (r < 0) return CLI_EXIT_USAGE;                      \
+    c->field = val;                                        \
+    continue;                                              \
+  }
+#define NUM(name, field, lo, hi)                                                        \
+  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {                                 \
+    if (r < 0 || cli_long(cmd, name, val, lo, hi, &c->field)) return CLI_EXIT_USAGE;    \
+    continue;                                                                           \
+  }
+    TEXT("--player", spec)
+    TEXT("--params", params)
+    TEXT("--start", start)
+    TEXT("--variant", variant)
+    TEXT("--db", db)
+    TEXT("--out", out)
+    TEXT("--from-db", from_db)
+    TEXT("--name", name)
+    NUM("--iterations", iterations, 1, 10000000)
+    NUM("--pairs", pairs, 1, 1000000)
+    NUM("--threads", threads, 1, 256)
+    NUM("--seed", seed, 0, (long long)(~0ULL >> 1))
+    NUM("--validate", validate, 0, 10000000)
+    NUM("--games", games, 1, 100000000)
+    NUM("--positions", positions, 1, 100000000)
+    NUM("--max-iter", max_iter, 1, 100000)
+#undef TEXT
+#undef NUM
+    if ((r = cli_opt(argc, argv, &i, cmd, "--c-end", &val)) ||
+        (r = cli_opt(argc, argv, &i, cmd, "--r-end", &val))) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      char *end;
+      double x = strtod(val, &end);
+      if (*end || end == val || !(x > 0) || !isfinite(x))
+        return cli_error(cmd, "%s is '%s'; expected a positive number", argv[i - 1], val);
+      if (!strcmp(argv[i - 1], "--c-end")) c->c_end = x;
+      else c->r_end = x;
+    } else if (!strcmp(argv[i], "--quiet")) {
+      c->quiet = 1;
+    } else {
+      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+    }
+  }
+  if (!c->spec) return cli_error(cmd, "--player SPEC is needed (a minimax player)");
+  return 0;
+}
+
+/* "name value name value ..." of the tuned weights (for the tuning table). */
+static void weights_text(const eval_weights *w, const int *tuned, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (int i = 0; i < EVAL_N && n < len; i++)
+    if (!tuned || tuned[i])
+      n += (size_t)snprintf(buf + n, len - n, "%s%s %.17g", n ? " " : "", eval_features[i].name,
+                            w->w[i]);
+}
+
+static int weights_from_text(const char *text, eval_weights *w) {
+  char buf[2048];
+  snprintf(buf, sizeof buf, "%s", text);
+  char *save = NULL;
+  for (char *name = strtok_r(buf, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+    char *val = strtok_r(NULL, " ", &save);
+    int i = eval_find(name);
+    if (!val || i < 0) return -1;
+    w->w[i] = strtod(val, NULL);
+  }
+  return 0;
+}
+
+typedef struct last_row {
+  int found;
+  store_tuning row;
+  int validated;
+} last_row;
+
+static int keep_last(void *ctx, const store_tuning *t) {
+  last_row *l = ctx;
+  if (!strcmp(t->kind, "validation")) {
+    l->validated = 1;
+    return 0;
+  }
+  if (!l->found || t->iteration >= l->row.iteration) l->row = *t;
+  l->found = 1;
+  return 0;
+}
+
+static void print_weights(FILE *f, const char *title, const eval_weights *w, const int *tuned) {
+  fprintf(f, "%s:", title);
+  for (int i = 0; i < EVAL_N; i++)
+    if (tuned[i]) fprintf(f, " %s=%.1f", eval_features[i].name, w->w[i]);
+  fputc('\n', f);
+}
+
+/* The validation: tuned against start, N pairs; prints and logs the Elo. */
+static int validate(const char *cmd, const tune_cfg *c, const variant *v, const eval_weights *start,
+                    const eval_weights *tuned, store *db, int64_t run, long long games_so_far) {
+  pairs_job job = {c->spec, c->spec, tuned, start, *v, (int)c->validate, 0, (int)c->threads, 2,
+                   rng_mix((uint64_t)c->seed, 0x76616c6964ULL)};
+  pairs_result res;
+  char err[512];
+  if (!c->quiet) fprintf(stderr, "validation: %lld game pairs, tuned against start\n", c->validate);
+  if (pairs_play(&job, &tune_stop, &res, err, sizeof err)) return cli_error(cmd, "%s", err), -1;
+  rating_match m;
+  memset(&m, 0, sizeof m);
+  m.wins = res.wins;
+  m.draws = res.draws;
+  m.losses = res.losses;
+  for (int k = 0; k < 5; k++) m.penta[k] = res.penta[k];
+  m.pairs_wl = res.penta_wl;
+  rating_match_stats st;
+  rating_match_compute(&m, &st);
+  rating_match_print(stdout, "tuned", "start", &m, NULL);
+  printf("validation: Elo gain of the tuned weights %+.1f, 95%% interval [%+.1f, %+.1f], "
+         "LOS %.2f%%\n",
+         st.penta_elo, st.penta_elo - st.penta_err, st.penta_elo + st.penta_err, 100 * st.los);
+  store_tuning row;
+  memset(&row, 0, sizeof row);
+  row.run_id = run;
+  row.iteration = -1;
+  snprintf(row.kind, sizeof row.kind, "validation");
+  int all[EVAL_N];
+  for (int i = 0; i < EVAL_N; i++) all[i] = 1;
+  weights_text(tuned, all, row.weights, sizeof row.weights);
+  row.wins = res.wins;
+  row.draws = res.draws;
+  row.losses = res.losses;
+  row.value = st.penta_elo;
+  row.lo = st.penta_elo - st.penta_err;
+  row.hi = st.penta_elo + st.penta_err;
+  row.games = games_so_far + res.wins + res.draws + res.losses;
+  if (store_tuning_insert(db, &row, err, sizeof err)) return cli_error(cmd, "%s", err), -1;
+  return 0;
+}
+
+/* ---- Texel positions from the games of a database ---- */
+
+typedef struct db_reader {
+  store *db;
+  const variant *v;
+  char vname[160];
+  texel_set *set;
+  long long games, runs;
+  uint64_t seed;
+  int failed;
+  char err[512];
+  store_run *run; /* the run being read */
+} db_reader;
+
+static int read_game(void *ctx, const store_game *g) {
+  db_reader *d = ctx;
+  if (g->variant_idx < 0 || g->variant_idx >= d->run->nvariants ||
+      strcmp(d->run->variant[g->variant_idx], d->vname))
+    return 0; /* another variant */
+  board start;
+  if (notation_parse_position(g->opening, d->v, &start, d->err, sizeof d->err)) {
+    d->failed = 1;
+    return 1;
+  }
+  size_t n = strlen(g->moves);
+  int *moves = malloc((n + 1) * sizeof *moves);
+  if (!moves) {
+    snprintf(d->err, sizeof d->err, "out of memory");
+    d->failed = 1;
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++) moves[i] = notation_move_index(d->v, g->moves[i]);
+  /* A forfeited game's outcome says nothing about its positions. */
+  int rc = 0;
+  if (strncmp(g->end, "forfeit", 7)) {
+    rc = texel_add_game(d->set, d->v, &start, moves, (int)n, g->winner, 6, 1.0,
+                        rng_mix(d->seed, (uint64_t)d->games));
+    d->games++;
+  }
+  free(moves);
+  if (rc < 0) {
+    snprintf(d->err, sizeof d->err, "out of memory");
+    d->failed = 1;
+    return 1;
+  }
+  return 0;
+}
+
+static int read_run(void *ctx, const store_run *r) {
+  db_reader *d = ctx;
+  *d->run = *r;
+  d->runs++;
+  if (store_games_foreach(d->db, r->id, read_game, d, d->err, sizeof d->err)) d->failed = 1;
+  return d->failed;
+}
+
+static int from_db(const char *cmd, const char *path, const variant *v, texel_set *set,
+                   const tune_cfg *c) {
+  db_reader d;
+  memset(&d, 0, sizeof d);
+  d.v = v;
+  d.set = set;
+  d.seed = (uint64_t)c->seed;
+  variant_format(v, d.vname, sizeof d.vname);
+  d.run = malloc(sizeof *d.run);
+  if (!d.run) return cli_error(cmd, "out of memory"), -1;
+  if (store_open(path, 0, &d.db, d.err, sizeof d.err)) {
+    free(d.run);
+    return cli_error(cmd, "--from-db: %s", d.err), -1;
+  }
+  int rc = store_runs_foreach(d.db, read_run, &d, d.err, sizeof d.err);
+  store_close(d.db);
+  free(d.run);
+  if (rc || d.failed) return cli_error(cmd, "--from-db %s: %s", path, d.err), -1;
+  if (!set->n)
+    return cli_error(cmd, "--from-db %s: no quiet position in %lld games of variant %s", path,
+                     d.games, d.vname),
+           -1;
+  if (!c->quiet)
+    fprintf(stderr, "texel: %zu quiet positions from %lld games of %lld runs in %s\n", set->n,
+            d.games, d.runs, path);
+  return 0;
+}
+
+int cli_tune(int argc, char **argv) {
+  const char *cmd = "tune";
+  if (argc && cli_is_help(argv[0])) {
+    fputs(tune_help, stdout);
+    return CLI_EXIT_OK;
+  }
+  for (int i = 0; i < argc; i++)
+    if (cli_is_help(argv[i])) {
+      fputs(tune_help, stdout);
+      return CLI_EXIT_OK;
+    }
+  /* --resume RUN: the stored command line is read back. */
+  long long resume = -1, threads_override = 0;
+  const char *db_path = DEFAULT_DB;
+  char **rargv = NULL;
+  int rargc = 0;
+  if (argc && !strncmp(argv[0], "--resume", 8)) {
+    for (int i = 0; i < argc; i++) {
+      const char *val;
+      int r;
+      if ((r = cli_opt(argc, argv, &i, cmd, "--resume", &val))) {
+        if (r < 0 || cli_long(cmd, "--resume", val, 1, (long long)(~0ULL >> 1), &resume))
+          return CLI_EXIT_USAGE;
+      } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
+        if (r < 0) return CLI_EXIT_USAGE;
+        db_path = val;
+      } else if ((r = cli_opt(argc, argv, &i, cmd, "--threads", &val))) {
+        if (r < 0 || cli_long(cmd, "--threads", val, 1, 256, &threads_override)) return CLI_EXIT_USAGE;
+      } else {
+        return cli_error(cmd, "with --resume only --db and --threads are allowed");
+      }
+    }
+  }
+  tune_cfg c;
+  store *db = NULL;
+  store_run *run = calloc(1, sizeof *run);
+  char err[1024];
+  int rc = CLI_EXIT_USAGE;
+  if (!run) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  if (resume > 0) {
+    if (store_open(db_path, 0, &db, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      goto out;
+    }
+    if (store_run_load(db, resume, run, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      goto out;
+    }
+    if (strcmp(run->kind, "spsa") && strcmp(run->kind, "texel")) {
+      cli_error(cmd, "run %lld is a %s, not a tuning run", resume, run->kind);
+      goto out;
+    }
+    rargc = unquote(run->command, &rargv);
+    if (rargc < 0) {
+      cli_error(cmd, "out of memory");
+      goto out;
+    }
+    if (parse(cmd, rargc, rargv, &c)) goto out;
+    c.db = db_path;
+    if (threads_override) c.threads = threads_override;
+  } else if (parse(cmd, argc, argv, &c)) {
+    goto out;
+  }
+
+  /* The player, the variant, the weights. */
+  variant v;
+  if (cli_variant(cmd, c.variant, &v)) goto out;
+  player_config pc;
+  if (player_parse_spec(c.spec, &pc, err, sizeof err)) {
+    cli_error(cmd, "--player: %s", err);
+    goto out;
+  }
+  int is_minimax = !strcmp(pc.type->name, "minimax");
+  const char *wfile = is_minimax ? player_config_text(&pc, "weights") : NULL;
+  eval_weights start;
+  eval_default(&start);
+  int bad = 0;
+  if (!is_minimax) bad = cli_error(cmd, "--player must be a minimax player (got %s)", pc.type->name);
+  else if (wfile && eval_load(wfile, &start, err, sizeof err)) bad = cli_error(cmd, "%s", err);
+  player_config_free(&pc);
+  if (bad) goto out;
+  if (c.start) {
+    if (!strncmp(c.start, "equal:", 6)) {
+      char *end;
+      double x = strtod(c.start + 6, &end);
+      if (*end || end == c.start + 6 || !isfinite(x)) {
+        cli_error(cmd, "--start equal:X needs a number (got '%s')", c.start + 6);
+        goto out;
+      }
+      for (int i = 0; i < EVAL_N; i++) start.w[i] = x;
+    } else if (eval_load(c.start, &start, err, sizeof err)) {
+      cli_error(cmd, "--start: %s", err);
+      goto out;
+    }
+  }
+  int tuned[EVAL_N] = {0};
+  if (!strcmp(c.params, "all")) {
+    for (int i = 0; i < EVAL_N; i++) tuned[i] = 1;
+  } else {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", c.params);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      int f = eval_find(tok);
+      if (f < 0) {
+        cli_error(cmd, "--params: unknown weight '%s' ('oware weights' lists them)", tok);
+        goto out;
+      }
+      tuned[f] = 1;
+    }
+  }
+  if (c.from_db && c.spsa) {
+    cli_error(cmd, "--from-db goes with texel");
+    goto out;
+  }
+  /* The run in the database. */
+  if (!db) {
+    if (!strcmp(c.db, DEFAULT_DB)) mkdir("results", 0777);
+    if (store_open(c.db, 1, &db, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      goto out;
+    }
+    snprintf(run->name, sizeof run->name, "%s", c.name ? c.name : c.spsa ? "spsa" : "texel");
+    snprintf(run->kind, sizeof run->kind, "%s", c.spsa ? "spsa" : "texel");
+    if (c.spsa) snprintf(run->format, sizeof run->format, "iterations:%lld,pairs:%lld", c.iterations, c.pairs);
+    else snprintf(run->format, sizeof run->format, "games:%lld,positions:%lld", c.games, c.positions);
+    snprintf(run->openings, sizeof run->openings, "random:%d", c.spsa ? 2 : 6);
+    run->rounds = 1;
+    run->threads = (int)c.threads;
+    run->seed = (uint64_t)c.seed;
+    quote_args(argc, argv, run->command, sizeof run->command);
+    run->nplayers = 1;
+    snprintf(run->player_name[0], sizeof run->player_name[0], "%s", c.spec);
+    snprintf(run->player_spec[0], sizeof run->player_spec[0], "%s", c.spec);
+    run->nvariants = 1;
+    variant_format(&v, run->variant[0], sizeof run->variant[0]);
+    if (store_run_create(db, run, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+  } else if (store_run_status(db, run->id, "running", err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    rc = CLI_EXIT_FAIL;
+    goto out;
+  }
+  rc = CLI_EXIT_FAIL;
+  last_row last;
+  memset(&last, 0, sizeof last);
+  if (store_tuning_foreach(db, run->id, keep_last, &last, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    goto out;
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  if (!c.quiet)
+    fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)run->id, run->kind, c.db,
+            last.found ? ", resumed" : "");
+  eval_weights w = start;
+  long long games = 0;
+  int complete = 0;
+  if (last.found) {
+    if (weights_from_text(last.row.weights, &w)) {
+      cli_error(cmd, "run %lld: unreadable stored weights", (long long)run->id);
+      goto out;
+    }
+    games = last.row.games;
+  }
+  print_weights(stdout, "start", &start, tuned);
+
+  if (c.spsa) {
+    spsa_config sc;
+    spsa_defaults(&sc, (int)c.iterations, (uint64_t)c.seed);
+    int map[EVAL_N];
+    for (int i = 0; i < EVAL_N; i++)
+      if (tuned[i]) {
+        map[sc.nparams] = i;
+        spsa_add_feature(&sc, i, w.w[i]);
+        if (c.c_end > 0) sc.p[sc.nparams - 1].c_end = c.c_end;
+        if (c.r_end > 0) sc.p[sc.nparams - 1].r_end = c.r_end;
+      }
+    double theta[EVAL_N], plus[EVAL_N], minus[EVAL_N];
+    int delta[EVAL_N];
+    for (int j = 0; j < sc.nparams; j++) theta[j] = w.w[map[j]];
+    int k0 = last.found ? last.row.iteration + 1 : 0;
+    for (int k = k0; k < sc.iterations && !atomic_load(&tune_stop); k++) {
+      spsa_delta(&sc, k, delta);
+      spsa_points(&sc, k, theta, delta, plus, minus);
+      eval_weights wp = w, wm = w;
+      for (int j = 0; j < sc.nparams; j++) wp.w[map[j]] = plus[j], wm.w[map[j]] = minus[j];
+      /* Each iteration's openings and seeds come from (seed, k). */
+      pairs_job job = {c.spec, c.spec, &wp, &wm, v, (int)c.pairs, k * (int)c.pairs, (int)c.threads,
+                       2, (uint64_t)c.seed};
+      pairs_result res;
+      if (pairs_play(&job, NULL, &res, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        goto out;
+      }
+      double result = (double)(res.wins - res.losses);
+      store_tuning row;
+      memset(&row, 0, sizeof row);
+      row.run_id = run->id;
+      row.iteration = k;
+      snprintf(row.kind, sizeof row.kind, "spsa");
+      size_t n = 0;
+      for (int j = 0; j < sc.nparams && n < sizeof row.step; j++)
+        n += (size_t)snprintf(row.step + n, sizeof row.step - n, "%s%s %.4f", j ? " " : "",
+                              sc.p[j].name, spsa_c(&sc, j, k));
+      spsa_update(&sc, k, theta, delta, result);
+      for (int j = 0; j < sc.nparams; j++) w.w[map[j]] = theta[j];
+      games += res.wins + res.draws + res.losses;
+      weights_text(&w, tuned, row.weights, sizeof row.weights);
+      row.wins = res.wins;
+      row.draws = res.draws;
+      row.losses = res.losses;
+      row.value = result;
+      row.games = games;
+      if (store_tuning_insert(db, &row, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        goto out;
+      }
+      if (!c.quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "\riteration %d/%d: plus %+lld (W %lld D %lld L %lld), %lld games   ", k + 1,
+                sc.iterations, res.wins - res.losses, res.wins, res.draws, res.losses, games);
+      if (k + 1 == sc.iterations) complete = 1;
+    }
+    if (k0 >= sc.iterations) complete = 1;
+    if (!c.quiet && isatty(STDERR_FILENO)) fputc('\n', stderr);
+  } else {
+    if (last.found) {
+      printf("texel run %lld is already fitted; validating and writing the result\n",
+             (long long)run->id);
+      complete = 1;
+    } else {
+      texel_set set = {0};
+      if (c.from_db) {
+        if (from_db(cmd, c.from_db, &v, &set, &c)) {
+          texel_free(&set);
+          goto out;
+        }
+      } else {
+        if (!c.quiet)
+          fprintf(stderr, "texel: %lld self-play games of %s on %lld threads\n", c.games, c.spec,
+                  c.threads);
+        /* Positions of a game are kept with a probability that aims at M in all. */
+        double keep = (double)c.positions / ((double)c.games * 40.0);
+        if (keep > 1) keep = 1;
+        if (texel_selfplay(&set, c.spec, &start, &v, (int)c.games, (int)c.threads, 6, keep,
+                           (uint64_t)c.seed, err, sizeof err)) {
+          cli_error(cmd, "%s", err);
+          texel_free(&set);
+          goto out;
+        }
+      }
+      if (set.n > (size_t)c.positions) set.n = (size_t)c.positions;
+      double K;
+      if (texel_fit_k(&set, start.w, &K, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        texel_free(&set);
+        goto out;
+      }
+      double mse0 = texel_mse(&set, start.w, K), mse;
+      printf("texel: %zu quiet positions, K = %.6g, error at the start %.6f\n", set.n, K, mse0);
+      games = c.games;
+      double wv[EVAL_N];
+      for (int i = 0; i < EVAL_N; i++) wv[i] = start.w[i];
+      if (texel_fit(&set, K, wv, tuned, (int)c.max_iter, NULL, NULL, &mse, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        texel_free(&set);
+        goto out;
+      }
+      for (int i = 0; i < EVAL_N; i++) w.w[i] = wv[i];
+      printf("texel: error after the fit %.6f\n", mse);
+      store_tuning row;
+      memset(&row, 0, sizeof row);
+      row.run_id = run->id;
+      row.iteration = 0;
+      snprintf(row.kind, sizeof row.kind, "texel");
+      weights_text(&w, tuned, row.weights, sizeof row.weights);
+      snprintf(row.step, sizeof row.step, "K %.6g positions %zu start_mse %.6f", K, set.n, mse0);
+      row.value = mse;
+      row.games = games;
+      texel_free(&set);
+      if (store_tuning_insert(db, &row, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        goto out;
+      }
+      complete = 1;
+    }
+  }
+  print_weights(stdout, "tuned", &w, tuned);
+
+  /* The weights file. */
+  char outp[512];
+  if (c.out) snprintf(outp, sizeof outp, "%s", c.out);
+  else snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run->id);
+  FILE *f = fopen(outp, "w");
+  if (!f || eval_write(f, &w) || fclose(f)) {
+    cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
+    goto out;
+  }
+  printf("weights written to %s (minimax:weights=%s)\n", outp, outp);
+  if (complete && c.validate > 0 && !last.validated && !atomic_load(&tune_stop)) {
+    if (validate(cmd, &c, &v, &start, &w, db, run->id, games)) goto out;
+  }
+  const char *status = complete ? "finished" : "interrupted";
+  if (store_run_status(db, run->id, status, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    goto out;
+  }
+  if (!complete)
+    fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld --db %s\n",
+            (long long)run->id, (long long)run->id, c.db);
+  rc = complete ? CLI_EXIT_OK : 130;
+out:
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  if (db) store_close(db);
+  free(run);
+  for (int i = 0; i < rargc; i++) free(rargv[i]);
+  free(rargv);
+  return rc;
+}

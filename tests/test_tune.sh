@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# test_tune.sh: end to end: `oware tune spsa|texel`, the tuning table, weights files, resume, validation.
+set -u
+oware=$1
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+P='minimax:depth=2,hash=1'
+
+# A short SPSA run: its iterations are stored and its weights load.
+"$oware" tune spsa --player "$P" --params threat,capture,targets --iterations 4 --pairs 2 \
+  --threads 2 --seed 5 --db "$tmp/a.db" --out "$tmp/a.txt" --quiet >"$tmp/a.out" 2>&1; rc=$?
+check "spsa runs" test $rc = 0
+check "spsa stores 4 iterations" test "$(sqlite3 "$tmp/a.db" "select count(*) from tuning where kind = 'spsa'")" = 4
+check "the run is finished" test "$(sqlite3 "$tmp/a.db" 'select status from runs')" = finished
+check "the weights file loads" "$oware" weights --check "$tmp/a.txt"
+check "minimax plays with it" "$oware" match --south "minimax:depth=2,weights=$tmp/a.txt" --north random --games 2
+
+# Kill -9 in the middle, resume: the same weights as the uninterrupted run.
+"$oware" tune spsa --player "$P" --params threat,capture --iterations 40 --pairs 2 --threads 2 \
+  --seed 9 --db "$tmp/full.db" --out "$tmp/full.txt" --quiet >/dev/null 2>&1
+"$oware" tune spsa --player "$P" --params threat,capture --iterations 40 --pairs 2 --threads 2 \
+  --seed 9 --db "$tmp/cut.db" --out "$tmp/cut.txt" --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+  n=$(sqlite3 "$tmp/cut.db" 'select count(*) from tuning' 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 3 ] && break
+  sleep 0.02
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+n=$(sqlite3 "$tmp/cut.db" 'select count(*) from tuning')
+check "the killed run kept its iterations ($n of 40)" test "$n" -ge 1 -a "$n" -lt 40
+"$oware" tune --resume 1 --db "$tmp/cut.db" >/dev/null 2>&1; rc=$?
+check "resume finishes" test $rc = 0
+check "resume stored 40 iterations, no duplicate" test "$(sqlite3 "$tmp/cut.db" 'select count(*) from tuning')" = 40
+check "resumed weights = uninterrupted weights" cmp -s \
+  <(sqlite3 "$tmp/full.db" 'select weights from tuning order by iteration') \
+  <(sqlite3 "$tmp/cut.db" 'select weights from tuning order by iteration')
+
+# Texel from self-play, with a validation match.
+"$oware" tune texel --player "$P" --start equal:50 --games 200 --positions 20000 --threads 2 \
+  --validate 10 --db "$tmp/t.db" --out "$tmp/t.txt" --quiet >"$tmp/t.out" 2>&1; rc=$?
+check "texel runs" test $rc = 0
+check "texel reports the error before and after" bash -c "grep -q 'error at the start' '$tmp/t.out' && grep -q 'error after the fit' '$tmp/t.out'"
+check "texel stores its fit and the validation" test "$(sqlite3 "$tmp/t.db" "select count(*) from tuning")" = 2
+check "validation prints an Elo with its interval" grep -qi 'elo' "$tmp/t.out"
+check "texel weights load" "$oware" weights --check "$tmp/t.txt"
+# Texel from the games of a database.
+"$oware" tournament --players 'minimax:depth=2;minimax:depth=3;greedy' --format games:10 \
+  --db "$tmp/games.db" --quiet >/dev/null 2>&1
+"$oware" tune texel --player "$P" --from-db "$tmp/games.db" --db "$tmp/t2.db" --out "$tmp/t2.txt" \
+  --quiet >"$tmp/t2.out" 2>&1; rc=$?
+check "texel reads the games of a database" bash -c "test $rc = 0 && grep -q 'quiet positions' '$tmp/t2.out'"
+
+# Bad input.
+"$oware" tune spsa --player greedy --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "a player that is not minimax: exit 2" bash -c "test $rc = 2 && grep -q 'minimax' '$tmp/err'"
+"$oware" tune spsa --player "$P" --params threat,bogus --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "an unknown weight: exit 2" bash -c "test $rc = 2 && grep -q \"unknown weight 'bogus'\" '$tmp/err'"
+"$oware" tune anneal --player "$P" >/dev/null 2>"$tmp/err"; rc=$?
+check "an unknown method: exit 2" test $rc = 2
+"$oware" tune --resume 5 --db "$tmp/a.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "resuming a missing run: exit 2" bash -c "test $rc = 2 && grep -q 'no run 5' '$tmp/err'"
+
+echo "$fails failed"
+[ $fails = 0 ]

@@ -1,0 +1,5 @@
+# Tuner: SPSA gains and convergence, Texel fits, and `oware tune` end to end.
+oware_test(test_tuner test_tuner.c LIBS oware_tuner)
+set_tests_properties(test_tuner PROPERTIES TIMEOUT 300)
+oware_shell_test(test_tune test_tune.sh)
+set_tests_properties(test_tune PROPERTIES LABELS threads TIMEOUT 600)

@@ -1,0 +1,330 @@
+/* texel.c: position collection from games, the sigmoid scale K, and the weight fit (GSL minimisers). */
+#include "tuner/texel.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
+#include <gsl/gsl_multimin.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena/match.h"
+#include "core/game.h"
+#include "core/rng.h"
+#include "players/minimax.h"
+#include "players/player.h"
+
+void texel_free(texel_set *set) {
+  free(set->s);
+  set->s = NULL;
+  set->n = set->cap = 0;
+}
+
+static int push(texel_set *set, const board *b, const variant *v, float y) {
+  if (set->n == set->cap) {
+    size_t ncap = set->cap ? 2 * set->cap : 4096;
+    texel_sample *ns = realloc(set->s, ncap * sizeof *ns);
+    if (!ns) return -1;
+    set->s = ns;
+    set->cap = ncap;
+  }
+  int f[EVAL_N];
+  eval_compute(b, v, f);
+  texel_sample *s = &set->s[set->n++];
+  for (int i = 0; i < EVAL_N; i++) s->f[i] = (int16_t)f[i];
+  s->y = y;
+  return 0;
+}
+
+int texel_add_game(texel_set *set, const variant *v, const board *start, const int *moves,
+                   int plies, int winner, int skip, double keep, uint64_t seed) {
+  rng r;
+  rng_seed(&r, seed);
+  board b = *start;
+  int added = 0;
+  for (int i = 0; i <= plies; i++) {
+    uint32_t legal;
+    if (i >= skip && board_status(&b, v, &legal) == BOARD_END_NONE &&
+        eval_best_capture(&b, v, b.side) == 0 && rng_double(&r) < keep) {
+      float y = winner == GAME_DRAW ? 0.5f : winner == b.side ? 1.0f : 0.0f;
+      if (push(set, &b, v, y)) return -1;
+      added++;
+    }
+    if (i < plies) board_play(&b, v, moves[i]);
+  }
+  return added;
+}
+
+/* ---- Self-play on threads ---- */
+
+typedef struct record {
+  board start;
+  int *moves;
+  int plies, winner;
+} record;
+
+typedef struct sp_shared {
+  const char *spec;
+  const eval_weights *w;
+  const variant *v;
+  int games, opening_plies;
+  uint64_t seed;
+  record *rec;
+  atomic_int next, failed;
+  pthread_mutex_t mu;
+  char error[512];
+} sp_shared;
+
+static void sp_fail(sp_shared *sh, const char *msg) {
+  pthread_mutex_lock(&sh->mu);
+  if (!atomic_load(&sh->failed)) snprintf(sh->error, sizeof sh->error, "%s", msg);
+  atomic_store(&sh->failed, 1);
+  pthread_mutex_unlock(&sh->mu);
+}
+
+static void *sp_work(void *arg) {
+  sp_shared *sh = arg;
+  char err[512];
+  player *a = player_create(sh->spec, err, sizeof err), *b = NULL;
+  if (a) b = player_create(sh->spec, err, sizeof err);
+  if (!a || !b) sp_fail(sh, err);
+  else if (sh->w && (minimax_set_weights(a, sh->w) || minimax_set_weights(b, sh->w)))
+    sp_fail(sh, "texel: weights apply to a minimax player only");
+  while (a && b && !atomic_load(&sh->failed)) {
+    int k = atomic_fetch_add(&sh->next, 1);
+    if (k >= sh->games) break;
+    record *rc = &sh->rec[k];
+    uint64_t gs = rng_mix(sh->seed, (uint64_t)k);
+    /* A random opening: diversity for the fit. */
+    for (uint64_t attempt = 0;; attempt++) {
+      rng r;
+      rng_seed(&r, rng_mix(gs, attempt));
+      board_start(&rc->start, sh->v);
+      uint32_t legal;
+      int ok = 1;
+      for (int ply = 0; ply < sh->opening_plies && ok; ply++) {
+        if (board_status(&rc->start, sh->v, &legal) != BOARD_END_NONE) ok = 0;
+        else {
+          for (uint32_t j = rng_below(&r, (uint32_t)__builtin_popcount(legal)); j; j--)
+            legal &= legal - 1;
+          board_play(&rc->start, sh->v, __builtin_ctz(legal));
+        }
+      }
+      if (ok && board_status(&rc->start, sh->v, &legal) == BOARD_END_NONE) break;
+    }
+    game g;
+    match_result res;
+    if (match_play(a, b, sh->v, &rc->start, gs, &g, &res, err, sizeof err)) {
+      sp_fail(sh, err);
+      break;
+    }
+    rc->moves = malloc(((size_t)g.plies + 1) * sizeof *rc->moves);
+    if (!rc->moves) {
+      game_free(&g);
+      sp_fail(sh, "out of memory");
+      break;
+    }
+    for (int i = 0; i < g.plies; i++) rc->moves[i] = g.moves[i];
+    rc->plies = g.plies;
+    rc->winner = res.winner;
+    game_free(&g);
+  }
+  player_free(a);
+  player_free(b);
+  return NULL;
+}
+
+int texel_selfplay(texel_set *set, const char *spec, const eval_weights *w, const variant *v,
+                   int games, int threads, int opening_plies, double keep, uint64_t seed,
+                   char *err, size_t errlen) {
+  sp_shared sh;
+  memset(&sh, 0, sizeof sh);
+  sh.spec = spec;
+  sh.w = w;
+  sh.v = v;
+  sh.games = games;
+  sh.opening_plies = opening_plies;
+  sh.seed = seed;
+  atomic_init(&sh.next, 0);
+  atomic_init(&sh.failed, 0);
+  sh.rec = calloc((size_t)games, sizeof *sh.rec);
+  if (!sh.rec || pthread_mutex_init(&sh.mu, NULL)) {
+    free(sh.rec);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  if (threads < 1) threads = 1;
+  pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+  int started = 0;
+  if (!tid) sp_fail(&sh, "out of memory");
+  for (; tid && started < threads; started++)
+    if (pthread_create(&tid[started], NULL, sp_work, &sh)) {
+      sp_fail(&sh, "cannot start a thread");
+      break;
+    }
+  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  free(tid);
+  int rc = 0;
+  if (atomic_load(&sh.failed)) {
+    snprintf(err, errlen, "%s", sh.error);
+    rc = -1;
+  }
+  /* Positions in game order: the same set whatever the thread count. */
+  for (int k = 0; k < games && !rc; k++)
+    if (texel_add_game(set, v, &sh.rec[k].start, sh.rec[k].moves, sh.rec[k].plies,
+                       sh.rec[k].winner, 0, keep, rng_mix(seed ^ 0x7465786c, (uint64_t)k)) < 0) {
+      snprintf(err, errlen, "out of memory");
+      rc = -1;
+    }
+  for (int k = 0; k < games; k++) free(sh.rec[k].moves);
+  free(sh.rec);
+  pthread_mutex_destroy(&sh.mu);
+  return rc;
+}
+
+/* ---- The fit ---- */
+
+static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+double texel_mse(const texel_set *set, const double *w, double K) {
+  double sum = 0;
+  for (size_t k = 0; k < set->n; k++) {
+    const texel_sample *s = &set->s[k];
+    double e = 0;
+    for (int i = 0; i < EVAL_N; i++) e += w[i] * s->f[i];
+    double d = s->y - sigmoid(K * e);
+    sum += d * d;
+  }
+  return set->n ? sum / (double)set->n : 0;
+}
+
+typedef struct kctx {
+  const texel_set *set;
+  const double *w;
+} kctx;
+
+static double k_err(double logk, void *p) {
+  kctx *c = p;
+  return texel_mse(c->set, c->w, exp(logk));
+}
+
+int texel_fit_k(const texel_set *set, const double *w, double *K, char *err, size_t errlen) {
+  if (!set->n) {
+    snprintf(err, errlen, "texel: no positions");
+    return -1;
+  }
+  /* K is searched on a log scale between 1e-6 and 1 (per centiseed). */
+  kctx c = {set, w};
+  gsl_function F = {k_err, &c};
+  double lo = log(1e-6), hi = log(1.0), best = lo, bestv = k_err(lo, &c);
+  for (double x = lo; x <= hi; x += 0.25) { /* a bracket for Brent */
+    double fx = k_err(x, &c);
+    if (fx < bestv) bestv = fx, best = x;
+  }
+  if (best <= lo + 1e-9 || best >= hi - 0.25) {
+    *K = exp(best);
+    return 0; /* at the edge of the range: no interior minimum to refine */
+  }
+  gsl_set_error_handler_off();
+  gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+  if (!m) {
+    snprintf(err, errlen, "texel: out of memory");
+    return -1;
+  }
+  if (gsl_min_fminimizer_set(m, &F, best, best - 0.25, best + 0.25) != GSL_SUCCESS) {
+    gsl_min_fminimizer_free(m);
+    *K = exp(best);
+    return 0;
+  }
+  for (int it = 0; it < 100; it++) {
+    if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS) break;
+    double a = gsl_min_fminimizer_x_lower(m), b = gsl_min_fminimizer_x_upper(m);
+    if (gsl_min_test_interval(a, b, 1e-6, 0) == GSL_SUCCESS) break;
+  }
+  *K = exp(gsl_min_fminimizer_x_minimum(m));
+  gsl_min_fminimizer_free(m);
+  return 0;
+}
+
+typedef struct wctx {
+  const texel_set *set;
+  double K;
+  double *w; /* full vector; the tuned entries come from x */
+  const int *idx;
+  int n;
+} wctx;
+
+static void unpack(wctx *c, const gsl_vector *x) {
+  for (int j = 0; j < c->n; j++) c->w[c->idx[j]] = gsl_vector_get(x, (size_t)j);
+}
+
+/* Error and its exact gradient: the evaluation is linear in the weights. */
+static void w_fdf(const gsl_vector *x, void *p, double *f, gsl_vector *g) {
+  wctx *c = p;
+  unpack(c, x);
+  double sum = 0, grad[EVAL_N] = {0};
+  for (size_t k = 0; k < c->set->n; k++) {
+    const texel_sample *s = &c->set->s[k];
+    double e = 0;
+    for (int i = 0; i < EVAL_N; i++) e += c->w[i] * s->f[i];
+    double sg = sigmoid(c->K * e), d = s->y - sg;
+    sum += d * d;
+    double common = -2 * d * sg * (1 - sg) * c->K;
+    for (int j = 0; j < c->n; j++) grad[j] += common * s->f[c->idx[j]];
+  }
+  double n = (double)c->set->n;
+  if (f) *f = sum / n;
+  if (g)
+    for (int j = 0; j < c->n; j++) gsl_vector_set(g, (size_t)j, grad[j] / n);
+}
+
+static double w_f(const gsl_vector *x, void *p) {
+  double f;
+  w_fdf(x, p, &f, NULL);
+  return f;
+}
+
+static void w_df(const gsl_vector *x, void *p, gsl_vector *g) { w_fdf(x, p, NULL, g); }
+
+int texel_fit(const texel_set *set, double K, double *w, const int *tune, int max_iter,
+              texel_step_fn step, void *ctx, double *mse_out, char *err, size_t errlen) {
+  int idx[EVAL_N], n = 0;
+  for (int i = 0; i < EVAL_N; i++)
+    if (tune[i]) idx[n++] = i;
+  if (!n || !set->n) {
+    snprintf(err, errlen, "texel: %s", n ? "no positions" : "no weights to tune");
+    return -1;
+  }
+  wctx c = {set, K, w, idx, n};
+  gsl_multimin_function_fdf F = {w_f, w_df, w_fdf, (size_t)n, &c};
+  gsl_vector *x = gsl_vector_alloc((size_t)n);
+  gsl_multimin_fdfminimizer *m =
+      gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, (size_t)n);
+  if (!x || !m) {
+    if (x) gsl_vector_free(x);
+    if (m) gsl_multimin_fdfminimizer_free(m);
+    snprintf(err, errlen, "texel: out of memory");
+    return -1;
+  }
+  gsl_set_error_handler_off();
+  for (int j = 0; j < n; j++) gsl_vector_set(x, (size_t)j, w[idx[j]]);
+  /* First step: a tenth of the weights' size; line-search tolerance 0.1. */
+  double norm = 0;
+  for (int j = 0; j < n; j++) norm += w[idx[j]] * w[idx[j]];
+  gsl_multimin_fdfminimizer_set(m, &F, x, 0.1 * (sqrt(norm) > 1 ? sqrt(norm) : 1), 0.1);
+  for (int it = 1; it <= max_iter; it++) {
+    int st = gsl_multimin_fdfminimizer_iterate(m);
+    unpack(&c, m->x);
+    if (step) step(ctx, it, m->f, w);
+    if (st != GSL_SUCCESS) break; /* no further progress possible */
+    if (gsl_multimin_test_gradient(m->gradient, 1e-9) == GSL_SUCCESS) break;
+  }
+  unpack(&c, m->x);
+  if (mse_out) *mse_out = m->f;
+  gsl_multimin_fdfminimizer_free(m);
+  gsl_vector_free(x);
+  return 0;
+}
