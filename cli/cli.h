@@ -45,5 +45,8 @@ int cli_uci(int argc, char **argv);
 int cli_tournament(int argc, char **argv);
 int cli_runs(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_report.c */
+int cli_tune(int argc, char **argv);
+int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
 
 #endif
