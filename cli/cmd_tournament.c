@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena/report.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "arena/tournament.h"
@@ -32,7 +33,7 @@ static const char tournament_help[] =
     "                        [--kind round-robin|gauntlet] [--format F] [--variant V[;V...]]\n"
     "                        [--openings O] [--rounds R] [--threads N] [--seed S]\n"
     "                        [--db PATH] [--name NAME] [--sprt elo0=E0,elo1=E1[,...]]\n"
-    "                        [--quiet]\n"
+    "                        [--report] [--quiet]\n"
     "       oware tournament --resume RUN_ID [--db PATH] [--threads N] [--quiet]\n"
     "Plays every pairing (round-robin) or the first player against each other\n"
     "(gauntlet), under every variant named, R rounds (default 1), as series of the\n"
@@ -51,6 +52,8 @@ static const char tournament_help[] =
     "accepts H0 or H1, or the games:N cap (default games:20000) is reached.\n"
     "At the end: standings, cross table, Elo with 95% intervals (stored in the\n"
     "ratings table, and about ten times along the run for the charts).\n"
+    "--report writes the run's report (index.html, report.md, charts, OGN) to\n"
+    "results/run-N/ at the end and prints where it is.\n"
     "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n";
 
 /* Splits "a;b;c" (or lines of a file) into the run's players. */
@@ -117,7 +120,7 @@ int cli_tournament(int argc, char **argv) {
   const char *variants = "abapa", *openings = "random:2", *db_path = DEFAULT_DB, *name = NULL;
   const char *sprt = NULL;
   long long rounds = 1, threads = sysconf(_SC_NPROCESSORS_ONLN), seed = 1, resume = -1;
-  int quiet = 0, threads_set = 0, config_given = 0;
+  int quiet = 0, threads_set = 0, config_given = 0, report = 0;
   if (threads < 1) threads = 1;
   for (int i = 0; i < argc; i++) {
     int r;
@@ -159,6 +162,8 @@ int cli_tournament(int argc, char **argv) {
         return CLI_EXIT_USAGE;
     } else if (!strcmp(argv[i], "--quiet")) {
       quiet = 1;
+    } else if (!strcmp(argv[i], "--report")) {
+      report = 1;
     } else {
       return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
     }
@@ -294,6 +299,16 @@ int cli_tournament(int argc, char **argv) {
            t->sprt_result.lower, t->sprt_result.upper,
            t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
                t->sprt_match.penta[3] + t->sprt_match.penta[4]);
+  if (report) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "results/run-%lld", (long long)r->id);
+    if (report_write(db, r->id, dir, stderr, err, sizeof err)) {
+      cli_error(cmd, "report: %s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    printf("report: %s/index.html\n", dir);
+  }
   if (res == 1) {
     fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
                     "--resume %lld --db %s\n",

@@ -10,6 +10,7 @@
 
 #include "arena/pairs.h"
 #include "arena/rating.h"
+#include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"
 #include "core/notation.h"
@@ -39,7 +40,8 @@ static const char tune_help[] =
     "                        [--positions M] [--max-iter I] [options]\n"
     "       oware tune --resume RUN [--db PATH] [--threads T]\n"
     "options: [--start FILE|equal:X] [--threads T] [--variant V] [--seed S] [--db PATH]\n"
-    "         [--out WEIGHTS] [--validate N] [--name NAME] [--quiet]\n"
+    "         [--opening-plies P]\n"
+    "         [--out WEIGHTS] [--validate N] [--name NAME] [--report] [--quiet]\n"
     "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
     "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
     "--start equal:X (every weight X: a deliberately poor start).\n"
@@ -56,14 +58,17 @@ static const char tune_help[] =
     "a run that was stopped. The result goes to --out (default\n"
     "results/tuned-RUN.txt), a weights file for minimax:weights=FILE.\n"
     "--validate N: N game pairs of the tuned weights against the start, with the\n"
-    "  Elo gain and its 95% interval.\n";
+    "  Elo gain and its 95% interval.\n"
+    "Openings: P random legal plies (default 8) from the seed and the pair's number:\n"
+    "  with deterministic players, few plies would repeat the same few games\n"
+    "  (2 plies give only 36 openings) and overstate the confidence.\n";
 
 typedef struct tune_cfg {
   int spsa; /* else texel */
   const char *spec, *params, *start, *variant, *db, *out, *from_db, *name;
-  long long iterations, pairs, threads, seed, validate, games, positions, max_iter;
+  long long iterations, pairs, threads, seed, validate, games, positions, max_iter, opening_plies;
   double c_end, r_end;
-  int quiet;
+  int quiet, report;
 } tune_cfg;
 
 /* Shell-style quoting of the command line, read back by unquote(). */
@@ -131,6 +136,7 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
   c->games = 2000;
   c->positions = 200000;
   c->max_iter = 200;
+  c->opening_plies = 8;
   c->db = DEFAULT_DB;
   c->params = "all";
   if (argc < 1 || (strcmp(argv[0], "spsa") && strcmp(argv[0], "texel")))
@@ -166,6 +172,7 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
     NUM("--games", games, 1, 100000000)
     NUM("--positions", positions, 1, 100000000)
     NUM("--max-iter", max_iter, 1, 100000)
+    NUM("--opening-plies", opening_plies, 0, 40)
 #undef TEXT
 #undef NUM
     if ((r = cli_opt(argc, argv, &i, cmd, "--c-end", &val)) ||
@@ -179,6 +186,8 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
       else c->r_end = x;
     } else if (!strcmp(argv[i], "--quiet")) {
       c->quiet = 1;
+    } else if (!strcmp(argv[i], "--report")) {
+      c->report = 1;
     } else {
       return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
     }
@@ -237,7 +246,8 @@ static void print_weights(FILE *f, const char *title, const eval_weights *w, con
 /* The validation: tuned against start, N pairs; prints and logs the Elo. */
 static int validate(const char *cmd, const tune_cfg *c, const variant *v, const eval_weights *start,
                     const eval_weights *tuned, store *db, int64_t run, long long games_so_far) {
-  pairs_job job = {c->spec, c->spec, tuned, start, *v, (int)c->validate, 0, (int)c->threads, 2,
+  pairs_job job = {c->spec, c->spec, tuned, start, *v, (int)c->validate, 0, (int)c->threads,
+                   (int)c->opening_plies,
                    rng_mix((uint64_t)c->seed, 0x76616c6964ULL)};
   pairs_result res;
   char err[512];
@@ -485,7 +495,7 @@ int cli_tune(int argc, char **argv) {
     snprintf(run->kind, sizeof run->kind, "%s", c.spsa ? "spsa" : "texel");
     if (c.spsa) snprintf(run->format, sizeof run->format, "iterations:%lld,pairs:%lld", c.iterations, c.pairs);
     else snprintf(run->format, sizeof run->format, "games:%lld,positions:%lld", c.games, c.positions);
-    snprintf(run->openings, sizeof run->openings, "random:%d", c.spsa ? 2 : 6);
+    snprintf(run->openings, sizeof run->openings, "random:%lld", c.opening_plies);
     run->rounds = 1;
     run->threads = (int)c.threads;
     run->seed = (uint64_t)c.seed;
@@ -555,7 +565,7 @@ int cli_tune(int argc, char **argv) {
       for (int j = 0; j < sc.nparams; j++) wp.w[map[j]] = plus[j], wm.w[map[j]] = minus[j];
       /* Each iteration's openings and seeds come from (seed, k). */
       pairs_job job = {c.spec, c.spec, &wp, &wm, v, (int)c.pairs, k * (int)c.pairs, (int)c.threads,
-                       2, (uint64_t)c.seed};
+                       (int)c.opening_plies, (uint64_t)c.seed};
       pairs_result res;
       if (pairs_play(&job, NULL, &res, err, sizeof err)) {
         cli_error(cmd, "%s", err);
@@ -610,7 +620,7 @@ int cli_tune(int argc, char **argv) {
         /* Positions of a game are kept with a probability that aims at M in all. */
         double keep = (double)c.positions / ((double)c.games * 40.0);
         if (keep > 1) keep = 1;
-        if (texel_selfplay(&set, c.spec, &start, &v, (int)c.games, (int)c.threads, 6, keep,
+        if (texel_selfplay(&set, c.spec, &start, &v, (int)c.games, (int)c.threads, (int)c.opening_plies, keep,
                            (uint64_t)c.seed, err, sizeof err)) {
           cli_error(cmd, "%s", err);
           texel_free(&set);
@@ -672,6 +682,15 @@ int cli_tune(int argc, char **argv) {
   if (store_run_status(db, run->id, status, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     goto out;
+  }
+  if (c.report) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "results/run-%lld", (long long)run->id);
+    if (report_write(db, run->id, dir, stderr, err, sizeof err)) {
+      cli_error(cmd, "report: %s", err);
+      goto out;
+    }
+    printf("report: %s/index.html\n", dir);
   }
   if (!complete)
     fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld --db %s\n",
