@@ -699,18 +699,62 @@ static int write_matrix(const plot_run *r, FILE *f) {
   return 0;
 }
 
-/* Groups for the length and end charts: variants when there are several,
- * else pairings (at most max_pairs of them), else everything. */
+/* Groups for the length and end charts: the variants that have games when
+ * there are several, else the pairings that have games (at most max_pairs
+ * of them), else all games. */
 enum { GROUP_ALL, GROUP_VARIANT, GROUP_PAIR };
-static int grouping(const plot_run *r, int max_pairs) {
-  if (r->run.nvariants > 1) return GROUP_VARIANT;
-  if (r->npairs > 1 && r->npairs <= max_pairs) return GROUP_PAIR;
-  return GROUP_ALL;
+typedef struct groups {
+  int by, n;
+  int *member; /* group -> variant or pair index */
+  int *of;     /* variant or pair index -> group, -1 for none */
+} groups;
+
+static int groups_make(const plot_run *r, int max_pairs, groups *g) {
+  int cap = r->npairs > r->run.nvariants ? r->npairs : r->run.nvariants;
+  if (cap < 1) cap = 1;
+  g->member = malloc((size_t)cap * sizeof *g->member);
+  g->of = malloc((size_t)cap * sizeof *g->of);
+  if (!g->member || !g->of) {
+    free(g->member);
+    free(g->of);
+    return -1;
+  }
+  for (int k = 0; k < cap; k++) g->of[k] = -1;
+  int nv = 0, np = 0;
+  for (int v = 0; v < r->run.nvariants; v++) nv += r->variant_games[v] > 0;
+  for (int k = 0; k < r->npairs; k++) np += r->pair[k].games > 0;
+  g->n = 0;
+  if (nv > 1) {
+    g->by = GROUP_VARIANT;
+    for (int v = 0; v < r->run.nvariants; v++)
+      if (r->variant_games[v]) g->of[v] = g->n, g->member[g->n++] = v;
+  } else if (np > 1 && np <= max_pairs) {
+    g->by = GROUP_PAIR;
+    for (int k = 0; k < r->npairs; k++)
+      if (r->pair[k].games) g->of[k] = g->n, g->member[g->n++] = k;
+  } else {
+    g->by = GROUP_ALL;
+    g->n = 1;
+    g->member[0] = 0;
+  }
+  return 0;
+}
+
+static void groups_free(groups *g) {
+  free(g->member);
+  free(g->of);
+}
+
+static void put_group_name(FILE *f, const plot_run *r, const groups *g, int gi) {
+  if (g->by == GROUP_VARIANT) put_name(f, r->run.variant[g->member[gi]]);
+  else if (g->by == GROUP_PAIR) put_pair_name(f, r, &r->pair[g->member[gi]]);
+  else put_name(f, "all games");
 }
 
 static int write_length(const plot_run *r, FILE *f) {
-  int by = grouping(r, 6);
-  int ngroups = by == GROUP_VARIANT ? r->run.nvariants : by == GROUP_PAIR ? r->npairs : 1;
+  groups gr;
+  if (groups_make(r, 6, &gr)) return -1;
+  int ngroups = gr.n;
   static const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000};
   int width = steps[sizeof steps / sizeof *steps - 1];
   for (size_t k = 0; k < sizeof steps / sizeof *steps; k++)
@@ -724,10 +768,14 @@ static int write_length(const plot_run *r, FILE *f) {
   if (!count || !total) {
     free(count);
     free(total);
+    groups_free(&gr);
     return -1;
   }
   for (long long g = 0; g < r->nlengths; g++) {
-    int grp = by == GROUP_VARIANT ? r->length_variant[g] : by == GROUP_PAIR ? r->length_pair[g] : 0;
+    int grp = gr.by == GROUP_VARIANT ? gr.of[r->length_variant[g]]
+              : gr.by == GROUP_PAIR  ? gr.of[r->length_pair[g]]
+                                     : 0;
+    if (grp < 0) continue;
     count[(size_t)(r->length[g] / width) * (size_t)ngroups + (size_t)grp]++;
     total[grp]++;
   }
@@ -736,9 +784,7 @@ static int write_length(const plot_run *r, FILE *f) {
   fputs("\"plies\" \"bin width\"", f);
   for (int gi = 0; gi < ngroups; gi++) {
     fputc(' ', f);
-    if (by == GROUP_VARIANT) put_name(f, r->run.variant[gi]);
-    else if (by == GROUP_PAIR) put_pair_name(f, r, &r->pair[gi]);
-    else put_name(f, "all games");
+    put_group_name(f, r, &gr, gi);
   }
   fputc('\n', f);
   for (int b = 0; b < nbins; b++) {
@@ -749,12 +795,13 @@ static int write_length(const plot_run *r, FILE *f) {
   }
   free(count);
   free(total);
+  groups_free(&gr);
   return 0;
 }
 
 static int write_ends(const plot_run *r, FILE *f) {
-  int by = grouping(r, 15);
-  int ngroups = by == GROUP_VARIANT ? r->run.nvariants : by == GROUP_PAIR ? r->npairs : 1;
+  groups gr;
+  if (groups_make(r, 15, &gr)) return -1;
   long long all[PLOT_NENDS] = {0};
   for (int v = 0; v < r->run.nvariants; v++)
     for (int e = 0; e < PLOT_NENDS; e++) all[e] += r->variant_ends[v][e];
@@ -764,23 +811,18 @@ static int write_ends(const plot_run *r, FILE *f) {
   fputs("\"group\" \"games\"", f);
   for (int e = 0; e < cols; e++) fprintf(f, " \"%s\"", plot_end_names[e]);
   fputc('\n', f);
-  for (int gi = 0; gi < ngroups; gi++) {
-    const long long *ends;
-    long long games;
-    if (by == GROUP_VARIANT) {
-      put_name(f, r->run.variant[gi]);
-      ends = r->variant_ends[gi], games = r->variant_games[gi];
-    } else if (by == GROUP_PAIR) {
-      put_pair_name(f, r, &r->pair[gi]);
-      ends = r->pair[gi].ends, games = r->pair[gi].games;
-    } else {
-      put_name(f, "all games");
-      ends = all, games = r->games;
-    }
+  for (int gi = 0; gi < gr.n; gi++) {
+    const long long *ends = all;
+    long long games = r->games;
+    int m = gr.member[gi];
+    if (gr.by == GROUP_VARIANT) ends = r->variant_ends[m], games = r->variant_games[m];
+    else if (gr.by == GROUP_PAIR) ends = r->pair[m].ends, games = r->pair[m].games;
+    put_group_name(f, r, &gr, gi);
     fprintf(f, " %lld", games);
     for (int e = 0; e < cols; e++) fprintf(f, " %.3f", pct(ends[e], games));
     fputc('\n', f);
   }
+  groups_free(&gr);
   return 0;
 }
 
@@ -924,8 +966,8 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
       snprintf(why, sizeof why, "run %lld has no games yet", rid);
       nodata = why;
     } else if (kind == PLOT_RATINGS && !r->nhistory) {
-      snprintf(why, sizeof why, "run %lld has no stored ratings ('oware rate --run %lld' stores them)",
-               rid, rid);
+      snprintf(why, sizeof why,
+               "run %lld has no stored ratings ('oware rate --run %lld' stores them)", rid, rid);
       nodata = why;
     } else if (kind == PLOT_MATRIX && r->nplayers < 2) {
       snprintf(why, sizeof why, "run %lld has fewer than two players", rid);
@@ -962,18 +1004,25 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
     if (nodata) {
       c->status = PLOT_NO_DATA;
       snprintf(c->note, sizeof c->note, "%s", nodata);
-      if (log) fprintf(log, "chart %s: nothing to draw: %s\n", kind_names[ki], nodata);
+      /* without gnuplot, the one message above says it all */
+      if (log && !res->gnuplot_missing)
+        fprintf(log, "chart %s: nothing to draw: %s\n", kind_names[ki], nodata);
       continue;
     }
     if (kind == PLOT_ELO) {
       snprintf(extra, sizeof extra, "metric='%s'; ", r->has_elo ? "elo" : "score");
       snprintf(c->note, sizeof c->note, "%s", r->elo_source);
       if (!r->has_elo) snprintf(c->title, sizeof c->title, "Score ladder (no Elo)");
+    } else if (kind == PLOT_TUNING) {
+      snprintf(c->note, sizeof c->note,
+               "each weight as its change since the first iteration (mode='value' in "
+               "scripts/tuning.gp draws the values); below, the Elo gain of the validation");
     } else if (kind == PLOT_RATINGS) {
       int fits = 0;
-      for (int k = 0; k < r->nhistory; k++) fits += !k || r->history[k].batch != r->history[k - 1].batch;
-      snprintf(c->note, sizeof c->note, "%d stored fit%s of scope \"%s\"", fits, fits == 1 ? "" : "s",
-               r->latest[0].scope);
+      for (int k = 0; k < r->nhistory; k++)
+        fits += !k || r->history[k].batch != r->history[k - 1].batch;
+      snprintf(c->note, sizeof c->note, "%d stored fit%s of scope \"%s\"", fits,
+               fits == 1 ? "" : "s", r->latest[0].scope);
     }
     snprintf(title, sizeof title, "Run %lld (%s): %s", rid, r->run.name, c->title);
     if (res->gnuplot_missing) {

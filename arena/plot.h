@@ -15,8 +15,11 @@ typedef enum plot_kind {
   PLOT_ELO = 1 << 0,     /* "elo":     ladder, each player's Elo with its 95% interval */
   PLOT_RATINGS = 1 << 1, /* "ratings": stored ratings against games played (x = games_total) */
   PLOT_MATRIX = 1 << 2,  /* "matrix":  heat map of each pairing's score % */
-  PLOT_LENGTH = 1 << 3,  /* "length":  histogram of game lengths in plies, per variant */
-  PLOT_ENDS = 1 << 4,    /* "ends":    stacked bars of end reasons, per variant or pairing */
+  PLOT_LENGTH = 1 << 3,  /* "length":  histogram of game lengths in plies, per variant (when
+                                         there are several), else per pairing (up to 6),
+                                         else of all games */
+  PLOT_ENDS = 1 << 4,    /* "ends":    stacked bars of end reasons, per variant (when there are
+                                         several), else per pairing (up to 15), else all */
   PLOT_TUNING = 1 << 5,  /* "tuning":  weights against the iteration, Elo of checkpoints */
 } plot_kind;
 #define PLOT_NKINDS 6

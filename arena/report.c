@@ -296,8 +296,8 @@ static void write_config(out *o, const plot_run *r) {
       row_end(o);
   row_begin(o, &t), cell(o, &t, "status"), cell_text(o, &t, run->status), row_end(o);
   row_begin(o, &t), cell(o, &t, "started"), cell_text(o, &t, run->started), row_end(o);
-  row_begin(o, &t), cell(o, &t, "finished"), cell_text(o, &t, run->finished[0] ? run->finished : "-"),
-      row_end(o);
+  row_begin(o, &t), cell(o, &t, "finished"),
+      cell_text(o, &t, run->finished[0] ? run->finished : "-"), row_end(o);
   if (run->finished[0]) {
     format_duration(iso_seconds(run->finished) - iso_seconds(run->started), buf, sizeof buf);
     row_begin(o, &t), cell(o, &t, "duration"), cell(o, &t, "%s", buf), row_end(o);
@@ -339,6 +339,10 @@ static void elo_cell(out *o, table *t, const plot_player *p) {
 
 static void write_standings(out *o, const plot_run *r) {
   heading(o, 2, "standings", "Standings");
+  if (!r->games) {
+    para(o, NULL, "No games are stored for this run.");
+    return;
+  }
   table t;
   table_begin(o, &t, ">rank|player|>games|>wins|>draws|>losses|>points|>score %|>score 95% "
                      "(Wilson)|>Elo|>Elo 95%");
@@ -393,13 +397,18 @@ static void write_ratings(out *o, const plot_run *r) {
     int fits = 0;
     for (int k = 0; k < r->nhistory; k++)
       fits += !k || r->history[k].batch != r->history[k - 1].batch;
-    snprintf(buf, sizeof buf, "%d fit%s of this scope stored (see the chart of ratings over the run).",
-             fits, fits == 1 ? "" : "s");
+    snprintf(buf, sizeof buf,
+             "%d fit%s of this scope stored (see the chart of ratings over the run).", fits,
+             fits == 1 ? "" : "s");
     para(o, NULL, buf);
     if (r->has_elo && strncmp(r->elo_source, "stored", 6)) {
       snprintf(buf, sizeof buf, "The standings show a newer fit: %s.", r->elo_source);
       para(o, "note", buf);
     }
+    return;
+  }
+  if (!r->games) {
+    para(o, NULL, "No ratings: no games are stored for this run.");
     return;
   }
   if (!r->has_elo) {
@@ -440,7 +449,12 @@ static void write_ratings(out *o, const plot_run *r) {
 
 static void write_pairings(out *o, const plot_run *r) {
   heading(o, 2, "pairings", "Match statistics per pairing");
-  para(o, NULL, "Wins, draws and losses from the first player's side; score = (wins + draws/2) / games.");
+  if (!r->games) {
+    para(o, NULL, "No games are stored for this run.");
+    return;
+  }
+  para(o, NULL, "Wins, draws and losses from the first player's side; "
+                "score = (wins + draws/2) / games.");
   table t;
   table_begin(o, &t, "player|opponent|>games|>wins|>draws|>losses|>score %|>mean length (plies)");
   for (int k = 0; k < r->npairs; k++) {
@@ -552,10 +566,13 @@ static void write_charts(out *o, const plot_run *r, const plot_result *res, cons
 static void write_files(out *o, const plot_run *r, const char *dir, const char *ogn) {
   heading(o, 2, "files", "Files");
   fputs("<ul>\n", o->h);
-  fprintf(o->h, "<li><a href=\"%s\">%s</a>: the %lld games of the run as OGN (Aualé reads it)</li>\n",
-          ogn, ogn, r->games);
-  fprintf(o->m, "- [%s](%s): the %lld games of the run as OGN (Aualé reads it)\n", ogn, ogn,
-          r->games);
+  if (r->games && file_exists(dir, ogn)) {
+    fprintf(o->h,
+            "<li><a href=\"%s\">%s</a>: the %lld games of the run as OGN (Aualé reads it)</li>\n",
+            ogn, ogn, r->games);
+    fprintf(o->m, "- [%s](%s): the %lld games of the run as OGN (Aualé reads it)\n", ogn, ogn,
+            r->games);
+  }
   fputs("<li><a href=\"report.md\">report.md</a>: this report in Markdown</li>\n", o->h);
   fputs("- [index.html](index.html): this report as a web page\n", o->m);
   for (int k = 0; k < PLOT_NKINDS; k++) {
@@ -580,7 +597,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   if (plot_mkdirs(outdir, err, errlen)) goto done;
   snprintf(ogn, sizeof ogn, "run-%lld.ogn", (long long)run_id);
   snprintf(ognpath, sizeof ognpath, "%s/%s", outdir, ogn);
-  if (write_ogn(db, r, ognpath, err, errlen)) goto done;
+  if (r->games && write_ogn(db, r, ognpath, err, errlen)) goto done;
   /* Charts: those of games for a run with games, the tuning chart for a run
    * with tuning iterations. */
   unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)PLOT_TUNING : 0u) |
@@ -628,7 +645,8 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   struct tm tm;
   char when[32] = "";
   if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION, when);
+  fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
+          when);
   fprintf(m, "\n---\nWritten by oware %s on %s.\n", OWARE_VERSION, when);
   int bh = fclose(h), bm = fclose(m);
   h = m = NULL;

@@ -95,3 +95,21 @@ char *cli_read_file(const char *cmd, const char *path) {
   }
   return buf;
 }
+
+void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len) {
+  size_t n = (size_t)snprintf(buf, len, "%s", prefix);
+  for (int i = 0; i < argc && n + 8 < len; i++) {
+    buf[n++] = ' ';
+    buf[n++] = '\'';
+    for (const char *c = argv[i]; *c && n + 6 < len; c++) {
+      if (*c == '\'') {
+        memcpy(buf + n, "'\\''", 4);
+        n += 4;
+      } else {
+        buf[n++] = *c;
+      }
+    }
+    buf[n++] = '\'';
+    buf[n] = 0;
+  }
+}

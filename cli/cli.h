@@ -33,6 +33,10 @@ int cli_variant(const char *cmd, const char *text, variant *v);
  * after printing an error. */
 char *cli_read_file(const char *cmd, const char *path);
 
+/* Writes "prefix 'arg' 'arg' ..." with shell quoting (what a run stores as
+ * its command line; a shell, and `oware tune --resume`, read it back). */
+void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len);
+
 /* Subcommands: each takes the arguments after its name. */
 int cli_perft(int argc, char **argv);
 int cli_replay(int argc, char **argv);
@@ -48,5 +52,9 @@ int cli_export(int argc, char **argv);
 int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_report.c */
 int cli_tune(int argc, char **argv);
 int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
+/* cmd_study.c: `oware variants` with study options (cli_variants_list hands over), `oware calibrate`. */
+int cli_variants_study(int argc, char **argv);
+extern const char cli_variants_study_help[];
+int cli_calibrate(int argc, char **argv);
 
 #endif

@@ -114,7 +114,8 @@ int cli_chart(int argc, char **argv) {
   store *db;
   if (store_open(a.db, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   plot_result res;
-  int rc = plot_charts(db, a.run, kinds, a.out ? a.out : dir, &a.opt, &res, stderr, err, sizeof err);
+  int rc =
+      plot_charts(db, a.run, kinds, a.out ? a.out : dir, &a.opt, &res, stderr, err, sizeof err);
   store_close(db);
   if (rc < 0) {
     /* an unknown run is the user's mistake, the rest a failure */

@@ -247,11 +247,7 @@ int cli_tournament(int argc, char **argv) {
     r->threads = (int)threads;
     r->seed = (uint64_t)seed;
     if (!sprt) snprintf(r->name, sizeof r->name, "%s", name ? name : "tournament");
-    size_t n = 0;
-    r->command[0] = 0;
-    for (int i = -1; i < argc && n + 4 < sizeof r->command; i++)
-      n += (size_t)snprintf(r->command + n, sizeof r->command - n, "%s%s", i < 0 ? "" : " ",
-                            i < 0 ? "oware tournament" : argv[i]);
+    cli_quote_args("oware tournament", argc, argv, r->command, sizeof r->command);
     if (tournament_prepare(t, err, sizeof err)) {
       cli_error(cmd, "%s", err);
       goto out;

@@ -71,26 +71,7 @@ typedef struct tune_cfg {
   int quiet, report;
 } tune_cfg;
 
-/* Shell-style quoting of the command line, read back by unquote(). */
-static void quote_args(int argc, char **argv, char *buf, size_t len) {
-  size_t n = (size_t)snprintf(buf, len, "oware tune");
-  for (int i = 0; i < argc && n + 4 < len; i++) {
-    buf[n++] = ' ';
-    buf[n++] = '\'';
-    for (const char *c = argv[i]; *c && n + 6 < len; c++) {
-      if (*c == '\'') {
-        memcpy(buf + n, "'\\''", 4);
-        n += 4;
-      } else {
-        buf[n++] = *c;
-      }
-    }
-    buf[n++] = '\'';
-    buf[n] = 0;
-  }
-}
-
-/* Splits a command stored by quote_args into argv (after "oware tune"). */
+/* Splits a command stored by cli_quote_args into argv (after "oware tune"). */
 static int unquote(const char *s, char ***argv_out) {
   int cap = 16, n = 0;
   char **argv = malloc((size_t)cap * sizeof *argv);
@@ -499,7 +480,7 @@ int cli_tune(int argc, char **argv) {
     run->rounds = 1;
     run->threads = (int)c.threads;
     run->seed = (uint64_t)c.seed;
-    quote_args(argc, argv, run->command, sizeof run->command);
+    cli_quote_args("oware tune", argc, argv, run->command, sizeof run->command);
     run->nplayers = 1;
     snprintf(run->player_name[0], sizeof run->player_name[0], "%s", c.spec);
     snprintf(run->player_spec[0], sizeof run->player_spec[0], "%s", c.spec);
@@ -667,8 +648,12 @@ int cli_tune(int argc, char **argv) {
 
   /* The weights file. */
   char outp[512];
-  if (c.out) snprintf(outp, sizeof outp, "%s", c.out);
-  else snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run->id);
+  if (c.out) {
+    snprintf(outp, sizeof outp, "%s", c.out);
+  } else {
+    mkdir("results", 0777); /* an error shows when the file cannot be written */
+    snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run->id);
+  }
   FILE *f = fopen(outp, "w");
   if (!f || eval_write(f, &w) || fclose(f)) {
     cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));

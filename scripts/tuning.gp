@@ -3,7 +3,9 @@
 # Restyle freely; `oware chart` runs it as
 #   gnuplot -e "datafile='tuning.dat'; outfile='tuning.png'; width=800; height=500; title='...'" tuning.gp
 # Variables: datafile, outfile (.svg gives SVG, else PNG), width, height
-# (pixels), title.
+# (pixels), title, mode ('change', the default: each weight minus its value
+# at the first iteration, so that weights of different sizes share the
+# axis; 'value': the weights themselves).
 # Data (tuning.dat, written by plot_tuning_write in arena/plot.c): "#"
 # comments, one header line of quoted column names
 #   "iteration" "elo" "elo_lo" "elo_hi" "WEIGHT1" "WEIGHT2" ...
@@ -16,6 +18,7 @@ if (!exists("outfile")) outfile = "tuning.png"
 if (!exists("width")) width = 800
 if (!exists("height")) height = 500
 if (!exists("title")) title = "Tuning"
+if (!exists("mode")) mode = "change"
 
 if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq ".svg") {
   set terminal svg size width,height fixed noenhanced font "Sans,12" background rgb "white"
@@ -44,10 +47,15 @@ set lmargin at screen 0.10
 set rmargin at screen 0.74
 set tmargin at screen 0.90
 set bmargin at screen (ncheckpoints > 0 ? 0.42 : 0.12)
-set ylabel "weight value"
+set ylabel (mode eq "value" ? "weight value" : "weight change")
 if (ncheckpoints > 0) { set format x ""; unset xlabel } else { set xlabel "iteration" }
 set key title "weight" left
-plot for [i=5:ncols] datafile using 1:i with lines lw 2 lc (i-4) title columnheader(i)
+# the value of each weight at the first iteration
+array first[ncols]
+do for [i=5:ncols] { stats [*:*][*:*] datafile using i every ::0::0 nooutput; first[i] = STATS_min }
+# eight colours, then the same colours dashed
+plot for [i=5:ncols] datafile using 1:(mode eq "value" ? column(i) : column(i) - first[i]) \
+       with lines lw 2 lc ((i-5)%8+1) dt 1+(i-5)/8 title columnheader(i)
 
 if (ncheckpoints > 0) {
   set tmargin at screen 0.36
@@ -60,7 +68,8 @@ if (ncheckpoints > 0) {
   # about four tics on the small panel: a step of 1, 2 or 5 times a power of ten
   r = (STATS_max_y > STATS_min_x) ? (STATS_max_y - STATS_min_x) / 4.0 : 1
   p10 = 10 ** floor(log10(r))
-  step = (r / p10 < 2) ? p10 : (r / p10 < 5) ? 2 * p10 : 5 * p10
+  m = r / p10
+  step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p10
   set ytics step
   plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb "#c44e52" \
     title "Elo, 95% interval"

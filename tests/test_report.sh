@@ -103,6 +103,7 @@ check "the report shows the charts" test "$(grep -c '<img src=' "$tmp/results/ru
 PATH=/nonexistent "$oware" chart --run 1 --db "$db" --out "$tmp/ng" >"$tmp/ng.out" 2>"$tmp/ng.err"; rc=$?
 check "without gnuplot, chart exits 0" test $rc = 0
 check "... with one clear message" test "$(grep -c 'gnuplot is not installed' "$tmp/ng.err")" = 1
+check "... and nothing else" test "$(wc -l <"$tmp/ng.err")" = 1
 check "... which names the package" grep -q 'gnuplot-nox' "$tmp/ng.err"
 check "... no image" bash -c "! ls '$tmp/ng/'*.png >/dev/null 2>&1"
 check "... the data files are there" test -s "$tmp/ng/elo.dat"
