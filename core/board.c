@@ -78,7 +78,7 @@ int board_ok(const board *b, const variant *v) {
 
 /* Takes the seeds out of house m and sows them; returns the last house sown.
  * Keeps the key of the houses up to date (not the side). */
-static inline int sow(board *b, const variant *v, int m) {
+static inline __attribute__((always_inline)) int sow(board *b, const variant *v, int m) {
   const int P = v->pits;
   int n = b->pit[m];
   uint64_t k = b->key ^ zpit[m][n] ^ zpit[m][0];
