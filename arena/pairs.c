@@ -53,22 +53,7 @@ static player *make(shared *sh, const char *spec, const eval_weights *w) {
 /* The opening of pair `pair`: opening_plies random legal moves. */
 static void opening(const pairs_job *job, int pair, board *b) {
   uint64_t os = rng_mix(rng_mix(job->seed, 0x706169727300ULL), (uint64_t)pair);
-  for (uint64_t attempt = 0;; attempt++) {
-    rng r;
-    rng_seed(&r, rng_mix(os, attempt));
-    board_start(b, &job->v);
-    uint32_t legal;
-    int ok = 1;
-    for (int ply = 0; ply < job->opening_plies && ok; ply++) {
-      if (board_status(b, &job->v, &legal) != BOARD_END_NONE) ok = 0;
-      else {
-        for (uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(legal)); k; k--)
-          legal &= legal - 1;
-        board_play(b, &job->v, __builtin_ctz(legal));
-      }
-    }
-    if (ok && board_status(b, &job->v, &legal) == BOARD_END_NONE) return;
-  }
+  board_random_opening(b, &job->v, job->opening_plies, os);
 }
 
 static void *work(void *arg) {

@@ -184,22 +184,7 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
     *start = t->opening_file[vi][oi % t->opening_count];
   } else {
     uint64_t os = rng_mix(rng_mix(t->run.seed, 0x6f70656e00ULL + (uint64_t)vi), (uint64_t)oi);
-    for (uint64_t attempt = 0;; attempt++) {
-      rng r;
-      rng_seed(&r, rng_mix(os, attempt));
-      board_start(start, v);
-      uint32_t legal;
-      int ok = 1;
-      for (int ply = 0; ply < t->opening_plies && ok; ply++) {
-        if (board_status(start, v, &legal) != BOARD_END_NONE) ok = 0;
-        else {
-          for (uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(legal)); k; k--)
-            legal &= legal - 1;
-          board_play(start, v, __builtin_ctz(legal));
-        }
-      }
-      if (ok && board_status(start, v, &legal) == BOARD_END_NONE) break;
-    }
+    board_random_opening(start, v, t->opening_plies, os);
   }
   *a_is_south = game_no % 2 == 0;
   *seed = rng_mix(rng_mix(t->run.seed, 0x67616d6500ULL + (uint64_t)series_no), (uint64_t)game_no);

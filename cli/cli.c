@@ -2,6 +2,8 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,4 +114,30 @@ void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t
     buf[n++] = '\'';
     buf[n] = 0;
   }
+}
+
+static atomic_int *stop_target;
+static const char *stop_message;
+
+static void on_stop_signal(int sig) {
+  if (atomic_load(stop_target)) _exit(128 + sig); /* the second Ctrl-C: at once */
+  atomic_store(stop_target, 1);
+  ssize_t w = write(STDERR_FILENO, stop_message, strlen(stop_message));
+  (void)w;
+}
+
+void cli_catch_stop(atomic_int *flag, const char *message) {
+  stop_target = flag;
+  stop_message = message;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_release_stop(void) {
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
 }

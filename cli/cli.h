@@ -2,6 +2,9 @@
 #ifndef OWARE_CLI_H
 #define OWARE_CLI_H
 
+#include <stdatomic.h>
+#include <stddef.h>
+
 #include "core/variant.h"
 
 /* Exit codes: 0 success, 1 runtime failure, 2 bad input. */
@@ -36,6 +39,11 @@ char *cli_read_file(const char *cmd, const char *path);
 /* Writes "prefix 'arg' 'arg' ..." with shell quoting (what a run stores as
  * its command line; a shell, and `oware tune --resume`, read it back). */
 void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len);
+
+/* Ctrl-C and SIGTERM set *flag and print message; a second one exits at
+ * once. cli_release_stop restores the default handlers. */
+void cli_catch_stop(atomic_int *flag, const char *message);
+void cli_release_stop(void);
 
 /* Subcommands: each takes the arguments after its name. */
 int cli_perft(int argc, char **argv);

@@ -19,14 +19,6 @@
 
 static atomic_int stop_flag;
 
-static void on_signal(int sig) {
-  if (atomic_load(&stop_flag)) _exit(128 + sig); /* second Ctrl-C: at once */
-  atomic_store(&stop_flag, 1);
-  static const char msg[] =
-      "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n";
-  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-  (void)w;
-}
 
 static const char tournament_help[] =
     "usage: oware tournament --players 'SPEC;SPEC;...' | --players-file FILE\n"
@@ -267,15 +259,9 @@ int cli_tournament(int argc, char **argv) {
     fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
             (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
             (unsigned long long)r->seed, db_path);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
   int res = tournament_play(t, db, &stop_flag, err, sizeof err);
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
+  cli_release_stop();
   if (res < 0) {
     fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
     rc = CLI_EXIT_FAIL;

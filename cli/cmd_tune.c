@@ -25,13 +25,6 @@
 
 static atomic_int tune_stop;
 
-static void on_signal(int sig) {
-  if (atomic_load(&tune_stop)) _exit(128 + sig);
-  atomic_store(&tune_stop, 1);
-  static const char msg[] = "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n";
-  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-  (void)w;
-}
 
 static const char tune_help[] =
     "usage: oware tune spsa  --player SPEC [--params all|NAME,NAME...] [--iterations N]\n"
@@ -503,12 +496,7 @@ int cli_tune(int argc, char **argv) {
     cli_error(cmd, "%s", err);
     goto out;
   }
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
   if (!c.quiet)
     fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)run->id, run->kind, c.db,
             last.found ? ", resumed" : "");
@@ -682,8 +670,7 @@ int cli_tune(int argc, char **argv) {
             (long long)run->id, (long long)run->id, c.db);
   rc = complete ? CLI_EXIT_OK : 130;
 out:
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
+  cli_release_stop();
   if (db) store_close(db);
   free(run);
   for (int i = 0; i < rargc; i++) free(rargv[i]);

@@ -224,3 +224,26 @@ void board_final_position(const board *b, const variant *v, board_end why, board
   after->store[1] = (uint8_t)(score2[1] / 2);
   after->key = board_compute_key(after, v);
 }
+
+int board_random_opening(board *b, const variant *v, int plies, uint64_t seed) {
+  board keep; /* the first line's last position with the game still going */
+  int kept = 0;
+  for (uint64_t attempt = 0; attempt < 1000; attempt++) {
+    rng r;
+    rng_seed(&r, rng_mix(seed, attempt));
+    board_start(b, v);
+    if (!attempt) keep = *b;
+    uint32_t legal;
+    int ply = 0;
+    for (; ply < plies; ply++) {
+      if (board_status(b, v, &legal) != BOARD_END_NONE) break;
+      for (uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(legal)); k; k--)
+        legal &= legal - 1;
+      board_play(b, v, __builtin_ctz(legal));
+      if (!attempt && board_status(b, v, NULL) == BOARD_END_NONE) keep = *b, kept = ply + 1;
+    }
+    if (ply == plies && board_status(b, v, &legal) == BOARD_END_NONE) return plies;
+  }
+  *b = keep;
+  return kept;
+}

@@ -64,6 +64,12 @@ void board_final(const board *b, const variant *v, board_end why, int score2[2])
  * transfers them, stores set to the whole part of score2. */
 void board_final_position(const board *b, const variant *v, board_end why, board *after);
 
+/* A random opening: `plies` uniformly random legal moves from the start of
+ * v, drawn from seed (attempt k uses rng_mix(seed, k)); a line that ends
+ * the game is dropped for the next attempt. After 1000 attempts the first
+ * line is cut before its end. Returns the plies played. */
+int board_random_opening(board *b, const variant *v, int plies, uint64_t seed);
+
 /* Seeds on side s's row. */
 int board_row(const board *b, const variant *v, int s);
 

@@ -99,22 +99,7 @@ static void *sp_work(void *arg) {
     record *rc = &sh->rec[k];
     uint64_t gs = rng_mix(sh->seed, (uint64_t)k);
     /* A random opening: diversity for the fit. */
-    for (uint64_t attempt = 0;; attempt++) {
-      rng r;
-      rng_seed(&r, rng_mix(gs, attempt));
-      board_start(&rc->start, sh->v);
-      uint32_t legal;
-      int ok = 1;
-      for (int ply = 0; ply < sh->opening_plies && ok; ply++) {
-        if (board_status(&rc->start, sh->v, &legal) != BOARD_END_NONE) ok = 0;
-        else {
-          for (uint32_t j = rng_below(&r, (uint32_t)__builtin_popcount(legal)); j; j--)
-            legal &= legal - 1;
-          board_play(&rc->start, sh->v, __builtin_ctz(legal));
-        }
-      }
-      if (ok && board_status(&rc->start, sh->v, &legal) == BOARD_END_NONE) break;
-    }
+    board_random_opening(&rc->start, sh->v, sh->opening_plies, gs);
     game g;
     match_result res;
     if (match_play(a, b, sh->v, &rc->start, gs, &g, &res, err, sizeof err)) {
