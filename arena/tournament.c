@@ -177,17 +177,23 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
   int vi, round, a, b;
   series_identity(t, series_no, &vi, &round, &a, &b);
   const variant *v = &t->variants[vi];
-  /* Openings are shared by every pairing: the k-th game pair of each series
-   * of a round uses opening round * pairs_per_series + k. */
+  /* Openings are shared by every pairing and every variant: the k-th game
+   * pair of each series of a round uses opening round * pairs_per_series + k. */
   long oi = (long)round * t->pairs_per_series + game_no / 2;
   if (t->opening_plies < 0) {
     *start = t->opening_file[vi][oi % t->opening_count];
   } else {
-    uint64_t os = rng_mix(rng_mix(t->run.seed, 0x6f70656e00ULL + (uint64_t)vi), (uint64_t)oi);
+    /* The same draws under every variant: a study of variants compares
+     * the same openings (identical where the boards are alike). */
+    uint64_t os = rng_mix(rng_mix(t->run.seed, 0x6f70656e00ULL), (uint64_t)oi);
     board_random_opening(start, v, t->opening_plies, os);
   }
   *a_is_south = game_no % 2 == 0;
-  *seed = rng_mix(rng_mix(t->run.seed, 0x67616d6500ULL + (uint64_t)series_no), (uint64_t)game_no);
+  /* The game's seed: from its series' place within its variant, so that
+   * every variant plays the same pairings with the same seeds. */
+  int per_variant = t->run.rounds * npairings(t);
+  *seed = rng_mix(rng_mix(t->run.seed, 0x67616d6500ULL + (uint64_t)(series_no % per_variant)),
+                  (uint64_t)game_no);
 }
 
 /* ---- The pool ---- */

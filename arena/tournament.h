@@ -49,8 +49,11 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
  * error (with err). Sets the run's status in the store. */
 int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen);
 
-/* The start position of game `game_no` of series `series_no`, and which
- * side player A has: the schedule, exposed for tests and reports. */
+/* The start position of game `game_no` of series `series_no`, which side
+ * player A has, and the game's seed: the schedule, exposed for tests and
+ * reports. The opening and the seed depend on the game's round, pairing and
+ * number, not on its variant: every variant plays the same openings (where
+ * the boards are alike) with the same seeds. */
 void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
                            int *a_is_south, uint64_t *seed);
 

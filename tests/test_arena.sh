@@ -55,6 +55,10 @@ check "best-of:5 series take 3 to 5 games each (6 series: $n games)" test "$n" -
 "$oware" export --db "$tmp/g.db" --run 1 --format csv >"$tmp/g.csv"
 check "a gauntlet pairs the first player with each other" bash -c \
   "tail -n +2 '$tmp/g.csv' | awk -F, '\$4 != \"greedy\" && \$5 != \"greedy\"' | grep -q . && exit 1 || exit 0"
+same=$(awk -F, 'NR > 1 && $15 == "abapa" {o[$4 "|" $5 "|" $2] = $6}
+  NR > 1 && $15 == "grandslam-all" {k = $4 "|" $5 "|" $2; if (k in o) {if (o[k] == $6) s++; else d++}}
+  END {print s + 0, d + 0}' "$tmp/g.csv")
+check "every variant plays the same openings ($same: same, different)" bash -c "set -- $same; test \$1 -gt 0 -a \$2 = 0"
 for f in first-to:2 first-to:6,lead:2 streak:2 games:3; do
   "$oware" tournament --players 'greedy;random' --format "$f" --db "$tmp/f.db" --quiet >/dev/null 2>&1
   check "format $f runs" test $? = 0
