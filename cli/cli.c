@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,4 +141,13 @@ void cli_catch_stop(atomic_int *flag, const char *message) {
 void cli_release_stop(void) {
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+}
+
+void cli_make_parent(const char *path) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash || slash == dir) return;
+  *slash = 0;
+  mkdir(dir, 0777); /* an error shows when the file cannot be created */
 }

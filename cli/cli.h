@@ -40,6 +40,9 @@ char *cli_read_file(const char *cmd, const char *path);
  * its command line; a shell, and `oware tune --resume`, read it back). */
 void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len);
 
+/* Makes the folder that holds path (one level: results/ for results/x.db). */
+void cli_make_parent(const char *path);
+
 /* Ctrl-C and SIGTERM set *flag and print message; a second one exits at
  * once. cli_release_stop restores the default handlers. */
 void cli_catch_stop(atomic_int *flag, const char *message);

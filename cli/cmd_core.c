@@ -205,9 +205,11 @@ out:
 
 int cli_variants_list(int argc, char **argv) {
   if (argc && cli_is_help(argv[0])) {
-    printf("usage: oware variants\nLists the named rule variants with all their switches.\n");
+    fputs(cli_variants_study_help, stdout);
     return CLI_EXIT_OK;
   }
+  for (int i = 0; i < argc; i++) /* study options: a variant study (cmd_study.c) */
+    if (strcmp(argv[i], "--list")) return cli_variants_study(argc, argv);
   static const char *const lap[] = {"skip", "fill"};
   static const char *const feed[] = {"must", "none"};
   static const char *const cyc[] = {"own", "split"};

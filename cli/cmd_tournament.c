@@ -96,15 +96,6 @@ static int add_variants(const char *cmd, const char *text, store_run *r) {
   return 0;
 }
 
-/* Makes the folder of the default database. */
-static void make_parent(const char *path) {
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (!slash) return;
-  *slash = 0;
-  mkdir(dir, 0777); /* an error shows when the database cannot be created */
-}
 
 int cli_tournament(int argc, char **argv) {
   const char *cmd = "tournament", *val;
@@ -244,7 +235,7 @@ int cli_tournament(int argc, char **argv) {
       cli_error(cmd, "%s", err);
       goto out;
     }
-    if (!strcmp(db_path, DEFAULT_DB)) make_parent(db_path);
+    if (!strcmp(db_path, DEFAULT_DB)) cli_make_parent(db_path);
     if (store_open(db_path, 1, &db, err, sizeof err)) {
       cli_error(cmd, "%s", err);
       goto out;

@@ -20,11 +20,12 @@ static const command commands[] = {
     {"tournament", "round robin or gauntlet into the database; --resume a run", cli_tournament},
     {"runs", "list the runs stored in a database", cli_runs},
     {"export", "write a run's games as OGN or CSV", cli_export},
-    {"chart", "draw a run's charts (gnuplot)", cli_chart}, {"report", "write a run's HTML report", cli_report},
+    {"chart", "draw a run's charts", cli_chart}, {"report", "write a run's HTML report", cli_report},
     {"tune", "tune evaluation weights by self-play: spsa or texel", cli_tune},
     {"rate", "Elo ratings of the players in the database", cli_rate}, {"sprt", "the SPRT log-likelihood ratio of given counts", cli_sprt},
     {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
-    {"variants", "list the named rule variants and the switches", cli_variants_list},
+    {"variants", "list the rule variants; with --players, compare them (study)", cli_variants_list},
+    {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},
 };
 
 static void usage(FILE *f) {
