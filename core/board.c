@@ -181,7 +181,17 @@ uint32_t board_legal(const board *b, const variant *v) {
   if (v->grand_slam == VARIANT_GS_FORBIDDEN && mask) {
     uint32_t slams = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
-      int h = __builtin_ctz(m);
+      int h = __builtin_ctz(m), n = b->pit[h];
+      /* A capture needs the last seed in an opponent house that held 1 or 2
+       * (a lap can do anything): most moves are ruled out without sowing. */
+      if (n < v->pits) {
+        int last = h + n < v->pits ? h + n : h + n - v->pits, lo = (1 - s) * H;
+        if (last < lo || last >= lo + H || (b->pit[last] != 1 && b->pit[last] != 2)) continue;
+        /* ... and the opponent's houses past it, which it does not reach, empty. */
+        int q = last + 1;
+        while (q < lo + H && !b->pit[q]) q++;
+        if (q < lo + H) continue;
+      }
       if (board_is_grand_slam(b, v, h)) slams |= 1u << h;
     }
     if (mask & ~slams) mask &= ~slams;
