@@ -400,7 +400,7 @@ out:
 
 static const char arena_help[] =
     "usage: oware bench arena [--repeat R] [--random-games N]\n"
-    "1. The same tournament (4 minimax players, depth 6, 144 games) with 1 thread\n"
+    "1. The same tournament (4 minimax players, depth 6, 288 games) with 1 thread\n"
     "   and with 2, R times each (default 3), side by side: median games/s and the\n"
     "   ratio (threads pay off when it is close to 2).\n"
     "2. The store: a round robin of 5 random players, N games in all (default\n"
@@ -428,8 +428,8 @@ static int bench_arena(int argc, char **argv) {
   double one[101], two[101];
   long long games = 0;
   for (long long k = 0; k < repeat; k++) {
-    one[k] = bench_tournament(cmd, mm, "games:24", 1, &games);
-    two[k] = bench_tournament(cmd, mm, "games:24", 2, &games);
+    one[k] = bench_tournament(cmd, mm, "games:48", 1, &games);
+    two[k] = bench_tournament(cmd, mm, "games:48", 2, &games);
     if (one[k] < 0 || two[k] < 0) return CLI_EXIT_FAIL;
   }
   qsort(one, (size_t)repeat, sizeof *one, cmp_double);

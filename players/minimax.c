@@ -31,6 +31,12 @@ typedef struct mm {
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   tt_entry *tt;
   size_t tt_mask; /* entries - 1, in buckets of 2 */
+  /* Buckets written since the table was last cleared, so that a new game
+   * clears only those (a full clear of a big table costs more than a short
+   * game); past the list's room, new_game clears everything. */
+  uint32_t *dirty;
+  size_t ndirty, dirty_cap;
+  int dirty_over;
   uint8_t age;
   /* per search */
   const variant *v;
@@ -230,6 +236,10 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
      * always takes the newest. */
     tt_entry *t = &slot[1];
     if (slot[0].key == key || slot[0].age != s->age || depth >= slot[0].depth) t = &slot[0];
+    if (t->flag == TT_NONE) { /* first use of this entry since the clear */
+      if (s->ndirty < s->dirty_cap) s->dirty[s->ndirty++] = (uint32_t)((slot - s->tt) >> 1);
+      else s->dirty_over = 1;
+    }
     t->key = key;
     t->score = sc;
     t->depth = (uint8_t)(depth > 255 ? 255 : depth);
@@ -322,7 +332,15 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
 
 static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   mm *s = p->data;
-  if (s->tt) memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+  if (s->tt) {
+    if (s->dirty_over) {
+      memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    } else {
+      for (size_t i = 0; i < s->ndirty; i++) memset(&s->tt[(size_t)s->dirty[i] << 1], 0, 2 * sizeof *s->tt);
+    }
+    s->ndirty = 0;
+    s->dirty_over = 0;
+  }
   s->age = 0;
   return 0;
 }
@@ -331,6 +349,7 @@ static void destroy(player *p) {
   mm *s = p->data;
   if (!s) return;
   free(s->tt);
+  free(s->dirty);
   free(s);
   p->data = NULL;
 }
@@ -371,7 +390,9 @@ static int create(player *p, char *err, size_t errlen) {
     size_t entries = 2;
     while (entries * 2 * sizeof(tt_entry) <= (size_t)mb << 20) entries *= 2;
     s->tt = calloc(entries, sizeof *s->tt);
-    if (!s->tt) {
+    s->dirty_cap = entries / 8;
+    s->dirty = malloc((s->dirty_cap ? s->dirty_cap : 1) * sizeof *s->dirty);
+    if (!s->tt || !s->dirty) {
       snprintf(err, errlen, "minimax: cannot allocate a %lld MiB hash table", mb);
       destroy(p);
       return -1;
