@@ -73,7 +73,22 @@ struct store {
   "  PRIMARY KEY (run_id, iteration)\n"                                                           \
   ");\n"
 
-/* The newest schema (version 3): the tables of version 1, RATINGS_SQL and TUNING_SQL.
+/* Version 4 adds the metrics of variant studies (`oware variants`). */
+#define METRICS_SQL                                                                                \
+  "CREATE TABLE variant_metrics (\n"                                                              \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  variant_idx INTEGER NOT NULL,\n"                                                             \
+  "  metric TEXT NOT NULL,\n"                                                                     \
+  "  value REAL NOT NULL,\n"                                                                      \
+  "  lo REAL, hi REAL,\n"                                                                         \
+  "  n INTEGER NOT NULL CHECK (n >= 0),\n"                                                        \
+  "  created TEXT NOT NULL,\n"                                                                    \
+  "  PRIMARY KEY (run_id, variant_idx, metric),\n"                                                \
+  "  FOREIGN KEY (run_id, variant_idx) REFERENCES variants(run_id, idx)\n"                        \
+  ");\n"
+
+/* The newest schema (version 4): the tables of version 1, RATINGS_SQL,
+ * TUNING_SQL and METRICS_SQL.
  * Each later version adds a step to migrate() and bumps
  * STORE_SCHEMA_VERSION; this text always creates the newest schema.
  * Constraints are chosen for the insert path: no `IN (…)` (an ephemeral
@@ -153,7 +168,7 @@ static const char schema_sql[] =
     "  FOREIGN KEY (run_id, north_idx) REFERENCES players(run_id, idx),\n"
     "  CHECK ((south_idx = a_idx AND north_idx = b_idx) OR\n"
     "         (south_idx = b_idx AND north_idx = a_idx))\n"
-    ");\n" RATINGS_SQL TUNING_SQL;
+    ");\n" RATINGS_SQL TUNING_SQL METRICS_SQL;
 
 /* ---------------------------------------------------------------- errors */
 
@@ -331,7 +346,8 @@ fail:
 
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
- * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table. */
+ * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table, 3 → 4 the
+ * variant_metrics table. */
 static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
   long long v;
   char sql[64];
@@ -347,6 +363,9 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 2:
       if (exec(db, TUNING_SQL, err, errlen)) goto fail;
+      break;
+    case 3:
+      if (exec(db, METRICS_SQL, err, errlen)) goto fail;
       break;
     default:
       errf(err, errlen, "no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
@@ -1318,6 +1337,86 @@ int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const st
   if (rc != SQLITE_DONE && rc != SQLITE_ROW)
     ret = db_fail(s->db, err, errlen, "cannot read the tuning iterations");
   free(x);
+done:
+  sqlite3_finalize(st);
+  return ret;
+}
+
+/* --------------------------------------------------------------- metrics */
+
+int store_metrics_replace(store *s, int64_t run_id, const store_metric *m, int n, char *err,
+                          size_t errlen) {
+  char created[32];
+  now_iso8601(created, sizeof created);
+  sqlite3_stmt *del = NULL, *st = NULL;
+  if (step_done(s->db, s->begin, err, errlen, "cannot start a transaction")) return -1;
+  if (prepare(s->db, "DELETE FROM variant_metrics WHERE run_id = ?1", 0, &del, err, errlen) ||
+      prepare(s->db,
+              "INSERT INTO variant_metrics (run_id, variant_idx, metric, value, lo, hi, n, created)"
+              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+              0, &st, err, errlen))
+    goto fail;
+  if (sqlite3_bind_int64(del, 1, run_id) != SQLITE_OK || sqlite3_step(del) != SQLITE_DONE) {
+    db_fail(s->db, err, errlen, "cannot replace the study's metrics");
+    goto fail;
+  }
+  for (int i = 0; i < n; i++) {
+    const store_metric *x = &m[i];
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    if (!rc) rc = sqlite3_bind_int(st, 2, x->variant_idx);
+    if (!rc) rc = bind_text(st, 3, x->metric, sizeof x->metric);
+    if (!rc) rc = sqlite3_bind_double(st, 4, x->value);
+    if (!rc) rc = x->has_interval ? sqlite3_bind_double(st, 5, x->lo) : sqlite3_bind_null(st, 5);
+    if (!rc) rc = x->has_interval ? sqlite3_bind_double(st, 6, x->hi) : sqlite3_bind_null(st, 6);
+    if (!rc) rc = sqlite3_bind_int64(st, 7, x->n);
+    if (!rc) rc = bind_text(st, 8, created, sizeof created);
+    if (!rc) rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE) {
+      errf(err, errlen, "cannot store metric %s of variant %d: %s", x->metric, x->variant_idx,
+           sqlite3_errmsg(s->db));
+      goto fail;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(del);
+  sqlite3_finalize(st);
+  del = st = NULL;
+  if (step_done(s->db, s->commit, err, errlen, "cannot commit the study's metrics")) goto fail;
+  return 0;
+fail:
+  sqlite3_finalize(del);
+  sqlite3_finalize(st);
+  rollback(s);
+  return -1;
+}
+
+int store_metrics_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_metric *m),
+                          void *ctx, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (prepare(s->db,
+              "SELECT variant_idx, metric, value, lo, hi, n FROM variant_metrics"
+              " WHERE run_id = ?1 ORDER BY variant_idx, metric",
+              0, &st, err, errlen))
+    return -1;
+  int rc = sqlite3_bind_int64(st, 1, run_id), ret = 0;
+  if (rc != SQLITE_OK) {
+    ret = db_fail(s->db, err, errlen, "cannot read the study's metrics");
+    goto done;
+  }
+  store_metric x;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    memset(&x, 0, sizeof x);
+    x.variant_idx = sqlite3_column_int(st, 0);
+    column_copy(st, 1, x.metric, sizeof x.metric);
+    x.value = sqlite3_column_double(st, 2);
+    x.has_interval = sqlite3_column_type(st, 3) != SQLITE_NULL;
+    x.lo = sqlite3_column_double(st, 3);
+    x.hi = sqlite3_column_double(st, 4);
+    x.n = sqlite3_column_int64(st, 5);
+    if (fn(ctx, &x)) break;
+  }
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    ret = db_fail(s->db, err, errlen, "cannot read the study's metrics");
 done:
   sqlite3_finalize(st);
   return ret;

@@ -7,7 +7,7 @@
 
 /* The schema version this code writes and reads (PRAGMA user_version), and
  * the application id that marks an oware database (PRAGMA application_id). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_APPLICATION_ID 0x4f574152 /* "OWAR" */
 
 typedef struct store store;
@@ -156,6 +156,25 @@ int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errle
 /* Calls fn for each stored iteration of run_id, by iteration (validation last). */
 int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_tuning *t),
                          void *ctx, char *err, size_t errlen);
+
+/* One measured number of a variant study (`oware variants`). (Schema
+ * version 4.) A test between two variants is stored under the first one,
+ * with the other's index in the metric's name ("south_score_p_vs_2"). */
+typedef struct store_metric {
+  int variant_idx;
+  char metric[64];   /* e.g. "south_win", "length_mean", "gs_available" */
+  double value;
+  double lo, hi;     /* the 95% interval, when has_interval */
+  int has_interval;
+  long long n;       /* what the value is over: games, positions, pairs */
+} store_metric;
+
+/* Replaces the study metrics of run_id by these n rows, in one transaction. */
+int store_metrics_replace(store *s, int64_t run_id, const store_metric *m, int n, char *err,
+                          size_t errlen);
+/* Calls fn for each stored metric of run_id, by variant then name. */
+int store_metrics_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_metric *m),
+                          void *ctx, char *err, size_t errlen);
 
 /* Runs, newest first: calls fn for each (for `oware runs`). */
 int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx,

@@ -539,6 +539,68 @@ void study_free(study *s) {
   free(s);
 }
 
+/* Appends a metric row; a value that is not defined (a share of nothing)
+ * is left out. */
+static void metric(store_metric *m, int *n, int vi, const char *name, const study_interval *iv,
+                   double value, long long count) {
+  if (isnan(iv ? iv->value : value)) return;
+  store_metric *x = &m[(*n)++];
+  memset(x, 0, sizeof *x);
+  x->variant_idx = vi;
+  snprintf(x->metric, sizeof x->metric, "%s", name);
+  x->value = iv ? iv->value : value;
+  x->has_interval = iv && !isnan(iv->lo) && !isnan(iv->hi);
+  if (iv) x->lo = iv->lo, x->hi = iv->hi;
+  x->n = count;
+}
+
+int study_store_metrics(store *db, const study *s, char *err, size_t errlen) {
+  int cap = s->nvariants * (40 + 4 * s->nvariants), n = 0;
+  store_metric *m = calloc((size_t)cap, sizeof *m);
+  if (!m) {
+    ERR("out of memory");
+    return -1;
+  }
+  for (int vi = 0; vi < s->nvariants; vi++) {
+    const study_variant *v = &s->variant[vi];
+    metric(m, &n, vi, "south_win", &v->south_win, 0, v->games);
+    metric(m, &n, vi, "draw", &v->draw, 0, v->games);
+    metric(m, &n, vi, "north_win", &v->north_win, 0, v->games);
+    metric(m, &n, vi, "decisive", &v->decisive, 0, v->games);
+    metric(m, &n, vi, "south_score", &v->south_score, 0, v->games);
+    metric(m, &n, vi, "balance", &v->balance, 0, v->games);
+    metric(m, &n, vi, "length_mean", &v->length, 0, v->games);
+    metric(m, &n, vi, "length_sd", NULL, v->length_sd, v->games);
+    metric(m, &n, vi, "length_median", NULL, v->length_median, v->games);
+    metric(m, &n, vi, "length_q1", NULL, v->length_q1, v->games);
+    metric(m, &n, vi, "length_q3", NULL, v->length_q3, v->games);
+    for (int e = 0; e < STUDY_NENDS; e++) {
+      char name[48];
+      snprintf(name, sizeof name, "end_%s", study_end_names[e]);
+      metric(m, &n, vi, name, &v->end_share[e], 0, v->games);
+    }
+    metric(m, &n, vi, "branching", &v->branching, 0, v->positions);
+    metric(m, &n, vi, "choice", &v->choice_share, 0, v->positions);
+    metric(m, &n, vi, "gs_available", &v->gs_available_share, 0, v->positions);
+    metric(m, &n, vi, "gs_played", &v->gs_played_share, 0, v->gs_available);
+    metric(m, &n, vi, "gs_games", &v->gs_games_share, 0, v->games);
+  }
+  for (int t = 0; t < s->ntests; t++) {
+    const study_test *tests[2] = {&s->score_test[t], &s->draw_test[t]};
+    const char *what[2] = {"south_score", "draw"};
+    for (int k = 0; k < 2; k++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s_z_vs_%d", what[k], tests[k]->b);
+      metric(m, &n, tests[k]->a, name, NULL, tests[k]->z, s->variant[tests[k]->a].games);
+      snprintf(name, sizeof name, "%s_p_vs_%d", what[k], tests[k]->b);
+      metric(m, &n, tests[k]->a, name, NULL, tests[k]->p, s->variant[tests[k]->a].games);
+    }
+  }
+  int rc = store_metrics_replace(db, s->run.id, m, n, err, errlen);
+  free(m);
+  return rc;
+}
+
 int study_store_ratings(store *db, const study *s, char *err, size_t errlen) {
   int n = s->run.nplayers;
   store_rating *rows = calloc((size_t)(n ? n : 1), sizeof *rows);

@@ -129,6 +129,10 @@ void study_free(study *s);
  * variant V"). 0, or -1 with err. */
 int study_store_ratings(store *db, const study *s, char *err, size_t errlen);
 
+/* Stores every metric of every variant, and the tests between variants, in
+ * the variant_metrics table (replacing the run's earlier ones). */
+int study_store_metrics(store *db, const study *s, char *err, size_t errlen);
+
 /* Prints the study: per-variant table, Elo per variant and the strength
  * order, the tests between variants. */
 void study_print(FILE *out, const study *s);

@@ -129,7 +129,8 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
   study_options so = {(int)boot, seed, 0};
   if (study_compute(db, run_id, &so, &s, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  if (save && study_store_ratings(db, s, err, sizeof err)) {
+  if (save && (study_store_ratings(db, s, err, sizeof err) ||
+               study_store_metrics(db, s, err, sizeof err))) {
     study_free(s);
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   }
@@ -370,7 +371,7 @@ int cli_variants_study(int argc, char **argv) {
   study_options so = {(int)boot, 1, 0};
   study *s = NULL;
   if (study_compute(db, r->id, &so, &s, err, sizeof err) ||
-      study_store_ratings(db, s, err, sizeof err)) {
+      study_store_ratings(db, s, err, sizeof err) || study_store_metrics(db, s, err, sizeof err)) {
     study_free(s);
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;

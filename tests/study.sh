@@ -59,6 +59,10 @@ if command -v sqlite3 >/dev/null; then
     bash -c "sqlite3 '$db' 'select openings from runs where id = 1' | grep -q '^file:.*variants-openings'"
   check "the per-variant ratings are stored" \
     test "$(sqlite3 "$db" "select count(*) from ratings where scope = 'run 1 variant grandslam-all'")" = 3
+  check "the metrics of both variants are stored" \
+    test "$(sqlite3 "$db" "select count(distinct variant_idx) from variant_metrics where run_id = 1 and metric = 'south_score' and lo <= value and value <= hi")" = 2
+  check "the test between the variants is stored" \
+    bash -c "sqlite3 '$db' \"select value from variant_metrics where run_id = 1 and variant_idx = 0 and metric = 'south_score_p_vs_1'\" | grep -Eq '^[0-9.e-]+$'"
   check "every variant's games start from the same openings" \
     test "$(sqlite3 "$db" "select count(distinct opening) from games where run_id = 1 and variant_idx = 0")" = \
     "$(sqlite3 "$db" "select count(distinct g.opening) from games g join games h on g.opening = h.opening and g.variant_idx = 0 and h.variant_idx = 1 where g.run_id = 1 and h.run_id = 1")"
