@@ -324,7 +324,8 @@ int cli_variants_study(int argc, char **argv) {
       rc = CLI_EXIT_FAIL;
       goto out;
     }
-    snprintf(r->openings, sizeof r->openings, "file:%s", file);
+    memcpy(r->openings, "file:", 5); /* the length was checked above */
+    memcpy(r->openings + 5, file, strlen(file) + 1);
   } else {
     snprintf(r->openings, sizeof r->openings, "%s", openings);
     if (plies >= 0 && !quiet)

@@ -87,7 +87,13 @@ int calibrate_parse_levels(const char *text, calibrate_level *out, int *n, char 
         return -1;
       }
     }
-    snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+    size_t nl = strlen(name);
+    if (nl >= sizeof out[*n].name) {
+      ERR("levels: the name '%.20s...' is longer than %zu characters", name,
+          sizeof out[*n].name - 1);
+      return -1;
+    }
+    memcpy(out[*n].name, name, nl + 1);
     out[*n].target = target;
     (*n)++;
   }
