@@ -33,7 +33,7 @@ static const char tune_help[] =
     "                        [--positions M] [--max-iter I] [options]\n"
     "       oware tune --resume RUN [--db PATH] [--threads T]\n"
     "options: [--start FILE|equal:X] [--threads T] [--variant V] [--seed S] [--db PATH]\n"
-    "         [--opening-plies P]\n"
+    "         [--opening-plies P] [--validate-sprt SPRT]\n"
     "         [--out WEIGHTS] [--validate N] [--name NAME] [--report] [--quiet]\n"
     "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
     "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
@@ -51,14 +51,15 @@ static const char tune_help[] =
     "a run that was stopped. The result goes to --out (default\n"
     "results/tuned-RUN.txt), a weights file for minimax:weights=FILE.\n"
     "--validate N: N game pairs of the tuned weights against the start, with the\n"
-    "  Elo gain and its 95% interval.\n"
+    "  Elo gain and its 95% interval. --validate-sprt elo0=0,elo1=10[,...]: game\n"
+    "  pairs until fishtest's SPRT decides (N, default 2000, is then the cap).\n"
     "Openings: P random legal plies (default 8) from the seed and the pair's number:\n"
     "  with deterministic players, few plies would repeat the same few games\n"
     "  (2 plies give only 36 openings) and overstate the confidence.\n";
 
 typedef struct tune_cfg {
   int spsa; /* else texel */
-  const char *spec, *params, *start, *variant, *db, *out, *from_db, *name;
+  const char *spec, *params, *start, *variant, *db, *out, *from_db, *name, *validate_sprt;
   long long iterations, pairs, threads, seed, validate, games, positions, max_iter, opening_plies;
   double c_end, r_end;
   int quiet, report;
@@ -138,6 +139,7 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
     TEXT("--out", out)
     TEXT("--from-db", from_db)
     TEXT("--name", name)
+    TEXT("--validate-sprt", validate_sprt)
     NUM("--iterations", iterations, 1, 10000000)
     NUM("--pairs", pairs, 1, 1000000)
     NUM("--threads", threads, 1, 256)
@@ -167,6 +169,13 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
     }
   }
   if (!c->spec) return cli_error(cmd, "--player SPEC is needed (a minimax player)");
+  if (c->validate_sprt) {
+    rating_sprt sp;
+    char err[256];
+    if (rating_sprt_parse(c->validate_sprt, &sp, err, sizeof err))
+      return cli_error(cmd, "--validate-sprt: %s", err);
+    if (!c->validate) c->validate = 2000;
+  }
   return 0;
 }
 
@@ -223,20 +232,46 @@ static int validate(const char *cmd, const tune_cfg *c, const variant *v, const 
   pairs_job job = {c->spec, c->spec, tuned, start, *v, (int)c->validate, 0, (int)c->threads,
                    (int)c->opening_plies,
                    rng_mix((uint64_t)c->seed, 0x76616c6964ULL)};
-  pairs_result res;
+  pairs_result res, part;
   char err[512];
-  if (!c->quiet) fprintf(stderr, "validation: %lld game pairs, tuned against start\n", c->validate);
-  if (pairs_play(&job, &tune_stop, &res, err, sizeof err)) return cli_error(cmd, "%s", err), -1;
   rating_match m;
   memset(&m, 0, sizeof m);
-  m.wins = res.wins;
-  m.draws = res.draws;
-  m.losses = res.losses;
-  for (int k = 0; k < 5; k++) m.penta[k] = res.penta[k];
-  m.pairs_wl = res.penta_wl;
+  memset(&res, 0, sizeof res);
+  rating_sprt sprt;
+  rating_sprt_result sr = {0};
+  if (c->validate_sprt) {
+    if (rating_sprt_parse(c->validate_sprt, &sprt, err, sizeof err))
+      return cli_error(cmd, "--validate-sprt: %s", err), -1;
+    if (!c->quiet)
+      fprintf(stderr, "validation: SPRT %s, at most %lld game pairs, tuned against start\n",
+              c->validate_sprt, c->validate);
+  } else if (!c->quiet) {
+    fprintf(stderr, "validation: %lld game pairs, tuned against start\n", c->validate);
+  }
+  /* With an SPRT the pairs are played in chunks, the test read after each. */
+  int chunk = c->validate_sprt ? 4 * (int)c->threads : (int)c->validate;
+  for (int first = 0; first < c->validate && !atomic_load(&tune_stop); first += chunk) {
+    job.first_pair = first;
+    job.pairs = (int)(c->validate - first < chunk ? c->validate - first : chunk);
+    if (pairs_play(&job, &tune_stop, &part, err, sizeof err)) return cli_error(cmd, "%s", err), -1;
+    res.wins += part.wins;
+    res.draws += part.draws;
+    res.losses += part.losses;
+    res.penta_wl += part.penta_wl;
+    for (int k = 0; k < 5; k++) res.penta[k] += part.penta[k];
+    m.wins = res.wins;
+    m.draws = res.draws;
+    m.losses = res.losses;
+    for (int k = 0; k < 5; k++) m.penta[k] = res.penta[k];
+    m.pairs_wl = res.penta_wl;
+    if (c->validate_sprt) {
+      sr = rating_sprt_test(&sprt, &m, 0);
+      if (sr.decision) break;
+    }
+  }
   rating_match_stats st;
   rating_match_compute(&m, &st);
-  rating_match_print(stdout, "tuned", "start", &m, NULL);
+  rating_match_print(stdout, "tuned", "start", &m, c->validate_sprt ? &sprt : NULL);
   printf("validation: Elo gain of the tuned weights %+.1f, 95%% interval [%+.1f, %+.1f], "
          "LOS %.2f%%\n",
          st.penta_elo, st.penta_elo - st.penta_err, st.penta_elo + st.penta_err, 100 * st.los);

@@ -58,6 +58,14 @@ check "texel weights load" "$oware" weights --check "$tmp/t.txt"
   --quiet >"$tmp/t2.out" 2>&1; rc=$?
 check "texel reads the games of a database" bash -c "test $rc = 0 && grep -q 'quiet positions' '$tmp/t2.out'"
 
+# Validation by an SPRT: game pairs until it decides.
+"$oware" tune spsa --player "$P" --params threat --iterations 2 --pairs 1 --validate-sprt elo0=0,elo1=50 \
+  --threads 2 --db "$tmp/v.db" --out "$tmp/v.txt" --quiet >"$tmp/v.out" 2>&1; rc=$?
+check "a validation SPRT decides" bash -c "test $rc = 0 && grep -Eq 'H0 accepted|H1 accepted' '$tmp/v.out'"
+check "the validation is stored" test "$(sqlite3 "$tmp/v.db" "select count(*) from tuning where kind = 'validation'")" = 1
+"$oware" tune spsa --player "$P" --validate-sprt elo0=5,elo1=0 --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "a bad validation SPRT: exit 2" bash -c "test $rc = 2 && grep -q 'validate-sprt' '$tmp/err'"
+
 # Bad input.
 "$oware" tune spsa --player greedy --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "a player that is not minimax: exit 2" bash -c "test $rc = 2 && grep -q 'minimax' '$tmp/err'"
