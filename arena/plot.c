@@ -543,20 +543,15 @@ static int file_nonempty(const char *path) {
 }
 
 /* Renders one kind with extra gnuplot assignments (may be ""). */
-static int render(unsigned kind, const char *datafile, const char *outstem, const char *title,
-                  const char *extra, const plot_options *opt, char *err, size_t errlen) {
-  int ki = kind_index(kind);
-  if (ki < 0) {
-    ERR("unknown chart kind %u", kind);
-    return -1;
-  }
+int plot_script(const char *name, const char *datafile, const char *outstem, const char *title,
+                const char *extra, const plot_options *opt, char *err, size_t errlen) {
   char prog[4096], dir[4096], script[4200];
   if (find_program(gnuplot_program(opt), prog, sizeof prog)) {
     ERR("gnuplot is not installed (no '%s' in PATH)", gnuplot_program(opt));
     return 1;
   }
   scripts_dir(opt, dir, sizeof dir);
-  snprintf(script, sizeof script, "%s/%s.gp", dir, kind_names[ki]);
+  snprintf(script, sizeof script, "%s/%s.gp", dir, name);
   if (access(script, R_OK)) {
     ERR("cannot read the gnuplot script '%s' (%s); set OWARE_SCRIPTS to the scripts folder",
         script, strerror(errno));
@@ -583,6 +578,16 @@ static int render(unsigned kind, const char *datafile, const char *outstem, cons
     }
   }
   return 0;
+}
+
+static int render(unsigned kind, const char *datafile, const char *outstem, const char *title,
+                  const char *extra, const plot_options *opt, char *err, size_t errlen) {
+  int ki = kind_index(kind);
+  if (ki < 0) {
+    ERR("unknown chart kind %u", kind);
+    return -1;
+  }
+  return plot_script(kind_names[ki], datafile, outstem, title, extra, opt, err, errlen);
 }
 
 int plot_render(unsigned kind, const char *datafile, const char *outstem, const char *title,

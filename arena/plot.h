@@ -153,6 +153,13 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
 int plot_render(unsigned kind, const char *datafile, const char *outstem, const char *title,
                 const plot_options *opt, char *err, size_t errlen);
 
+/* The same for any script of the scripts folder: runs <name>.gp on
+ * datafile to outstem.png and outstem.svg, with the variables datafile,
+ * outfile, title, width, height and then `extra` (gnuplot statements, may
+ * be NULL). 0 drawn, 1 gnuplot not installed, -1 failed (err). */
+int plot_script(const char *name, const char *datafile, const char *outstem, const char *title,
+                const char *extra, const plot_options *opt, char *err, size_t errlen);
+
 /* The tuning data file (tuning.dat; plot_charts writes it from the run's
  * stored iterations, the tuner or a test may write one with this):
  *
