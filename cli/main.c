@@ -13,7 +13,7 @@ typedef struct command {
 static const command commands[] = {
     {"perft", "count the legal move sequences from a position", cli_perft},
     {"replay", "play moves and print the position, legal moves and status", cli_replay},
-    {"bench", "measure speed: 'bench core' (rules), 'bench search' (players)", cli_bench},
+    {"bench", "measure speed: 'bench core' (rules), 'search' (players), 'arena'", cli_bench},
     {"players", "list the player types and their options", cli_players},
     {"weights", "print the default evaluation weights (the weights-file format)", cli_weights},
     {"match", "play games between two players", cli_match},
