@@ -151,3 +151,47 @@ void cli_make_parent(const char *path) {
   *slash = 0;
   mkdir(dir, 0777); /* an error shows when the file cannot be created */
 }
+
+int cli_unquote_args(const char *command, const char *prefix, char ***argv_out) {
+  size_t pl = strlen(prefix);
+  if (strncmp(command, prefix, pl)) return -1;
+  const char *s = command + pl;
+  int cap = 16, n = 0;
+  char **argv = malloc((size_t)cap * sizeof *argv);
+  if (!argv) return -1;
+  while (*s) {
+    while (*s == ' ') s++;
+    if (!*s) break;
+    char *arg = malloc(strlen(s) + 1), *o = arg;
+    if (!arg) goto fail;
+    while (*s && *s != ' ') {
+      if (*s == '\'') { /* '...' as written by cli_quote_args ('\'' inside) */
+        s++;
+        while (*s && *s != '\'') *o++ = *s++;
+        if (*s) s++;
+      } else if (*s == '\\' && s[1]) {
+        *o++ = s[1];
+        s += 2;
+      } else {
+        *o++ = *s++;
+      }
+    }
+    *o = 0;
+    if (n + 1 >= cap) {
+      char **na = realloc(argv, (size_t)(cap *= 2) * sizeof *argv);
+      if (!na) {
+        free(arg);
+        goto fail;
+      }
+      argv = na;
+    }
+    argv[n++] = arg;
+  }
+  argv[n] = NULL;
+  *argv_out = argv;
+  return n;
+fail:
+  for (int i = 0; i < n; i++) free(argv[i]);
+  free(argv);
+  return -1;
+}

@@ -40,6 +40,12 @@ char *cli_read_file(const char *cmd, const char *path);
  * its command line; a shell, and `oware tune --resume`, read it back). */
 void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len);
 
+/* Splits a command line written by cli_quote_args back into a malloc'ed,
+ * NULL-terminated argv (the caller frees each string and the array).
+ * Returns argc, or -1 when command does not start with prefix or memory
+ * runs out. */
+int cli_unquote_args(const char *command, const char *prefix, char ***argv_out);
+
 /* Makes the folder that holds path (one level: results/ for results/x.db). */
 void cli_make_parent(const char *path);
 

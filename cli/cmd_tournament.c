@@ -48,6 +48,26 @@ static const char tournament_help[] =
     "results/run-N/ at the end and prints where it is.\n"
     "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n";
 
+/* The SPRT of a run being resumed, from its stored command line. */
+static int resume_sprt(const char *cmd, const store_run *r, tournament *t) {
+  char **av = NULL, err[256];
+  int ac = cli_unquote_args(r->command, "oware tournament", &av), rc = 0;
+  for (int i = 0; i < ac; i++) {
+    const char *val = NULL;
+    if (!strcmp(av[i], "--sprt") && i + 1 < ac) val = av[i + 1];
+    else if (!strncmp(av[i], "--sprt=", 7)) val = av[i] + 7;
+    if (!val) continue;
+    if (rating_sprt_parse(val, &t->sprt, err, sizeof err)) {
+      cli_error(cmd, "run %lld: its --sprt: %s", (long long)r->id, err);
+      rc = -1;
+    }
+    t->sprt_on = !rc;
+  }
+  for (int i = 0; i < ac; i++) free(av[i]);
+  free(av);
+  return rc;
+}
+
 /* Splits "a;b;c" (or lines of a file) into the run's players. */
 static int add_players(const char *cmd, char *list, int file, store_run *r) {
   char *save = NULL;
@@ -178,6 +198,7 @@ int cli_tournament(int argc, char **argv) {
       goto out;
     }
     if (threads_set) r->threads = (int)threads;
+    if (resume_sprt(cmd, r, t)) goto out;
     if (tournament_prepare(t, err, sizeof err)) {
       cli_error(cmd, "run %lld: %s", resume, err);
       goto out;
@@ -223,13 +244,11 @@ int cli_tournament(int argc, char **argv) {
       goto out;
     }
     snprintf(r->openings, sizeof r->openings, "%s", openings);
-    if (sprt) { /* the SPRT is part of the run: kept with it for --resume */
-      snprintf(r->name, sizeof r->name, "%s", name ? name : "sprt");
-    }
     r->rounds = (int)rounds;
     r->threads = (int)threads;
     r->seed = (uint64_t)seed;
-    if (!sprt) snprintf(r->name, sizeof r->name, "%s", name ? name : "tournament");
+    snprintf(r->name, sizeof r->name, "%s", name ? name : sprt ? "sprt" : "tournament");
+    /* The command line is the run's record; --resume reads the SPRT from it. */
     cli_quote_args("oware tournament", argc, argv, r->command, sizeof r->command);
     if (tournament_prepare(t, err, sizeof err)) {
       cli_error(cmd, "%s", err);

@@ -65,42 +65,6 @@ typedef struct tune_cfg {
   int quiet, report;
 } tune_cfg;
 
-/* Splits a command stored by cli_quote_args into argv (after "oware tune"). */
-static int unquote(const char *s, char ***argv_out) {
-  int cap = 16, n = 0;
-  char **argv = malloc((size_t)cap * sizeof *argv);
-  if (!argv) return -1;
-  s += strlen("oware tune");
-  while (*s) {
-    while (*s == ' ') s++;
-    if (!*s) break;
-    char *arg = malloc(strlen(s) + 1), *o = arg;
-    if (!arg) return -1;
-    while (*s && *s != ' ') {
-      if (*s == '\'') {
-        s++;
-        while (*s && *s != '\'') *o++ = *s++;
-        if (*s) s++;
-      } else if (*s == '\\' && s[1]) {
-        *o++ = s[1];
-        s += 2;
-      } else {
-        *o++ = *s++;
-      }
-    }
-    *o = 0;
-    if (n + 1 >= cap) {
-      char **na = realloc(argv, (size_t)(cap *= 2) * sizeof *argv);
-      if (!na) return -1;
-      argv = na;
-    }
-    argv[n++] = arg;
-  }
-  argv[n] = NULL;
-  *argv_out = argv;
-  return n;
-}
-
 static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
   memset(c, 0, sizeof *c);
   c->variant = "abapa";
@@ -430,7 +394,7 @@ int cli_tune(int argc, char **argv) {
       cli_error(cmd, "run %lld is a %s, not a tuning run", resume, run->kind);
       goto out;
     }
-    rargc = unquote(run->command, &rargv);
+    rargc = cli_unquote_args(run->command, "oware tune", &rargv);
     if (rargc < 0) {
       cli_error(cmd, "out of memory");
       goto out;

@@ -125,6 +125,19 @@ n=$(count "$tmp/s.db" 1)
 check "the SPRT stopped long before its cap ($n games)" test "$n" -lt 2000
 check "the SPRT run is finished" bash -c "'$oware' runs --db '$tmp/s.db' | grep -q finished"
 check "the tournament prints ratings" grep -q 'Elo' "$tmp/s.out"
+# An SPRT run cut short resumes with its SPRT (read back from the run's command line).
+"$oware" tournament --players 'minimax:depth=3,name=m3;minimax:depth=2,name=m2' --sprt elo0=0,elo1=3 \
+  --format games:400 --openings random:6 --db "$tmp/sr.db" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  n=$(sqlite3 "$tmp/sr.db" 'select count(*) from games' 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 20 ] && break
+  sleep 0.02
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+"$oware" tournament --resume 1 --db "$tmp/sr.db" >"$tmp/sr.out" 2>&1; rc=$?
+check "a resumed SPRT run tests again" bash -c "test $rc = 0 && grep -q '^SPRT' '$tmp/sr.out'"
 bad "an SPRT with three players" "two players" --players 'greedy;random;minimax:depth=1' --sprt elo0=0,elo1=5 --db "$tmp/bad.db"
 bad "a bad SPRT" "sprt" --players 'greedy;random' --sprt elo0=5,elo1=0 --db "$tmp/bad.db"
 
