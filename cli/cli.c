@@ -195,3 +195,15 @@ fail:
   free(argv);
   return -1;
 }
+
+int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db) {
+  char err[1024];
+  *db = NULL;
+  if (!strcmp(db_path, CLI_DEFAULT_DB)) cli_make_parent(db_path);
+  if (store_open(db_path, 1, db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_run_create(*db, run, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return CLI_EXIT_FAIL;
+  }
+  return 0;
+}

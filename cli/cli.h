@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "arena/store.h"
 #include "core/variant.h"
 
 /* Exit codes: 0 success, 1 runtime failure, 2 bad input. */
@@ -45,6 +46,15 @@ void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t
  * Returns argc, or -1 when command does not start with prefix or memory
  * runs out. */
 int cli_unquote_args(const char *command, const char *prefix, char ***argv_out);
+
+/* The default database, and the one way a command stores a new run in a
+ * database: makes results/ for the default path, opens (creating) the
+ * database and inserts run (setting run->id). Returns 0 with *db open,
+ * CLI_EXIT_USAGE when the database cannot be opened (a path, a foreign or
+ * newer file) or CLI_EXIT_FAIL when the run cannot be written, each after
+ * printing the error; *db is then NULL or still open for the caller to close. */
+#define CLI_DEFAULT_DB "results/oware.db"
+int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db);
 
 /* Makes the folder that holds path (one level: results/ for results/x.db). */
 void cli_make_parent(const char *path);

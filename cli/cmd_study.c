@@ -17,7 +17,7 @@
 #include "players/player.h"
 #include "tuner/calibrate.h"
 
-#define DEFAULT_DB "results/oware.db"
+#define DEFAULT_DB CLI_DEFAULT_DB
 #define GRAND_SLAM_VARIANTS "abapa;grandslam-forbidden;grandslam-all;grandslam-win"
 
 static atomic_int stop_flag;
@@ -337,16 +337,7 @@ int cli_variants_study(int argc, char **argv) {
     goto out;
   }
   t->quiet = quiet;
-  if (!strcmp(db_path, DEFAULT_DB)) cli_make_parent(db_path);
-  if (store_open(db_path, 1, &db, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  if (store_run_create(db, r, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
+  if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
   if (!quiet)
     fprintf(stderr, "run %lld: variant study, %d players, %d variants, %d series of %s, %d "
                     "thread(s), seed %llu, db %s\n",

@@ -15,7 +15,7 @@
 #include "core/notation.h"
 #include "players/player.h"
 
-#define DEFAULT_DB "results/oware.db"
+#define DEFAULT_DB CLI_DEFAULT_DB
 
 static atomic_int stop_flag;
 
@@ -254,16 +254,7 @@ int cli_tournament(int argc, char **argv) {
       cli_error(cmd, "%s", err);
       goto out;
     }
-    if (!strcmp(db_path, DEFAULT_DB)) cli_make_parent(db_path);
-    if (store_open(db_path, 1, &db, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_create(db, r, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
+    if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
   }
   if (!quiet)
     fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",

@@ -21,7 +21,7 @@
 #include "tuner/spsa.h"
 #include "tuner/texel.h"
 
-#define DEFAULT_DB "results/oware.db"
+#define DEFAULT_DB CLI_DEFAULT_DB
 
 static atomic_int tune_stop;
 
@@ -459,11 +459,6 @@ int cli_tune(int argc, char **argv) {
   }
   /* The run in the database. */
   if (!db) {
-    if (!strcmp(c.db, DEFAULT_DB)) mkdir("results", 0777);
-    if (store_open(c.db, 1, &db, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
     snprintf(run->name, sizeof run->name, "%s", c.name ? c.name : c.spsa ? "spsa" : "texel");
     snprintf(run->kind, sizeof run->kind, "%s", c.spsa ? "spsa" : "texel");
     if (c.spsa) snprintf(run->format, sizeof run->format, "iterations:%lld,pairs:%lld", c.iterations, c.pairs);
@@ -478,11 +473,7 @@ int cli_tune(int argc, char **argv) {
     snprintf(run->player_spec[0], sizeof run->player_spec[0], "%s", c.spec);
     run->nvariants = 1;
     variant_format(&v, run->variant[0], sizeof run->variant[0]);
-    if (store_run_create(db, run, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
+    if ((rc = cli_store_new_run(cmd, c.db, run, &db))) goto out;
   } else if (store_run_status(db, run->id, "running", err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;

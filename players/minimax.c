@@ -90,8 +90,9 @@ static int evaluate(mm *s, const board *b) {
   return e;
 }
 
+/* The stop flag and the clock, every 1024 nodes (the node limit is checked
+ * on entering a node, in search). */
 static void check_limits(mm *s) {
-  if (s->limit && s->nodes >= s->limit) s->aborted = 1;
   if ((s->nodes & 1023) == 0) {
     if (atomic_load(&s->p->stop)) s->aborted = 1;
     if (s->deadline > 0 && now() >= s->deadline) s->aborted = 1;

@@ -38,21 +38,9 @@ static variant var(const char *text) {
 
 /* A position reached by `plies` random legal moves from the start. */
 static board opening(const variant *v, uint64_t seed, int plies) {
-  for (;; seed++) {
-    rng r;
-    game g;
-    rng_seed(&r, seed);
-    assert_int_equal(game_init(&g, v, NULL), 0);
-    while (g.end == BOARD_END_NONE && g.plies < plies) {
-      uint32_t l = g.legal;
-      for (uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(l)); k; k--) l &= l - 1;
-      game_play(&g, __builtin_ctz(l));
-    }
-    board b = g.pos;
-    int over = g.end != BOARD_END_NONE;
-    game_free(&g);
-    if (!over) return b;
-  }
+  board b;
+  board_random_opening(&b, v, plies, seed);
+  return b;
 }
 
 /* ---- Specs and options ---- */
