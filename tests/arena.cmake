@@ -1,3 +1,7 @@
 # Arena: tournaments end to end (threads, kill and resume, faults, bad input, export).
 oware_shell_test(test_arena test_arena.sh)
 set_tests_properties(test_arena PROPERTIES LABELS threads TIMEOUT 900)
+
+# The same commands give the same games: checksums recorded before the runner rewrite.
+oware_shell_test(test_golden test_golden.sh)
+set_tests_properties(test_golden PROPERTIES LABELS threads)
