@@ -1,155 +1,90 @@
-/* pairs.c: plays game pairs between two players on worker threads and sums W/D/L and pentanomial counts. */
+/* pairs.c: game pairs between two players, as a schedule for the runner, summed into W/D/L and pentanomial counts. */
 #include "arena/pairs.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "arena/match.h"
+#include "arena/runner.h"
+#include "core/clock.h"
 #include "core/rng.h"
 #include "players/minimax.h"
 #include "players/player.h"
 
-typedef struct shared {
+typedef struct pairs_run {
   const pairs_job *job;
-  atomic_int *stop;
-  atomic_int next;   /* the next pair to play (relative to first_pair) */
-  atomic_int failed;
-  pthread_mutex_t mu;
-  char error[512];
-} shared;
+  pairs_result res;
+  int points2, draws; /* A's points in the pair so far (half points), its draws */
+} pairs_run;
 
-typedef struct worker_state {
-  shared *sh;
-  pairs_result res; /* this worker's sums, added up after the join */
-} worker_state;
-
-static void set_error(shared *sh, const char *msg) {
-  pthread_mutex_lock(&sh->mu);
-  if (!atomic_load(&sh->failed)) snprintf(sh->error, sizeof sh->error, "%s", msg);
-  atomic_store(&sh->failed, 1);
-  pthread_mutex_unlock(&sh->mu);
+static const char *slot_spec(void *ctx, int slot) {
+  const pairs_job *job = ((pairs_run *)ctx)->job;
+  return slot == 0 ? job->spec_a : job->spec_b;
 }
 
-static player *make(shared *sh, const char *spec, const eval_weights *w) {
-  char err[512], msg[700];
-  player *p = player_create(spec, err, sizeof err);
-  if (!p) {
-    snprintf(msg, sizeof msg, "%s: %s", spec, err);
-    set_error(sh, msg);
-    return NULL;
-  }
+static int slot_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
+  const pairs_job *job = ((pairs_run *)ctx)->job;
+  const eval_weights *w = slot == 0 ? job->weights_a : job->weights_b;
   if (w && minimax_set_weights(p, w)) {
-    snprintf(msg, sizeof msg, "%s: only a minimax player takes weights", spec);
-    set_error(sh, msg);
-    player_free(p);
-    return NULL;
+    snprintf(err, errlen, "only a minimax player takes weights");
+    return -1;
   }
-  return p;
+  return 0;
 }
 
-/* The opening of pair `pair`: opening_plies random legal moves. */
-static void opening(const pairs_job *job, int pair, board *b) {
-  uint64_t os = rng_mix(rng_mix(job->seed, 0x706169727300ULL), (uint64_t)pair);
-  board_random_opening(b, &job->v, job->opening_plies, os);
+/* Job j is pair first_pair + j: one opening (opening_plies random legal
+ * moves from the seed and the pair's number), A south then B south. */
+static int next_game(void *ctx, long long j, int k, const runner_outcome *prev, runner_game *g) {
+  (void)prev;
+  const pairs_job *job = ((pairs_run *)ctx)->job;
+  if (k >= 2) return 0;
+  uint64_t pair = (uint64_t)(job->first_pair + j);
+  uint64_t os = rng_mix(rng_mix(job->seed, 0x706169727300ULL), pair);
+  board_random_opening(&g->start, &job->v, job->opening_plies, os);
+  g->game_no = k;
+  g->south = k == 0 ? 0 : 1;
+  g->north = 1 - g->south;
+  g->variant_idx = 0;
+  g->v = &job->v;
+  g->seed = rng_mix(rng_mix(job->seed, 0x67616d6500ULL + pair), (uint64_t)k);
+  return 1;
 }
 
-static void *work(void *arg) {
-  worker_state *ws = arg;
-  shared *sh = ws->sh;
-  const pairs_job *job = sh->job;
-  player *a = make(sh, job->spec_a, job->weights_a);
-  player *b = a ? make(sh, job->spec_b, job->weights_b) : NULL;
-  while (a && b && !atomic_load(&sh->failed) && !(sh->stop && atomic_load(sh->stop))) {
-    int k = atomic_fetch_add(&sh->next, 1);
-    if (k >= job->pairs) break;
-    int pair = job->first_pair + k;
-    board start;
-    opening(job, pair, &start);
-    int points2 = 0, draws = 0; /* A's points in the pair, in half points */
-    for (int g = 0; g < 2; g++) {
-      game gm;
-      match_result r;
-      char err[512];
-      player *south = g == 0 ? a : b, *north = g == 0 ? b : a;
-      uint64_t seed = rng_mix(rng_mix(job->seed, 0x67616d6500ULL + (uint64_t)pair), (uint64_t)g);
-      if (match_play(south, north, &job->v, &start, seed, &gm, &r, err, sizeof err)) {
-        set_error(sh, err);
-        break;
-      }
-      game_free(&gm);
-      int a_side = g == 0 ? BOARD_SOUTH : BOARD_NORTH;
-      if (r.end >= MATCH_FORFEIT_TIMEOUT) ws->res.forfeits++;
-      if (r.winner == GAME_DRAW) {
-        ws->res.draws++;
-        draws++;
-        points2 += 1;
-      } else if (r.winner == a_side) {
-        ws->res.wins++;
-        points2 += 2;
-      } else {
-        ws->res.losses++;
-      }
-    }
-    if (atomic_load(&sh->failed)) break;
-    ws->res.penta[points2]++;
-    if (points2 == 2 && draws == 0) ws->res.penta_wl++;
+static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  pairs_run *pr = ctx;
+  int a_side = r->game.south == 0 ? BOARD_SOUTH : BOARD_NORTH;
+  if (r->k == 0) pr->points2 = pr->draws = 0;
+  if (r->mr.end >= MATCH_FORFEIT_TIMEOUT) pr->res.forfeits++;
+  if (r->mr.winner == GAME_DRAW) {
+    pr->res.draws++;
+    pr->draws++;
+    pr->points2 += 1;
+  } else if (r->mr.winner == a_side) {
+    pr->res.wins++;
+    pr->points2 += 2;
+  } else {
+    pr->res.losses++;
   }
-  player_free(a);
-  player_free(b);
-  return NULL;
+  if (r->k == 1) {
+    pr->res.penta[pr->points2]++;
+    if (pr->points2 == 2 && pr->draws == 0) pr->res.penta_wl++;
+  }
+  return 0;
 }
 
 int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *err,
                size_t errlen) {
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  memset(out, 0, sizeof *out);
-  shared sh;
-  memset(&sh, 0, sizeof sh);
-  sh.job = job;
-  sh.stop = stop;
-  atomic_init(&sh.next, 0);
-  atomic_init(&sh.failed, 0);
-  if (pthread_mutex_init(&sh.mu, NULL)) {
-    snprintf(err, errlen, "cannot create a mutex");
-    return -1;
-  }
-  int n = job->threads < 1 ? 1 : job->threads;
-  if (n > job->pairs) n = job->pairs > 0 ? job->pairs : 1;
-  worker_state *ws = calloc((size_t)n, sizeof *ws);
-  pthread_t *tid = calloc((size_t)n, sizeof *tid);
-  int started = 0;
-  if (!ws || !tid) {
-    set_error(&sh, "out of memory");
-  } else {
-    for (; started < n; started++) {
-      ws[started].sh = &sh;
-      if (pthread_create(&tid[started], NULL, work, &ws[started])) {
-        set_error(&sh, "cannot start a worker thread");
-        break;
-      }
-    }
-  }
-  for (int i = 0; i < started; i++) {
-    pthread_join(tid[i], NULL);
-    out->wins += ws[i].res.wins;
-    out->draws += ws[i].res.draws;
-    out->losses += ws[i].res.losses;
-    out->forfeits += ws[i].res.forfeits;
-    for (int k = 0; k < 5; k++) out->penta[k] += ws[i].res.penta[k];
-    out->penta_wl += ws[i].res.penta_wl;
-  }
-  free(ws);
-  free(tid);
-  pthread_mutex_destroy(&sh.mu);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  if (atomic_load(&sh.failed)) {
-    snprintf(err, errlen, "%s", sh.error);
-    return -1;
-  }
-  return 0;
+  double t0 = clock_now();
+  pairs_run pr;
+  memset(&pr, 0, sizeof pr);
+  pr.job = job;
+  runner_schedule s = {job->pairs > 0 ? job->pairs : 0, 2, &pr, slot_spec, slot_prepare, next_game};
+  runner_sink k = {&pr, on_game, NULL, NULL};
+  runner_config c = {job->threads < 1 ? 1 : job->threads, 0, stop, NULL};
+  int rc = runner_run(&s, &k, &c, NULL, err, errlen);
+  *out = pr.res;
+  out->seconds = clock_now() - t0;
+  return rc < 0 ? -1 : 0;
 }

@@ -814,4 +814,4 @@ static const player_option options[] = {
 
 const player_type player_engine = {
     "engine", "an external program speaking the engine protocol (UCI as Aualé's Aalina speaks it)",
-    options, create};
+    options, create, 1};

@@ -31,4 +31,4 @@ static int create(player *p, char *err, size_t errlen) {
 static const player_option options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_greedy = {"greedy", "the move that captures most now; ties at random",
-                                   options, create};
+                                   options, create, 0};

@@ -586,4 +586,4 @@ static const player_option options[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_mcts = {"mcts", "UCT Monte Carlo tree search with an MCTS-solver",
-                                 options, create};
+                                 options, create, 0};

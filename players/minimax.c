@@ -415,4 +415,4 @@ static const player_option options[] = {
 
 const player_type player_minimax = {
     "minimax", "negamax alpha-beta, PVS, iterative deepening, transposition table", options,
-    create};
+    create, 0};

@@ -136,6 +136,9 @@ typedef struct player_type {
   const player_option *options; /* terminated by {NULL} */
   /* Fills p->data and the hooks from p->config. Returns 0 or -1 with err. */
   int (*create)(player *p, char *err, size_t errlen);
+  /* Its players run an outside process: a runner keeps one only while it
+   * plays (docs/PLAYERS.md). */
+  int external;
 } player_type;
 
 /* Built-in types, NULL-terminated. */

@@ -53,4 +53,4 @@ static int create(player *p, char *err, size_t errlen) {
 
 const player_type player_plugin = {
     "plugin", "a player type loaded from a shared object (plugin:path=./libfoo.so,key=value...)",
-    options, create};
+    options, create, 0};

@@ -64,7 +64,7 @@ static const player_option options[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const player_type example_type = {
-    "example", "example plug-in: plays the fullest (or emptiest) house", options, create};
+    "example", "example plug-in: plays the fullest (or emptiest) house", options, create, 0};
 
 /* The one exported symbol. */
 const plugin_entry oware_plugin_v1 = {PLUGIN_ABI_VERSION, &example_type};

@@ -20,4 +20,4 @@ static int create(player *p, char *err, size_t errlen) {
 
 static const player_option options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-const player_type player_random = {"random", "a uniformly random legal move", options, create};
+const player_type player_random = {"random", "a uniformly random legal move", options, create, 0};

@@ -5,13 +5,11 @@
 #include <gsl/gsl_min.h>
 #include <gsl/gsl_multimin.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/match.h"
+#include "arena/runner.h"
 #include "core/game.h"
 #include "core/rng.h"
 #include "players/minimax.h"
@@ -58,116 +56,82 @@ int texel_add_game(texel_set *set, const variant *v, const board *start, const i
   return added;
 }
 
-/* ---- Self-play on threads ---- */
+/* ---- Self-play, played by the runner ---- */
 
-typedef struct record {
-  board start;
-  int *moves;
-  int plies, winner;
-} record;
-
-typedef struct sp_shared {
+typedef struct selfplay {
   const char *spec;
   const eval_weights *w;
   const variant *v;
-  int games, opening_plies;
+  int opening_plies;
+  double keep;
   uint64_t seed;
-  record *rec;
-  atomic_int next, failed;
-  pthread_mutex_t mu;
-  char error[512];
-} sp_shared;
+  texel_set *set;
+  int *moves; /* a game's moves as ints, for texel_add_game */
+  int moves_cap;
+} selfplay;
 
-static void sp_fail(sp_shared *sh, const char *msg) {
-  pthread_mutex_lock(&sh->mu);
-  if (!atomic_load(&sh->failed)) snprintf(sh->error, sizeof sh->error, "%s", msg);
-  atomic_store(&sh->failed, 1);
-  pthread_mutex_unlock(&sh->mu);
+static const char *sp_spec(void *ctx, int slot) {
+  (void)slot;
+  return ((selfplay *)ctx)->spec;
 }
 
-static void *sp_work(void *arg) {
-  sp_shared *sh = arg;
-  char err[512];
-  player *a = player_create(sh->spec, err, sizeof err), *b = NULL;
-  if (a) b = player_create(sh->spec, err, sizeof err);
-  if (!a || !b) sp_fail(sh, err);
-  else if (sh->w && (minimax_set_weights(a, sh->w) || minimax_set_weights(b, sh->w)))
-    sp_fail(sh, "texel: weights apply to a minimax player only");
-  while (a && b && !atomic_load(&sh->failed)) {
-    int k = atomic_fetch_add(&sh->next, 1);
-    if (k >= sh->games) break;
-    record *rc = &sh->rec[k];
-    uint64_t gs = rng_mix(sh->seed, (uint64_t)k);
-    /* A random opening: diversity for the fit. */
-    board_random_opening(&rc->start, sh->v, sh->opening_plies, gs);
-    game g;
-    match_result res;
-    if (match_play(a, b, sh->v, &rc->start, gs, &g, &res, err, sizeof err)) {
-      sp_fail(sh, err);
-      break;
-    }
-    rc->moves = malloc(((size_t)g.plies + 1) * sizeof *rc->moves);
-    if (!rc->moves) {
-      game_free(&g);
-      sp_fail(sh, "out of memory");
-      break;
-    }
-    for (int i = 0; i < g.plies; i++) rc->moves[i] = g.moves[i];
-    rc->plies = g.plies;
-    rc->winner = res.winner;
-    game_free(&g);
+static int sp_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
+  (void)slot;
+  selfplay *sp = ctx;
+  if (sp->w && minimax_set_weights(p, sp->w)) {
+    snprintf(err, errlen, "texel: weights apply to a minimax player only");
+    return -1;
   }
-  player_free(a);
-  player_free(b);
-  return NULL;
+  return 0;
+}
+
+/* Job k is self-play game k: a random opening (diversity for the fit) and
+ * the game seed, both from the seed and k. */
+static int sp_next(void *ctx, long long k, int i, const runner_outcome *prev, runner_game *g) {
+  (void)prev;
+  selfplay *sp = ctx;
+  if (i > 0) return 0;
+  uint64_t gs = rng_mix(sp->seed, (uint64_t)k);
+  board_random_opening(&g->start, sp->v, sp->opening_plies, gs);
+  g->game_no = 0;
+  g->south = g->north = 0;
+  g->variant_idx = 0;
+  g->v = sp->v;
+  g->seed = gs;
+  return 1;
+}
+
+/* Positions in game order: the same set whatever the thread count. */
+static int sp_game(void *ctx, const runner_result *r, char *err, size_t errlen) {
+  selfplay *sp = ctx;
+  if (r->plies > sp->moves_cap) {
+    int *nm = realloc(sp->moves, (size_t)r->plies * sizeof *nm);
+    if (!nm) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    sp->moves = nm;
+    sp->moves_cap = r->plies;
+  }
+  for (int i = 0; i < r->plies; i++) sp->moves[i] = r->moves[i];
+  if (texel_add_game(sp->set, sp->v, &r->game.start, sp->moves, r->plies, r->mr.winner, 0,
+                     sp->keep, rng_mix(sp->seed ^ 0x7465786c, (uint64_t)r->job)) < 0) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  return 0;
 }
 
 int texel_selfplay(texel_set *set, const char *spec, const eval_weights *w, const variant *v,
                    int games, int threads, int opening_plies, double keep, uint64_t seed,
                    char *err, size_t errlen) {
-  sp_shared sh;
-  memset(&sh, 0, sizeof sh);
-  sh.spec = spec;
-  sh.w = w;
-  sh.v = v;
-  sh.games = games;
-  sh.opening_plies = opening_plies;
-  sh.seed = seed;
-  atomic_init(&sh.next, 0);
-  atomic_init(&sh.failed, 0);
-  sh.rec = calloc((size_t)games, sizeof *sh.rec);
-  if (!sh.rec || pthread_mutex_init(&sh.mu, NULL)) {
-    free(sh.rec);
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  if (threads < 1) threads = 1;
-  pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-  int started = 0;
-  if (!tid) sp_fail(&sh, "out of memory");
-  for (; tid && started < threads; started++)
-    if (pthread_create(&tid[started], NULL, sp_work, &sh)) {
-      sp_fail(&sh, "cannot start a thread");
-      break;
-    }
-  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-  free(tid);
-  int rc = 0;
-  if (atomic_load(&sh.failed)) {
-    snprintf(err, errlen, "%s", sh.error);
-    rc = -1;
-  }
-  /* Positions in game order: the same set whatever the thread count. */
-  for (int k = 0; k < games && !rc; k++)
-    if (texel_add_game(set, v, &sh.rec[k].start, sh.rec[k].moves, sh.rec[k].plies,
-                       sh.rec[k].winner, 0, keep, rng_mix(seed ^ 0x7465786c, (uint64_t)k)) < 0) {
-      snprintf(err, errlen, "out of memory");
-      rc = -1;
-    }
-  for (int k = 0; k < games; k++) free(sh.rec[k].moves);
-  free(sh.rec);
-  pthread_mutex_destroy(&sh.mu);
-  return rc;
+  selfplay sp = {spec, w, v, opening_plies, keep, seed, set, NULL, 0};
+  runner_schedule s = {games > 0 ? games : 0, 1, &sp, sp_spec, sp_prepare, sp_next};
+  runner_sink k = {&sp, sp_game, NULL, NULL};
+  runner_config c = {threads < 1 ? 1 : threads, 0, NULL, NULL};
+  int rc = runner_run(&s, &k, &c, NULL, err, errlen);
+  free(sp.moves);
+  return rc ? -1 : 0;
 }
 
 /* ---- The fit ---- */
