@@ -1,14 +1,12 @@
-/* tournament.c: the schedule (series, openings, colours, seeds), the worker pool and the one writer. */
+/* tournament.c: a tournament's schedule (series, openings, colours, seeds) for the runner, and its sink: the one writer, ratings along the run, the SPRT. */
 #include "arena/tournament.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "arena/match.h"
+#include "arena/runner.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -196,123 +194,17 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
                   (uint64_t)game_no);
 }
 
-/* ---- The pool ---- */
+/* ---- The jobs ---- */
 
-/* A piece of work: games of one series, played in order by one worker. */
+/* A job: the games of one series still to play, in order. For games:N a
+ * series is cut into pairs (one job a pair); other formats depend on
+ * earlier results, so a job is the rest of the series. */
 typedef struct unit {
   int series_no;
-  int first_game;   /* the next game number to play */
-  int last_game;    /* play up to this game number (games:N pairs), or -1:
-                       until the series ends (other formats) */
+  int first_game;     /* the first game number to play */
+  int last_game;      /* games:N: the last one; -1: until the series ends */
   series_state state; /* the series so far (other formats) */
 } unit;
-
-/* A finished game on its way to the writer. */
-typedef struct result {
-  store_game g;
-  char *moves; /* owned: freed by the writer */
-} result;
-
-typedef struct pool {
-  tournament *t;
-  atomic_int *stop;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  unit *units;
-  int nunits, next_unit;
-  result *queue;
-  int qlen, qcap;
-  int running;        /* workers still working */
-  atomic_int failed;  /* a worker hit a fatal error */
-  char error[512];
-} pool;
-
-static void push_result(pool *pl, result *r) {
-  pthread_mutex_lock(&pl->mu);
-  if (pl->qlen == pl->qcap) {
-    int ncap = pl->qcap ? 2 * pl->qcap : 256;
-    result *nq = realloc(pl->queue, (size_t)ncap * sizeof *nq);
-    if (!nq) {
-      free(r->moves);
-      if (!atomic_load(&pl->failed)) snprintf(pl->error, sizeof pl->error, "out of memory");
-      atomic_store(&pl->failed, 1);
-      pthread_mutex_unlock(&pl->mu);
-      return;
-    }
-    pl->queue = nq;
-    pl->qcap = ncap;
-  }
-  pl->queue[pl->qlen++] = *r;
-  pthread_cond_signal(&pl->cv);
-  pthread_mutex_unlock(&pl->mu);
-}
-
-static void fail(pool *pl, const char *msg) {
-  pthread_mutex_lock(&pl->mu);
-  if (!atomic_load(&pl->failed)) snprintf(pl->error, sizeof pl->error, "%s", msg);
-  atomic_store(&pl->failed, 1);
-  pthread_mutex_unlock(&pl->mu);
-}
-
-/* Plays one game of unit u with the worker's players; fills r. */
-static int play_game(pool *pl, player **players, const unit *u, int game_no, result *r) {
-  tournament *t = pl->t;
-  int vi, round, a, b, a_south;
-  uint64_t seed;
-  board start;
-  series_identity(t, u->series_no, &vi, &round, &a, &b);
-  tournament_game_setup(t, u->series_no, game_no, &start, &a_south, &seed);
-  char err[512];
-  int ids[2] = {a, b};
-  for (int k = 0; k < 2; k++) {
-    if (players[ids[k]]) continue;
-    players[ids[k]] = player_create(t->run.player_spec[ids[k]], err, sizeof err);
-    if (!players[ids[k]]) {
-      char msg[700];
-      snprintf(msg, sizeof msg, "player %s: %s", t->run.player_name[ids[k]], err);
-      fail(pl, msg);
-      return -1;
-    }
-  }
-  int south = a_south ? a : b, north = a_south ? b : a;
-  game g;
-  match_result mr;
-  if (match_play(players[south], players[north], &t->variants[vi], &start, seed, &g, &mr, err,
-                 sizeof err)) {
-    fail(pl, err);
-    return -1;
-  }
-  memset(r, 0, sizeof *r);
-  r->moves = malloc((size_t)g.plies + 1);
-  if (!r->moves) {
-    game_free(&g);
-    fail(pl, "out of memory");
-    return -1;
-  }
-  for (int i = 0; i < g.plies; i++) r->moves[i] = notation_move_letter(&g.v, g.moves[i]);
-  r->moves[g.plies] = '\0';
-  store_game *s = &r->g;
-  s->run_id = t->run.id;
-  s->series_no = u->series_no;
-  s->game_no = game_no;
-  s->variant_idx = vi;
-  s->round = round;
-  s->a_idx = a;
-  s->b_idx = b;
-  s->south_idx = south;
-  s->north_idx = north;
-  notation_format_position(&start, &g.v, NULL, s->opening, sizeof s->opening);
-  s->winner = mr.winner;
-  s->score2[0] = mr.score2[0];
-  s->score2[1] = mr.score2[1];
-  s->plies = mr.plies;
-  snprintf(s->end, sizeof s->end, "%s", match_end_name(mr.end));
-  snprintf(s->detail, sizeof s->detail, "%s", mr.detail);
-  s->seed = seed;
-  s->seconds = mr.seconds;
-  game_free(&g);
-  return 0;
-}
 
 /* Result of a game for series A/B: 0 A won, 1 B won, -1 draw. */
 static int ab_result(const store_game *g) {
@@ -321,47 +213,65 @@ static int ab_result(const store_game *g) {
   return winner_idx == g->a_idx ? 0 : 1;
 }
 
-static void *worker(void *arg) {
-  pool *pl = arg;
-  tournament *t = pl->t;
-  player **players = calloc((size_t)t->run.nplayers, sizeof *players);
-  if (!players) fail(pl, "out of memory");
-  while (players) {
-    pthread_mutex_lock(&pl->mu);
-    int stop = atomic_load(&pl->failed) || atomic_load(pl->stop) || pl->next_unit == pl->nunits;
-    unit u = stop ? (unit){0} : pl->units[pl->next_unit++];
-    pthread_mutex_unlock(&pl->mu);
-    if (stop) break;
-    for (int k = u.first_game; u.last_game < 0 || k <= u.last_game; k++) {
-      if (atomic_load(pl->stop) || atomic_load(&pl->failed)) break;
-      if (u.last_game < 0 && u.state.done) break;
-      result r;
-      if (play_game(pl, players, &u, k, &r)) break;
-      if (u.last_game < 0) series_add(&u.state, &t->format, ab_result(&r.g));
-      push_result(pl, &r);
-    }
-  }
-  if (players) {
-    for (int i = 0; i < t->run.nplayers; i++) player_free(players[i]);
-    free(players);
-  }
-  pthread_mutex_lock(&pl->mu);
-  pl->running--;
-  pthread_cond_signal(&pl->cv);
-  pthread_mutex_unlock(&pl->mu);
-  return NULL;
+typedef struct pair_book pair_book;
+
+/* A run being played: the schedule the runner asks, and the sink it feeds. */
+typedef struct play {
+  tournament *t;
+  store *db;
+  unit *units;
+  long long nunits;
+  /* What is stored (or delivered) so far. */
+  series_state *states;   /* per series */
+  rating_pool rpool;
+  pair_book *pb;
+  long long stored, total, fresh;
+  /* The batch waiting for flush. */
+  store_game *batch;
+  int nbatch, capbatch;
+  store_series *done_series;
+  int ndone, capdone;
+  int checkpoint_due;     /* the ratings are to be stored at `checkpoint_at` games */
+  long long checkpoint_at;
+  int decided;
+} play;
+
+static const char *slot_spec(void *ctx, int slot) {
+  return ((play *)ctx)->t->run.player_spec[slot];
 }
 
-/* ---- What is already stored (resume) ---- */
+static int next_game(void *ctx, long long job, int k, const runner_outcome *prev,
+                     runner_game *g) {
+  play *pl = ctx;
+  tournament *t = pl->t;
+  const unit *u = &pl->units[job];
+  int game_no = u->first_game + k;
+  int vi, round, a, b, a_south;
+  series_identity(t, u->series_no, &vi, &round, &a, &b);
+  if (u->last_game >= 0) {
+    if (game_no > u->last_game) return 0;
+  } else {
+    series_state st = u->state;
+    for (int i = 0; i < k; i++) {
+      int res = prev[i].winner < 0 ? -1 : (prev[i].winner == 0 ? prev[i].south : prev[i].north) == a ? 0 : 1;
+      series_add(&st, &t->format, res);
+    }
+    if (st.done) return 0;
+  }
+  tournament_game_setup(t, u->series_no, game_no, &g->start, &a_south, &g->seed);
+  g->game_no = game_no;
+  g->south = a_south ? a : b;
+  g->north = a_south ? b : a;
+  g->variant_idx = vi;
+  g->v = &t->variants[vi];
+  return 1;
+}
 
-typedef struct pair_book pair_book;
+/* ---- What is stored (resume) ---- */
+
 typedef struct done_games {
-  tournament *t;
-  pair_book *pb;
-  rating_pool *pool;
-  series_state *states;  /* per series, from its stored games in order */
-  unsigned char **bits;  /* per series: a bit per stored game (allocated lazily) */
-  long long count;
+  play *pl;
+  unsigned char **bits; /* per series: a bit per stored game (allocated lazily) */
 } done_games;
 
 static void pair_book_add(tournament *t, pair_book *pb, const store_game *g);
@@ -374,11 +284,12 @@ static void pool_add_game(rating_pool *p, const store_game *g) {
 
 static int collect(void *ctx, const store_game *g) {
   done_games *d = ctx;
-  if (g->series_no < 0 || g->series_no >= d->t->nseries) return 0;
-  series_add(&d->states[g->series_no], &d->t->format, ab_result(g));
-  pool_add_game(d->pool, g);
-  pair_book_add(d->t, d->pb, g);
-  int maxg = series_max_games(&d->t->format);
+  tournament *t = d->pl->t;
+  if (g->series_no < 0 || g->series_no >= t->nseries) return 0;
+  series_add(&d->pl->states[g->series_no], &t->format, ab_result(g));
+  pool_add_game(&d->pl->rpool, g);
+  pair_book_add(t, d->pl->pb, g);
+  int maxg = series_max_games(&t->format);
   if (g->game_no >= 0 && g->game_no < maxg) {
     if (!d->bits[g->series_no]) {
       d->bits[g->series_no] = calloc((size_t)maxg / 8 + 1, 1);
@@ -386,24 +297,8 @@ static int collect(void *ctx, const store_game *g) {
     }
     d->bits[g->series_no][g->game_no / 8] |= (unsigned char)(1u << (g->game_no % 8));
   }
-  d->count++;
+  d->pl->stored++;
   return 0;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void progress(const tournament *t, long long done, long long total, long long fresh,
-                     double t0, int final) {
-  if (t->quiet || !isatty(STDERR_FILENO)) return;
-  double el = now() - t0, rate = el > 0 ? (double)fresh / el : 0;
-  double left = rate > 0 ? (double)(total - done) / rate : 0;
-  fprintf(stderr, "\r%lld/%lld games, %.1f games/s, %s %.0f s   ", done, total, rate,
-          final ? "took" : "about", final ? el : left);
-  if (final) fputc('\n', stderr);
 }
 
 /* Game pairs (same opening, colours swapped) for the SPRT: the first game's
@@ -426,7 +321,12 @@ static void pair_book_add(tournament *t, pair_book *pb, const store_game *g) {
   }
 }
 
-/* Stores the ratings of the run's players from the counts so far. */
+static long long sprt_pairs(const tournament *t) {
+  const long long *p = t->sprt_match.penta;
+  return p[0] + p[1] + p[2] + p[3] + p[4];
+}
+
+/* Stores the run's ratings from the counts so far. */
 static int checkpoint(tournament *t, store *db, const rating_pool *rp, long long games,
                       char *err, size_t errlen) {
   rating_result rr;
@@ -452,22 +352,180 @@ static int checkpoint(tournament *t, store *db, const rating_pool *rp, long long
   return rc;
 }
 
+/* ---- The sink: games in schedule order into the store ---- */
+
+static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) {
+  play *pl = ctx;
+  tournament *t = pl->t;
+  const unit *u = &pl->units[r->job];
+  if (pl->nbatch == pl->capbatch) {
+    int ncap = pl->capbatch ? 2 * pl->capbatch : 256;
+    store_game *nb = realloc(pl->batch, (size_t)ncap * sizeof *nb);
+    if (!nb) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    pl->batch = nb;
+    pl->capbatch = ncap;
+  }
+  char *moves = malloc((size_t)r->plies + 1);
+  if (!moves) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < r->plies; i++) moves[i] = notation_move_letter(r->game.v, r->moves[i]);
+  moves[r->plies] = '\0';
+  store_game *s = &pl->batch[pl->nbatch++];
+  memset(s, 0, sizeof *s);
+  int vi, round, a, b;
+  series_identity(t, u->series_no, &vi, &round, &a, &b);
+  s->run_id = t->run.id;
+  s->series_no = u->series_no;
+  s->game_no = r->game.game_no;
+  s->variant_idx = vi;
+  s->round = round;
+  s->a_idx = a;
+  s->b_idx = b;
+  s->south_idx = r->game.south;
+  s->north_idx = r->game.north;
+  notation_format_position(&r->game.start, r->game.v, NULL, s->opening, sizeof s->opening);
+  s->moves = moves;
+  s->winner = r->mr.winner;
+  s->score2[0] = r->mr.score2[0];
+  s->score2[1] = r->mr.score2[1];
+  s->plies = r->mr.plies;
+  snprintf(s->end, sizeof s->end, "%s", match_end_name(r->mr.end));
+  snprintf(s->detail, sizeof s->detail, "%s", r->mr.detail);
+  s->seed = r->game.seed;
+  s->seconds = r->mr.seconds;
+
+  pl->stored++;
+  pl->fresh++;
+  pool_add_game(&pl->rpool, s);
+  series_state *st = &pl->states[s->series_no];
+  int was_done = st->done;
+  series_add(st, &t->format, ab_result(s));
+  if (st->done && !was_done) {
+    if (pl->ndone == pl->capdone) {
+      int ncap = pl->capdone ? 2 * pl->capdone : 64;
+      store_series *nd = realloc(pl->done_series, (size_t)ncap * sizeof *nd);
+      if (!nd) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
+      pl->done_series = nd;
+      pl->capdone = ncap;
+    }
+    pl->done_series[pl->ndone++] = (store_series){t->run.id, s->series_no, vi, round, a, b,
+                                                  st->games, st->wins[0], st->wins[1],
+                                                  st->draws, st->winner};
+  }
+  if (t->ratings_every > 0 && pl->stored % t->ratings_every == 0) {
+    pl->checkpoint_due = 1;
+    pl->checkpoint_at = pl->stored;
+  }
+  if (t->sprt_on && !t->sprt_result.decision) {
+    long long before = sprt_pairs(t);
+    pair_book_add(t, pl->pb, s);
+    if (sprt_pairs(t) != before) {
+      t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
+      if (t->observer.sprt) t->observer.sprt(t->observer.ctx, &t->sprt_result, sprt_pairs(t));
+      if (t->sprt_result.decision) {
+        pl->decided = 1;
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+static void free_batch(play *pl) {
+  for (int i = 0; i < pl->nbatch; i++) free((char *)pl->batch[i].moves);
+  pl->nbatch = 0;
+  pl->ndone = 0;
+}
+
+/* One transaction for the batch: a game counts as done once committed. */
+static int on_flush(void *ctx, char *err, size_t errlen) {
+  play *pl = ctx;
+  int rc = 0;
+  if (pl->nbatch && store_games_insert(pl->db, pl->batch, pl->nbatch, err, errlen)) rc = -1;
+  for (int i = 0; i < pl->ndone && !rc; i++)
+    if (store_series_finish(pl->db, &pl->done_series[i], err, errlen)) rc = -1;
+  free_batch(pl);
+  if (!rc && pl->checkpoint_due) {
+    pl->checkpoint_due = 0;
+    if (checkpoint(pl->t, pl->db, &pl->rpool, pl->checkpoint_at, err, errlen)) rc = -1;
+  }
+  return rc;
+}
+
+static void on_progress(void *ctx, const runner_progress *p) {
+  play *pl = ctx;
+  tournament *t = pl->t;
+  if (!t->observer.progress) return;
+  tournament_progress tp = {pl->stored, pl->total, pl->fresh, p->seconds, 0};
+  t->observer.progress(t->observer.ctx, &tp);
+}
+
+/* The units: the games of each series that are not stored yet. */
+static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) {
+  tournament *t = pl->t;
+  const int maxg = series_max_games(&t->format);
+  const int fixed = t->format.kind == SERIES_GAMES;
+  size_t most = (size_t)t->nseries * (fixed ? (size_t)(maxg + 1) / 2 : 1);
+  pl->units = malloc((most ? most : 1) * sizeof *pl->units);
+  if (!pl->units) {
+    snprintf(err, errlen, "out of memory for the schedule (%zu jobs)", most);
+    return -1;
+  }
+  long long total = 0;
+  for (int s = 0; s < t->nseries; s++) {
+    if (fixed) {
+      for (int k = 0; k < maxg; k += 2) {
+        int last = k + 1 < maxg ? k + 1 : k, first = -1;
+        for (int j = k; j <= last; j++) {
+          int have = bits[s] && (bits[s][j / 8] >> (j % 8) & 1);
+          if (!have && first < 0) first = j;
+          if (!have) total++;
+        }
+        if (first < 0) continue;
+        /* A pair with its first game stored plays only the second. */
+        unit u = {s, first, last, {0}};
+        series_start(&u.state);
+        pl->units[pl->nunits++] = u;
+      }
+    } else {
+      series_state st = pl->states[s];
+      if (st.done) continue;
+      unit u = {s, st.games, -1, st};
+      pl->units[pl->nunits++] = u;
+      total += maxg - st.games;
+    }
+  }
+  pl->total = total + pl->stored;
+  return 0;
+}
+
 int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen) {
   const int maxg = series_max_games(&t->format);
   const int fixed = t->format.kind == SERIES_GAMES;
-  done_games d = {t, NULL, NULL, NULL, NULL, 0};
-  pool pl;
+  play pl;
   memset(&pl, 0, sizeof pl);
-  int rc = -1;
+  pl.t = t;
+  pl.db = db;
   pair_book pb = {NULL, t->pairs_per_series};
-  rating_pool rpool;
-  rating_pool_init(&rpool);
+  pl.pb = &pb;
+  done_games d = {&pl, NULL};
+  int rc = -1;
+  rating_pool_init(&pl.rpool);
   for (int i = 0; i < t->run.nplayers; i++)
-    if (rating_pool_player(&rpool, t->run.player_name[i]) != i) {
+    if (rating_pool_player(&pl.rpool, t->run.player_name[i]) != i) {
       ERR("out of memory");
       goto out;
     }
   memset(&t->sprt_match, 0, sizeof t->sprt_match);
+  memset(&t->sprt_result, 0, sizeof t->sprt_result);
   if (t->sprt_on) {
     pb.first = calloc((size_t)t->nseries * (size_t)t->pairs_per_series, 1);
     if (!pb.first) {
@@ -475,15 +533,13 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       goto out;
     }
   }
-  d.pb = &pb;
-  d.pool = &rpool;
-  d.states = calloc((size_t)t->nseries, sizeof *d.states);
+  pl.states = calloc((size_t)t->nseries, sizeof *pl.states);
   d.bits = calloc((size_t)t->nseries, sizeof *d.bits);
-  if (!d.states || !d.bits) {
+  if (!pl.states || !d.bits) {
     ERR("out of memory");
     goto out;
   }
-  for (int s = 0; s < t->nseries; s++) series_start(&d.states[s]);
+  for (int s = 0; s < t->nseries; s++) series_start(&pl.states[s]);
   if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
   if (t->sprt_on) {
     t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
@@ -494,152 +550,25 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       goto out;
     }
   }
-
-  /* The units: the games of each series that are not stored yet. */
-  long long total = 0;
-  pl.units = malloc(((size_t)t->nseries * (fixed ? (size_t)(maxg + 1) / 2 : 1)) * sizeof *pl.units);
-  if (!pl.units) {
-    ERR("out of memory");
-    goto out;
-  }
-  for (int s = 0; s < t->nseries; s++) {
-    if (fixed) {
-      for (int k = 0; k < maxg; k += 2) {
-        int last = k + 1 < maxg ? k + 1 : k, first = -1;
-        for (int j = k; j <= last; j++) {
-          int have = d.bits[s] && (d.bits[s][j / 8] >> (j % 8) & 1);
-          if (!have && first < 0) first = j;
-          if (!have) total++;
-        }
-        if (first < 0) continue;
-        /* A pair with its first game stored plays only the second. */
-        unit u = {s, first, last, {0}};
-        series_start(&u.state);
-        pl.units[pl.nunits++] = u;
-      }
-    } else {
-      series_state st = d.states[s];
-      if (st.done) continue;
-      unit u = {s, st.games, -1, st};
-      pl.units[pl.nunits++] = u;
-      total += maxg - st.games;
-    }
-  }
-  long long stored = d.count;
-  total += stored;
+  if (make_units(&pl, d.bits, err, errlen)) goto out;
   if (t->ratings_every < 0) t->ratings_every = 0;
 
-  /* The pool: workers play, this thread writes. */
-  if (pthread_mutex_init(&pl.mu, NULL) || pthread_cond_init(&pl.cv, NULL)) {
-    ERR("cannot create a mutex");
-    goto out;
+  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, NULL, next_game};
+  runner_sink sink = {&pl, on_game, on_flush, on_progress};
+  runner_config cfg = {t->run.threads, 0, stop, t->backend};
+  runner_stats rs;
+  int res = runner_run(&sched, &sink, &cfg, &rs, err, errlen);
+  if (t->observer.progress) {
+    tournament_progress tp = {pl.stored, pl.total, pl.fresh, rs.seconds, 1};
+    t->observer.progress(t->observer.ctx, &tp);
   }
-  pl.t = t;
-  pl.stop = stop;
-  int nthreads = t->run.threads < pl.nunits ? t->run.threads : pl.nunits;
-  pthread_t *tid = calloc((size_t)(nthreads > 0 ? nthreads : 1), sizeof *tid);
-  if (!tid) {
-    ERR("out of memory");
-    goto out_sync;
-  }
-  int started = 0;
-  pl.running = nthreads;
-  for (; started < nthreads; started++)
-    if (pthread_create(&tid[started], NULL, worker, &pl)) {
-      pthread_mutex_lock(&pl.mu);
-      pl.running -= nthreads - started;
-      atomic_store(&pl.failed, 1);
-      snprintf(pl.error, sizeof pl.error, "cannot start a worker thread");
-      pthread_mutex_unlock(&pl.mu);
-      break;
-    }
-  double t0 = now();
-  long long fresh = 0;
-  int write_failed = 0;
-  for (;;) {
-    pthread_mutex_lock(&pl.mu);
-    while (pl.qlen == 0 && pl.running > 0) pthread_cond_wait(&pl.cv, &pl.mu);
-    int n = pl.qlen, running = pl.running;
-    result *batch = NULL;
-    if (n) {
-      batch = pl.queue;
-      pl.queue = NULL;
-      pl.qlen = pl.qcap = 0;
-    }
-    pthread_mutex_unlock(&pl.mu);
-    if (n) {
-      store_game *gs = malloc((size_t)n * sizeof *gs);
-      if (!gs) {
-        write_failed = 1;
-        ERR("out of memory");
-      } else if (!write_failed) {
-        for (int i = 0; i < n; i++) {
-          gs[i] = batch[i].g;
-          gs[i].moves = batch[i].moves;
-        }
-        /* One transaction for the batch: a game counts as done once committed. */
-        if (store_games_insert(db, gs, n, err, errlen)) {
-          write_failed = 1;
-          atomic_store(stop, 1);
-        } else {
-          long long before = stored;
-          stored += n;
-          fresh += n;
-          for (int i = 0; i < n; i++) {
-            pool_add_game(&rpool, &gs[i]);
-            pair_book_add(t, &pb, &gs[i]);
-            series_state *st = &d.states[gs[i].series_no];
-            int was_done = st->done;
-            series_add(st, &t->format, ab_result(&gs[i]));
-            if (st->done && !was_done) {
-              store_series sr = {t->run.id, gs[i].series_no, gs[i].variant_idx, gs[i].round,
-                                 gs[i].a_idx, gs[i].b_idx, st->games, st->wins[0], st->wins[1],
-                                 st->draws, st->winner};
-              if (store_series_finish(db, &sr, err, errlen)) {
-                write_failed = 1;
-                atomic_store(stop, 1);
-              }
-            }
-          }
-          if (!write_failed && t->ratings_every > 0 &&
-              stored / t->ratings_every != before / t->ratings_every &&
-              checkpoint(t, db, &rpool, stored, err, errlen)) {
-            write_failed = 1;
-            atomic_store(stop, 1);
-          }
-          if (t->sprt_on && !t->sprt_result.decision) {
-            t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
-            if (!t->quiet)
-              fprintf(stderr, "%sSPRT: LLR %.3f (%.3f, %.3f), %lld pairs%s\n",
-                      isatty(STDERR_FILENO) ? "\r" : "", t->sprt_result.llr, t->sprt_result.lower,
-                      t->sprt_result.upper,
-                      t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
-                          t->sprt_match.penta[3] + t->sprt_match.penta[4],
-                      t->sprt_result.decision ? ": decided" : "");
-            if (t->sprt_result.decision) atomic_store(stop, 1);
-          }
-        }
-        free(gs);
-      }
-      for (int i = 0; i < n; i++) free(batch[i].moves);
-      free(batch);
-      progress(t, stored, total, fresh, t0, 0);
-    }
-    if (!n && running == 0) break;
-  }
-  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-  free(tid);
-  progress(t, stored, total, fresh, t0, 1);
-  if (write_failed) {
-    rc = -1;
-  } else if (atomic_load(&pl.failed)) {
-    ERR("%s", pl.error);
+  if (res < 0) {
     rc = -1;
   } else {
     int complete = 1;
     for (int s = 0; s < t->nseries && complete; s++) {
-      if (fixed) complete = d.states[s].games >= maxg;
-      else complete = d.states[s].done;
+      if (fixed) complete = pl.states[s].games >= maxg;
+      else complete = pl.states[s].done;
     }
     rc = complete || (t->sprt_on && t->sprt_result.decision) ? 0 : 1;
   }
@@ -651,19 +580,17 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       rc = -1;
     }
   }
-out_sync:
-  pthread_mutex_destroy(&pl.mu);
-  pthread_cond_destroy(&pl.cv);
 out:
-  for (int i = 0; i < pl.qlen; i++) free(pl.queue[i].moves);
-  free(pl.queue);
+  free_batch(&pl);
+  free(pl.batch);
+  free(pl.done_series);
   free(pl.units);
   if (d.bits)
     for (int s = 0; s < t->nseries; s++) free(d.bits[s]);
   free(d.bits);
-  free(d.states);
+  free(pl.states);
   free(pb.first);
-  rating_pool_free(&rpool);
+  rating_pool_free(&pl.rpool);
   return rc;
 }
 

@@ -12,6 +12,24 @@
 #include "core/board.h"
 #include "core/variant.h"
 
+/* Where a run is (for a progress line). */
+typedef struct tournament_progress {
+  long long stored, total; /* games stored, games the run holds when complete */
+  long long fresh;         /* games played by this call */
+  double seconds;          /* since this call started */
+  int final;               /* the last report of the call */
+} tournament_progress;
+
+/* What the caller is told as the run goes (every hook may be NULL). */
+typedef struct tournament_observer {
+  void *ctx;
+  void (*progress)(void *ctx, const tournament_progress *p);
+  /* After each game pair that the SPRT counts, in schedule order. */
+  void (*sprt)(void *ctx, const rating_sprt_result *r, long long pairs);
+} tournament_observer;
+
+struct runner_backend;
+
 /* What a run is, parsed from its stored configuration (store_run). */
 typedef struct tournament {
   store_run run;                         /* as stored: the single source of truth */
@@ -20,7 +38,8 @@ typedef struct tournament {
   int opening_plies;                     /* random:PLIES, or -1 for a file */
   board *opening_file[STORE_MAX_VARIANTS]; /* file:PATH: positions per variant */
   int opening_count;
-  int quiet;                             /* no progress line */
+  tournament_observer observer;
+  const struct runner_backend *backend;  /* NULL: local threads (arena/runner.h) */
   /* The schedule. */
   int nseries;
   int pairs_per_series;                  /* openings a series may use */
@@ -43,10 +62,13 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
                               char *err, size_t errlen);
 
 /* Plays the run (or what is left of it: games already stored are not
- * played again) with run.threads workers, storing every game as it ends.
- * *stop set from a signal handler ends it cleanly after the games in
- * progress. Returns 0 when the run is complete, 1 when stopped, -1 on
- * error (with err). Sets the run's status in the store. */
+ * played again) on the runner with run.threads workers, storing the games
+ * in schedule order (the store always holds a prefix of what is left), so
+ * that an SPRT decides at the same game pair whatever the threads: the
+ * games after its decision are not stored. *stop set from a signal handler
+ * ends it cleanly: the games in progress are abandoned (a resume plays
+ * them). Returns 0 when the run is complete or decided, 1 when stopped, -1
+ * on error (with err). Sets the run's status in the store. */
 int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen);
 
 /* The start position of game `game_no` of series `series_no`, which side

@@ -64,6 +64,11 @@ void cli_make_parent(const char *path);
 void cli_catch_stop(atomic_int *flag, const char *message);
 void cli_release_stop(void);
 
+/* Shows a tournament's progress line (on a terminal) and its SPRT's course
+ * on stderr as it is played (cmd_tournament.c). */
+struct tournament;
+void cli_watch_tournament(struct tournament *t);
+
 /* Subcommands: each takes the arguments after its name. */
 int cli_perft(int argc, char **argv);
 int cli_replay(int argc, char **argv);

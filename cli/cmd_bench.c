@@ -368,7 +368,6 @@ static double bench_tournament(const char *cmd, const char *players, const char 
   r->rounds = 1;
   r->threads = threads;
   r->seed = 1;
-  t->quiet = 1;
   atomic_int stop;
   atomic_init(&stop, 0);
   if (tournament_prepare(t, err, sizeof err) || store_open(path, 1, &db, err, sizeof err) ||

@@ -336,7 +336,7 @@ int cli_variants_study(int argc, char **argv) {
     cli_error(cmd, "%s", err);
     goto out;
   }
-  t->quiet = quiet;
+  if (!quiet) cli_watch_tournament(t);
   if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
   if (!quiet)
     fprintf(stderr, "run %lld: variant study, %d players, %d variants, %d series of %s, %d "

@@ -117,6 +117,30 @@ static int add_variants(const char *cmd, const char *text, store_run *r) {
 }
 
 
+/* The progress line (on a terminal) and the SPRT's course, on stderr. */
+static void show_progress(void *ctx, const tournament_progress *p) {
+  (void)ctx;
+  if (!isatty(STDERR_FILENO)) return;
+  double rate = p->seconds > 0 ? (double)p->fresh / p->seconds : 0;
+  double left = rate > 0 ? (double)(p->total - p->stored) / rate : 0;
+  fprintf(stderr, "\r%lld/%lld games, %.1f games/s, %s %.0f s   ", p->stored, p->total, rate,
+          p->final ? "took" : "about", p->final ? p->seconds : left);
+  if (p->final) fputc('\n', stderr);
+}
+
+/* On a terminal the line is rewritten after every pair; elsewhere it is
+ * written every 100 pairs and at the decision. */
+static void show_sprt(void *ctx, const rating_sprt_result *r, long long pairs) {
+  (void)ctx;
+  if (!isatty(STDERR_FILENO) && !r->decision && pairs % 100) return;
+  fprintf(stderr, "%sSPRT: LLR %.3f (%.3f, %.3f), %lld pairs%s\n", isatty(STDERR_FILENO) ? "\r" : "",
+          r->llr, r->lower, r->upper, pairs, r->decision ? ": decided" : "");
+}
+
+void cli_watch_tournament(tournament *t) {
+  t->observer = (tournament_observer){NULL, show_progress, show_sprt};
+}
+
 int cli_tournament(int argc, char **argv) {
   const char *cmd = "tournament", *val;
   const char *players = NULL, *players_file = NULL, *kind = "round-robin", *format = "games:2";
@@ -177,7 +201,7 @@ int cli_tournament(int argc, char **argv) {
   store *db = NULL;
   int rc = CLI_EXIT_USAGE;
   store_run *r = &t->run;
-  t->quiet = quiet;
+  if (!quiet) cli_watch_tournament(t);
   if (resume > 0) {
     if (config_given) {
       cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads and "
@@ -275,8 +299,8 @@ int cli_tournament(int argc, char **argv) {
     goto out;
   }
   if (t->sprt_on)
-    printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs; the games in "
-           "progress at the decision were played out and are counted above\n",
+    printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs, counted in "
+           "schedule order; games after the deciding pair are not stored\n",
            t->sprt.model == RATING_MODEL_NORMALIZED ? "(normalized Elo)" : "(logistic Elo)",
            rating_decision_name(t->sprt_result.decision), t->sprt_result.llr,
            t->sprt_result.lower, t->sprt_result.upper,

@@ -138,6 +138,30 @@ kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 "$oware" tournament --resume 1 --db "$tmp/sr.db" >"$tmp/sr.out" 2>&1; rc=$?
 check "a resumed SPRT run tests again" bash -c "test $rc = 0 && grep -q '^SPRT' '$tmp/sr.out'"
+# The SPRT decides on game pairs in schedule order: the same games with 1 or 2 threads, and
+# after a kill and a resume (issue 12, item 3: it used to stop 28 to 771 games in).
+SP='minimax:depth=3,name=m3;minimax:depth=2,name=m2'
+for th in 1 2; do
+  "$oware" tournament --players "$SP" --sprt elo0=0,elo1=15 --openings random:6 --seed 3 \
+    --threads $th --db "$tmp/sd$th.db" --quiet >/dev/null 2>&1
+done
+n1=$(count "$tmp/sd1.db" 1)
+check "an SPRT run decides after the same games with 1 and 2 threads ($n1 games)" \
+  cmp -s <(games "$tmp/sd1.db" 1) <(games "$tmp/sd2.db" 1)
+check "an SPRT run stores whole pairs up to its decision only" test $((n1 % 2)) = 0
+"$oware" tournament --players "$SP" --sprt elo0=0,elo1=15 --openings random:6 --seed 3 \
+  --threads 2 --db "$tmp/sk.db" --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  n=$(sqlite3 "$tmp/sk.db" 'select count(*) from games' 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 30 ] && break
+  sleep 0.01
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+"$oware" tournament --resume 1 --db "$tmp/sk.db" --quiet >/dev/null 2>&1
+check "an SPRT run killed and resumed stores the games of an uninterrupted one" \
+  cmp -s <(games "$tmp/sd1.db" 1) <(games "$tmp/sk.db" 1)
 bad "an SPRT with three players" "two players" --players 'greedy;random;minimax:depth=1' --sprt elo0=0,elo1=5 --db "$tmp/bad.db"
 bad "a bad SPRT" "sprt" --players 'greedy;random' --sprt elo0=5,elo1=0 --db "$tmp/bad.db"
 
