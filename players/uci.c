@@ -13,6 +13,7 @@
 
 #include "core/game.h"
 #include "core/notation.h"
+#include "core/thread.h"
 #include "players/player.h"
 
 /*
@@ -72,7 +73,7 @@ typedef struct server {
   /* The search. thread_active and infinite belong to the main thread (the
    * search thread reads infinite, set before it starts); g and lim belong
    * to the search thread while it runs. */
-  pthread_t thread;
+  thread *search;
   int thread_active;
   int infinite;
   game g;
@@ -180,7 +181,8 @@ static void request_stop(server *s) {
 static void finish_search(server *s) {
   if (!s->thread_active) return;
   if (s->infinite) request_stop(s);
-  pthread_join(s->thread, NULL);
+  thread_join(s->search);
+  s->search = NULL;
   s->thread_active = 0;
 }
 
@@ -545,9 +547,10 @@ static void cmd_go(server *s, char *args) {
   s->stop_requested = 0;
   pthread_mutex_unlock(&s->lock);
   atomic_store(&s->p->stop, 0);
-  int rc = pthread_create(&s->thread, NULL, search_main, s);
-  if (rc) {
-    say(s, "info string error: cannot start the search thread: %s", strerror(rc));
+  char terr[256];
+  s->search = thread_start(search_main, s, terr, sizeof terr);
+  if (!s->search) {
+    say(s, "info string error: %s", terr);
     say(s, "bestmove 0000");
     game_free(&s->g);
     return;

@@ -6,7 +6,6 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/thread.h"
 #include "arena/match.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -183,14 +183,15 @@ static void test_infinite_stop(void **state) {
   assert_int_equal(game_init(&g, &v, NULL), 0);
   player_limits lim = {0};
   lim.infinite = 1;
-  pthread_t t;
-  assert_int_equal(pthread_create(&t, NULL, stop_later, eng), 0);
+  char terr[128];
+  thread *t = thread_start(stop_later, eng, terr, sizeof terr);
+  assert_non_null(t);
   char err[256];
   int m;
   double t0 = now();
   assert_int_equal(player_choose(eng, &g, &lim, &m, NULL, err, sizeof err), PLAYER_OK);
   double s = now() - t0;
-  pthread_join(t, NULL);
+  thread_join(t);
   assert_true(s >= 0.25 && s < 5.0);
   assert_true(g.legal >> m & 1);
   game_free(&g);
@@ -477,11 +478,12 @@ static void *thread_games(void *arg) {
 static void test_threads(void **state) {
   (void)state;
   enum { N = 4 };
-  pthread_t t[N];
+  thread *t[N];
+  char terr[128];
   int ok[N];
-  for (int i = 0; i < N; i++) assert_int_equal(pthread_create(&t[i], NULL, thread_games, &ok[i]), 0);
+  for (int i = 0; i < N; i++) assert_non_null(t[i] = thread_start(thread_games, &ok[i], terr, sizeof terr));
   for (int i = 0; i < N; i++) {
-    pthread_join(t[i], NULL);
+    thread_join(t[i]);
     assert_true(ok[i]);
   }
 }

@@ -5,12 +5,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/thread.h"
 #include "arena/match.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -233,12 +233,13 @@ static void test_movetime(void **state) {
   p = make("mcts:playouts=100");
   memset(&lim, 0, sizeof lim);
   lim.infinite = 1;
-  pthread_t th;
+  char terr[128];
+  thread *th;
   t0 = now();
-  assert_int_equal(pthread_create(&th, NULL, stop_later, p), 0);
+  assert_non_null(th = thread_start(stop_later, p, terr, sizeof terr));
   ask(p, &g, &lim, &info);
   took = now() - t0;
-  pthread_join(th, NULL);
+  thread_join(th);
   atomic_store(&p->stop, 0);
   printf("[ mcts     ] infinite, stopped after 50 ms: %.3f s, %lld playouts\n", took,
          info.playouts);
