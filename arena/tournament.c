@@ -152,7 +152,17 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     player_free(p);
   }
   t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
-  t->nseries = r->nvariants * r->rounds * npairings(t);
+  /* Sizes are checked before anything is stored: a schedule too large is
+   * bad input, not an out-of-memory failure halfway. */
+  long long nseries = (long long)r->nvariants * r->rounds * npairings(t);
+  long long games = nseries * series_max_games(&t->format);
+  if (games > TOURNAMENT_MAX_GAMES) {
+    ERR("the schedule holds up to %lld games (%lld series of at most %d); a run holds at most "
+        "%d: fewer rounds, a smaller format, or several runs",
+        games, nseries, series_max_games(&t->format), TOURNAMENT_MAX_GAMES);
+    return -1;
+  }
+  t->nseries = (int)nseries;
   if (t->sprt_on && (r->nplayers != 2 || t->format.kind != SERIES_GAMES)) {
     ERR("an SPRT takes two players and a games:N format (N is the cap)");
     return -1;
@@ -202,8 +212,8 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
 typedef struct unit {
   int series_no;
   int first_game;     /* the first game number to play */
-  int last_game;      /* games:N: the last one; -1: until the series ends */
-  series_state state; /* the series so far (other formats) */
+  int last_game;      /* games:N: the last one; -1: until the series ends (its
+                         state so far is play.start_states[series_no]) */
 } unit;
 
 /* Result of a game for series A/B: 0 A won, 1 B won, -1 draw. */
@@ -222,7 +232,8 @@ typedef struct play {
   unit *units;
   long long nunits;
   /* What is stored (or delivered) so far. */
-  series_state *states;   /* per series */
+  series_state *states;   /* per series, as delivered */
+  series_state *start_states; /* per series, as stored when the call began (other formats) */
   rating_pool rpool;
   pair_book *pb;
   long long stored, total, fresh;
@@ -251,7 +262,7 @@ static int next_game(void *ctx, long long job, int k, const runner_outcome *prev
   if (u->last_game >= 0) {
     if (game_no > u->last_game) return 0;
   } else {
-    series_state st = u->state;
+    series_state st = pl->start_states[u->series_no];
     for (int i = 0; i < k; i++) {
       int res = prev[i].winner < 0 ? -1 : (prev[i].winner == 0 ? prev[i].south : prev[i].north) == a ? 0 : 1;
       series_add(&st, &t->format, res);
@@ -491,19 +502,24 @@ static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) 
         }
         if (first < 0) continue;
         /* A pair with its first game stored plays only the second. */
-        unit u = {s, first, last, {0}};
-        series_start(&u.state);
-        pl->units[pl->nunits++] = u;
+        pl->units[pl->nunits++] = (unit){s, first, last};
       }
     } else {
       series_state st = pl->states[s];
       if (st.done) continue;
-      unit u = {s, st.games, -1, st};
-      pl->units[pl->nunits++] = u;
+      pl->units[pl->nunits++] = (unit){s, st.games, -1};
       total += maxg - st.games;
     }
   }
   pl->total = total + pl->stored;
+  if (!fixed) {
+    pl->start_states = malloc((size_t)t->nseries * sizeof *pl->start_states);
+    if (!pl->start_states) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    memcpy(pl->start_states, pl->states, (size_t)t->nseries * sizeof *pl->states);
+  }
   return 0;
 }
 
@@ -589,6 +605,7 @@ out:
     for (int s = 0; s < t->nseries; s++) free(d.bits[s]);
   free(d.bits);
   free(pl.states);
+  free(pl.start_states);
   free(pb.first);
   rating_pool_free(&pl.rpool);
   return rc;

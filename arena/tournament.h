@@ -30,6 +30,10 @@ typedef struct tournament_observer {
 
 struct runner_backend;
 
+/* The most games one run may hold (its schedule is checked before the run
+ * is stored). */
+#define TOURNAMENT_MAX_GAMES 20000000
+
 /* What a run is, parsed from its stored configuration (store_run). */
 typedef struct tournament {
   store_run run;                         /* as stored: the single source of truth */

@@ -162,6 +162,14 @@ wait $pid 2>/dev/null
 "$oware" tournament --resume 1 --db "$tmp/sk.db" --quiet >/dev/null 2>&1
 check "an SPRT run killed and resumed stores the games of an uninterrupted one" \
   cmp -s <(games "$tmp/sd1.db" 1) <(games "$tmp/sk.db" 1)
+# A schedule too large is bad input, found before the database is touched (issue 12, item 5).
+bad "a schedule of 10^11 games" "a run holds at most" --players 'random;greedy' --format games:1000000 \
+  --rounds 100000 --db "$tmp/bad.db"
+check "a schedule too large creates no database" test ! -e "$tmp/bad.db"
+P64=$(for i in $(seq 64); do printf 'random:name=r%d;' "$i"; done)
+V16=$(for i in $(seq 16); do printf 'abapa,seeds=%d,max_plies=%d;' $((i % 8 + 2)) $((200 + i)); done)
+bad "64 players, 16 variants, 100000 rounds (the series count overflowed an int)" \
+  "3225600000 series" --players "${P64%;}" --variant "${V16%;}" --rounds 100000 --db "$tmp/bad.db"
 bad "an SPRT with three players" "two players" --players 'greedy;random;minimax:depth=1' --sprt elo0=0,elo1=5 --db "$tmp/bad.db"
 bad "a bad SPRT" "sprt" --players 'greedy;random' --sprt elo0=5,elo1=0 --db "$tmp/bad.db"
 
