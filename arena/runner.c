@@ -72,12 +72,14 @@ static player *get_player(runner_players *pl, int slot, int copy, char *err, siz
 }
 
 /* Frees the players that run a process and are not in the game about to
- * start: a worker keeps at most the two of its current game. */
-static void drop_idle_external(runner_players *pl, const player *south, const player *north) {
+ * start (slot south, and slot north's instance `north_copy`), before that
+ * game's players are made: a worker holds at most the two of its game. */
+static void drop_idle_external(runner_players *pl, int south, int north, int north_copy) {
   for (int i = 0; i < pl->n;) {
-    player *p = pl->c[i].p;
-    if (p->type->external && p != south && p != north) {
-      player_free(p);
+    const cached *c = &pl->c[i];
+    int in_game = (c->slot == south && c->copy == 0) || (c->slot == north && c->copy == north_copy);
+    if (c->p->type->external && !in_game) {
+      player_free(c->p);
       pl->c[i] = pl->c[--pl->n];
     } else {
       i++;
@@ -109,13 +111,13 @@ int runner_play_job(const runner_schedule *s, runner_players *pl, long long job,
     runner_game g;
     memset(&g, 0, sizeof g);
     if (!s->next_game(s->ctx, job, k, prev, &g)) break;
+    drop_idle_external(pl, g.south, g.north, g.north == g.south);
     player *south = get_player(pl, g.south, 0, err, errlen);
     player *north = south ? get_player(pl, g.north, g.north == g.south, err, errlen) : NULL;
     if (!north) {
       rc = -1;
       break;
     }
-    drop_idle_external(pl, south, north);
     if (out->n == out->cap) {
       int ncap = out->cap ? 2 * out->cap : 2;
       runner_result *ng = realloc(out->games, (size_t)ncap * sizeof *ng);

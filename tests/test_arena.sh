@@ -173,6 +173,23 @@ bad "64 players, 16 variants, 100000 rounds (the series count overflowed an int)
 bad "an SPRT with three players" "two players" --players 'greedy;random;minimax:depth=1' --sprt elo0=0,elo1=5 --db "$tmp/bad.db"
 bad "a bad SPRT" "sprt" --players 'greedy;random' --sprt elo0=5,elo1=0 --db "$tmp/bad.db"
 
+# --- A worker keeps at most the two engines of its current game (issue 12, item 15). ---
+E=""
+for k in 1 2 3 4 5 6 7; do E="$E;engine:cmd=$oware,arg=uci,arg=--player,arg=random:seed=$k,timeout=5000,name=e$k"; done
+"$oware" tournament --players "${E#;}" --format games:2 --threads 2 --db "$tmp/pile.db" --quiet \
+  >/dev/null 2>&1 &
+pid=$!
+most=0
+while kill -0 $pid 2>/dev/null; do
+  n=$(pgrep -P $pid 2>/dev/null | wc -l)
+  [ "$n" -gt "$most" ] && most=$n
+  sleep 0.005
+done
+wait $pid; rc=$?
+check "a round robin of 7 engines finishes" test $rc = 0
+check "2 workers never held more than 4 engine processes (most: $most)" test "$most" -le 4
+check "no engine process is left" bash -c "! pgrep -f 'random:seed=[1-7],timeout' >/dev/null"
+
 # --- Export. ---
 "$oware" export --db "$tmp/t1.db" --run 1 --format ogn --out "$tmp/t1.ogn"
 check "OGN export holds every game" test "$(grep -c '^\[Result' "$tmp/t1.ogn")" = 48
