@@ -105,7 +105,12 @@ int runner_play_job(const runner_schedule *s, runner_players *pl, long long job,
   int rc = 0;
   for (int k = 0;; k++) {
     if (stop && atomic_load(stop)) {
-      rc = 1;
+      runner_game g;
+      memset(&g, 0, sizeof g);
+      if (s->next_game(s->ctx, job, k, prev, &g)) {
+        out->partial = 1;
+        rc = 1;
+      }
       break;
     }
     runner_game g;
@@ -155,7 +160,7 @@ int runner_play_job(const runner_schedule *s, runner_players *pl, long long job,
     prev[k] = (runner_outcome){g.south, g.north, r->mr.winner};
   }
   free(prev);
-  if (rc) runner_job_result_free(out);
+  if (rc < 0) runner_job_result_free(out);
   return rc;
 }
 
@@ -219,11 +224,11 @@ static void *local_worker(void *arg) {
     runner_job_result r;
     int rc = pl ? runner_play_job(st->s, pl, j, &st->abandon, &r, err, sizeof err) : -1;
     if (!pl) snprintf(err, sizeof err, "out of memory");
-    if (rc == 0) {
+    if (rc >= 0) {
       runner_put_result(st, &r, NULL);
     } else {
-      runner_put_result(st, NULL, rc < 0 ? err : NULL);
-      if (rc < 0) break;
+      runner_put_result(st, NULL, err);
+      break;
     }
   }
   runner_players_free(pl);
@@ -293,12 +298,13 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
     }
   }
 
-  /* Deliver in order; flush before each wait. */
-  int sink_failed = 0, flushed = 1;
+  /* Deliver in order; flush before each wait. After a job cut short by a
+   * stop nothing more is delivered (what is delivered stays a prefix). */
+  int sink_failed = 0, flushed = 1, cut = 0;
   pthread_mutex_lock(&st.mu);
   for (;;) {
     int slot = (int)(st.oldest % st.lookahead);
-    if (st.oldest < s->njobs && st.ready[slot] && !stats.decided && !sink_failed) {
+    if (st.oldest < s->njobs && st.ready[slot] && !stats.decided && !sink_failed && !cut) {
       runner_job_result jr = st.ring[slot];
       memset(&st.ring[slot], 0, sizeof st.ring[slot]);
       st.ready[slot] = 0;
@@ -312,8 +318,9 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
         if (rc < 0) sink_failed = 1;
         if (rc > 0) stats.decided = 1;
       }
+      cut = jr.partial;
       runner_job_result_free(&jr);
-      if (!sink_failed) stats.jobs_done++;
+      if (!sink_failed && !cut) stats.jobs_done++;
       if (k->progress && !sink_failed) {
         runner_progress p = {stats.jobs_done, s->njobs, stats.games, clock_now() - t0};
         k->progress(k->ctx, &p);
@@ -363,7 +370,7 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
   } else if (st.failed) {
     snprintf(err, errlen, "%s", st.error);
     rc = -1;
-  } else if (!stats.decided && st.oldest < s->njobs) {
+  } else if (!stats.decided && (st.oldest < s->njobs || cut)) {
     stats.stopped = 1;
     rc = 1;
   }

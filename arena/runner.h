@@ -29,9 +29,12 @@
  * - At most `lookahead` jobs are handed out beyond the oldest job not yet
  *   delivered: the memory held is bounded, and so is the work thrown away
  *   when the sink decides.
- * - When the sink says the run is decided, or *stop is set, no new job is
- *   handed out; games in progress are abandoned (a player's search is told
- *   to stop) and nothing after the decision reaches the sink.
+ * - When the sink says the run is decided, no new job is handed out and
+ *   nothing after the deciding game reaches the sink. When *stop is set, no
+ *   new job is handed out, jobs in progress end after their current game,
+ *   and the sink still gets, in order, every finished game up to the first
+ *   job that was cut short (that job's finished games included): what is
+ *   delivered stays a prefix of the schedule.
  * - Where the jobs are played is one replaceable part: runner_run starts
  *   config->threads local workers, each with its own players; a backend
  *   (a cluster) adds remote workers that take jobs and put results through
@@ -137,11 +140,14 @@ typedef struct runner_job_result {
   long long job;
   int n, cap;
   runner_result *games;
+  int partial;        /* stopped before the job's end: games holds what was finished */
 } runner_job_result;
 void runner_job_result_free(runner_job_result *r);
 
 /* Plays job `job` with a worker's players into *out (which it resets).
- * *stop (may be NULL) abandons it. 0; 1 when stopped; -1 with err. */
+ * *stop (may be NULL) ends it between games: it returns 1 with the games
+ * finished so far and out->partial set. 0 when the job is whole; -1 with
+ * err (out is then empty). */
 int runner_play_job(const runner_schedule *s, runner_players *players, long long job,
                     atomic_int *stop, runner_job_result *out, char *err, size_t errlen);
 
