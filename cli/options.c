@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -175,7 +176,7 @@ static void wrap(FILE *f, const char *text, int col, int indent) {
 void cli_options_help(FILE *f, const cli_command_spec *spec) {
   fputs(spec->usage, f);
   char left[128], help[1024], c[512];
-  int width = 0;
+  int width = 8; /* "  --help" */
   for (const cli_option *o = spec->opts; o->name; o++) {
     int l = 4 + (int)strlen(o->name);
     if (o->type == CLI_CHOICE && !o->value_name) {
@@ -196,7 +197,7 @@ void cli_options_help(FILE *f, const cli_command_spec *spec) {
     snprintf(left, sizeof left, "  --%s%s%s", o->name, o->type == CLI_FLAG ? "" : " ",
              o->type == CLI_FLAG ? "" : v);
     size_t n = (size_t)snprintf(help, sizeof help, "%s", o->help ? o->help : "");
-    if (o->type == CLI_INT && n < sizeof help)
+    if (o->type == CLI_INT && o->hi < LLONG_MAX && n < sizeof help)
       n += (size_t)snprintf(help + n, sizeof help - n, " [%lld..%lld]", o->lo, o->hi);
     if (o->type == CLI_REAL && n < sizeof help)
       n += (size_t)snprintf(help + n, sizeof help - n, " [%g..%g]", o->rlo, o->rhi);
@@ -211,7 +212,7 @@ void cli_options_help(FILE *f, const cli_command_spec *spec) {
     }
     wrap(f, help, width + 2, width + 2);
   }
-  fprintf(f, "  --help%*s", width + 2 - 8 > 0 ? width + 2 - 8 : 1, "");
+  fprintf(f, "  --help%*s", width + 2 - 8, "");
   wrap(f, "print this help", width + 2, width + 2);
   if (spec->after) fputs(spec->after, f);
 }
