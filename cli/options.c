@@ -52,9 +52,12 @@ static int set_value(cli_option *o, const char *text, char *err, size_t errlen) 
   case CLI_REAL: {
     errno = 0;
     double x = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(x) || !(x >= o->rlo && x <= o->rhi))
+    if (errno || end == text || *end || !isfinite(x) || !(x >= o->rlo && x <= o->rhi)) {
+      if (isinf(o->rlo) && isinf(o->rhi))
+        return fail(err, errlen, "--%s is '%s'; expected a number", o->name, text);
       return fail(err, errlen, "--%s is '%s'; expected a number from %g to %g", o->name, text,
                   o->rlo, o->rhi);
+    }
     *(double *)o->target = x;
     return 0;
   }
@@ -199,7 +202,7 @@ void cli_options_help(FILE *f, const cli_command_spec *spec) {
     size_t n = (size_t)snprintf(help, sizeof help, "%s", o->help ? o->help : "");
     if (o->type == CLI_INT && o->hi < LLONG_MAX && n < sizeof help)
       n += (size_t)snprintf(help + n, sizeof help - n, " [%lld..%lld]", o->lo, o->hi);
-    if (o->type == CLI_REAL && n < sizeof help)
+    if (o->type == CLI_REAL && isfinite(o->rlo) && isfinite(o->rhi) && n < sizeof help)
       n += (size_t)snprintf(help + n, sizeof help - n, " [%g..%g]", o->rlo, o->rhi);
     if (o->def && n < sizeof help)
       snprintf(help + n, sizeof help - n, " (default %s)", o->def);
