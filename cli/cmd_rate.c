@@ -45,8 +45,8 @@ typedef struct run_list {
   int n;
 } run_list;
 
-static int add_runs(void *target, const char *text, char *err, size_t errlen) {
-  run_list *l = target;
+static int add_runs(const cli_option *o, const char *text, char *err, size_t errlen) {
+  run_list *l = o->target;
   char buf[4096];
   if (strlen(text) >= sizeof buf) return snprintf(err, errlen, "--run list is too long"), -1;
   snprintf(buf, sizeof buf, "%s", text);

@@ -48,8 +48,8 @@ typedef struct args {
   plot_options opt;
 } args;
 
-static int parse_size(void *target, const char *text, char *err, size_t errlen) {
-  plot_options *opt = target;
+static int parse_size(const cli_option *o, const char *text, char *err, size_t errlen) {
+  plot_options *opt = o->target;
   char *end;
   long w = strtol(text, &end, 10), h = 0;
   if (end != text && (*end == 'x' || *end == 'X')) {

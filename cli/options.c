@@ -74,7 +74,7 @@ static int set_value(cli_option *o, const char *text, char *err, size_t errlen) 
     }
   case CLI_CALL: {
     char msg[512] = "";
-    if (o->call(o->target, text, msg, sizeof msg)) return fail(err, errlen, "%s", msg);
+    if (o->call(o, text, msg, sizeof msg)) return fail(err, errlen, "%s", msg);
     return 0;
   }
   }

@@ -12,7 +12,7 @@ typedef enum cli_opt_type {
   CLI_REAL,   /* double *target, a finite number in [rlo, rhi] */
   CLI_TEXT,   /* const char **target, the text as given */
   CLI_CHOICE, /* int *target, the index of the value in choices */
-  CLI_CALL    /* call(target, value, err, errlen) parses it (0 or -1 with err set) */
+  CLI_CALL    /* call(option, value, err, errlen) parses it (0, or -1 with err set) */
 } cli_opt_type;
 
 typedef struct cli_option {
@@ -26,7 +26,7 @@ typedef struct cli_option {
   long long lo, hi;       /* CLI_INT */
   double rlo, rhi;        /* CLI_REAL */
   const char *const *choices; /* CLI_CHOICE: NULL-terminated */
-  int (*call)(void *target, const char *value, char *err, size_t errlen);
+  int (*call)(const struct cli_option *o, const char *value, char *err, size_t errlen);
   int given;              /* set by the parser: how many times the option was given */
 } cli_option;
 

@@ -22,8 +22,8 @@ typedef struct vals {
 
 static const char *const models[] = {"normalized", "logistic", NULL};
 
-static int count_call(void *target, const char *value, char *err, size_t errlen) {
-  vals *v = target;
+static int count_call(const cli_option *o, const char *value, char *err, size_t errlen) {
+  vals *v = o->target;
   if (!strcmp(value, "bad")) {
     snprintf(err, errlen, "--size is 'bad'; expected WxH");
     return -1;
