@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
       CLI_O_TEXT("sprt", &a->sprt, "elo0=E0,elo1=E1[,...]", NULL,
                  "play until the SPRT decides (two players)"),
       CLI_O_INT("threads", &a->threads, 1, 256, "N", NULL,
-                "games played at once (default: the number of cores)"),
+                "games played at once, by default one per core"),
       CLI_O_TEXT("db", &a->db, "PATH", DEFAULT_DB, "the SQLite database"),
       CLI_O_INT("resume", &a->resume, 1, (long long)(~0ULL >> 1), "RUN_ID", NULL,
                 "continue a run that was stopped"),

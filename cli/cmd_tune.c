@@ -95,7 +95,7 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
                 "texel: quiet positions kept"),
       CLI_O_INT("max-iter", &c->max_iter, 1, 100000, "I", "200", "texel: fit steps"),
       CLI_O_INT("threads", &c->threads, 1, 256, "T", NULL,
-                "games played at once (default: the number of cores)"),
+                "games played at once, by default one per core"),
       CLI_O_TEXT("variant", &c->variant, "V", "abapa", "rule variant"),
       CLI_O_INT("seed", &c->seed, 0, (long long)(~0ULL >> 1), "S", "1", "the run's seed"),
       CLI_O_INT("opening-plies", &c->opening_plies, 0, 40, "P", "8",
@@ -105,7 +105,8 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
                  "the tuned weights file (default results/tuned-RUN.txt)"),
       CLI_O_INT("validate", &c->validate, 0, 10000000, "N", NULL,
                 "game pairs of the tuned weights against the start"),
-      CLI_O_TEXT("validate-sprt", &c->validate_sprt, "SPRT", NULL, "validate until the SPRT decides"),
+      CLI_O_TEXT("validate-sprt", &c->validate_sprt, "SPRT", NULL,
+                 "validate until the SPRT decides"),
       CLI_O_TEXT("name", &c->name, "NAME", NULL, "the run's name"),
       CLI_O_FLAG("report", &c->report, "write the run's report at the end"),
       CLI_O_FLAG("quiet", &c->quiet, "no progress on stderr"),
@@ -120,7 +121,8 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
       if (o->given && strcmp(o->name, "resume") && strcmp(o->name, "db") &&
           strcmp(o->name, "threads"))
         return cli_error(cmd, "with --resume only --db and --threads are allowed");
-    if (!resume || nmode) return cli_error(cmd, "with --resume only --db and --threads are allowed");
+    if (!resume || nmode)
+      return cli_error(cmd, "with --resume only --db and --threads are allowed");
     *resume = run;
     *threads_given = cli_option_find(&spec, "threads")->given > 0;
     return 0;

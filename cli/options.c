@@ -120,8 +120,10 @@ int cli_options_parse(cli_command_spec *spec, int argc, char **argv, char **pos,
   /* '-': positional arguments come back in order as 1; ':': a missing value as ':'. */
   while (!rc && (c = getopt_long(ac, av, "-:h", lo, NULL)) != -1) {
     if (c == 1) {
-      if (*npos >= spec->maxpos) rc = fail(err, errlen, "unexpected argument '%s' (see --help)", optarg);
-      else pos[(*npos)++] = optarg;
+      if (*npos >= spec->maxpos)
+        rc = fail(err, errlen, "unexpected argument '%s' (see --help)", optarg);
+      else
+        pos[(*npos)++] = optarg;
     } else if (c == 'h') {
       rc = CLI_HELP_SHOWN;
     } else if (c == ':') {
@@ -148,8 +150,10 @@ int cli_options_parse(cli_command_spec *spec, int argc, char **argv, char **pos,
     }
   }
   for (int i = optind; !rc && c == -1 && i < ac; i++) { /* after "--" */
-    if (*npos >= spec->maxpos) rc = fail(err, errlen, "unexpected argument '%s' (see --help)", av[i]);
-    else pos[(*npos)++] = av[i];
+    if (*npos >= spec->maxpos)
+      rc = fail(err, errlen, "unexpected argument '%s' (see --help)", av[i]);
+    else
+      pos[(*npos)++] = av[i];
   }
   free(lo);
   free(av);
