@@ -81,6 +81,15 @@ static int set_value(cli_option *o, const char *text, char *err, size_t errlen) 
   return fail(err, errlen, "--%s: unknown option type", o->name);
 }
 
+/* Whether arg is "--name" or "--name=...": getopt_long also takes unique
+ * prefixes, which a stored command line must not depend on (a new option
+ * could make one ambiguous). */
+static int exact(const char *name, const char *arg) {
+  size_t l = strlen(name);
+  return arg[0] == '-' && arg[1] == '-' && !strncmp(arg + 2, name, l) &&
+         (arg[2 + l] == 0 || arg[2 + l] == '=');
+}
+
 cli_option *cli_option_find(cli_command_spec *spec, const char *name) {
   for (cli_option *o = spec->opts; o->name; o++)
     if (!strcmp(o->name, name)) return o;
@@ -125,7 +134,10 @@ int cli_options_parse(cli_command_spec *spec, int argc, char **argv, char **pos,
       else
         pos[(*npos)++] = optarg;
     } else if (c == 'h') {
-      rc = CLI_HELP_SHOWN;
+      if (strcmp(av[optind - 1], "-h") && !exact("help", av[optind - 1]))
+        rc = fail(err, errlen, "unknown option '%s' (see --help)", av[optind - 1]);
+      else
+        rc = CLI_HELP_SHOWN;
     } else if (c == ':') {
       if (optopt >= OPT_VAL && optopt < OPT_VAL + n) {
         const cli_option *o = &spec->opts[optopt - OPT_VAL];
@@ -145,8 +157,14 @@ int cli_options_parse(cli_command_spec *spec, int argc, char **argv, char **pos,
         rc = fail(err, errlen, "unknown option '%s' (see --help)", av[optind - 1]);
     } else if (c >= OPT_VAL && c < OPT_VAL + n) {
       cli_option *o = &spec->opts[c - OPT_VAL];
-      o->given++;
-      rc = set_value(o, optarg, err, errlen);
+      /* the word naming the option: the one before a separate value */
+      const char *word = optarg && optarg == av[optind - 1] ? av[optind - 2] : av[optind - 1];
+      if (!exact(o->name, word)) {
+        rc = fail(err, errlen, "unknown option '%s' (see --help)", word);
+      } else {
+        o->given++;
+        rc = set_value(o, optarg, err, errlen);
+      }
     }
   }
   for (int i = optind; !rc && c == -1 && i < ac; i++) { /* after "--" */

@@ -127,6 +127,17 @@ static void unknown_option(void **state) {
   setup(&f);
   assert_int_equal(parse(&f, "-x", NULL), 2);
   assert_non_null(strstr(f.err, "unknown option '-x'"));
+  /* No abbreviations (getopt_long's unique prefixes): a stored command line
+   * must not change meaning when an option is added. */
+  setup(&f);
+  assert_int_equal(parse(&f, "--gam", "3", NULL), 2);
+  assert_non_null(strstr(f.err, "unknown option '--gam'"));
+  setup(&f);
+  assert_int_equal(parse(&f, "--qui", NULL), 2);
+  assert_non_null(strstr(f.err, "unknown option '--qui'"));
+  setup(&f);
+  assert_int_equal(parse(&f, "--var=x", NULL), 2);
+  assert_non_null(strstr(f.err, "unknown option '--var=x'"));
   setup(&f);
   assert_int_equal(parse(&f, "--quiet=1", NULL), 2);
   assert_non_null(strstr(f.err, "--quiet takes no value"));
