@@ -44,7 +44,7 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
 
 static int npairings(const tournament *t) {
   int n = t->run.nplayers;
-  return strcmp(t->run.kind, "gauntlet") ? n * (n - 1) / 2 : n - 1;
+  return t->run.kind != STORE_GAUNTLET ? n * (n - 1) / 2 : n - 1;
 }
 
 /* Series number -> variant, round and the two players. */
@@ -55,7 +55,7 @@ static void series_identity(const tournament *t, int series_no, int *vi, int *ro
   int vr = series_no / np;
   *round = vr % t->run.rounds;
   *vi = vr / t->run.rounds;
-  if (!strcmp(t->run.kind, "gauntlet")) {
+  if (t->run.kind == STORE_GAUNTLET) {
     *a = 0;
     *b = pairing + 1;
     return;
@@ -129,8 +129,8 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     ERR("a tournament needs at least 2 players (got %d)", r->nplayers);
     return -1;
   }
-  if (strcmp(r->kind, "round-robin") && strcmp(r->kind, "gauntlet")) {
-    ERR("kind '%s': expected round-robin or gauntlet", r->kind);
+  if (r->kind != STORE_ROUND_ROBIN && r->kind != STORE_GAUNTLET) {
+    ERR("kind '%s': expected round-robin or gauntlet", store_kind_name(r->kind));
     return -1;
   }
   if (r->rounds < 1 || r->threads < 1 || r->nvariants < 1) {
@@ -170,6 +170,7 @@ void tournament_free(tournament *t) {
     free(t->opening_file[v]);
     t->opening_file[v] = NULL;
   }
+  store_run_free(&t->run);
 }
 
 void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
@@ -306,7 +307,7 @@ static int play_game(pool *pl, player **players, const unit *u, int game_no, res
   s->score2[0] = mr.score2[0];
   s->score2[1] = mr.score2[1];
   s->plies = mr.plies;
-  snprintf(s->end, sizeof s->end, "%s", match_end_name(mr.end));
+  s->end = mr.end;
   snprintf(s->detail, sizeof s->detail, "%s", mr.detail);
   s->seed = seed;
   s->seconds = mr.seconds;
@@ -485,11 +486,32 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   for (int s = 0; s < t->nseries; s++) series_start(&d.states[s]);
   if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
+  {
+    /* The rows of the series the stored games finish (a run of an older
+     * oware could lose one between its last game and the series row). */
+    store_series *rows = malloc((size_t)t->nseries * sizeof *rows);
+    int m = 0;
+    if (!rows) {
+      ERR("out of memory");
+      goto out;
+    }
+    for (int s = 0; s < t->nseries; s++) {
+      const series_state *st = &d.states[s];
+      if (!st->done) continue;
+      int vi, round, a, b;
+      series_identity(t, s, &vi, &round, &a, &b);
+      rows[m++] = (store_series){t->run.id, s, vi, round, a, b, st->games, st->wins[0],
+                                 st->wins[1], st->draws, st->winner};
+    }
+    int bad = store_commit(db, NULL, 0, rows, m, err, errlen);
+    free(rows);
+    if (bad) goto out;
+  }
   if (t->sprt_on) {
     t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
     if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
       char serr[256];
-      rc = store_run_status(db, t->run.id, "finished", serr, sizeof serr) ? -1 : 0;
+      rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
       if (rc) ERR("%s", serr);
       goto out;
     }
@@ -569,16 +591,28 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
     pthread_mutex_unlock(&pl.mu);
     if (n) {
       store_game *gs = malloc((size_t)n * sizeof *gs);
-      if (!gs) {
+      store_series *done_series = malloc((size_t)n * sizeof *done_series);
+      int ndone = 0;
+      if (!gs || !done_series) {
         write_failed = 1;
         ERR("out of memory");
       } else if (!write_failed) {
         for (int i = 0; i < n; i++) {
           gs[i] = batch[i].g;
           gs[i].moves = batch[i].moves;
+          /* The series this game finishes is committed with it. */
+          series_state *st = &d.states[gs[i].series_no];
+          int was_done = st->done;
+          series_add(st, &t->format, ab_result(&gs[i]));
+          if (st->done && !was_done)
+            done_series[ndone++] = (store_series){t->run.id, gs[i].series_no, gs[i].variant_idx,
+                                                  gs[i].round, gs[i].a_idx, gs[i].b_idx,
+                                                  st->games, st->wins[0], st->wins[1], st->draws,
+                                                  st->winner};
         }
-        /* One transaction for the batch: a game counts as done once committed. */
-        if (store_games_insert(db, gs, n, err, errlen)) {
+        /* One transaction for the batch and the series it finishes: a game
+         * counts as done once committed, and a finished series has its row. */
+        if (store_commit(db, gs, n, done_series, ndone, err, errlen)) {
           write_failed = 1;
           atomic_store(stop, 1);
         } else {
@@ -588,18 +622,6 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
           for (int i = 0; i < n; i++) {
             pool_add_game(&rpool, &gs[i]);
             pair_book_add(t, &pb, &gs[i]);
-            series_state *st = &d.states[gs[i].series_no];
-            int was_done = st->done;
-            series_add(st, &t->format, ab_result(&gs[i]));
-            if (st->done && !was_done) {
-              store_series sr = {t->run.id, gs[i].series_no, gs[i].variant_idx, gs[i].round,
-                                 gs[i].a_idx, gs[i].b_idx, st->games, st->wins[0], st->wins[1],
-                                 st->draws, st->winner};
-              if (store_series_finish(db, &sr, err, errlen)) {
-                write_failed = 1;
-                atomic_store(stop, 1);
-              }
-            }
           }
           if (!write_failed && t->ratings_every > 0 &&
               stored / t->ratings_every != before / t->ratings_every &&
@@ -619,8 +641,9 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
             if (t->sprt_result.decision) atomic_store(stop, 1);
           }
         }
-        free(gs);
       }
+      free(gs);
+      free(done_series);
       for (int i = 0; i < n; i++) free(batch[i].moves);
       free(batch);
       progress(t, stored, total, fresh, t0, 0);
@@ -645,7 +668,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   {
     char serr[256];
-    const char *status = rc == 0 ? "finished" : rc == 1 ? "interrupted" : "failed";
+    store_status status = rc == 0 ? STORE_FINISHED : rc == 1 ? STORE_INTERRUPTED : STORE_FAILED;
     if (store_run_status(db, t->run.id, status, serr, sizeof serr) && rc >= 0) {
       ERR("%s", serr);
       rc = -1;
@@ -738,7 +761,8 @@ int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err,
         order[j] = a;
       }
     }
-  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name, r->status);
+  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name,
+          store_status_name(r->status));
   fprintf(out, "%4s  %-*s %7s %7s %7s %7s %8s %7s\n", "rank", width, "player", "games", "wins",
           "draws", "losses", "points", "score%");
   for (int k = 0; k < n; k++) {
@@ -777,6 +801,7 @@ done:
   free(order);
   free(pts);
   free(games);
+  store_run_free(r);
   free(r);
   return rc;
 }

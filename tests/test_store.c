@@ -106,24 +106,24 @@ static void open_bad(const char *path, int create, const char *part1, const char
 /* A run of nplayers players and two variants. */
 static void sample_run(store_run *r, int nplayers) {
   memset(r, 0, sizeof *r);
-  snprintf(r->name, sizeof r->name, "gauntlet of minimax");
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "first-to:3,lead:2,cap:20");
-  snprintf(r->openings, sizeof r->openings, "random:4");
+  assert_int_equal(store_run_set(&r->name, "gauntlet of minimax"), 0);
+  r->kind = STORE_GAUNTLET;
+  assert_int_equal(store_run_set(&r->format, "first-to:3,lead:2,cap:20"), 0);
+  assert_int_equal(store_run_set(&r->openings, "random:4"), 0);
   r->rounds = 3;
   r->threads = 8;
   r->seed = UINT64_MAX;
-  snprintf(r->command, sizeof r->command, "oware tournament --seed 18446744073709551615 'a b'");
-  snprintf(r->status, sizeof r->status, "whatever");
-  r->nplayers = nplayers;
+  assert_int_equal(
+      store_run_set(&r->command, "oware tournament --seed 18446744073709551615 'a b'"), 0);
+  r->status = STORE_FAILED; /* ignored: a new run is running */
   for (int i = 0; i < nplayers; i++) {
-    snprintf(r->player_name[i], sizeof r->player_name[i], "player-%d", i);
-    snprintf(r->player_spec[i], sizeof r->player_spec[i], "minimax:depth=%d,weights=w \"%d\".txt",
-             i + 1, i);
+    char name[32], spec[64];
+    snprintf(name, sizeof name, "player-%d", i);
+    snprintf(spec, sizeof spec, "minimax:depth=%d,weights=w \"%d\".txt", i + 1, i);
+    assert_int_equal(store_run_add_player(r, name, spec), 0);
   }
-  r->nvariants = 2;
-  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
-  snprintf(r->variant[1], sizeof r->variant[1], "awari,seeds=5,repetition=2");
+  assert_int_equal(store_run_add_variant(r, "abapa"), 0);
+  assert_int_equal(store_run_add_variant(r, "awari,seeds=5,repetition=2"), 0);
 }
 
 static int64_t create_run(store *s, int nplayers) {
@@ -132,7 +132,9 @@ static int64_t create_run(store *s, int nplayers) {
   sample_run(&r, nplayers);
   if (store_run_create(s, &r, err, sizeof err)) fail_msg("store_run_create: %s", err);
   assert_true(r.id > 0);
-  return r.id;
+  int64_t id = r.id;
+  store_run_free(&r);
+  return id;
 }
 
 /* A deterministic pseudo-random generator for the test data. */
@@ -168,7 +170,7 @@ static void sample_game(store_game *g, int64_t run, int series, int no, char *mo
   g->score2[0] = (int)(next_rand() % 97);
   g->score2[1] = 96 - g->score2[0];
   g->plies = nmoves;
-  snprintf(g->end, sizeof g->end, "majority");
+  g->end = MATCH_MAJORITY;
   g->seed = next_rand();
   g->seconds = (double)(next_rand() % 100000) / 1000.0;
 }
@@ -214,6 +216,7 @@ static void test_create_open_reopen(void **state) {
   store_run r;
   if (store_run_load(s, id, &r, err, sizeof err)) fail_msg("store_run_load: %s", err);
   assert_string_equal(r.name, "gauntlet of minimax");
+  store_run_free(&r);
   /* Two handles on one file at once. */
   store *s2 = open_ok(path, 0);
   assert_int_equal(store_games_count(s2, id), 0);
@@ -231,20 +234,27 @@ static void test_run_roundtrip(void **state) {
 
   store_run in, out;
   sample_run(&in, STORE_MAX_PLAYERS);
-  /* Strings filling their buffers, quotes and non-ASCII text survive. */
-  memset(in.name, 'n', sizeof in.name - 1);
-  in.name[sizeof in.name - 1] = '\0';
-  memset(in.command, 'c', sizeof in.command - 1);
-  in.command[sizeof in.command - 1] = '\0';
-  snprintf(in.player_name[5], sizeof in.player_name[5], "O'Brien \"ö\" ; DROP TABLE runs");
-  in.nvariants = STORE_MAX_VARIANTS;
-  for (int i = 0; i < STORE_MAX_VARIANTS; i++)
-    snprintf(in.variant[i], sizeof in.variant[i], "abapa,seeds=%d", i + 1);
+  /* Long strings (schema 4 cut the command line at 2048 bytes), quotes and
+   * non-ASCII text survive whole. */
+  free(in.name);
+  in.name = malloc(5001);
+  memset(in.name, 'n', 5000);
+  in.name[5000] = '\0';
+  free(in.command);
+  in.command = malloc(100001);
+  memset(in.command, 'c', 100000);
+  in.command[100000] = '\0';
+  assert_int_equal(store_run_set(&in.player_name[5], "O'Brien \"ö\" ; DROP TABLE runs"), 0);
+  for (int i = 2; i < STORE_MAX_VARIANTS; i++) {
+    char v[32];
+    snprintf(v, sizeof v, "abapa,seeds=%d", i + 1);
+    assert_int_equal(store_run_add_variant(&in, v), 0);
+  }
   char before[32];
   time_t t0 = time(NULL);
   if (store_run_create(s, &in, err, sizeof err)) fail_msg("store_run_create: %s", err);
   assert_int_equal(in.id, 1);
-  assert_string_equal(in.status, "running");
+  assert_int_equal(in.status, STORE_RUNNING);
   assert_string_equal(in.finished, "");
   /* started is ISO 8601 UTC, now. */
   struct tm tm;
@@ -257,14 +267,16 @@ static void test_run_roundtrip(void **state) {
   if (store_run_load(s, in.id, &out, err, sizeof err)) fail_msg("store_run_load: %s", err);
   assert_int_equal(out.id, in.id);
   assert_string_equal(out.name, in.name);
-  assert_string_equal(out.kind, in.kind);
+  assert_int_equal(out.kind, STORE_GAUNTLET);
   assert_string_equal(out.format, in.format);
   assert_string_equal(out.openings, in.openings);
   assert_int_equal(out.rounds, in.rounds);
   assert_int_equal(out.threads, in.threads);
   assert_true(out.seed == UINT64_MAX);
+  assert_int_equal(strlen(out.command), 100000);
   assert_string_equal(out.command, in.command);
-  assert_string_equal(out.status, "running");
+  assert_int_equal(strlen(out.name), 5000);
+  assert_int_equal(out.status, STORE_RUNNING);
   assert_string_equal(out.started, in.started);
   assert_string_equal(out.finished, "");
   assert_int_equal(out.nplayers, STORE_MAX_PLAYERS);
@@ -274,6 +286,8 @@ static void test_run_roundtrip(void **state) {
   }
   assert_int_equal(out.nvariants, STORE_MAX_VARIANTS);
   for (int i = 0; i < out.nvariants; i++) assert_string_equal(out.variant[i], in.variant[i]);
+  store_run_free(&in);
+  store_run_free(&out);
 
   /* Other seeds at the edges. */
   const uint64_t seeds[] = {0, 1, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX - 1};
@@ -283,6 +297,8 @@ static void test_run_roundtrip(void **state) {
     if (store_run_create(s, &in, err, sizeof err)) fail_msg("store_run_create: %s", err);
     if (store_run_load(s, in.id, &out, err, sizeof err)) fail_msg("store_run_load: %s", err);
     assert_true(out.seed == seeds[i]);
+    store_run_free(&in);
+    store_run_free(&out);
   }
   store_close(s);
 
@@ -308,6 +324,8 @@ static void test_run_roundtrip(void **state) {
   in.nplayers = STORE_MAX_PLAYERS + 1;
   assert_int_equal(store_run_create(s, &in, err, sizeof err), -1);
   expect_contains(err, "players");
+  in.nplayers = 2;
+  store_run_free(&in);
   store_close(s);
   remove_db(path);
 }
@@ -347,7 +365,7 @@ static void assert_game_equal(const store_game *a, const store_game *b) {
   assert_int_equal(a->score2[0], b->score2[0]);
   assert_int_equal(a->score2[1], b->score2[1]);
   assert_int_equal(a->plies, b->plies);
-  assert_string_equal(a->end, b->end);
+  assert_int_equal(a->end, b->end);
   assert_string_equal(a->detail, b->detail);
   assert_true(a->seed == b->seed);
   assert_true(a->seconds == b->seconds);
@@ -368,12 +386,12 @@ static void test_games_roundtrip(void **state) {
   in[0].score2[0] = 47; /* 23.5 - 24.5 under cycle=split */
   in[0].score2[1] = 49;
   in[0].winner = 1;
-  snprintf(in[0].end, sizeof in[0].end, "repetition");
+  in[0].end = MATCH_REPETITION;
   in[0].seed = UINT64_MAX;
   in[0].seconds = 0.1;
   sample_game(&in[1], run, 0, 1, moves[1], 1000);
   snprintf(in[1].opening, sizeof in[1].opening, "0-1-2-3-4-5-6-7-8-9-10-11-0-0-N");
-  snprintf(in[1].end, sizeof in[1].end, "forfeit-illegal");
+  in[1].end = MATCH_FORFEIT_ILLEGAL;
   snprintf(in[1].detail, sizeof in[1].detail, "played 'G' in 4-4-4-… (not a legal move)");
   in[1].seed = 0;
   in[1].winner = -1;
@@ -564,29 +582,33 @@ static void test_status_and_runs(void **state) {
   int64_t a = create_run(s, 2), b = create_run(s, 3), c = create_run(s, 4);
   store_run r;
 
-  if (store_run_status(s, b, "finished", err, sizeof err)) fail_msg("status: %s", err);
+  if (store_run_status(s, b, STORE_FINISHED, err, sizeof err)) fail_msg("status: %s", err);
   if (store_run_load(s, b, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "finished");
+  assert_int_equal(r.status, STORE_FINISHED);
   assert_int_equal(strlen(r.finished), 20);
   assert_true(strcmp(r.finished, r.started) >= 0);
+  store_run_free(&r);
   if (store_run_load(s, a, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "running");
+  assert_int_equal(r.status, STORE_RUNNING);
   assert_string_equal(r.finished, "");
+  store_run_free(&r);
 
   /* Interrupted, then resumed (finished is cleared), then failed. */
-  if (store_run_status(s, c, "interrupted", err, sizeof err)) fail_msg("status: %s", err);
+  if (store_run_status(s, c, STORE_INTERRUPTED, err, sizeof err)) fail_msg("status: %s", err);
   if (store_run_load(s, c, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "interrupted");
+  assert_int_equal(r.status, STORE_INTERRUPTED);
   assert_int_not_equal(r.finished[0], '\0');
-  if (store_run_status(s, c, "running", err, sizeof err)) fail_msg("status: %s", err);
+  store_run_free(&r);
+  if (store_run_status(s, c, STORE_RUNNING, err, sizeof err)) fail_msg("status: %s", err);
   if (store_run_load(s, c, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "running");
+  assert_int_equal(r.status, STORE_RUNNING);
   assert_string_equal(r.finished, "");
-  if (store_run_status(s, c, "failed", err, sizeof err)) fail_msg("status: %s", err);
+  store_run_free(&r);
+  if (store_run_status(s, c, STORE_FAILED, err, sizeof err)) fail_msg("status: %s", err);
 
-  assert_int_equal(store_run_status(s, a, "done", err, sizeof err), -1);
-  expect_contains(err, "'done'");
-  assert_int_equal(store_run_status(s, 42, "finished", err, sizeof err), -1);
+  assert_int_equal(store_run_status(s, a, (store_status)9, err, sizeof err), -1);
+  expect_contains(err, "unknown run status");
+  assert_int_equal(store_run_status(s, 42, STORE_FINISHED, err, sizeof err), -1);
   assert_string_equal(err, "store: no run 42");
 
   /* Newest first, with their players; early stop. */
