@@ -1395,7 +1395,8 @@ int store_run_files_check(store *s, int64_t id, char *err, size_t errlen) {
               0, &st, err, errlen))
     return -1;
   int rc = sqlite3_bind_int64(st, 1, id), ret = 0;
-  while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+    if ((rc = sqlite3_step(st)) != SQLITE_ROW) break;
     const char *path = (const char *)sqlite3_column_text(st, 0);
     const void *b = sqlite3_column_blob(st, 2);
     size_t n = (size_t)sqlite3_column_bytes(st, 2);

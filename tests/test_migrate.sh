@@ -40,6 +40,22 @@ set -e
 grep -q 'run 2 cannot be resumed: schema 4 stored only the path of its openings file' err.txt ||
   fail "run 2: $(cat err.txt)"
 
+# Two --resume of one run at once: the second is refused at once while the first lives (a
+# process holding the run lock), and takes the lock over once it is dead.
+sleep 60 &
+holder=$!
+sqlite3 v4.db "INSERT INTO run_locks VALUES (1, $holder, '$(hostname)', '2026-01-01T00:00:00Z')"
+set +e
+timeout 20 "$oware" tournament --resume 1 --db v4.db --threads 1 --quiet >/dev/null 2>err.txt
+rc=$?
+set -e
+kill $holder
+wait $holder 2>/dev/null || true
+[ $rc -eq 1 ] || fail "a locked run: exit $rc"
+grep -q "run 1 is being played by pid $holder on host $(hostname) since 2026-01-01T00:00:00Z" err.txt ||
+  fail "a locked run: $(cat err.txt)"
+[ "$(sqlite3 v4.db 'SELECT count(*) FROM games WHERE run_id = 1')" = 2 ] || fail "a locked run played"
+
 # The SPRT run resumes with its SPRT (kept only in the old command line): it stops when the
 # test decides instead of playing on to the 20000-game cap, and its first games are the
 # six games of the uninterrupted run (checksum from the schema-4 oware).
@@ -47,6 +63,7 @@ grep -q 'run 2 cannot be resumed: schema 4 stored only the path of its openings 
 grep -q '^SPRT (normalized Elo): H0 accepted' sprt.txt || fail "run 1 resumed without its SPRT"
 games=$(sqlite3 v4.db 'SELECT count(*) FROM games WHERE run_id = 1')
 [ "$games" -lt 20000 ] || fail "run 1 played to the cap"
+[ "$(sqlite3 v4.db 'SELECT count(*) FROM run_locks')" = 0 ] || fail "the lock stayed"
 [ "$("$oware" export --db v4.db --run 1 --format csv | head -7 | cut -d, -f1-13,15- | sum)" = \
   743601d95ed9ed2c138d342e25537676 ] || fail "run 1: its first games differ from the original"
 
