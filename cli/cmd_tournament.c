@@ -264,6 +264,13 @@ int cli_tournament(int argc, char **argv) {
       goto out;
     }
     if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
+    /* Held while it plays: a --resume of it meanwhile is refused. */
+    if (store_run_lock(db, r->id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    locked = 1;
   }
   if (!quiet)
     fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",

@@ -564,6 +564,13 @@ int cli_tune(int argc, char **argv) {
       goto out;
     }
     if ((rc = cli_store_new_run(cmd, c.db, run, &db))) goto out;
+    /* Held while it plays: a --resume of it meanwhile is refused. */
+    if (store_run_lock(db, run->id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    locked = 1;
   } else if (store_run_status(db, run->id, STORE_RUNNING, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;

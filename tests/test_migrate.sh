@@ -73,6 +73,23 @@ games=$(sqlite3 v4.db 'SELECT count(*) FROM games WHERE run_id = 1')
   8450ec2d530c24cf7b6166c29aa03254 ] || fail "run 3: tuning table differs"
 [ "$(sum <s.txt)" = 32a9a1a4c1228172a907311c14f3688a ] || fail "run 3: weights differ"
 
+# A run being played by the process that created it is locked too.
+"$oware" tournament --players 'random;greedy' --format games:1000000 --threads 1 --db new.db \
+  --quiet >/dev/null 2>&1 &
+player=$!
+for _ in $(seq 100); do
+  [ -f new.db ] && [ "$(sqlite3 new.db 'SELECT count(*) FROM run_locks' 2>/dev/null)" = 1 ] && break
+  sleep 0.1
+done
+set +e
+"$oware" tournament --resume 1 --db new.db --quiet >/dev/null 2>err.txt
+rc=$?
+set -e
+kill -9 $player
+wait $player 2>/dev/null || true
+[ $rc -eq 1 ] && grep -q "run 1 is being played by pid $player on host" err.txt ||
+  fail "a run being created and played: exit $rc: $(cat err.txt)"
+
 # A newer schema stays an error.
 cp "$data/v4/v4.db" v6.db
 sqlite3 v6.db 'PRAGMA user_version = 6'
