@@ -1865,6 +1865,7 @@ typedef struct run_names {
   int64_t run;
   int name_id[STORE_MAX_PLAYERS]; /* by player index; -1 when missing */
   int variant_ok[STORE_MAX_VARIANTS];
+  int nvariants;
 } run_names;
 
 typedef struct name_list {
@@ -1936,6 +1937,7 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
     rn[nrn].run = sqlite3_column_int64(st, 0);
     for (int i = 0; i < STORE_MAX_PLAYERS; i++) rn[nrn].name_id[i] = -1;
     for (int i = 0; i < STORE_MAX_VARIANTS; i++) rn[nrn].variant_ok[i] = !vname;
+    rn[nrn].nvariants = 0;
     nrn++;
   }
   if (rc != SQLITE_DONE) goto sqlfail;
@@ -1968,6 +1970,17 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
   if (rc != SQLITE_DONE) goto sqlfail;
   sqlite3_finalize(st);
   st = NULL;
+  snprintf(sql, cap + 256, "SELECT run_id, count(*) FROM variants%s%s%s GROUP BY run_id",
+           WHERE_RUNS("run_id"));
+  if (prepare(s->db, sql, 0, &st, err, errlen)) goto done;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int r, nv = sqlite3_column_int(st, 1);
+    RUN_INDEX(sqlite3_column_int64(st, 0), r);
+    if (r >= 0) rn[r].nvariants = nv < STORE_MAX_VARIANTS ? nv : STORE_MAX_VARIANTS;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  st = NULL;
   if (vname) {
     snprintf(sql, cap + 256, "SELECT run_id, idx FROM variants%s%s%s%s name = ?1",
              WHERE_RUNS("run_id"), nruns ? " AND" : " WHERE");
@@ -1995,19 +2008,30 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t run = sqlite3_column_int64(st, 0);
     int series = sqlite3_column_int(st, 1), gno = sqlite3_column_int(st, 2);
+    int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
+        b = sqlite3_column_int(st, 5);
+    if (run != cur_run) RUN_INDEX(run, r);
+    if (r < 0) continue;
+    /* A database is input: a row that points nowhere is named, not skipped
+     * (every row: a few comparisons). */
+    const char *bad = vidx < 0 || vidx >= rn[r].nvariants                       ? "variant_idx"
+                      : a < 0 || a >= STORE_MAX_PLAYERS || rn[r].name_id[a] < 0 ? "a_idx"
+                      : b < 0 || b >= STORE_MAX_PLAYERS || rn[r].name_id[b] < 0 ? "b_idx"
+                                                                                : NULL;
+    if (bad) {
+      errf(err, errlen, "run %" PRId64 ", series %d, game %d: %s %d points to no %s of the run",
+           run, series, gno, bad, bad[0] == 'v' ? vidx : bad[0] == 'a' ? a : b,
+           bad[0] == 'v' ? "variant" : "player");
+      goto done;
+    }
     if (run != cur_run || series != cur_series) {
-      /* A new series: its run, variant and players, once. */
-      if (run != cur_run) RUN_INDEX(run, r);
+      /* A new series: its variant and players, once. */
       cur_run = run;
       cur_series = series;
       acc = NULL;
-      int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
-          b = sqlite3_column_int(st, 5);
-      if (r < 0 || vidx < 0 || vidx >= STORE_MAX_VARIANTS || !rn[r].variant_ok[vidx] || a < 0 ||
-          b < 0 || a >= STORE_MAX_PLAYERS || b >= STORE_MAX_PLAYERS)
-        continue;
+      if (!rn[r].variant_ok[vidx]) continue;
       int ia = rn[r].name_id[a], ib = rn[r].name_id[b];
-      if (ia < 0 || ib < 0 || ia == ib) continue; /* a player against itself says nothing */
+      if (ia == ib) continue; /* a player against itself says nothing */
       swap = strcmp(names.v[ia], names.v[ib]) > 0;
       if (!(acc = pair_find(&map, swap ? ib : ia, swap ? ia : ib))) goto oom;
     }
