@@ -179,8 +179,9 @@ int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errle
 /* Sets the status (and the finished time unless it is STORE_RUNNING). */
 int store_run_status(store *s, int64_t id, store_status status, char *err, size_t errlen);
 /* The stored positions of run id (run_openings), in order: *out (malloc'ed
- * array of malloc'ed strings; free with store_strings_free) gets *n of them,
- * 0 when the run has none. */
+ * array of malloc'ed strings; free with store_strings_free, or hand them to
+ * a loaded run as run->position / run->npositions, which store_run_free
+ * frees) gets *n of them, 0 when the run has none. */
 int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, size_t errlen);
 void store_strings_free(char **v, int n);
 /* Compares each file stored with run id (run_files) with the file on disk
