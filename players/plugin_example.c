@@ -24,11 +24,11 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   const example *e = p->data;
   rng r;
   rng_seed(&r, player_position_seed(p, g));
-  int best = -1, ties = 0;
+  int best = 0, ties = 0; /* ties == 0: no move seen yet */
   for (uint32_t l = g->legal; l; l &= l - 1) {
     int m = __builtin_ctz(l), n = g->pos.pit[m];
     int key = e->most ? n : -n;
-    if (key > best || best < 0) {
+    if (ties == 0 || key > best) {
       best = key;
       ties = 1;
       *move = m;
