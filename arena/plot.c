@@ -63,6 +63,7 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
 
 int plot_mkdirs(const char *dir, char *err, size_t errlen) {
   char path[4096];
+  if (!dir[0]) return 0; /* the current folder */
   if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
     ERR("path too long: %.60s…", dir);
     return -1;

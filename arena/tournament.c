@@ -5,10 +5,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "arena/match.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -390,16 +390,10 @@ static int collect(void *ctx, const store_game *g) {
   return 0;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void progress(const tournament *t, long long done, long long total, long long fresh,
                      double t0, int final) {
   if (t->quiet || !isatty(STDERR_FILENO)) return;
-  double el = now() - t0, rate = el > 0 ? (double)fresh / el : 0;
+  double el = clock_now() - t0, rate = el > 0 ? (double)fresh / el : 0;
   double left = rate > 0 ? (double)(total - done) / rate : 0;
   fprintf(stderr, "\r%lld/%lld games, %.1f games/s, %s %.0f s   ", done, total, rate,
           final ? "took" : "about", final ? el : left);
@@ -553,7 +547,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       pthread_mutex_unlock(&pl.mu);
       break;
     }
-  double t0 = now();
+  double t0 = clock_now();
   long long fresh = 0;
   int write_failed = 0;
   for (;;) {

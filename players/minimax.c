@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/rng.h"
 #include "players/eval.h"
 #include "players/minimax.h"
@@ -58,12 +58,6 @@ typedef struct mm {
   int game_plies;
 } mm;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]];
 }
@@ -95,7 +89,7 @@ static int evaluate(mm *s, const board *b) {
 static void check_limits(mm *s) {
   if ((s->nodes & 1023) == 0) {
     if (atomic_load(&s->p->stop)) s->aborted = 1;
-    if (s->deadline > 0 && now() >= s->deadline) s->aborted = 1;
+    if (s->deadline > 0 && clock_now() >= s->deadline) s->aborted = 1;
   }
 }
 
@@ -161,15 +155,12 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
   /* Moves, ordered: TT move, captures (largest first), killers, history.
    * Each is played only when its turn comes: a cut saves the others. */
   int move[VARIANT_MAX_PITS], order[VARIANT_MAX_PITS], n = 0;
-  int small_opp;
-  uint32_t small = 0;
   for (uint32_t l = legal; l; l &= l - 1) {
     int m = __builtin_ctz(l), o;
     if (m == tt_move) {
       o = 1 << 30;
     } else {
-      if (!small) small = eval_small_houses(b, s->v, b->side, &small_opp) | 1u << 31;
-      int c = eval_capture_of(b, s->v, b->side, m, small, small_opp);
+      int c = board_capture_of(b, s->v, b->side, m);
       if (c) o = (1 << 29) + c;
       else if (m == s->killer[ply][0]) o = (1 << 28) + 1;
       else if (m == s->killer[ply][1]) o = 1 << 28;
@@ -254,7 +245,7 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
-  double t0 = now();
+  double t0 = clock_now();
   s->v = &g->v;
   s->p = p;
   s->nodes = 0;
@@ -308,7 +299,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       it.seldepth = s->seldepth;
       it.score = sc;
       it.nodes = s->nodes;
-      it.seconds = now() - t0;
+      it.seconds = clock_now() - t0;
       it.pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
       memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
       p->on_info(p->info_ctx, &it);
@@ -324,7 +315,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     info->seldepth = s->seldepth;
     info->score = best_score;
     info->nodes = s->nodes;
-    info->seconds = now() - t0;
+    info->seconds = clock_now() - t0;
     info->pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
     memcpy(info->pv, pv, (size_t)info->pvlen * sizeof *pv);
   }
