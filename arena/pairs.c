@@ -9,7 +9,6 @@
 
 #include "arena/match.h"
 #include "core/rng.h"
-#include "players/minimax.h"
 #include "players/player.h"
 
 typedef struct shared {
@@ -33,7 +32,7 @@ static void set_error(shared *sh, const char *msg) {
   pthread_mutex_unlock(&sh->mu);
 }
 
-static player *make(shared *sh, const char *spec, const eval_weights *w) {
+static player *make(shared *sh, const char *spec, const player_param *params, int nparams) {
   char err[512], msg[700];
   player *p = player_create(spec, err, sizeof err);
   if (!p) {
@@ -41,8 +40,8 @@ static player *make(shared *sh, const char *spec, const eval_weights *w) {
     set_error(sh, msg);
     return NULL;
   }
-  if (w && minimax_set_weights(p, w)) {
-    snprintf(msg, sizeof msg, "%s: only a minimax player takes weights", spec);
+  if (player_set_params(p, params, nparams, err, sizeof err)) {
+    snprintf(msg, sizeof msg, "%s: %s", spec, err);
     set_error(sh, msg);
     player_free(p);
     return NULL;
@@ -60,8 +59,8 @@ static void *work(void *arg) {
   worker_state *ws = arg;
   shared *sh = ws->sh;
   const pairs_job *job = sh->job;
-  player *a = make(sh, job->spec_a, job->weights_a);
-  player *b = a ? make(sh, job->spec_b, job->weights_b) : NULL;
+  player *a = make(sh, job->spec_a, job->params_a, job->nparams_a);
+  player *b = a ? make(sh, job->spec_b, job->params_b, job->nparams_b) : NULL;
   while (a && b && !atomic_load(&sh->failed) && !(sh->stop && atomic_load(sh->stop))) {
     int k = atomic_fetch_add(&sh->next, 1);
     if (k >= job->pairs) break;

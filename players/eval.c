@@ -128,6 +128,10 @@ int eval_write(FILE *f, const eval_weights *w) {
   return 0;
 }
 
+void eval_params(const eval_weights *w, player_param out[EVAL_N]) {
+  for (int i = 0; i < EVAL_N; i++) out[i] = (player_param){eval_features[i].name, w->w[i]};
+}
+
 int eval_move_capture(const board *b, const variant *v, int m) {
   return board_capture_of(b, v, b->side, m);
 }

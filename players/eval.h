@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/board.h"
+#include "players/player.h"
 
 /* The feature list, written once. Each feature is measured from the side to
  * move: X(ID, name, help, default weight, low, high). Weights are in
@@ -46,6 +47,12 @@ typedef struct eval_weights {
 } eval_weights;
 
 void eval_default(eval_weights *w);
+
+/* The weights as player parameters named after the features
+ * (eval_features[i].name), in feature order: what player_set_params takes
+ * to give a player (minimax, or a plug-in with the same names) these
+ * weights. The names are static; out holds EVAL_N entries. */
+void eval_params(const eval_weights *w, player_param out[EVAL_N]);
 
 /* Index of the feature called name, or -1. */
 int eval_find(const char *name);

@@ -509,6 +509,33 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
+/* The numeric settings a tuner or a calibration may change between moves. */
+static const player_param_info params_list[] = {
+    {"playouts", "playouts per move (0 = none)", 0, 1e15, 100, 1e6, 1},
+    {"movetime", "time per move in ms (0 = none)", 0, 1e8, 0, 10000, 1},
+    {"c", "UCT exploration constant", 0, 100, 0.05, 2, 0},
+    {"solver", "MCTS-solver on (1) or off (0)", 0, 1, 0, 1, 1},
+    {NULL, NULL, 0, 0, 0, 0, 0}};
+
+static const player_param_info *params(const player *p) {
+  (void)p;
+  return params_list;
+}
+
+/* name and value were checked by player_set_param against params_list. */
+static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
+  mcts *s = p->data;
+  if (!strcmp(name, "playouts")) s->playouts = (long long)value;
+  else if (!strcmp(name, "movetime")) s->movetime_ms = (int)value;
+  else if (!strcmp(name, "c")) s->c = value;
+  else if (!strcmp(name, "solver")) s->solver = (int)value;
+  else {
+    snprintf(err, errlen, "mcts: no parameter '%s'", name);
+    return -1;
+  }
+  return 0;
+}
+
 static int create(player *p, char *err, size_t errlen) {
   mcts *s = calloc(1, sizeof *s);
   if (!s) {
@@ -518,6 +545,8 @@ static int create(player *p, char *err, size_t errlen) {
   p->data = s;
   p->choose = choose;
   p->destroy = destroy;
+  p->params = params;
+  p->set_param = set_param;
   const player_config *c = &p->config;
   s->c = player_config_real(c, "c");
   s->playouts = player_config_int(c, "playouts");

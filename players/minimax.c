@@ -346,10 +346,37 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
-int minimax_set_weights(player *p, const eval_weights *w) {
-  if (p->type != &player_minimax) return -1;
+/* The parameters: every evaluation weight by its feature name (any value
+ * a weights file may hold; the tuner explores the feature's range), then
+ * the numeric limits of the option table. */
+static const player_param_info params_list[] = {
+#define MM_PARAM(id, name, help, def, lo, hi) {#name, help, -1e6, 1e6, lo, hi, 0},
+    EVAL_FEATURES(MM_PARAM)
+#undef MM_PARAM
+    {"depth", "search depth in plies", 1, MAXPLY - 2, 1, 20, 1},
+    {"nodes", "node limit per move (0 = none)", 0, 1e15, 0, 1e7, 1},
+    {"movetime", "time per move in ms (0 = none)", 0, 1e8, 0, 10000, 1},
+    {"noise", "seeded random noise added to the evaluation, in seeds", 0, 100, 0, 10, 0},
+    {NULL, NULL, 0, 0, 0, 0, 0}};
+
+static const player_param_info *params(const player *p) {
+  (void)p;
+  return params_list;
+}
+
+/* name and value were checked by player_set_param against params_list. */
+static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
   mm *s = p->data;
-  for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w->w[i]);
+  int i = eval_find(name);
+  if (i >= 0) s->w[i] = (int)lround(value);
+  else if (!strcmp(name, "depth")) s->depth = (int)value;
+  else if (!strcmp(name, "nodes")) s->nodes_limit = (long long)value;
+  else if (!strcmp(name, "movetime")) s->movetime_ms = (int)value;
+  else if (!strcmp(name, "noise")) s->noise = value;
+  else {
+    snprintf(err, errlen, "minimax: no parameter '%s'", name);
+    return -1;
+  }
   return 0;
 }
 
@@ -363,6 +390,8 @@ static int create(player *p, char *err, size_t errlen) {
   p->choose = choose;
   p->new_game = new_game;
   p->destroy = destroy;
+  p->params = params;
+  p->set_param = set_param;
   const player_config *c = &p->config;
   s->depth = (int)player_config_int(c, "depth");
   s->nodes_limit = player_config_int(c, "nodes");

@@ -14,7 +14,7 @@
 #include "arena/match.h"
 #include "core/game.h"
 #include "core/rng.h"
-#include "players/minimax.h"
+#include "players/eval.h"
 #include "players/player.h"
 
 void texel_free(texel_set *set) {
@@ -91,8 +91,17 @@ static void *sp_work(void *arg) {
   player *a = player_create(sh->spec, err, sizeof err), *b = NULL;
   if (a) b = player_create(sh->spec, err, sizeof err);
   if (!a || !b) sp_fail(sh, err);
-  else if (sh->w && (minimax_set_weights(a, sh->w) || minimax_set_weights(b, sh->w)))
-    sp_fail(sh, "texel: weights apply to a minimax player only");
+  else if (sh->w) {
+    player_param wp[EVAL_N];
+    eval_params(sh->w, wp);
+    char msg[700];
+    if (player_set_params(a, wp, EVAL_N, err, sizeof err) ||
+        player_set_params(b, wp, EVAL_N, err, sizeof err)) {
+      snprintf(msg, sizeof msg,
+               "texel: %s (the weights need a player with an evaluation, e.g. minimax)", err);
+      sp_fail(sh, msg);
+    }
+  }
   while (a && b && !atomic_load(&sh->failed)) {
     int k = atomic_fetch_add(&sh->next, 1);
     if (k >= sh->games) break;
