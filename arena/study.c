@@ -15,7 +15,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "arena/rating.h"
+#include "arena/rating_store.h"
 #include "arena/report.h"
 #include "core/game.h"
 #include "core/notation.h"

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "arena/match.h"
+#include "arena/rating_print.h"
+#include "arena/rating_store.h"
 #include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
