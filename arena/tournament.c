@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "arena/match.h"
+#include "arena/rating_print.h"
+#include "arena/rating_store.h"
 #include "arena/runner.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"

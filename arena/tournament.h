@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "arena/rating.h"
+#include "stats/sprt.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "core/board.h"
