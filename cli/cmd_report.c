@@ -112,7 +112,7 @@ int cli_chart(int argc, char **argv) {
   if (plot_kind_parse(a.kind, &kinds, err, sizeof err)) return cli_error(cmd, "--kind: %s", err);
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
   store *db;
-  if (store_open(a.db, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(a.db, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   plot_result res;
   int rc =
       plot_charts(db, a.run, kinds, a.out ? a.out : dir, &a.opt, &res, stderr, err, sizeof err);
@@ -136,7 +136,7 @@ int cli_report(int argc, char **argv) {
   char err[2048], dir[1024];
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
   store *db;
-  if (store_open(a.db, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(a.db, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = report_write_opt(db, a.run, a.out ? a.out : dir, &a.opt, stderr, err, sizeof err);
   store_close(db);
   if (rc) {

@@ -332,7 +332,7 @@ int cli_runs(int argc, char **argv) {
   }
   store *db;
   char err[512];
-  if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = store_runs_foreach(db, print_run, db, err, sizeof err);
   store_close(db);
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
@@ -446,7 +446,7 @@ int cli_export(int argc, char **argv) {
     return cli_error(cmd, "--format must be ogn or csv");
   store *db;
   char err[512];
-  if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   store_run *r = malloc(sizeof *r);
   if (!r || store_run_load(db, run, r, err, sizeof err)) {
     store_close(db);

@@ -160,7 +160,9 @@ static void sample_game(store_game *g, int64_t run, int series, int no, char *mo
   g->b_idx = 1;
   g->south_idx = no % 2 ? 1 : 0;
   g->north_idx = no % 2 ? 0 : 1;
-  snprintf(g->opening, sizeof g->opening, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
+  /* The opening is a position of the game's variant (abapa; awari,seeds=5,…). */
+  snprintf(g->opening, sizeof g->opening, "%s",
+           g->variant_idx ? "5-5-5-5-5-5-5-5-5-5-5-5-0-0-S" : "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
   for (int i = 0; i < nmoves; i++) moves[i] = letters[next_rand() % 12];
   moves[nmoves] = '\0';
   g->moves = moves;
@@ -372,7 +374,7 @@ static void test_games_roundtrip(void **state) {
   in[0].seed = UINT64_MAX;
   in[0].seconds = 0.1;
   sample_game(&in[1], run, 0, 1, moves[1], 1000);
-  snprintf(in[1].opening, sizeof in[1].opening, "0-1-2-3-4-5-6-7-8-9-10-11-0-0-N");
+  snprintf(in[1].opening, sizeof in[1].opening, "0-1-2-3-4-5-6-7-8-9-3-0-0-0-N");
   snprintf(in[1].end, sizeof in[1].end, "forfeit-illegal");
   snprintf(in[1].detail, sizeof in[1].detail, "played 'G' in 4-4-4-… (not a legal move)");
   in[1].seed = 0;
