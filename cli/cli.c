@@ -68,6 +68,12 @@ char *cli_read_file(const char *cmd, const char *path) {
     cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
     return NULL;
   }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    cli_error(cmd, "cannot read '%s': it is a folder, not a file", path);
+    return NULL;
+  }
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);
   while (buf) {
@@ -86,8 +92,9 @@ char *cli_read_file(const char *cmd, const char *path) {
   int bad = ferror(f);
   fclose(f);
   if (!buf || bad) {
+    int e = errno;
     free(buf);
-    cli_error(cmd, "cannot read '%s'", path);
+    cli_error(cmd, "cannot read '%s': %s", path, !buf ? "out of memory" : strerror(e));
     return NULL;
   }
   buf[n] = '\0';
@@ -196,13 +203,37 @@ fail:
   return -1;
 }
 
+/* Removes a database file (and its WAL files) that this command created. */
+static void remove_created(const char *path) {
+  char side[1100];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-journal", path);
+  unlink(side);
+}
+
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db) {
   char err[1024];
   *db = NULL;
   if (!strcmp(db_path, CLI_DEFAULT_DB)) cli_make_parent(db_path);
-  if (store_open(db_path, 1, db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  /* A database that this command creates and cannot write (a full disk) is
+   * removed again: no 0-byte or half-made file is left behind. */
+  struct stat st;
+  int existed = stat(db_path, &st) == 0;
+  if (store_open(db_path, 1, db, err, sizeof err)) {
+    if (!existed) remove_created(db_path);
+    return cli_error(cmd, "%s", err);
+  }
   if (store_run_create(*db, run, err, sizeof err)) {
     cli_error(cmd, "%s", err);
+    if (!existed) {
+      store_close(*db);
+      *db = NULL;
+      remove_created(db_path);
+    }
     return CLI_EXIT_FAIL;
   }
   return 0;

@@ -7,6 +7,7 @@
 #include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 
 #define DEFAULT_DB "results/oware.db"
 
@@ -111,6 +112,7 @@ int cli_chart(int argc, char **argv) {
   unsigned kinds;
   if (plot_kind_parse(a.kind, &kinds, err, sizeof err)) return cli_error(cmd, "--kind: %s", err);
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
+  if (a.out && cli_check_output_dir(cmd, "--out", a.out)) return CLI_EXIT_USAGE;
   store *db;
   if (store_open_readonly(a.db, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   plot_result res;
@@ -135,6 +137,7 @@ int cli_report(int argc, char **argv) {
   if (p) return p > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   char err[2048], dir[1024];
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
+  if (a.out && cli_check_output_dir(cmd, "--out", a.out)) return CLI_EXIT_USAGE;
   store *db;
   if (store_open_readonly(a.db, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = report_write_opt(db, a.run, a.out ? a.out : dir, &a.opt, stderr, err, sizeof err);
