@@ -1351,16 +1351,12 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t run = sqlite3_column_int64(st, 0);
     int series = sqlite3_column_int(st, 1), game_no = sqlite3_column_int(st, 2);
-    if (run != cur_run || series != cur_series) {
-      /* A new series: its run, vfilter and players, once. */
-      if (run != cur_run) RUN_INDEX(run, r);
-      cur_run = run;
-      cur_series = series;
-      acc = NULL;
-      int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
-          b = sqlite3_column_int(st, 5);
-      if (r < 0) continue; /* a game of no run: the foreign key forbids it */
-      /* A database is input: a bad row is named, never skipped in silence. */
+    int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
+        b = sqlite3_column_int(st, 5);
+    if (run != cur_run) RUN_INDEX(run, r);
+    if (r >= 0) {
+      /* A database is input: every row is checked, a bad one named, never
+       * skipped in silence. */
       if (vidx < 0 || vidx >= rn[r].nvariants) {
         errf(err, errlen, "run %" PRId64 " game %d (series %d): variant_idx %d out of range 0..%d",
              run, game_no, series, vidx, rn[r].nvariants - 1);
@@ -1374,6 +1370,13 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
              run, game_no, series, a, b, rn[r].nplayers - 1);
         goto done;
       }
+    }
+    if (run != cur_run || series != cur_series) {
+      /* A new series: its run, variant and players, once. */
+      cur_run = run;
+      cur_series = series;
+      acc = NULL;
+      if (r < 0) continue; /* a game of no run: the foreign key forbids it */
       if (!rn[r].variant_ok[vidx]) continue;
       int ia = rn[r].name_id[a], ib = rn[r].name_id[b];
       if (ia < 0 || ib < 0 || ia == ib) continue; /* a player against itself says nothing */

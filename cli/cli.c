@@ -1,5 +1,6 @@
 /* cli.c: option reading and error printing shared by the subcommands. */
 #include "cli/cli.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -218,6 +219,10 @@ static void remove_created(const char *path) {
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db) {
   char err[1024];
   *db = NULL;
+  /* Names go into listings and OGN tags: one line of printable text each. */
+  if (cli_check_name(cmd, "run name", run->name)) return CLI_EXIT_USAGE;
+  for (int i = 0; i < run->nplayers; i++)
+    if (cli_check_name(cmd, "player name", run->player_name[i])) return CLI_EXIT_USAGE;
   if (!strcmp(db_path, CLI_DEFAULT_DB)) cli_make_parent(db_path);
   /* A database that this command creates and cannot write (a full disk) is
    * removed again: no 0-byte or half-made file is left behind. */

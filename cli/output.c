@@ -13,7 +13,12 @@ int cli_close_stdout(const char *cmd) {
   int e = 0;
   errno = 0;
   if (fflush(stdout)) e = errno ? errno : EIO;
-  if (!e && ferror(stdout)) e = EIO; /* a write failed earlier; its reason is gone */
+  if (!e && ferror(stdout)) {
+    /* A write failed earlier and its reason is gone: the output is already
+     * incomplete, so one more byte may be risked to learn the reason. */
+    if (write(STDOUT_FILENO, "\n", 1) < 0) e = errno;
+    else e = EIO;
+  }
   errno = 0;
   if (fclose(stdout) && !e) e = errno ? errno : EIO;
   if (!e) return 0;
@@ -51,12 +56,12 @@ int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
     cli_error(cmd, "%s: cannot write into '%s': %s", opt, dir, strerror(errno));
     return -1;
   }
-  /* It will be made: its parent must be a writable folder. */
+  /* It will be made: its parent must be a writable folder (checked as if
+   * dir were a file to write in it). */
   char probe[1100];
   snprintf(probe, sizeof probe, "%s", dir);
   size_t n = strlen(probe);
   while (n > 1 && probe[n - 1] == '/') probe[--n] = '\0';
-  snprintf(probe + n, sizeof probe - n, "/x");
   char err[1200];
   if (outfile_check(probe, err, sizeof err)) {
     const char *why = strstr(err, "': ");

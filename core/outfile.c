@@ -68,6 +68,18 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen) {
   static atomic_uint counter;
   memset(o, 0, sizeof o[0]);
   if (outfile_check(path, err, errlen)) return -1;
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* A device or a pipe (/dev/stdout, /dev/null, a FIFO) is written in place:
+     * renaming over it would replace it. */
+    o->f = fopen(path, "w");
+    if (!o->f || !(o->path = strdup(path))) {
+      errf(err, errlen, path, o->f ? "out of memory" : NULL, errno);
+      outfile_abort(o);
+      return -1;
+    }
+    return 0;
+  }
   size_t n = strlen(path) + 48;
   o->path = strdup(path);
   o->tmp = malloc(n);
@@ -110,11 +122,11 @@ int outfile_commit(outfile *o, char *err, size_t errlen) {
   errno = 0;
   if (fflush(o->f)) e = errno ? errno : EIO;
   else if (ferror(o->f)) e = EIO; /* an earlier write failed; its reason is gone */
-  else if (fsync(fileno(o->f)) && errno != EINVAL && errno != EROFS) e = errno;
+  else if (o->tmp && fsync(fileno(o->f)) && errno != EINVAL && errno != EROFS) e = errno;
   int c = fclose(o->f);
   o->f = NULL;
   if (!e && c) e = errno ? errno : EIO;
-  if (!e && rename(o->tmp, o->path)) e = errno;
+  if (!e && o->tmp && rename(o->tmp, o->path)) e = errno;
   if (e) {
     errf(err, errlen, o->path, NULL, e);
     outfile_abort(o);

@@ -17,8 +17,10 @@ typedef struct outfile {
  * naming the path and the reason in err. */
 int outfile_check(const char *path, char *err, size_t errlen);
 
-/* Opens a temporary file in path's folder (mode 0666 less the umask).
- * Returns 0 with o->f open, or -1 with err (o is then empty). */
+/* Opens a temporary file in path's folder (mode 0666 less the umask); a
+ * path that exists and is not a regular file (a device, a pipe) is opened
+ * and written in place instead. Returns 0 with o->f open, or -1 with err
+ * (o is then empty). */
 int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 
 /* Flushes, syncs and closes the temporary file and renames it to the
