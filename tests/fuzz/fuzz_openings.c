@@ -6,7 +6,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static char path[64];
-  if (!*path) snprintf(path, sizeof path, "/tmp/oware-fuzz-openings-%ld.txt", (long)getpid());
+  if (!*path)
+    snprintf(path, sizeof path, "%s/oware-fuzz-openings-%ld.txt",
+             access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm", (long)getpid());
   char err[1024] = "";
   if (size && data[0] == '!') {
     /* The --openings option: "random:PLIES" or "file:PATH". */
