@@ -1027,9 +1027,18 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
     const unsigned char *moves = sqlite3_column_text(st, 10);
     g.moves = moves ? (const char *)moves : "";
     g.winner = sqlite3_column_int(st, 11);
-    /* Scores are whole or half seeds: doubling them is exact. */
-    g.score2[0] = (int)(sqlite3_column_double(st, 12) * 2.0);
-    g.score2[1] = (int)(sqlite3_column_double(st, 13) * 2.0);
+    /* Scores are whole or half seeds: doubling them is exact. Anything else
+     * (NaN, huge, a fraction) is refused before it is converted. */
+    for (int k = 0; k < 2; k++) {
+      double x = sqlite3_column_double(st, 12 + k) * 2.0;
+      if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x) {
+        errf(err, errlen, "run %" PRId64 " game %d (series %d): score_%s %g is not a score",
+             run_id, g.game_no, g.series_no, k ? "north" : "south", x / 2.0);
+        ret = -1;
+        goto done;
+      }
+      g.score2[k] = (int)x;
+    }
     g.plies = sqlite3_column_int(st, 14);
     column_copy(st, 15, g.end, sizeof g.end);
     column_copy(st, 16, g.detail, sizeof g.detail);

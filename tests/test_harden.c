@@ -242,6 +242,10 @@ static void test_store_rows(void **state) {
       {"opening = '4-4'", "opening '4-4'"},
       {"end_reason = 'bored'", "unknown end reason 'bored'"},
       {"score_south = 99", "scores 99-24 out of range 0..48"},
+      /* Found by the store fuzzer: a score beyond int converted before any check. */
+      {"score_south = -1722090000", "score_south -1.72209e+09 is not a score"},
+      {"score_north = 1e300", "score_north 1e+300 is not a score"},
+      {"score_north = 3.25", "score_north 3.25 is not a score"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char bad[320];
