@@ -4,9 +4,13 @@
 #include "arena/tournament.h"
 #include "tests/fuzz/fuzz.h"
 
+static char path[64];
+
+/* The fuzzer's file goes when it exits. */
+static void remove_file(void) { unlink(path); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static char path[64];
-  if (!*path)
+  if (!*path && !atexit(remove_file))
     snprintf(path, sizeof path, "%s/oware-fuzz-openings-%ld.txt",
              access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm", (long)getpid());
   char err[1024] = "";

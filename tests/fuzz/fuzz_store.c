@@ -105,8 +105,19 @@ static int read_game(void *ctx, const store_game *g) {
   return 0;
 }
 
+/* The fuzzer's files go when it exits. */
+static void remove_files(void) {
+  char side[160];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!*path) {
+    atexit(remove_files);
     /* In memory when there is a tmpfs: SQLite syncs, and the fuzzer wants speed. */
     snprintf(path, sizeof path, "%s/oware-fuzz-store-%ld.db", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm",
              (long)getpid());
