@@ -45,6 +45,12 @@ static void forfeit(match_result *r, const game *g, int loser, player_status s,
 
 int match_play(player *south, player *north, const variant *v, const board *start,
                uint64_t game_seed, game *g, match_result *r, char *err, size_t errlen) {
+  return match_play_stoppable(south, north, v, start, game_seed, NULL, g, r, err, errlen);
+}
+
+int match_play_stoppable(player *south, player *north, const variant *v, const board *start,
+                         uint64_t game_seed, const atomic_int *stop, game *g, match_result *r,
+                         char *err, size_t errlen) {
   player *side[2] = {south, north};
   double t0 = clock_now();
   memset(r, 0, sizeof *r);
@@ -60,6 +66,12 @@ int match_play(player *south, player *north, const variant *v, const board *star
     }
   }
   while (g->end == BOARD_END_NONE) {
+    if (stop && atomic_load(stop)) {
+      r->plies = g->plies;
+      r->seconds = clock_now() - t0;
+      snprintf(r->detail, sizeof r->detail, "stopped after %d plies", g->plies);
+      return 1;
+    }
     int mover = g->pos.side, m;
     player_status st = player_choose(side[mover], g, NULL, &m, NULL, why, sizeof why);
     if (st != PLAYER_OK) {

@@ -2,6 +2,7 @@
 #ifndef OWARE_MATCH_H
 #define OWARE_MATCH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,5 +45,14 @@ typedef struct match_result {
  * a player that cannot start a game is a forfeit, not an error). */
 int match_play(player *south, player *north, const variant *v, const board *start,
                uint64_t game_seed, game *g, match_result *r, char *err, size_t errlen);
+
+/* match_play that also looks at *stop (NULL: never stops) before every
+ * move: once it is set the game is abandoned unfinished and 1 is returned
+ * (r->plies says how far it got; g still needs game_free; nothing about the
+ * game may be recorded as a result). Ctrl-C and SIGTERM thus end a game in
+ * progress within one move's time. */
+int match_play_stoppable(player *south, player *north, const variant *v, const board *start,
+                         uint64_t game_seed, const atomic_int *stop, game *g, match_result *r,
+                         char *err, size_t errlen);
 
 #endif

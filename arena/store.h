@@ -166,6 +166,11 @@ typedef struct store_series {
  * SQLite database of another program, or one of a newer schema is an error
  * that says so. Returns 0, or -1 with err (and *out NULL). */
 int store_open(const char *path, int create, store **out, char *err, size_t errlen);
+/* Opens an existing database for reading only (the commands that only read:
+ * runs, export, rate, chart, report, variants --run): a write-protected file
+ * can be read, and nothing is ever written to it. Same checks as store_open;
+ * a database of an older schema is an error (writing upgrades it). */
+int store_open_readonly(const char *path, store **out, char *err, size_t errlen);
 void store_close(store *s);
 
 /* Inserts a new run with its players, variants, settings, positions and

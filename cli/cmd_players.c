@@ -7,6 +7,7 @@
 #include "arena/match.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -78,6 +79,7 @@ int cli_match(int argc, char **argv) {
   if (!spec[0] || !spec[1]) return cli_error(cmd, "both --south and --north are needed");
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  if (ogn && cli_check_output(cmd, "--ogn", ogn)) return CLI_EXIT_USAGE;
   char err[512];
   player *pl[2] = {NULL, NULL};
   for (int k = 0; k < 2; k++) {
@@ -89,11 +91,14 @@ int cli_match(int argc, char **argv) {
     }
   }
   FILE *out = NULL;
-  if (ogn && !(out = fopen(ogn, "w"))) {
-    cli_error(cmd, "cannot write '%s': %s", ogn, strerror(errno));
-    player_free(pl[0]);
-    player_free(pl[1]);
-    return CLI_EXIT_USAGE;
+  outfile of = {0}; /* the OGN file is written whole at the end, or not at all */
+  if (ogn) {
+    if (cli_out_open(cmd, &of, ogn)) {
+      player_free(pl[0]);
+      player_free(pl[1]);
+      return CLI_EXIT_USAGE;
+    }
+    out = of.f;
   }
   int wins[2] = {0, 0}, draws = 0, rc = CLI_EXIT_OK;
   for (long long k = 0; k < games; k++) {
@@ -129,14 +134,15 @@ int cli_match(int argc, char **argv) {
       notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
                             forfeit ? result : NULL, forfeit ? match_end_name(r.end) : NULL};
       if (notation_ogn_write(out, &g, &meta)) {
-        cli_error(cmd, "cannot write '%s'", ogn);
+        cli_error(cmd, "cannot write '%s': %s", ogn, strerror(errno));
         rc = CLI_EXIT_FAIL;
       }
     }
     game_free(&g);
     if (rc) break;
   }
-  if (out && fclose(out)) rc = cli_error(cmd, "cannot write '%s'", ogn);
+  if (out && rc) cli_out_abort(&of);
+  else if (out && cli_out_commit(cmd, &of)) rc = CLI_EXIT_FAIL;
   printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld\n", pl[0]->name,
          wins[0], pl[1]->name, wins[1], draws, pl[0]->name, wins[0] + 0.5 * draws, games);
   player_free(pl[0]);

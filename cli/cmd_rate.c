@@ -133,9 +133,13 @@ int cli_rate(int argc, char **argv) {
     memcpy(anchor_name, anchor, (size_t)(eq - anchor));
     anchor_name[eq - anchor] = 0;
   }
+  int read_only = 0; /* a write-protected database is rated, the ratings not stored */
   if (store_open(db_path, 0, &db, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
+    if (!strstr(err, "read-only") || store_open_readonly(db_path, &db, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      goto out;
+    }
+    read_only = 1;
   }
   if (!all && !nruns) {
     int64_t id = 0;
@@ -207,7 +211,9 @@ int cli_rate(int argc, char **argv) {
     snprintf(scope + strlen(scope), sizeof scope - strlen(scope), "; bootstrap %d seed %lld",
              opt.bootstrap, seed);
   rating_to_store(&res, nruns == 1 ? runs[0] : 0, scope, rows);
-  if (store_ratings_insert(db, rows, res.n, err, sizeof err)) {
+  if (read_only) {
+    fprintf(stderr, "oware %s: %s is read-only: the ratings are not stored\n", cmd, db_path);
+  } else if (store_ratings_insert(db, rows, res.n, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
     goto out;

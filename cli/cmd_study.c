@@ -16,6 +16,7 @@
 #include "arena/tournament.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
 
@@ -535,6 +536,14 @@ int cli_calibrate(int argc, char **argv) {
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   if (!base || !knob || !range || !levels || !anchor)
     return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
+  /* Where the results go is checked before the calibration starts. */
+  if (!strcmp(out_path, "results/levels.txt")) mkdir("results", 0777);
+  if (strcmp(out_path, "-") && cli_check_output(cmd, "--out", out_path)) return CLI_EXIT_USAGE;
+  if (chart) {
+    char dat[PATH_MAX];
+    snprintf(dat, sizeof dat, "%s.dat", chart);
+    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
+  }
   char err[1024];
   calibrate_config cfg;
   memset(&cfg, 0, sizeof cfg);
@@ -693,15 +702,14 @@ int cli_calibrate(int argc, char **argv) {
   for (int k = 1; k < cr->nlevels; k++)
     in_order &= vr.player[first_level + order[k]].elo > vr.player[first_level + order[k - 1]].elo;
   FILE *lf = NULL;
+  outfile lof = {0}; /* the levels file is written whole or not at all */
   if (strcmp(out_path, "-")) {
-    if (!strcmp(out_path, "results/levels.txt")) mkdir("results", 0777);
-    lf = fopen(out_path, "w");
-    if (!lf) {
-      cli_error(cmd, "cannot write '%s': %s", out_path, strerror(errno));
+    if (cli_out_open(cmd, &lof, out_path)) {
       rating_result_free(&vr);
       free(cr);
       goto out;
     }
+    lf = lof.f;
     fprintf(lf, "# oware calibrate: base %s, knob %s in [%g, %g], anchor %s = %g, variant %s,\n"
                 "# seed %lld; games per pairing: reference pool %lld, search %lld (up to %lld),\n"
                 "# verification %lld.\n"
@@ -742,9 +750,7 @@ int cli_calibrate(int argc, char **argv) {
   }
   printf("Order of the levels: %s\n", in_order ? "as the targets" : "NOT as the targets");
   if (lf) {
-    int bad = fclose(lf);
-    if (bad) cli_error(cmd, "cannot write '%s'", out_path);
-    else printf("Levels written to %s\n", out_path);
+    if (!cli_out_commit(cmd, &lof)) printf("Levels written to %s\n", out_path);
   }
   if (chart) {
     char cerr[1024];

@@ -13,6 +13,7 @@
 #include "arena/tournament.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/notation.h"
 #include "players/player.h"
 
@@ -376,7 +377,7 @@ int cli_runs(int argc, char **argv) {
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   store *db;
   char err[512];
-  if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = store_runs_foreach(db, print_run, db, err, sizeof err);
   store_close(db);
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
@@ -387,6 +388,7 @@ int cli_runs(int argc, char **argv) {
 
 typedef struct exporter {
   FILE *out;
+  const char *out_name; /* for messages */
   const store_run *run;
   int csv;
   int failed;
@@ -452,7 +454,8 @@ static int export_game(void *ctx, const store_game *g) {
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
                         r->player_name[g->north_idx], result, match_end_name(g->end)};
   if (notation_ogn_write(e->out, &gm, &meta)) {
-    snprintf(e->err, sizeof e->err, "write error");
+    snprintf(e->err, sizeof e->err, "cannot write the game of series %d game %d to %s: %s",
+             g->series_no, g->game_no, e->out_name, strerror(errno));
     e->failed = 1;
   }
   game_free(&gm);
@@ -482,9 +485,10 @@ int cli_export(int argc, char **argv) {
   if (run < 0) return cli_error(cmd, "--run N is needed ('oware runs' lists them)");
   if (!format || (strcmp(format, "ogn") && strcmp(format, "csv")))
     return cli_error(cmd, "--format must be ogn or csv");
+  if (outp && cli_check_output(cmd, "--out", outp)) return CLI_EXIT_USAGE;
   store *db;
   char err[512];
-  if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   store_run *r = calloc(1, sizeof *r);
   if (!r || store_run_load(db, run, r, err, sizeof err)) {
     store_close(db);
@@ -492,24 +496,27 @@ int cli_export(int argc, char **argv) {
     free(r);
     return cli_error(cmd, "%s", r ? err : "out of memory");
   }
-  FILE *out = outp ? fopen(outp, "w") : stdout;
-  if (!out) {
+  /* A file is written whole or not at all: a temporary file, renamed at the end. */
+  outfile of = {0};
+  if (outp && cli_out_open(cmd, &of, outp)) {
     store_close(db);
     store_run_free(r);
     free(r);
-    return cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
+    return CLI_EXIT_FAIL;
   }
-  exporter e = {out, r, !strcmp(format, "csv"), 0, ""};
+  FILE *out = outp ? of.f : stdout;
+  exporter e = {out, outp ? outp : "standard output", r, !strcmp(format, "csv"), 0, ""};
   if (e.csv)
     fprintf(out, "series,game,round,south,north,opening,moves,score_south,score_north,winner,"
                  "plies,end,seed,seconds,variant,detail\n");
   int rc = store_games_foreach(db, run, export_game, &e, err, sizeof err);
-  int bad = (outp && fclose(out)) || (!outp && fflush(out));
   store_close(db);
   store_run_free(r);
   free(r);
-  if (e.failed) return cli_error(cmd, "%s", e.err), CLI_EXIT_FAIL;
-  if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  if (bad) return cli_error(cmd, "cannot write '%s'", outp ? outp : "standard output"), CLI_EXIT_FAIL;
-  return CLI_EXIT_OK;
+  if (e.failed || rc) {
+    if (outp) cli_out_abort(&of);
+    return cli_error(cmd, "%s", e.failed ? e.err : err), CLI_EXIT_FAIL;
+  }
+  if (outp && cli_out_commit(cmd, &of)) return CLI_EXIT_FAIL;
+  return CLI_EXIT_OK; /* standard output is checked by main */
 }

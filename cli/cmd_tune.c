@@ -15,6 +15,7 @@
 #include "arena/store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -480,6 +481,8 @@ int cli_tune(int argc, char **argv) {
     c.threads = threads_override ? threads_override : run->threads;
   }
 
+  /* The output file can be written (checked before any game is played). */
+  if (c.out && cli_check_output(cmd, "--out", c.out)) goto out;
   /* The player, the variant, the weights. */
   variant v;
   if (cli_variant(cmd, c.variant, &v)) goto out;
@@ -721,11 +724,14 @@ int cli_tune(int argc, char **argv) {
     mkdir("results", 0777); /* an error shows when the file cannot be written */
     snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run->id);
   }
-  FILE *f = fopen(outp, "w");
-  if (!f || eval_write(f, &w) || fclose(f)) {
+  outfile wf;
+  if (cli_out_open(cmd, &wf, outp)) goto out;
+  if (eval_write(wf.f, &w)) {
     cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
+    cli_out_abort(&wf);
     goto out;
   }
+  if (cli_out_commit(cmd, &wf)) goto out;
   printf("weights written to %s (minimax:weights=%s)\n", outp, outp);
   if (complete && c.validate > 0 && !last.validated && !atomic_load(&tune_stop)) {
     if (validate(cmd, &c, &v, &start, &w, db, run->id, games)) goto out;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/output.h"
 
 typedef struct command {
   const char *name;
@@ -42,14 +43,19 @@ int main(int argc, char **argv) {
   }
   if (cli_is_help(argv[1]) || !strcmp(argv[1], "help")) {
     usage(stdout);
-    return CLI_EXIT_OK;
+    return cli_close_stdout("help") ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   }
   if (!strcmp(argv[1], "--version")) {
     printf("oware %s\n", OWARE_VERSION);
-    return CLI_EXIT_OK;
+    return cli_close_stdout("--version") ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], commands[i].name)) {
+      int rc = commands[i].run(argc - 2, argv + 2);
+      /* What the command printed must have reached its destination. */
+      if (cli_close_stdout(commands[i].name) && rc == CLI_EXIT_OK) rc = CLI_EXIT_FAIL;
+      return rc;
+    }
   fprintf(stderr, "oware: '%s' is not a command; 'oware --help' lists them\n", argv[1]);
   return CLI_EXIT_USAGE;
 }

@@ -246,6 +246,9 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       }
     }
   }
+  /* A name is shown in listings and written into OGN tags: one line of text. */
+  for (const char *c = cfg->name; *c; c++)
+    if ((unsigned char)*c < 32 || *c == 127) goto badname;
   /* Defaults for what was not given. */
   for (int i = 0; t->options[i].name; i++) {
     const player_option *o = &t->options[i];
@@ -253,9 +256,20 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     if (read_value(o, o->def, strlen(o->def), &cfg->v[i], err, errlen)) goto fail;
   }
   return 0;
-badseed:
-  ERR("option 'seed' is '%.*s'; allowed: a whole number from 0 to 2^64-1",
-      (int)(strchr(p, ',') ? strchr(p, ',') - p : (long)strlen(p)), p);
+badseed: {
+  const char *sv = p + 5; /* after "seed=" */
+  ERR("option 'seed' is '%.*s'; allowed: a whole number from 0 to 18446744073709551615",
+      (int)strcspn(sv, ","), sv);
+  goto fail;
+}
+badname: {
+  size_t at = strcspn(cfg->name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
+                                 "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
+                                 "\x1d\x1e\x1f\x7f");
+  ERR("player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
+      "one line of printable text", (int)at, cfg->name, (unsigned char)cfg->name[at], at + 1);
+  goto fail;
+}
 fail:
   player_config_free(cfg);
   return -1;

@@ -48,8 +48,9 @@
  */
 
 #define LINE_MAX_LEN 65536 /* longer command lines are refused */
+#define GO_TIME_CAP 1000000000000LL /* ms: clocks, increments and movestogo are capped here */
 
-typedef struct server {
+struct uci_server {
   FILE *out;
   pthread_mutex_t out_lock; /* one writer at a time on out */
   atomic_int write_failed;
@@ -81,7 +82,9 @@ typedef struct server {
   pthread_mutex_t lock; /* guards stop_requested */
   pthread_cond_t cond;
   int stop_requested;
-} server;
+  int locks; /* how many of out_lock, lock, cond exist */
+};
+typedef struct uci_server server;
 
 /* Writes one line, whole and flushed. */
 static void say(server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -535,9 +538,15 @@ static void cmd_go(server *s, char *args) {
   }
   int side = s->g.pos.side;
   if (!lim.movetime_ms && clock[side] >= 0) {
-    /* A clock: a share of what is left, kept well inside it. */
-    long long t = clock[side] / (togo > 0 ? togo + 1 : 30) + inc[side] * 3 / 4;
-    if (t > clock[side] / 2) t = clock[side] / 2;
+    /* A clock: a share of what is left, kept well inside it. Every input is
+     * first capped at GO_TIME_CAP (about 31 years), so that nothing below
+     * can overflow whatever the numbers sent (issue 12, defect 9). */
+    const long long cap = GO_TIME_CAP;
+    long long c = clock[side] < cap ? clock[side] : cap;
+    long long i = inc[side] < cap ? inc[side] : cap;
+    long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 30;
+    long long t = c / parts + i / 4 * 3 + i % 4 * 3 / 4;
+    if (t > c / 2) t = c / 2;
     if (t > 100000000) t = 100000000;
     lim.movetime_ms = t > 0 ? (int)t : 1;
   }
@@ -586,29 +595,66 @@ static int command(server *s, char *line) {
   return 0;
 }
 
-int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
+uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen) {
   server *s = calloc(1, sizeof *s);
   if (!s) {
     snprintf(err, errlen, "uci: out of memory");
-    return -1;
+    return NULL;
   }
   s->out = out;
   atomic_init(&s->write_failed, 0);
   variant_default(&s->v);
   reset_position(s);
-  int rc = -1, locks = 0; /* how many of out_lock, lock, cond exist */
-  if (!pthread_mutex_init(&s->out_lock, NULL)) locks++;
-  if (locks == 1 && !pthread_mutex_init(&s->lock, NULL)) locks++;
-  if (locks == 2 && !pthread_cond_init(&s->cond, NULL)) locks++;
-  if (locks < 3) {
+  if (!pthread_mutex_init(&s->out_lock, NULL)) s->locks++;
+  if (s->locks == 1 && !pthread_mutex_init(&s->lock, NULL)) s->locks++;
+  if (s->locks == 2 && !pthread_cond_init(&s->cond, NULL)) s->locks++;
+  if (s->locks < 3) {
     snprintf(err, errlen, "uci: cannot create a mutex");
-    goto done;
+    uci_server_free(s);
+    return NULL;
   }
   player *p = player_create(spec, err, errlen);
-  if (!p) goto done;
+  if (!p) {
+    uci_server_free(s);
+    return NULL;
+  }
   install(s, p);
-  if (take_options(s, spec, err, errlen)) goto done;
+  if (take_options(s, spec, err, errlen)) {
+    uci_server_free(s);
+    return NULL;
+  }
+  return s;
+}
 
+int uci_server_line(uci_server *s, char *line) {
+  size_t n = strlen(line);
+  if (n > LINE_MAX_LEN) {
+    say(s, "info string error: a command line of %zu characters (at most %d)", n, LINE_MAX_LEN);
+    return 0;
+  }
+  if (command(s, trim(line))) return 1;
+  return atomic_load(&s->write_failed) ? -1 : 0;
+}
+
+int uci_server_free(uci_server *s) {
+  if (!s) return 0;
+  /* quit, or the end of input: stop the search and wait for it. */
+  if (s->thread_active) request_stop(s);
+  finish_search(s);
+  int failed = atomic_load(&s->write_failed);
+  player_free(s->p);
+  for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) free(s->val[i]);
+  free(s->moves);
+  if (s->locks > 0) pthread_mutex_destroy(&s->out_lock);
+  if (s->locks > 1) pthread_mutex_destroy(&s->lock);
+  if (s->locks > 2) pthread_cond_destroy(&s->cond);
+  free(s);
+  return failed ? -1 : 0;
+}
+
+int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
+  server *s = uci_server_new(spec, out, err, errlen);
+  if (!s) return -1;
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -618,23 +664,16 @@ int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
           LINE_MAX_LEN);
       continue;
     }
-    char *l = trim(line);
-    if (command(s, l)) break;
-    if (atomic_load(&s->write_failed)) break;
+    if ((size_t)n != strlen(line)) {
+      say(s, "info string error: a command line with a NUL byte (ignored)");
+      continue;
+    }
+    if (uci_server_line(s, line)) break;
   }
   free(line);
-  /* quit, or the end of input: stop the search and wait for it. */
-  if (s->thread_active) request_stop(s);
-  finish_search(s);
-  if (atomic_load(&s->write_failed)) snprintf(err, errlen, "uci: cannot write the output");
-  else rc = 0;
-done:
-  player_free(s->p);
-  for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) free(s->val[i]);
-  free(s->moves);
-  if (locks > 0) pthread_mutex_destroy(&s->out_lock);
-  if (locks > 1) pthread_mutex_destroy(&s->lock);
-  if (locks > 2) pthread_cond_destroy(&s->cond);
-  free(s);
-  return rc;
+  if (uci_server_free(s)) {
+    snprintf(err, errlen, "uci: cannot write the output");
+    return -1;
+  }
+  return 0;
 }
