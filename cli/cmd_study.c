@@ -17,6 +17,7 @@
 #include "cli/options.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
+#include "tuner/calibration.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
 #define GRAND_SLAM_VARIANTS "abapa;grandslam-forbidden;grandslam-all;grandslam-win"
@@ -415,13 +416,18 @@ static int add_pool(void *ctx, const char *spec) {
   return 0;
 }
 
-typedef struct progress_ctx {
-  int quiet;
-  const char *knob;
-} progress_ctx;
+/* The calibration's options, and what the observer prints with. */
+typedef struct calibrate_opts {
+  const char *base, *knob, *range, *levels, *anchor, *vtext, *openings, *pool_text, *out_path,
+      *chart;
+  long long games, max_games, verify_games, ref_games, seed, ladder, threads;
+  double tolerance, se;
+  int log_scale, quiet;
+  const tuner_calibrate_config *c; /* for the observer */
+} calibrate_opts;
 
 static void progress(void *ctx, const char *what, const calibrate_point *pt) {
-  progress_ctx *p = ctx;
+  const calibrate_opts *p = ctx;
   if (p->quiet) return;
   if (!pt) fprintf(stderr, "%s\n", what);
   else if (!strcmp(what, "measure"))
@@ -479,280 +485,253 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
   return 0;
 }
 
-int cli_calibrate(int argc, char **argv) {
-  const char *cmd = "calibrate";
-  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
-  const char *base = NULL, *knob = NULL, *range = NULL, *levels = NULL, *anchor = NULL;
-  const char *vtext, *openings, *pool_text = NULL, *out_path, *chart = NULL;
-  long long games, max_games = -1, verify_games = -1, ref_games = -1, seed, ladder;
-  long long threads = sysconf(_SC_NPROCESSORS_ONLN);
-  double tolerance, se = 0;
-  int log_scale = 0, quiet = 0, nargs, prc;
-  if (threads < 1) threads = 1;
-  cli_option opts[] = {
-      CLI_O_TEXT("base", &base, "SPEC", NULL, "the player whose knob is set"),
-      CLI_O_TEXT("knob", &knob, "KEY", NULL, "the option of SPEC to calibrate"),
-      CLI_O_TEXT("range", &range, "LO:HI", NULL, "the knob's values searched"),
-      CLI_O_TEXT("levels", &levels, "'easy=E1;medium=E2;...'", NULL, "the levels' target Elos"),
-      CLI_O_TEXT("anchor", &anchor, "SPEC=ELO", NULL, "the player that sets the scale"),
-      CLI_O_INT("games", &games, 2, 1000000, "N", "20", "games a measure plays a reference"),
-      CLI_O_INT("max-games", &max_games, 2, 10000000, "M", NULL,
-                "at most M games a measure plays a reference, by default 8N"),
-      CLI_O_INT("ref-games", &ref_games, 2, 1000000, "R", NULL,
-                "games a pairing of the reference pool, by default 2N"),
-      CLI_O_INT("verify-games", &verify_games, 2, 1000000, "V", NULL,
-                "games a pairing of the verification, by default 2N"),
-      CLI_O_INT("threads", &threads, 1, 256, "T", NULL,
-                "games played at once, by default one per core"),
-      CLI_O_INT("seed", &seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
-      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
-      CLI_O_TEXT("openings", &openings, "random:PLIES", "random:2", "the openings"),
-      CLI_O_TEXT("pool", &pool_text, "'SPEC;...'", NULL, "more reference players"),
-      CLI_O_INT("ladder", &ladder, 0, 9, "K", "3", "copies of SPEC in the reference pool"),
-      CLI_O_FLAG("log", &log_scale, "spread the ladder log-spaced"),
-      CLI_O_REAL("tolerance", &tolerance, 1, 2000, "E", "50", "Elo a verified level may miss by"),
-      CLI_O_REAL("se", &se, 5, 2000, "E", NULL,
-                 "the standard error a measure needs, by default the spacing of the targets / 4"),
-      CLI_O_TEXT("out", &out_path, "FILE", "results/levels.txt", "the levels file"),
-      CLI_O_TEXT("chart", &chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
-      CLI_O_FLAG("quiet", &quiet, "no progress on stderr"),
-      CLI_END,
-  };
-  cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
-  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
-  if (!base || !knob || !range || !levels || !anchor)
-    return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
-  char err[1024];
-  calibrate_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  if (parse_range(cmd, range, &cfg.lo, &cfg.hi)) return CLI_EXIT_USAGE;
-  if (calibrate_check_knob(base, knob, cfg.lo, cfg.hi, &cfg.integer, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  if (log_scale && !(cfg.lo > 0))
-    return cli_error(cmd, "--log needs LO > 0 (got %g)", cfg.lo);
-  if (calibrate_parse_levels(levels, cfg.level, &cfg.nlevels, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  char anchor_spec[CALIBRATE_SPEC_MAX];
-  double anchor_elo;
-  if (calibrate_parse_anchor(anchor, anchor_spec, sizeof anchor_spec, &anchor_elo, err,
-                             sizeof err))
-    return cli_error(cmd, "%s", err);
-  {
-    player_config pc;
-    if (player_parse_spec(anchor_spec, &pc, err, sizeof err))
-      return cli_error(cmd, "--anchor: %s", err);
-    player_config_free(&pc);
-  }
-  static pool_list pool;
-  memset(&pool, 0, sizeof pool);
-  pool.cmd = cmd;
-  if (pool_text && split_list(pool_text, add_pool, &pool)) return CLI_EXIT_USAGE;
-  for (int i = 0; i < pool.n; i++) {
-    if (!strcmp(pool.spec[i], anchor_spec))
-      return cli_error(cmd, "--pool: '%s' is the anchor already", pool.spec[i]);
-    for (int j = 0; j < i; j++)
-      if (!strcmp(pool.spec[i], pool.spec[j]))
-        return cli_error(cmd, "--pool: '%s' is named twice", pool.spec[i]);
-    for (int l = 0; l < cfg.nlevels; l++)
-      if (!strcmp(pool.spec[i], cfg.level[l].name))
-        return cli_error(cmd, "--pool: '%s' is also a level name", pool.spec[i]);
-  }
-  for (int l = 0; l < cfg.nlevels; l++)
-    if (!strcmp(anchor_spec, cfg.level[l].name))
-      return cli_error(cmd, "--anchor: '%s' is also a level name", anchor_spec);
-  calibrate_arena *ar = calloc(1, sizeof *ar);
-  if (!ar) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  int rc = CLI_EXIT_USAGE;
-  if (cli_variant(cmd, vtext, &ar->play.v)) goto out;
-  char opath[8];
-  if (tournament_parse_openings(openings, &ar->play.opening_plies, opath, sizeof opath, err,
-                                sizeof err) ||
-      ar->play.opening_plies < 0) {
-    cli_error(cmd, "--openings: random:PLIES only%s%s", err[0] ? ": " : "", err);
-    goto out;
-  }
-  if (max_games < 0) max_games = 8 * games;
-  if (max_games < games) {
-    cli_error(cmd, "--max-games (%lld) is below --games (%lld)", max_games, games);
-    goto out;
-  }
-  if (verify_games < 0) verify_games = 2 * games;
-  if (ref_games < 0) ref_games = 2 * games;
-  snprintf(ar->base, sizeof ar->base, "%s", base);
-  snprintf(ar->knob, sizeof ar->knob, "%s", knob);
-  ar->integer = cfg.integer;
-  ar->play.threads = (int)threads;
-  ar->play.seed = (uint64_t)seed;
-  ar->play.stop = &stop_flag;
-  progress_ctx pctx = {quiet, knob};
-  ar->play.progress = progress;
-  ar->play.progress_ctx = &pctx;
-  cfg.log_scale = log_scale;
-  cfg.pairs = (int)((games + 1) / 2);
-  cfg.max_pairs = (int)((max_games + 1) / 2);
-  cfg.tolerance = tolerance;
-  cfg.se_target = se;
-  cfg.eval = calibrate_arena_eval;
-  cfg.ctx = ar;
-  cfg.progress = progress;
-  cfg.progress_ctx = &pctx;
-  /* Every input is checked: now the games. */
-  rc = CLI_EXIT_FAIL;
-  catch_signals(1);
-  const char *pool_specs[CALIBRATE_MAX_REFS];
-  for (int i = 0; i < pool.n; i++) pool_specs[i] = pool.spec[i];
-  if (!quiet) fprintf(stderr, "reference pool: round robin, %lld games per pairing\n", ref_games);
-  if (calibrate_arena_setup(ar, anchor_spec, anchor_elo, pool_specs, pool.n, (int)ladder, cfg.lo,
-                            cfg.hi, log_scale, (int)((ref_games + 1) / 2), err, sizeof err)) {
-    cli_error(cmd, "reference pool: %s", err);
-    goto out;
-  }
-  printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", anchor_spec, anchor_elo);
+
+/* The reference pool, once its Elos are fixed. */
+static void on_pool_rated(void *ctx, const calibrate_arena *ar) {
+  const calibrate_opts *o = ctx;
+  printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", o->c->anchor_spec,
+         o->c->anchor_elo);
   for (int i = 0; i < ar->nrefs; i++)
     printf("  %-40s %7.1f  [%7.1f, %7.1f]%s\n", ar->ref_name[i], ar->ref_elo[i], ar->ref_lo[i],
            ar->ref_hi[i], ar->ref_bounded[i] ? "  (bound)" : "");
-  if (!quiet) fprintf(stderr, "search on %s in [%g, %g]%s\n", knob, cfg.lo, cfg.hi,
-                      log_scale ? " (log scale)" : "");
-  calibrate_result *cr = calloc(1, sizeof *cr);
-  if (!cr) {
-    cli_error(cmd, "out of memory");
-    goto out;
-  }
-  if (calibrate_run(&cfg, cr, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    if (atomic_load(&stop_flag)) rc = 130;
-    free(cr);
-    goto out;
-  }
+}
+
+/* The search's points, once it is over. */
+static void on_searched(void *ctx, const calibrate_result *cr) {
+  const calibrate_opts *o = ctx;
   printf("\nSearch: strength %s with %s; every point to SE <= %.1f Elo (%s), %d values "
          "measured, %lld games\n",
-         cr->direction > 0 ? "rises" : "falls", knob, cr->se_target,
-         se > 0 ? "--se" : cfg.nlevels > 1 ? "spacing of the targets / 4" : "tolerance / 2",
+         cr->direction > 0 ? "rises" : "falls", o->knob, cr->se_target,
+         o->se > 0 ? "--se" : cr->nlevels > 1 ? "spacing of the targets / 4" : "tolerance / 2",
          cr->npoints, cr->games);
   if (cr->capped)
     printf("  %d value(s) reached --max-games before that SE (those far from every reference)\n",
            cr->capped);
-  printf("  %-12s %10s %s\n", knob, "Elo", "95% interval (fixed references) / monotone fit");
+  printf("  %-12s %10s %s\n", o->knob, "Elo", "95% interval (fixed references) / monotone fit");
   for (int i = 0; i < cr->npoints; i++)
     printf("  %-12g %10.1f [%7.1f, %7.1f] fit %7.1f  (%lld games)%s\n", cr->point[i].knob,
            cr->point[i].elo, cr->point[i].elo - 1.959964 * cr->point[i].se,
            cr->point[i].elo + 1.959964 * cr->point[i].se, cr->fitted[i], cr->point[i].games,
            cr->point[i].bounded ? " bound" : "");
-  /* Verification. */
-  int nv = 0;
-  const char *vspecs[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
-  const char *vnames[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
-  static char level_spec[CALIBRATE_MAX_LEVELS][CALIBRATE_SPEC_MAX];
-  vspecs[nv] = anchor_spec, vnames[nv++] = anchor_spec;
-  for (int i = 0; i < pool.n; i++) vspecs[nv] = pool.spec[i], vnames[nv++] = pool.spec[i];
-  int first_level = nv;
-  for (int i = 0; i < cr->nlevels; i++) {
-    calibrate_spec(level_spec[i], sizeof level_spec[i], base, knob, cr->found[i].knob,
-                   cfg.integer);
-    vspecs[nv] = level_spec[i], vnames[nv++] = cr->found[i].level.name;
+}
+
+/* Checks the options and fills the driver's configuration (pool: the
+ * --pool specs, which c points into). 0, or the exit code after an error. */
+static int calibrate_check(const char *cmd, const calibrate_opts *o, pool_list *pool,
+                           tuner_calibrate_config *c, char *anchor_spec, size_t speclen) {
+  char err[1024];
+  int integer;
+  if (!o->base || !o->knob || !o->range || !o->levels || !o->anchor)
+    return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
+  if (parse_range(cmd, o->range, &c->lo, &c->hi)) return CLI_EXIT_USAGE;
+  if (calibrate_check_knob(o->base, o->knob, c->lo, c->hi, &integer, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (o->log_scale && !(c->lo > 0)) return cli_error(cmd, "--log needs LO > 0 (got %g)", c->lo);
+  if (calibrate_parse_levels(o->levels, c->level, &c->nlevels, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (calibrate_parse_anchor(o->anchor, anchor_spec, speclen, &c->anchor_elo, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  player_config pc;
+  if (player_parse_spec(anchor_spec, &pc, err, sizeof err))
+    return cli_error(cmd, "--anchor: %s", err);
+  player_config_free(&pc);
+  pool->cmd = cmd;
+  if (o->pool_text && split_list(o->pool_text, add_pool, pool)) return CLI_EXIT_USAGE;
+  for (int i = 0; i < pool->n; i++) {
+    if (!strcmp(pool->spec[i], anchor_spec))
+      return cli_error(cmd, "--pool: '%s' is the anchor already", pool->spec[i]);
+    for (int j = 0; j < i; j++)
+      if (!strcmp(pool->spec[i], pool->spec[j]))
+        return cli_error(cmd, "--pool: '%s' is named twice", pool->spec[i]);
+    for (int l = 0; l < c->nlevels; l++)
+      if (!strcmp(pool->spec[i], c->level[l].name))
+        return cli_error(cmd, "--pool: '%s' is also a level name", pool->spec[i]);
   }
-  if (!quiet)
-    fprintf(stderr, "verification: round robin of the levels, the anchor and the pool, %lld "
-                    "games per pairing\n",
-            verify_games);
-  rating_result vr;
-  long long before = ar->play.games;
-  if (calibrate_round_robin(&ar->play, vspecs, vnames, nv, (int)((verify_games + 1) / 2), 0,
-                            anchor_elo, &vr, err, sizeof err)) {
-    rating_result_free(&vr);
-    cli_error(cmd, "verification: %s", err);
-    if (atomic_load(&stop_flag)) rc = 130;
-    free(cr);
-    goto out;
-  }
-  printf("\nVerification round robin (%lld games, anchor %s = %g):\n", ar->play.games - before,
-         anchor_spec, anchor_elo);
-  rating_print_table(stdout, &vr);
-  /* Levels in target order must be in Elo order, each within tolerance. */
-  int order[CALIBRATE_MAX_LEVELS], all_ok = 1, in_order = 1;
-  for (int i = 0; i < cr->nlevels; i++) order[i] = i;
-  for (int i = 1; i < cr->nlevels; i++)
-    for (int j = i; j > 0 && cfg.level[order[j]].target < cfg.level[order[j - 1]].target; j--) {
-      int t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
-    }
-  for (int k = 1; k < cr->nlevels; k++)
-    in_order &= vr.player[first_level + order[k]].elo > vr.player[first_level + order[k - 1]].elo;
+  for (int l = 0; l < c->nlevels; l++)
+    if (!strcmp(anchor_spec, c->level[l].name))
+      return cli_error(cmd, "--anchor: '%s' is also a level name", anchor_spec);
+  return 0;
+}
+
+/* The rest of the configuration: variant, openings, game counts. */
+static int calibrate_games(const char *cmd, calibrate_opts *o, tuner_calibrate_config *c) {
+  char err[1024], opath[8];
+  if (cli_variant(cmd, o->vtext, &c->v)) return CLI_EXIT_USAGE;
+  if (tournament_parse_openings(o->openings, &c->opening_plies, opath, sizeof opath, err,
+                                sizeof err) ||
+      c->opening_plies < 0)
+    return cli_error(cmd, "--openings: random:PLIES only%s%s", err[0] ? ": " : "", err);
+  if (o->max_games < 0) o->max_games = 8 * o->games;
+  if (o->max_games < o->games)
+    return cli_error(cmd, "--max-games (%lld) is below --games (%lld)", o->max_games, o->games);
+  if (o->verify_games < 0) o->verify_games = 2 * o->games;
+  if (o->ref_games < 0) o->ref_games = 2 * o->games;
+  c->base = o->base;
+  c->knob = o->knob;
+  c->log_scale = o->log_scale;
+  c->ladder = (int)o->ladder;
+  c->games = o->games;
+  c->max_games = o->max_games;
+  c->ref_games = o->ref_games;
+  c->verify_games = o->verify_games;
+  c->tolerance = o->tolerance;
+  c->se = o->se;
+  c->threads = (int)o->threads;
+  c->seed = (uint64_t)o->seed;
+  return 0;
+}
+
+/* The levels: printed, and written to --out (unless '-'). 0, or -1. */
+static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
+                        const tuner_calibration *r) {
+  const calibrate_result *cr = r->search;
   FILE *lf = NULL;
-  if (strcmp(out_path, "-")) {
-    if (!strcmp(out_path, "results/levels.txt")) mkdir("results", 0777);
-    lf = fopen(out_path, "w");
-    if (!lf) {
-      cli_error(cmd, "cannot write '%s': %s", out_path, strerror(errno));
-      rating_result_free(&vr);
-      free(cr);
-      goto out;
-    }
+  if (strcmp(o->out_path, "-")) {
+    if (!strcmp(o->out_path, "results/levels.txt")) mkdir("results", 0777);
+    if (!(lf = fopen(o->out_path, "w")))
+      return cli_error(cmd, "cannot write '%s': %s", o->out_path, strerror(errno)), -1;
     fprintf(lf, "# oware calibrate: base %s, knob %s in [%g, %g], anchor %s = %g, variant %s,\n"
                 "# seed %lld; games per pairing: reference pool %lld, search %lld (up to %lld),\n"
                 "# verification %lld.\n"
                 "# Elo and its 95%% interval from the verification round robin; verdict: ok when\n"
                 "# |Elo - target| <= max(2 SE, %g), else off; the search's status after it.\n"
                 "# name spec elo lo hi target verdict status\n",
-            base, knob, cfg.lo, cfg.hi, anchor_spec, anchor_elo, vtext, seed, ref_games, games,
-            max_games, verify_games, tolerance);
+            o->base, o->knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->vtext, o->seed,
+            o->ref_games, o->games, o->max_games, o->verify_games, o->tolerance);
   }
-  printf("\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", tolerance);
+  printf("\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->tolerance);
   printf("  %-10s %-36s %7s %8s %18s %8s %-11s %s\n", "level", "spec", "target", "Elo",
          "95% interval", "tol", "search", "verdict");
   for (int k = 0; k < cr->nlevels; k++) {
-    int i = order[k];
+    int i = r->order[k];
     const calibrate_found *f = &cr->found[i];
-    const rating_player *p = &vr.player[first_level + i];
-    double tol = fmax(2 * p->se, tolerance);
-    int ok = fabs(p->elo - f->level.target) <= tol && f->status == CALIBRATE_OK;
-    all_ok &= ok;
+    const rating_player *p = &r->verify.player[r->first_level + i];
     printf("  %-10s %-36s %7.0f %8.1f [%7.1f, %7.1f] %8.1f %-11s %s\n", f->level.name,
-           level_spec[i], f->level.target, p->elo, p->lo, p->hi, tol,
-           calibrate_status_name(f->status), ok ? "ok" : "OFF");
+           r->level_spec[i], f->level.target, p->elo, p->lo, p->hi, r->tol[i],
+           calibrate_status_name(f->status), r->ok[i] ? "ok" : "OFF");
     if (lf)
-      fprintf(lf, "%s %s %.1f %.1f %.1f %.0f %s %s\n", f->level.name, level_spec[i], p->elo,
-              p->lo, p->hi, f->level.target, fabs(p->elo - f->level.target) <= tol ? "ok" : "off",
+      fprintf(lf, "%s %s %.1f %.1f %.1f %.0f %s %s\n", f->level.name, r->level_spec[i], p->elo,
+              p->lo, p->hi, f->level.target, r->within[i] ? "ok" : "off",
               calibrate_status_name(f->status));
   }
   for (int k = 0; k < cr->nlevels; k++) {
-    const calibrate_found *f = &cr->found[order[k]];
+    const calibrate_found *f = &cr->found[r->order[k]];
     if (f->status == CALIBRATE_UNREACHABLE)
       printf("Level %s (target %.0f) cannot be reached with %s in [%g, %g]: the closest is "
              "%s=%g at %.0f Elo.\n",
-             f->level.name, f->level.target, knob, cfg.lo, cfg.hi, knob, f->knob, f->point.elo);
+             f->level.name, f->level.target, o->knob, c->lo, c->hi, o->knob, f->knob,
+             f->point.elo);
     else if (f->status == CALIBRATE_COARSE)
       printf("Level %s (target %.0f): the closest value of %s is %g at %.0f Elo; the steps of "
              "the knob are coarser than the tolerance.\n",
-             f->level.name, f->level.target, knob, f->knob, f->point.elo);
+             f->level.name, f->level.target, o->knob, f->knob, f->point.elo);
   }
-  printf("Order of the levels: %s\n", in_order ? "as the targets" : "NOT as the targets");
+  printf("Order of the levels: %s\n", r->in_order ? "as the targets" : "NOT as the targets");
   if (lf) {
-    int bad = fclose(lf);
-    if (bad) cli_error(cmd, "cannot write '%s'", out_path);
-    else printf("Levels written to %s\n", out_path);
+    if (fclose(lf)) cli_error(cmd, "cannot write '%s'", o->out_path);
+    else printf("Levels written to %s\n", o->out_path);
   }
-  if (chart) {
-    char cerr[1024];
-    if (write_curve(chart, cr, &vr, first_level, knob, anchor_spec, anchor_elo, cerr,
-                    sizeof cerr)) {
-      cli_error(cmd, "%s", cerr);
+  return 0;
+}
+
+/* --chart STEM: the curve's data and its chart (a failure is only said). */
+static void draw_chart(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
+                       const tuner_calibration *r) {
+  char cerr[1024];
+  if (write_curve(o->chart, r->search, &r->verify, r->first_level, o->knob, c->anchor_spec,
+                  c->anchor_elo, cerr, sizeof cerr)) {
+    cli_error(cmd, "%s", cerr);
+    return;
+  }
+  char dat[PATH_MAX], title[256], extra[256];
+  snprintf(dat, sizeof dat, "%s.dat", o->chart);
+  snprintf(title, sizeof title, "Calibration of %s: Elo against %s", o->base, o->knob);
+  snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", o->knob, o->log_scale);
+  if (study_gnuplot("calibrate", dat, o->chart, title, extra, NULL, cerr, sizeof cerr))
+    fprintf(stderr, "oware calibrate: chart not drawn: %s\n", cerr);
+  else printf("Chart: %s.png, %s.svg\n", o->chart, o->chart);
+}
+
+static int calibrate_parse(const char *cmd, int argc, char **argv, calibrate_opts *o) {
+  int nargs, prc;
+  memset(o, 0, sizeof *o);
+  o->max_games = o->verify_games = o->ref_games = -1;
+  o->threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (o->threads < 1) o->threads = 1;
+  cli_option opts[] = {
+      CLI_O_TEXT("base", &o->base, "SPEC", NULL, "the player whose knob is set"),
+      CLI_O_TEXT("knob", &o->knob, "KEY", NULL, "the option of SPEC to calibrate"),
+      CLI_O_TEXT("range", &o->range, "LO:HI", NULL, "the knob's values searched"),
+      CLI_O_TEXT("levels", &o->levels, "'easy=E1;medium=E2;...'", NULL, "the levels' target Elos"),
+      CLI_O_TEXT("anchor", &o->anchor, "SPEC=ELO", NULL, "the player that sets the scale"),
+      CLI_O_INT("games", &o->games, 2, 1000000, "N", "20", "games a measure plays a reference"),
+      CLI_O_INT("max-games", &o->max_games, 2, 10000000, "M", NULL,
+                "at most M games a measure plays a reference, by default 8N"),
+      CLI_O_INT("ref-games", &o->ref_games, 2, 1000000, "R", NULL,
+                "games a pairing of the reference pool, by default 2N"),
+      CLI_O_INT("verify-games", &o->verify_games, 2, 1000000, "V", NULL,
+                "games a pairing of the verification, by default 2N"),
+      CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
+                "games played at once, by default one per core"),
+      CLI_O_INT("seed", &o->seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
+      CLI_O_TEXT("variant", &o->vtext, "V", "abapa", "rule variant"),
+      CLI_O_TEXT("openings", &o->openings, "random:PLIES", "random:2", "the openings"),
+      CLI_O_TEXT("pool", &o->pool_text, "'SPEC;...'", NULL, "more reference players"),
+      CLI_O_INT("ladder", &o->ladder, 0, 9, "K", "3", "copies of SPEC in the reference pool"),
+      CLI_O_FLAG("log", &o->log_scale, "spread the ladder log-spaced"),
+      CLI_O_REAL("tolerance", &o->tolerance, 1, 2000, "E", "50", "Elo a verified level may miss by"),
+      CLI_O_REAL("se", &o->se, 5, 2000, "E", NULL,
+                 "the standard error a measure needs, by default the spacing of the targets / 4"),
+      CLI_O_TEXT("out", &o->out_path, "FILE", "results/levels.txt", "the levels file"),
+      CLI_O_TEXT("chart", &o->chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
+      CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
+  return cli_parse(&spec, argc, argv, NULL, &nargs, &prc) ? (prc ? prc : -1) : 0;
+}
+
+int cli_calibrate(int argc, char **argv) {
+  const char *cmd = "calibrate";
+  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
+  static calibrate_opts o;
+  static pool_list pool;
+  static tuner_calibrate_config c;
+  static char anchor_spec[CALIBRATE_SPEC_MAX];
+  int rc = calibrate_parse(cmd, argc, argv, &o);
+  if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+  memset(&pool, 0, sizeof pool);
+  memset(&c, 0, sizeof c);
+  if ((rc = calibrate_check(cmd, &o, &pool, &c, anchor_spec, sizeof anchor_spec)) ||
+      (rc = calibrate_games(cmd, &o, &c)))
+    return rc;
+  const char *pool_specs[CALIBRATE_MAX_REFS];
+  for (int i = 0; i < pool.n; i++) pool_specs[i] = pool.spec[i];
+  c.anchor_spec = anchor_spec;
+  c.pool = pool_specs;
+  c.npool = pool.n;
+  o.c = &c;
+  /* Every input is checked: now the games. */
+  tuner_calibrate_observer obs = {&o, progress, on_pool_rated, on_searched};
+  tuner_calibration r;
+  char err[1024];
+  catch_signals(1);
+  rc = tuner_calibrate(&c, &obs, &stop_flag, &r, err, sizeof err);
+  catch_signals(0);
+  if (rc) {
+    cli_error(cmd, "%s", err);
+    rc = atomic_load(&stop_flag) ? 130 : CLI_EXIT_FAIL;
+  } else {
+    printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r.verify_games,
+           anchor_spec, c.anchor_elo);
+    rating_print_table(stdout, &r.verify);
+    if (print_levels(cmd, &o, &c, &r)) {
+      rc = CLI_EXIT_FAIL;
     } else {
-      char dat[PATH_MAX], title[256], extra[256];
-      snprintf(dat, sizeof dat, "%s.dat", chart);
-      snprintf(title, sizeof title, "Calibration of %s: Elo against %s", base, knob);
-      snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", knob, log_scale);
-      int g = study_gnuplot("calibrate", dat, chart, title, extra, NULL, cerr, sizeof cerr);
-      if (g) fprintf(stderr, "oware calibrate: chart not drawn: %s\n", cerr);
-      else printf("Chart: %s.png, %s.svg\n", chart, chart);
+      if (o.chart) draw_chart(cmd, &o, &c, &r);
+      rc = r.all_ok && r.in_order ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     }
   }
-  rating_result_free(&vr);
-  free(cr);
-  rc = all_ok && in_order ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-out:
-  catch_signals(0);
-  free(ar);
+  tuner_calibration_free(&r);
   return rc;
 }
