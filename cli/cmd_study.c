@@ -12,6 +12,7 @@
 #include "arena/report.h"
 #include "arena/store.h"
 #include "arena/study.h"
+#include "arena/study_run.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -33,22 +34,6 @@ static void catch_signals(int on) {
     cli_release_stop();
 }
 
-
-/* Splits "a;b;c", trimming blanks, skipping empty items: calls fn on each. */
-static int split_list(const char *text, int (*fn)(void *ctx, const char *item), void *ctx) {
-  char *buf = strdup(text);
-  if (!buf) return -1;
-  char *save = NULL;
-  int rc = 0;
-  for (char *tok = strtok_r(buf, ";", &save); tok && !rc; tok = strtok_r(NULL, ";", &save)) {
-    while (*tok == ' ' || *tok == '\t' || *tok == '\n') tok++;
-    size_t l = strlen(tok);
-    while (l && strchr(" \t\n\r", tok[l - 1])) tok[--l] = 0;
-    if (l) rc = fn(ctx, tok);
-  }
-  free(buf);
-  return rc;
-}
 
 /* ================================================================ oware variants (study) */
 
@@ -75,49 +60,6 @@ static const char study_usage[] =
 static const char study_after[] =
     "Exit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (continue with\n"
     "'oware tournament --resume N', then 'oware variants --run N').\n";
-
-typedef struct study_args {
-  store_run *r;
-  const char *cmd;
-} study_args;
-
-static int add_player(void *ctx, const char *spec) {
-  study_args *a = ctx;
-  store_run *r = a->r;
-  if (r->nplayers == STORE_MAX_PLAYERS)
-    return cli_error(a->cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
-  if (strlen(spec) >= sizeof r->player_spec[0])
-    return cli_error(a->cmd, "player spec too long: %.40s...", spec), -1;
-  player_config cfg;
-  char err[512];
-  if (player_parse_spec(spec, &cfg, err, sizeof err))
-    return cli_error(a->cmd, "player %d: %s", r->nplayers + 1, err), -1;
-  snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "%s", cfg.name);
-  player_config_free(&cfg);
-  snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", spec);
-  for (int i = 0; i < r->nplayers; i++)
-    if (!strcmp(r->player_name[i], r->player_name[r->nplayers]))
-      return cli_error(a->cmd, "two players are named '%s': give one of them name=...",
-                       r->player_name[i]),
-             -1;
-  r->nplayers++;
-  return 0;
-}
-
-static int add_variant(void *ctx, const char *text) {
-  study_args *a = ctx;
-  store_run *r = a->r;
-  variant v;
-  if (cli_variant(a->cmd, text, &v)) return -1;
-  if (r->nvariants == STORE_MAX_VARIANTS)
-    return cli_error(a->cmd, "more than %d variants", STORE_MAX_VARIANTS), -1;
-  variant_format(&v, r->variant[r->nvariants], sizeof r->variant[0]);
-  for (int i = 0; i < r->nvariants; i++)
-    if (!strcmp(r->variant[i], r->variant[r->nvariants]))
-      return cli_error(a->cmd, "variant '%s' is named twice", r->variant[i]), -1;
-  r->nvariants++;
-  return 0;
-}
 
 /* The study of a stored run: compute, print, charts, report. */
 static int study_output(store *db, int64_t run_id, int save, int report, const char *outdir,
@@ -169,190 +111,128 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
   return rc;
 }
 
-int cli_variants_study(int argc, char **argv) {
-  const char *cmd = "variants";
-  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
-  const char *players = NULL, *variants, *db_path, *openings, *name, *outdir = NULL;
-  long long games, threads = sysconf(_SC_NPROCESSORS_ONLN), seed, run = -1, boot;
-  int report = 0, charts, no_charts = 0, quiet = 0, config_given = 0, list = 0, nargs, prc;
-  if (threads < 1) threads = 1;
+typedef struct study_opts {
+  const char *players, *variants, *db_path, *openings, *name, *outdir;
+  long long games, threads, seed, run, boot;
+  int report, no_charts, quiet, list, config_given;
+} study_opts;
+
+/* The options (0, -1 after the help, or the exit code after an error). */
+static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
+  int nargs, prc;
+  memset(o, 0, sizeof *o);
+  o->run = -1;
+  o->threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (o->threads < 1) o->threads = 1;
   cli_option opts[] = {
-      CLI_O_TEXT("players", &players, "'SPEC;SPEC;...'", NULL, "the players of a study"),
-      CLI_O_TEXT("variants", &variants, "'V;V;...'", GRAND_SLAM_VARIANTS, "the variants"),
-      CLI_O_TEXT("variant", &variants, "'V;V;...'", NULL, "the same as --variants"),
-      CLI_O_INT("games", &games, 2, 1000000, "N", "20", "games a pairing and variant (even)"),
-      CLI_O_INT("threads", &threads, 1, 256, "T", NULL,
+      CLI_O_TEXT("players", &o->players, "'SPEC;SPEC;...'", NULL, "the players of a study"),
+      CLI_O_TEXT("variants", &o->variants, "'V;V;...'", GRAND_SLAM_VARIANTS, "the variants"),
+      CLI_O_TEXT("variant", &o->variants, "'V;V;...'", NULL, "the same as --variants"),
+      CLI_O_INT("games", &o->games, 2, 1000000, "N", "20", "games a pairing and variant (even)"),
+      CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
                 "games played at once, by default one per core"),
-      CLI_O_INT("seed", &seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
-      CLI_O_TEXT("openings", &openings, "random:PLIES|file:PATH", "random:2", "the openings"),
-      CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
-      CLI_O_TEXT("name", &name, "NAME", "variants", "the run's name"),
-      CLI_O_INT("run", &run, 1, LLONG_MAX, "N", NULL, "study a stored run again"),
-      CLI_O_TEXT("out", &outdir, "DIR", NULL, "charts and pages (default results/run-N/)"),
-      CLI_O_INT("bootstrap", &boot, 0, 100000, "B", "1000", "bootstrap resamples of the Elos"),
-      CLI_O_FLAG("report", &report, "also write the run's report and the study's pages"),
-      CLI_O_FLAG("no-charts", &no_charts, "draw no charts"),
-      CLI_O_FLAG("quiet", &quiet, "no progress on stderr"),
-      CLI_O_FLAG("list", &list, "list the named variants (alone)"),
+      CLI_O_INT("seed", &o->seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
+      CLI_O_TEXT("openings", &o->openings, "random:PLIES|file:PATH", "random:2", "the openings"),
+      CLI_O_TEXT("db", &o->db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_TEXT("name", &o->name, "NAME", "variants", "the run's name"),
+      CLI_O_INT("run", &o->run, 1, LLONG_MAX, "N", NULL, "study a stored run again"),
+      CLI_O_TEXT("out", &o->outdir, "DIR", NULL, "charts and pages (default results/run-N/)"),
+      CLI_O_INT("bootstrap", &o->boot, 0, 100000, "B", "1000", "bootstrap resamples of the Elos"),
+      CLI_O_FLAG("report", &o->report, "also write the run's report and the study's pages"),
+      CLI_O_FLAG("no-charts", &o->no_charts, "draw no charts"),
+      CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
+      CLI_O_FLAG("list", &o->list, "list the named variants (alone)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, study_usage, study_after, opts, 0};
-  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
-  if (list) return cli_error(cmd, "--list lists the variants: it takes no other option");
-  if (games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", games);
-  charts = !no_charts;
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc ? prc : -1;
+  if (o->list) return cli_error(cmd, "--list lists the variants: it takes no other option");
+  if (o->games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", o->games);
   static const char *const config[] = {"variants", "variant", "games", "seed", "openings", "name"};
   for (size_t i = 0; i < sizeof config / sizeof *config; i++)
-    config_given |= cli_option_find(&spec, config[i])->given > 0;
+    o->config_given |= cli_option_find(&spec, config[i])->given > 0;
+  return 0;
+}
+
+/* --run N: the study of a stored run, without playing. */
+static int study_stored(const char *cmd, const study_opts *o) {
   char err[1024];
-  if (run > 0) {
-    if (players || config_given)
-      return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
-                            "--bootstrap and --no-charts go with it");
-    store *db;
-    if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-    store_run *sr = malloc(sizeof *sr);
-    if (!sr || store_run_load(db, run, sr, err, sizeof err)) { /* an unknown run: bad input */
-      if (!sr) snprintf(err, sizeof err, "out of memory");
-      free(sr);
-      store_close(db);
-      return cli_error(cmd, "%s", err);
-    }
+  if (o->players || o->config_given)
+    return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
+                          "--bootstrap and --no-charts go with it");
+  store *db;
+  if (store_open(o->db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  store_run *sr = malloc(sizeof *sr);
+  if (!sr || store_run_load(db, o->run, sr, err, sizeof err)) { /* an unknown run: bad input */
+    if (!sr) snprintf(err, sizeof err, "out of memory");
     free(sr);
-    int rc = study_output(db, run, 0, report, outdir, charts, boot, 1);
     store_close(db);
-    return rc;
+    return cli_error(cmd, "%s", err);
   }
-  if (!players)
-    return cli_error(cmd, "a study needs --players 'SPEC;SPEC;...' (or --run N for a stored run)");
-  tournament *t = calloc(1, sizeof *t);
-  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  free(sr);
+  int rc = study_output(db, o->run, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
+  store_close(db);
+  return rc;
+}
+
+/* A new study: its run prepared and stored, played, studied, printed. */
+static int study_new(const char *cmd, int argc, char **argv, const study_opts *o, tournament *t) {
+  char err[1024], note[256];
+  char *command = malloc(sizeof t->run.command);
+  if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  cli_quote_args("oware variants", argc, argv, command, sizeof t->run.command);
+  study_config sc = {o->players, o->variants, (int)o->games, (int)o->threads, (uint64_t)o->seed,
+                     o->openings, o->name, o->db_path, command};
+  int p = study_prepare(&sc, t, note, sizeof note, err, sizeof err);
+  free(command);
+  if (p) return cli_error(cmd, "%s", err), p == STUDY_FAILED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+  if (note[0] && !o->quiet) fprintf(stderr, "oware variants: %s\n", note);
   store_run *r = &t->run;
-  study_args a = {r, cmd};
   store *db = NULL;
-  int rc = CLI_EXIT_USAGE;
-  /* Everything is checked before the database is touched. */
-  if (split_list(players, add_player, &a)) goto out;
-  if (r->nplayers < 2) {
-    cli_error(cmd, "a study needs at least 2 players (got %d)", r->nplayers);
-    goto out;
-  }
-  if (split_list(variants, add_variant, &a)) goto out;
-  if (!r->nvariants) {
-    cli_error(cmd, "--variants names no variant");
-    goto out;
-  }
-  int plies;
-  char path[PATH_MAX];
-  if (tournament_parse_openings(openings, &plies, path, sizeof path, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "games:%lld", games);
-  snprintf(r->name, sizeof r->name, "%s", name);
-  r->rounds = 1;
-  r->threads = (int)threads;
-  r->seed = (uint64_t)seed;
-  cli_quote_args("oware variants", argc, argv, r->command, sizeof r->command);
-  /* Shared openings: a file of positions, one per game pair, that every
-   * variant plays (tournament_game_setup draws random openings per
-   * variant). */
-  variant vs[STORE_MAX_VARIANTS];
-  int same_board = 1;
-  for (int i = 0; i < r->nvariants; i++) {
-    variant_parse(r->variant[i], &vs[i], err, sizeof err);
-    same_board &= vs[i].houses == vs[0].houses && vs[i].seeds == vs[0].seeds;
-  }
-  if (plies >= 0 && same_board) {
-    if (!strcmp(db_path, DEFAULT_DB)) cli_make_parent(db_path);
-    char dir[PATH_MAX], abs[PATH_MAX], file[PATH_MAX + 128];
-    snprintf(dir, sizeof dir, "%s", db_path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    else snprintf(dir, sizeof dir, ".");
-    if (!strcmp(dir, ".")) {
-      if (!getcwd(abs, sizeof abs)) {
-        cli_error(cmd, "cannot find the current folder: %s", strerror(errno));
-        goto out;
-      }
-    } else if (dir[0] == '/') {
-      snprintf(abs, sizeof abs, "%s", dir);
-    } else {
-      char cwd[PATH_MAX];
-      if (!getcwd(cwd, sizeof cwd)) {
-        cli_error(cmd, "cannot find the current folder: %s", strerror(errno));
-        goto out;
-      }
-      snprintf(abs, sizeof abs, "%.2000s/%.2000s", cwd, dir);
-    }
-    snprintf(file, sizeof file, "%s/variants-openings-p%d-n%lld-s%lld-%s.txt", abs, plies,
-             games / 2, seed, vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");
-    if (strlen(file) + 6 > sizeof r->openings) {
-      cli_error(cmd, "the path of the openings file is too long: %s", file);
-      goto out;
-    }
-    if (study_write_openings(file, vs, r->nvariants, plies, (int)(games / 2), (uint64_t)seed, err,
-                             sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    memcpy(r->openings, "file:", 5); /* the length was checked above */
-    memcpy(r->openings + 5, file, strlen(file) + 1);
-  } else {
-    snprintf(r->openings, sizeof r->openings, "%s", openings);
-    if (plies >= 0 && !quiet)
-      fprintf(stderr, "oware variants: the variants differ in houses or seeds: each plays its "
-                      "own random openings\n");
-  }
-  if (tournament_prepare(t, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  if (!quiet) cli_watch_tournament(t);
-  if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
-  if (!quiet)
+  if (!o->quiet) cli_watch_tournament(t);
+  int rc = cli_store_new_run(cmd, o->db_path, r, &db);
+  if (rc) goto out;
+  if (!o->quiet)
     fprintf(stderr, "run %lld: variant study, %d players, %d variants, %d series of %s, %d "
                     "thread(s), seed %llu, db %s\n",
             (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
-            (unsigned long long)r->seed, db_path);
+            (unsigned long long)r->seed, o->db_path);
   catch_signals(1);
-  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
+  int res = study_play(t, db, (int)o->boot, &stop_flag, err, sizeof err);
   catch_signals(0);
   if (res < 0) {
     fprintf(stderr, "oware variants: run %lld failed: %s\n", (long long)r->id, err);
     rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  if (res == 1) {
+  } else if (res == 1) {
     fprintf(stderr, "oware variants: run %lld interrupted; continue it with: oware tournament "
                     "--resume %lld --db %s,\nthen study it with: oware variants --run %lld "
                     "--db %s\n",
-            (long long)r->id, (long long)r->id, db_path, (long long)r->id, db_path);
+            (long long)r->id, (long long)r->id, o->db_path, (long long)r->id, o->db_path);
     rc = 130;
-    goto out;
-  }
-  /* The pooled ratings last, so that they stay the run's latest fit. */
-  study_options so = {(int)boot, 1, 0};
-  study *s = NULL;
-  if (study_compute(db, r->id, &so, &s, err, sizeof err) ||
-      study_store_ratings(db, s, err, sizeof err) || study_store_metrics(db, s, err, sizeof err)) {
-    study_free(s);
+  } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
+             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
-    goto out;
+  } else {
+    rc = study_output(db, r->id, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
   }
-  study_free(s);
-  if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  rc = study_output(db, r->id, 0, report, outdir, charts, boot, 1);
 out:
   if (db) store_close(db);
+  return rc;
+}
+
+int cli_variants_study(int argc, char **argv) {
+  const char *cmd = "variants";
+  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
+  study_opts o;
+  int rc = study_parse(cmd, argc, argv, &o);
+  if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+  if (o.run > 0) return study_stored(cmd, &o);
+  if (!o.players)
+    return cli_error(cmd, "a study needs --players 'SPEC;SPEC;...' (or --run N for a stored run)");
+  tournament *t = calloc(1, sizeof *t);
+  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  rc = study_new(cmd, argc, argv, &o, t);
   tournament_free(t);
   free(t);
   return rc;
@@ -536,7 +416,7 @@ static int calibrate_check(const char *cmd, const calibrate_opts *o, pool_list *
     return cli_error(cmd, "--anchor: %s", err);
   player_config_free(&pc);
   pool->cmd = cmd;
-  if (o->pool_text && split_list(o->pool_text, add_pool, pool)) return CLI_EXIT_USAGE;
+  if (o->pool_text && study_split_list(o->pool_text, add_pool, pool)) return CLI_EXIT_USAGE;
   for (int i = 0; i < pool->n; i++) {
     if (!strcmp(pool->spec[i], anchor_spec))
       return cli_error(cmd, "--pool: '%s' is the anchor already", pool->spec[i]);
