@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "arena/store.h"
+#include "arena/study_run.h"
 #include "tuner/calibration.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
@@ -330,12 +331,59 @@ static void test_calibration(void **state) {
   tuner_calibration_free(&r);
 }
 
+static int count_metric(void *ctx, const store_metric *m) {
+  (void)m;
+  ++*(int *)ctx;
+  return 0;
+}
+
+/* A variant study without argv: its run, its games, its metrics; bad input
+ * writes nothing. */
+static void test_study(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN], note[256];
+  snprintf(path, sizeof path, "%s/study.db", dir);
+  study_config c = {"random;greedy", "abapa;grandslam-forbidden", 2, 2, 5, "random:2",
+                    "study", path, NULL};
+  tournament *t = calloc(1, sizeof *t);
+  assert_non_null(t);
+  if (study_prepare(&c, t, note, sizeof note, err, sizeof err)) fail_msg("%s", err);
+  assert_string_equal(note, "");
+  assert_true(!strncmp(t->run.openings, "file:", 5) && !access(t->run.openings + 5, R_OK));
+  store *db;
+  if (store_open(path, 1, &db, err, sizeof err)) fail_msg("%s", err);
+  if (store_run_create(db, &t->run, err, sizeof err)) fail_msg("%s", err);
+  if (study_play(t, db, 50, NULL, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(store_games_count(db, t->run.id), 4); /* 1 pairing x 2 variants x 2 games */
+  int metrics = 0;
+  if (store_metrics_foreach(db, t->run.id, count_metric, &metrics, err, sizeof err))
+    fail_msg("%s", err);
+  assert_true(metrics > 0);
+  store_close(db);
+  tournament_free(t);
+  c.players = "random;random";
+  assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);
+  assert_non_null(strstr(err, "two players are named"));
+  c.players = "random;greedy";
+  c.variants = "abapa;nosuch";
+  assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);
+  c.variants = "abapa;awari,houses=5";
+  tournament_free(t);
+  assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), 0);
+  {
+    assert_non_null(strstr(note, "own random openings")); /* boards differ: no shared file */
+    assert_string_equal(t->run.openings, "random:2");
+  }
+  tournament_free(t);
+  free(t);
+}
+
 int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spsa_rows),         cmocka_unit_test(test_spsa_resume),
       cmocka_unit_test(test_texel_and_validation), cmocka_unit_test(test_weights_setup),
-      cmocka_unit_test(test_calibration),
+      cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[300];
