@@ -190,116 +190,78 @@ void cli_watch_tournament(tournament *t) {
   t->observer = (tournament_observer){NULL, show_progress, show_sprt};
 }
 
-int cli_tournament(int argc, char **argv) {
-  const char *cmd = "tournament";
-  tournament_args a;
-  int prc;
-  if (parse_args(argc, argv, &a, &prc)) return prc;
-  const char *players = a.players, *players_file = a.players_file, *kind = a.kind;
-  const char *format = a.format, *variants = a.variants, *openings = a.openings;
-  const char *db_path = a.db, *name = a.name, *sprt = a.sprt;
-  long long rounds = a.rounds, threads = a.threads, seed = a.seed, resume = a.resume;
-  int quiet = a.quiet, threads_set = a.threads_set, config_given = a.config_given;
-  int report = a.report;
+/* --resume RUN: the stored run into t (its SPRT read back), marked
+ * running. 0, or the exit code; *done when there is nothing to play (the
+ * run is finished: its standings are printed). */
+static int tournament_resume(const char *cmd, const tournament_args *a, tournament *t,
+                             store **db, int *done) {
   char err[1024];
-  tournament *t = calloc(1, sizeof *t);
-  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  store *db = NULL;
-  int rc = CLI_EXIT_USAGE;
   store_run *r = &t->run;
-  if (!quiet) cli_watch_tournament(t);
-  if (resume > 0) {
-    if (config_given) {
-      cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads and "
-                     "--quiet go with it");
-      goto out;
-    }
-    if (store_open(db_path, 0, &db, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_load(db, resume, r, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (!strcmp(r->status, "finished")) {
-      fprintf(stderr, "oware tournament: run %lld is already finished\n", resume);
-      rc = tournament_print_standings(db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
-      goto out;
-    }
-    if (threads_set) r->threads = (int)threads;
-    if (resume_sprt(cmd, r, t)) goto out;
-    if (tournament_prepare(t, err, sizeof err)) {
-      cli_error(cmd, "run %lld: %s", resume, err);
-      goto out;
-    }
-    if (store_run_status(db, r->id, "running", err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-  } else {
-    /* Everything is checked before the database is touched. */
-    if (!players == !players_file) {
-      cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
-      goto out;
-    }
-    char *list = players ? strdup(players) : cli_read_file(cmd, players_file);
-    if (!list) goto out;
-    int bad = add_players(cmd, list, players_file != NULL, r);
-    free(list);
-    if (bad) goto out;
-    if (add_variants(cmd, variants, r)) goto out;
-    if (sprt) {
-      if (rating_sprt_parse(sprt, &t->sprt, err, sizeof err)) {
-        cli_error(cmd, "--sprt: %s", err);
-        goto out;
-      }
-      t->sprt_on = 1;
-      if (!strcmp(format, "games:2")) format = "games:20000";
-    }
-    series_format f;
-    if (series_parse(format, &f, err, sizeof err)) {
-      cli_error(cmd, "--format: %s", err);
-      goto out;
-    }
-    series_format_string(&f, r->format, sizeof r->format);
-    snprintf(r->kind, sizeof r->kind, "%s", kind);
-    if (strlen(openings) >= sizeof r->openings) {
-      cli_error(cmd, "--openings is too long");
-      goto out;
-    }
-    snprintf(r->openings, sizeof r->openings, "%s", openings);
-    r->rounds = (int)rounds;
-    r->threads = (int)threads;
-    r->seed = (uint64_t)seed;
-    snprintf(r->name, sizeof r->name, "%s", name ? name : sprt ? "sprt" : "tournament");
-    /* The command line is the run's record; --resume reads the SPRT from it. */
-    cli_quote_args("oware tournament", argc, argv, r->command, sizeof r->command);
-    if (tournament_prepare(t, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
+  if (a->config_given)
+    return cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads "
+                          "and --quiet go with it");
+  if (store_open(a->db, 0, db, err, sizeof err) ||
+      store_run_load(*db, a->resume, r, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (!strcmp(r->status, "finished")) {
+    fprintf(stderr, "oware tournament: run %lld is already finished\n", a->resume);
+    *done = 1;
+    return tournament_print_standings(*db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
-  if (!quiet)
-    fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
-            (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
-            (unsigned long long)r->seed, db_path);
-  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
-  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
-  cli_release_stop();
-  if (res < 0) {
-    fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
+  if (a->threads_set) r->threads = (int)a->threads;
+  if (resume_sprt(cmd, r, t)) return CLI_EXIT_USAGE;
+  if (tournament_prepare(t, err, sizeof err))
+    return cli_error(cmd, "run %lld: %s", a->resume, err);
+  if (store_run_status(*db, r->id, "running", err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return 0;
+}
+
+/* A new run from the options into t, stored in the database. Everything
+ * is checked before the database is touched. 0, or the exit code. */
+static int tournament_new(const char *cmd, int argc, char **argv, const tournament_args *a,
+                          tournament *t, store **db) {
+  char err[1024];
+  store_run *r = &t->run;
+  const char *format = a->format;
+  if (!a->players == !a->players_file)
+    return cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
+  char *list = a->players ? strdup(a->players) : cli_read_file(cmd, a->players_file);
+  if (!list) return CLI_EXIT_USAGE;
+  int bad = add_players(cmd, list, a->players_file != NULL, r);
+  free(list);
+  if (bad || add_variants(cmd, a->variants, r)) return CLI_EXIT_USAGE;
+  if (a->sprt) {
+    if (rating_sprt_parse(a->sprt, &t->sprt, err, sizeof err))
+      return cli_error(cmd, "--sprt: %s", err);
+    t->sprt_on = 1;
+    if (!strcmp(format, "games:2")) format = "games:20000";
   }
+  series_format f;
+  if (series_parse(format, &f, err, sizeof err)) return cli_error(cmd, "--format: %s", err);
+  series_format_string(&f, r->format, sizeof r->format);
+  snprintf(r->kind, sizeof r->kind, "%s", a->kind);
+  if (strlen(a->openings) >= sizeof r->openings) return cli_error(cmd, "--openings is too long");
+  snprintf(r->openings, sizeof r->openings, "%s", a->openings);
+  r->rounds = (int)a->rounds;
+  r->threads = (int)a->threads;
+  r->seed = (uint64_t)a->seed;
+  snprintf(r->name, sizeof r->name, "%s", a->name ? a->name : a->sprt ? "sprt" : "tournament");
+  /* The command line is the run's record; --resume reads the SPRT from it. */
+  cli_quote_args("oware tournament", argc, argv, r->command, sizeof r->command);
+  if (tournament_prepare(t, err, sizeof err)) return cli_error(cmd, "%s", err);
+  return cli_store_new_run(cmd, a->db, r, db);
+}
+
+/* After the games: standings, ratings, the SPRT's verdict, --report, how
+ * to resume. The exit code. */
+static int tournament_after(const char *cmd, const tournament_args *a, tournament *t, store *db,
+                            int res) {
+  char err[1024];
+  const store_run *r = &t->run;
   if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
+      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (t->sprt_on)
     printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs, counted in "
            "schedule order; games after the deciding pair are not stored\n",
@@ -308,23 +270,46 @@ int cli_tournament(int argc, char **argv) {
            t->sprt_result.lower, t->sprt_result.upper,
            t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
                t->sprt_match.penta[3] + t->sprt_match.penta[4]);
-  if (report) {
+  if (a->report) {
     char dir[256];
     snprintf(dir, sizeof dir, "results/run-%lld", (long long)r->id);
-    if (report_write(db, r->id, dir, stderr, err, sizeof err)) {
-      cli_error(cmd, "report: %s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
+    if (report_write(db, r->id, dir, stderr, err, sizeof err))
+      return cli_error(cmd, "report: %s", err), CLI_EXIT_FAIL;
     printf("report: %s/index.html\n", dir);
   }
-  if (res == 1) {
-    fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
-                    "--resume %lld --db %s\n",
-            (long long)r->id, (long long)r->id, db_path);
-    rc = 130;
+  if (res != 1) return CLI_EXIT_OK;
+  fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
+                  "--resume %lld --db %s\n",
+          (long long)r->id, (long long)r->id, a->db);
+  return 130;
+}
+
+int cli_tournament(int argc, char **argv) {
+  const char *cmd = "tournament";
+  tournament_args a;
+  int prc, done = 0;
+  if (parse_args(argc, argv, &a, &prc)) return prc;
+  char err[1024];
+  tournament *t = calloc(1, sizeof *t);
+  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  store *db = NULL;
+  store_run *r = &t->run;
+  if (!a.quiet) cli_watch_tournament(t);
+  int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &done)
+                        : tournament_new(cmd, argc, argv, &a, t, &db);
+  if (rc || done) goto out;
+  if (!a.quiet)
+    fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
+            (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
+            (unsigned long long)r->seed, a.db);
+  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
+  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
+  cli_release_stop();
+  if (res < 0) {
+    fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
+    rc = CLI_EXIT_FAIL;
   } else {
-    rc = CLI_EXIT_OK;
+    rc = tournament_after(cmd, &a, t, db, res);
   }
 out:
   if (db) store_close(db);
