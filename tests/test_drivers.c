@@ -360,6 +360,14 @@ static void test_study(void **state) {
     fail_msg("%s", err);
   assert_true(metrics > 0);
   store_close(db);
+  /* Texel's positions from those games: the abapa ones only. */
+  texel_set set = {0};
+  long long games = 0, runs = 0;
+  variant v;
+  if (variant_parse("abapa", &v, err, sizeof err)) fail_msg("%s", err);
+  if (tuner_texel_from_db(path, &v, 1, &set, &games, &runs, err, sizeof err)) fail_msg("%s", err);
+  assert_true(games == 2 && runs == 1 && set.n > 0);
+  texel_free(&set);
   tournament_free(t);
   c.players = "random;random";
   assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);
