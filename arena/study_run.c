@@ -38,21 +38,20 @@ static int add_player(void *ctx, const char *spec) {
   store_run *r = a->r;
   if (r->nplayers == STORE_MAX_PLAYERS)
     return snprintf(a->err, a->errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
-  if (strlen(spec) >= sizeof r->player_spec[0])
-    return snprintf(a->err, a->errlen, "player spec too long: %.40s...", spec), -1;
   player_config cfg;
   char err[512];
   if (player_parse_spec(spec, &cfg, err, sizeof err))
     return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
-  snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "%s", cfg.name);
-  player_config_free(&cfg);
-  snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", spec);
   for (int i = 0; i < r->nplayers; i++)
-    if (!strcmp(r->player_name[i], r->player_name[r->nplayers]))
+    if (!strcmp(r->player_name[i], cfg.name)) {
+      player_config_free(&cfg);
       return snprintf(a->err, a->errlen, "two players are named '%s': give one of them name=...",
                       r->player_name[i]),
              -1;
-  r->nplayers++;
+    }
+  int oom = store_run_add_player(r, cfg.name, spec);
+  player_config_free(&cfg);
+  if (oom) return snprintf(a->err, a->errlen, "out of memory"), -1;
   return 0;
 }
 
@@ -63,11 +62,12 @@ static int add_variant(void *ctx, const char *text) {
   if (variant_parse(text, &v, a->err, a->errlen)) return -1;
   if (r->nvariants == STORE_MAX_VARIANTS)
     return snprintf(a->err, a->errlen, "more than %d variants", STORE_MAX_VARIANTS), -1;
-  variant_format(&v, r->variant[r->nvariants], sizeof r->variant[0]);
+  char name[256];
+  variant_format(&v, name, sizeof name);
   for (int i = 0; i < r->nvariants; i++)
-    if (!strcmp(r->variant[i], r->variant[r->nvariants]))
+    if (!strcmp(r->variant[i], name))
       return snprintf(a->err, a->errlen, "variant '%s' is named twice", r->variant[i]), -1;
-  r->nvariants++;
+  if (store_run_add_variant(r, name)) return snprintf(a->err, a->errlen, "out of memory"), -1;
   return 0;
 }
 
@@ -97,13 +97,13 @@ static int shared_openings(const study_config *c, store_run *r, const variant *v
   snprintf(file, sizeof file, "%s/variants-openings-p%d-n%d-s%llu-%s.txt", abs, plies,
            c->games / 2, (unsigned long long)c->seed,
            vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");
-  if (strlen(file) + 6 > sizeof r->openings)
-    return snprintf(err, errlen, "the path of the openings file is too long: %s", file),
-           STUDY_BAD_INPUT;
   if (study_write_openings(file, vs, r->nvariants, plies, c->games / 2, c->seed, err, errlen))
     return STUDY_FAILED;
-  memcpy(r->openings, "file:", 5); /* the length was checked above */
-  memcpy(r->openings + 5, file, strlen(file) + 1);
+  char *o = malloc(strlen(file) + 6);
+  if (!o) return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+  snprintf(o, strlen(file) + 6, "file:%s", file);
+  free(r->openings);
+  r->openings = o;
   return 0;
 }
 
@@ -124,13 +124,15 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
   char path[PATH_MAX];
   if (tournament_parse_openings(c->openings, &plies, path, sizeof path, err, errlen))
     return STUDY_BAD_INPUT;
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "games:%d", c->games);
-  snprintf(r->name, sizeof r->name, "%s", c->name);
+  char format[32];
+  snprintf(format, sizeof format, "games:%d", c->games);
+  r->kind = STORE_ROUND_ROBIN;
   r->rounds = 1;
   r->threads = c->threads;
   r->seed = c->seed;
-  snprintf(r->command, sizeof r->command, "%s", c->command ? c->command : "");
+  if (store_run_set(&r->format, format) || store_run_set(&r->name, c->name) ||
+      store_run_set(&r->command, c->command ? c->command : ""))
+    return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
   variant vs[STORE_MAX_VARIANTS];
   int same_board = 1;
   for (int i = 0; i < r->nvariants; i++) {
@@ -141,7 +143,8 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
     int rc = shared_openings(c, r, vs, plies, err, errlen);
     if (rc) return rc;
   } else {
-    snprintf(r->openings, sizeof r->openings, "%s", c->openings);
+    if (store_run_set(&r->openings, c->openings))
+      return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
     if (plies >= 0 && note)
       snprintf(note, notelen, "the variants differ in houses or seeds: each plays its own random "
                               "openings");

@@ -30,7 +30,7 @@ int study_split_list(const char *text, int (*fn)(void *ctx, const char *item), v
 
 /* Why study_prepare failed. */
 #define STUDY_BAD_INPUT (-1) /* a player, variant or openings setting: nothing was written */
-#define STUDY_FAILED (-2)    /* the openings file could not be written */
+#define STUDY_FAILED (-2)    /* the openings file could not be written, out of memory */
 
 /* Fills t->run from c (kind round-robin, format games:N, players with
  * their names, canonical variants) and, for random openings over variants
@@ -38,7 +38,8 @@ int study_split_list(const char *text, int (*fn)(void *ctx, const char *item), v
  * pair: variants-openings-pP-nN-sS-BOARD.txt) and makes the run read it;
  * then tournament_prepare. *note (may be NULL) gets a line for the user
  * when the variants must each play their own random openings (else "").
- * 0, or STUDY_BAD_INPUT / STUDY_FAILED with err. t is zeroed first. */
+ * 0, or STUDY_BAD_INPUT / STUDY_FAILED with err. t is zeroed first; free it with
+ * tournament_free whatever the return. */
 int study_prepare(const study_config *c, tournament *t, char *note, size_t notelen, char *err,
                   size_t errlen);
 

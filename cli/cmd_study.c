@@ -162,13 +162,15 @@ static int study_stored(const char *cmd, const study_opts *o) {
                           "--bootstrap and --no-charts go with it");
   store *db;
   if (store_open(o->db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  store_run *sr = malloc(sizeof *sr);
+  store_run *sr = calloc(1, sizeof *sr);
   if (!sr || store_run_load(db, o->run, sr, err, sizeof err)) { /* an unknown run: bad input */
     if (!sr) snprintf(err, sizeof err, "out of memory");
+    store_run_free(sr);
     free(sr);
     store_close(db);
     return cli_error(cmd, "%s", err);
   }
+  store_run_free(sr);
   free(sr);
   int rc = study_output(db, o->run, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
   store_close(db);
@@ -178,9 +180,8 @@ static int study_stored(const char *cmd, const study_opts *o) {
 /* A new study: its run prepared and stored, played, studied, printed. */
 static int study_new(const char *cmd, int argc, char **argv, const study_opts *o, tournament *t) {
   char err[1024], note[256];
-  char *command = malloc(sizeof t->run.command);
+  char *command = cli_quote_args("oware variants", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  cli_quote_args("oware variants", argc, argv, command, sizeof t->run.command);
   study_config sc = {o->players, o->variants, (int)o->games, (int)o->threads, (uint64_t)o->seed,
                      o->openings, o->name, o->db_path, command};
   int p = study_prepare(&sc, t, note, sizeof note, err, sizeof err);

@@ -96,25 +96,17 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
   return 0;
 }
 
-/* The SPRT of a run being resumed, from its stored command line. */
+/* The SPRT of a run being resumed, from its setting "sprt". */
 static int resume_sprt(const char *cmd, const store_run *r, tournament *t) {
-  char **av = NULL, err[256];
-  int ac = cli_unquote_args(r->command, "oware tournament", &av), rc = 0, prc;
-  tournament_args a;
-  if (ac < 0) return cli_error(cmd, "out of memory"), -1;
-  if (parse_args(ac, av, &a, &prc)) {
-    cli_error(cmd, "run %lld: its stored command line does not parse", (long long)r->id);
-    rc = -1;
-  } else if (a.sprt) {
-    if (rating_sprt_parse(a.sprt, &t->sprt, err, sizeof err)) {
-      cli_error(cmd, "run %lld: its --sprt: %s", (long long)r->id, err);
-      rc = -1;
-    }
-    t->sprt_on = !rc;
-  }
-  for (int i = 0; i < ac; i++) free(av[i]);
-  free(av);
-  return rc;
+  char err[512];
+  const char *val = NULL;
+  int rc = store_config_get_text(r, "sprt", &val, err, sizeof err);
+  if (rc < 0) return cli_error(cmd, "%s", err), -1;
+  if (rc == 1) return 0;
+  if (rating_sprt_parse(val, &t->sprt, err, sizeof err))
+    return cli_error(cmd, "run %lld: its SPRT '%s': %s", (long long)r->id, val, err), -1;
+  t->sprt_on = 1;
+  return 0;
 }
 
 /* Splits "a;b;c" (or lines of a file) into the run's players. */
@@ -128,20 +120,20 @@ static int add_players(const char *cmd, char *list, int file, store_run *r) {
     if (!l || tok[0] == '#') continue;
     if (r->nplayers == STORE_MAX_PLAYERS)
       return cli_error(cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
-    if (l >= sizeof r->player_spec[0]) return cli_error(cmd, "player spec too long: %.40s…", tok), -1;
     player_config cfg;
     char err[512];
     if (player_parse_spec(tok, &cfg, err, sizeof err))
       return cli_error(cmd, "player %d: %s", r->nplayers + 1, err), -1;
-    snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "%s", cfg.name);
-    player_config_free(&cfg);
-    snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", tok);
     for (int i = 0; i < r->nplayers; i++)
-      if (!strcmp(r->player_name[i], r->player_name[r->nplayers]))
+      if (!strcmp(r->player_name[i], cfg.name)) {
+        player_config_free(&cfg);
         return cli_error(cmd, "two players are named '%s': give one of them name=...",
                          r->player_name[i]),
                -1;
-    r->nplayers++;
+      }
+    int oom = store_run_add_player(r, cfg.name, tok);
+    player_config_free(&cfg);
+    if (oom) return cli_error(cmd, "out of memory"), -1;
   }
   return 0;
 }
@@ -155,11 +147,12 @@ static int add_variants(const char *cmd, const char *text, store_run *r) {
     if (cli_variant(cmd, tok, &v)) return -1;
     if (r->nvariants == STORE_MAX_VARIANTS)
       return cli_error(cmd, "more than %d variants", STORE_MAX_VARIANTS), -1;
-    variant_format(&v, r->variant[r->nvariants], sizeof r->variant[0]);
+    char name[256];
+    variant_format(&v, name, sizeof name);
     for (int i = 0; i < r->nvariants; i++)
-      if (!strcmp(r->variant[i], r->variant[r->nvariants]))
+      if (!strcmp(r->variant[i], name))
         return cli_error(cmd, "variant '%s' is named twice", r->variant[i]), -1;
-    r->nvariants++;
+    if (store_run_add_variant(r, name)) return cli_error(cmd, "out of memory"), -1;
   }
   if (!r->nvariants) return cli_error(cmd, "--variant names no variant"), -1;
   return 0;
@@ -190,11 +183,11 @@ void cli_watch_tournament(tournament *t) {
   t->observer = (tournament_observer){NULL, show_progress, show_sprt};
 }
 
-/* --resume RUN: the stored run into t (its SPRT read back), marked
- * running. 0, or the exit code; *done when there is nothing to play (the
- * run is finished: its standings are printed). */
+/* --resume RUN: the stored run into t (its SPRT read back), locked,
+ * marked running. 0, or the exit code; *done when there is nothing to play
+ * (the run is finished: its standings are printed). */
 static int tournament_resume(const char *cmd, const tournament_args *a, tournament *t,
-                             store **db, int *done) {
+                             store **db, int *locked, int *done) {
   char err[1024];
   store_run *r = &t->run;
   if (a->config_given)
@@ -203,24 +196,29 @@ static int tournament_resume(const char *cmd, const tournament_args *a, tourname
   if (store_open(a->db, 0, db, err, sizeof err) ||
       store_run_load(*db, a->resume, r, err, sizeof err))
     return cli_error(cmd, "%s", err);
-  if (!strcmp(r->status, "finished")) {
+  if (r->status == STORE_FINISHED) {
     fprintf(stderr, "oware tournament: run %lld is already finished\n", a->resume);
     *done = 1;
     return tournament_print_standings(*db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
+  if (store_run_resumable(r, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_run_lock(*db, r->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  *locked = 1;
   if (a->threads_set) r->threads = (int)a->threads;
   if (resume_sprt(cmd, r, t)) return CLI_EXIT_USAGE;
   if (tournament_prepare(t, err, sizeof err))
     return cli_error(cmd, "run %lld: %s", a->resume, err);
-  if (store_run_status(*db, r->id, "running", err, sizeof err))
+  if (store_run_status(*db, r->id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   return 0;
 }
 
-/* A new run from the options into t, stored in the database. Everything
- * is checked before the database is touched. 0, or the exit code. */
+/* A new run from the options into t, stored in the database and locked
+ * (a --resume of it meanwhile is refused). Everything is checked before the
+ * database is touched. 0, or the exit code. */
 static int tournament_new(const char *cmd, int argc, char **argv, const tournament_args *a,
-                          tournament *t, store **db) {
+                          tournament *t, store **db, int *locked) {
   char err[1024];
   store_run *r = &t->run;
   const char *format = a->format;
@@ -239,18 +237,26 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
   }
   series_format f;
   if (series_parse(format, &f, err, sizeof err)) return cli_error(cmd, "--format: %s", err);
-  series_format_string(&f, r->format, sizeof r->format);
-  snprintf(r->kind, sizeof r->kind, "%s", a->kind);
-  if (strlen(a->openings) >= sizeof r->openings) return cli_error(cmd, "--openings is too long");
-  snprintf(r->openings, sizeof r->openings, "%s", a->openings);
+  char fbuf[128];
+  series_format_string(&f, fbuf, sizeof fbuf);
+  if (store_kind_parse(a->kind, &r->kind) || r->kind > STORE_GAUNTLET)
+    return cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", a->kind);
   r->rounds = (int)a->rounds;
   r->threads = (int)a->threads;
   r->seed = (uint64_t)a->seed;
-  snprintf(r->name, sizeof r->name, "%s", a->name ? a->name : a->sprt ? "sprt" : "tournament");
-  /* The command line is the run's record; --resume reads the SPRT from it. */
-  cli_quote_args("oware tournament", argc, argv, r->command, sizeof r->command);
+  /* The command line is a record for people; --resume reads the settings. */
+  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, a->openings) ||
+      store_run_set(&r->name, a->name ? a->name : a->sprt ? "sprt" : "tournament") ||
+      !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
+      (a->sprt && store_config_set_text(r, "sprt", a->sprt)))
+    return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   if (tournament_prepare(t, err, sizeof err)) return cli_error(cmd, "%s", err);
-  return cli_store_new_run(cmd, a->db, r, db);
+  int rc = cli_store_new_run(cmd, a->db, r, db);
+  if (rc) return rc;
+  if (store_run_lock(*db, r->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  *locked = 1;
+  return 0;
 }
 
 /* After the games: standings, ratings, the SPRT's verdict, --report, how
@@ -287,7 +293,7 @@ static int tournament_after(const char *cmd, const tournament_args *a, tournamen
 int cli_tournament(int argc, char **argv) {
   const char *cmd = "tournament";
   tournament_args a;
-  int prc, done = 0;
+  int prc, done = 0, locked = 0;
   if (parse_args(argc, argv, &a, &prc)) return prc;
   char err[1024];
   tournament *t = calloc(1, sizeof *t);
@@ -295,8 +301,8 @@ int cli_tournament(int argc, char **argv) {
   store *db = NULL;
   store_run *r = &t->run;
   if (!a.quiet) cli_watch_tournament(t);
-  int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &done)
-                        : tournament_new(cmd, argc, argv, &a, t, &db);
+  int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &locked, &done)
+                        : tournament_new(cmd, argc, argv, &a, t, &db, &locked);
   if (rc || done) goto out;
   if (!a.quiet)
     fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
@@ -312,6 +318,7 @@ int cli_tournament(int argc, char **argv) {
     rc = tournament_after(cmd, &a, t, db, res);
   }
 out:
+  if (locked) store_run_unlock(db, r->id, err, sizeof err);
   if (db) store_close(db);
   tournament_free(t);
   free(t);
@@ -322,8 +329,9 @@ out:
 
 static int print_run(void *ctx, const store_run *r) {
   store *db = ctx;
-  printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id, r->status,
-         r->name, r->kind, r->nplayers, store_games_count(db, r->id), r->started);
+  printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id,
+         store_status_name(r->status), r->name, store_kind_name(r->kind), r->nplayers,
+         store_games_count(db, r->id), r->started);
   return 0;
 }
 
@@ -386,7 +394,7 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->opening, 0);
     csv_field(e->out, g->moves, 0);
     fprintf(e->out, "%s,%s,%s,%d,%s,%llu,%.3f,", s0, s1,
-            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, g->end,
+            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, match_end_name(g->end),
             (unsigned long long)g->seed, g->seconds);
     csv_field(e->out, r->variant[g->variant_idx], 0);
     csv_field(e->out, g->detail, 1);
@@ -414,7 +422,7 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, g->end};
+                        r->player_name[g->north_idx], result, match_end_name(g->end)};
   if (notation_ogn_write(e->out, &gm, &meta)) {
     snprintf(e->err, sizeof e->err, "write error");
     e->failed = 1;
@@ -449,15 +457,17 @@ int cli_export(int argc, char **argv) {
   store *db;
   char err[512];
   if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  store_run *r = malloc(sizeof *r);
+  store_run *r = calloc(1, sizeof *r);
   if (!r || store_run_load(db, run, r, err, sizeof err)) {
     store_close(db);
+    store_run_free(r);
     free(r);
     return cli_error(cmd, "%s", r ? err : "out of memory");
   }
   FILE *out = outp ? fopen(outp, "w") : stdout;
   if (!out) {
     store_close(db);
+    store_run_free(r);
     free(r);
     return cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
   }
@@ -468,6 +478,7 @@ int cli_export(int argc, char **argv) {
   int rc = store_games_foreach(db, run, export_game, &e, err, sizeof err);
   int bad = (outp && fclose(out)) || (!outp && fflush(out));
   store_close(db);
+  store_run_free(r);
   free(r);
   if (e.failed) return cli_error(cmd, "%s", e.err), CLI_EXIT_FAIL;
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;

@@ -1,6 +1,7 @@
 /* cmd_tune.c: `oware tune spsa|texel`: tuning runs logged to the database, resumable, validated. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,23 @@ typedef struct tune_cfg {
   double c_end, r_end;
   int quiet, report;
 } tune_cfg;
+
+static void defaults(tune_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->variant = "abapa";
+  c->iterations = 200;
+  c->pairs = 8;
+  c->threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+  c->seed = 1;
+  c->games = 2000;
+  c->positions = 200000;
+  c->max_iter = 200;
+  c->opening_plies = 8;
+  c->db = DEFAULT_DB;
+  c->params = "all";
+}
+
+static int check(const char *cmd, tune_cfg *c);
 
 static int positive(const cli_option *o, const char *text, char *err, size_t errlen) {
   char *end;
@@ -127,6 +145,12 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
   if (!nmode || (strcmp(mode[0], "spsa") && strcmp(mode[0], "texel")))
     return cli_error(cmd, "the first argument is spsa or texel (or --resume RUN); see --help");
   c->spsa = !strcmp(mode[0], "spsa");
+  return check(cmd, c);
+}
+
+
+/* The checks after parsing (a new run) or reading the settings (--resume). */
+static int check(const char *cmd, tune_cfg *c) {
   if (!c->spec) return cli_error(cmd, "--player SPEC is needed (a minimax player)");
   if (c->validate_sprt) {
     rating_sprt sp;
@@ -137,6 +161,81 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
   }
   return 0;
 }
+
+/* The run's settings (run_config; docs/SCHEMA.md): the options by name. */
+typedef struct tune_key {
+  const char *key;
+  size_t text, num; /* offsetof the field in tune_cfg, or (size_t)-1 */
+  int real;
+} tune_key;
+#define NONE ((size_t)-1)
+static const tune_key tune_keys[] = {
+    {"player", offsetof(tune_cfg, spec), NONE, 0},
+    {"params", offsetof(tune_cfg, params), NONE, 0},
+    {"start", offsetof(tune_cfg, start), NONE, 0},
+    {"variant", offsetof(tune_cfg, variant), NONE, 0},
+    {"out", offsetof(tune_cfg, out), NONE, 0},
+    {"from-db", offsetof(tune_cfg, from_db), NONE, 0},
+    {"name", offsetof(tune_cfg, name), NONE, 0},
+    {"validate-sprt", offsetof(tune_cfg, validate_sprt), NONE, 0},
+    {"iterations", NONE, offsetof(tune_cfg, iterations), 0},
+    {"pairs", NONE, offsetof(tune_cfg, pairs), 0},
+    {"seed", NONE, offsetof(tune_cfg, seed), 0},
+    {"validate", NONE, offsetof(tune_cfg, validate), 0},
+    {"games", NONE, offsetof(tune_cfg, games), 0},
+    {"positions", NONE, offsetof(tune_cfg, positions), 0},
+    {"max-iter", NONE, offsetof(tune_cfg, max_iter), 0},
+    {"opening-plies", NONE, offsetof(tune_cfg, opening_plies), 0},
+    {"c-end", NONE, offsetof(tune_cfg, c_end), 1},
+    {"r-end", NONE, offsetof(tune_cfg, r_end), 1},
+};
+#define NKEYS (sizeof tune_keys / sizeof tune_keys[0])
+
+/* Stores the configuration as the run's settings. -1 when out of memory. */
+static int cfg_to_run(const tune_cfg *c, store_run *run) {
+  const char *base = (const char *)c;
+  int bad = 0;
+  for (size_t k = 0; k < NKEYS; k++) {
+    const tune_key *t = &tune_keys[k];
+    if (t->text != NONE) {
+      const char *v = *(const char *const *)(base + t->text);
+      if (v) bad |= store_config_set_text(run, t->key, v);
+    } else if (t->real) {
+      double v = *(const double *)(base + t->num);
+      if (v > 0) bad |= store_config_set_real(run, t->key, v);
+    } else {
+      bad |= store_config_set_int(run, t->key, *(const long long *)(base + t->num));
+    }
+  }
+  if (c->quiet) bad |= store_config_set_int(run, "quiet", 1);
+  if (c->report) bad |= store_config_set_int(run, "report", 1);
+  return bad ? -1 : 0;
+}
+
+/* The configuration of a stored run, from its settings (missing ones keep
+ * their defaults). The texts point into run. */
+static int cfg_from_run(const char *cmd, const store_run *run, tune_cfg *c) {
+  char err[512];
+  char *base = (char *)c;
+  defaults(c);
+  c->spsa = run->kind == STORE_SPSA;
+  for (size_t k = 0; k < NKEYS; k++) {
+    const tune_key *t = &tune_keys[k];
+    int rc = t->text != NONE ? store_config_get_text(run, t->key, (const char **)(base + t->text),
+                                                     err, sizeof err)
+             : t->real       ? store_config_get_real(run, t->key, (double *)(base + t->num), err,
+                                                     sizeof err)
+                       : store_config_get_int(run, t->key, (long long *)(base + t->num), err,
+                                              sizeof err);
+    if (rc < 0) return cli_error(cmd, "%s", err);
+  }
+  long long flag = 0;
+  if (store_config_get_int(run, "quiet", &flag, err, sizeof err) == 0) c->quiet = flag != 0;
+  flag = 0;
+  if (store_config_get_int(run, "report", &flag, err, sizeof err) == 0) c->report = flag != 0;
+  return check(cmd, c);
+}
+#undef NONE
 
 static void print_weights(FILE *f, const char *title, const eval_weights *w, const int *tuned) {
   fprintf(f, "%s:", title);
@@ -166,11 +265,11 @@ typedef struct tune_setup {
   variant v;
   eval_weights start;
   int tuned[EVAL_N];
-  char **rargv; /* --resume: the stored command line, which c points into */
-  int rargc;
+  int locked; /* the run's lock is held */
 } tune_setup;
 
-/* --resume RUN: the stored command line is read back into s->c. */
+/* --resume RUN: the run's settings are read back into s->c; its lock is
+ * taken. 0, or the exit code after an error. */
 static int load_resume(const char *cmd, long long resume, long long threads, tune_setup *s,
                        store **db, store_run *run) {
   char err[1024];
@@ -178,36 +277,44 @@ static int load_resume(const char *cmd, long long resume, long long threads, tun
   if (store_open(db_path, 0, db, err, sizeof err) ||
       store_run_load(*db, resume, run, err, sizeof err))
     return cli_error(cmd, "%s", err);
-  if (strcmp(run->kind, "spsa") && strcmp(run->kind, "texel"))
-    return cli_error(cmd, "run %lld is a %s, not a tuning run", resume, run->kind);
-  s->rargc = cli_unquote_args(run->command, "oware tune", &s->rargv);
-  if (s->rargc < 0) return s->rargc = 0, cli_error(cmd, "out of memory");
-  int rc = parse(cmd, s->rargc, s->rargv, &s->c, NULL, NULL) ? CLI_EXIT_USAGE : 0;
+  if (run->kind != STORE_SPSA && run->kind != STORE_TEXEL)
+    return cli_error(cmd, "run %lld is a %s, not a tuning run", resume, store_kind_name(run->kind));
+  if (store_run_resumable(run, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (cfg_from_run(cmd, run, &s->c)) return CLI_EXIT_USAGE;
+  if (store_run_lock(*db, run->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  s->locked = 1;
   s->c.db = db_path;
-  if (threads) s->c.threads = threads;
-  return rc;
+  s->c.threads = threads ? threads : run->threads;
+  return 0;
 }
 
-/* A new run in the database for s. */
-static int new_run(const char *cmd, int argc, char **argv, const tune_setup *s, store_run *run,
+/* A new run in the database for s, its settings stored, its lock taken
+ * (a --resume of it meanwhile is refused). 0, or the exit code. */
+static int new_run(const char *cmd, int argc, char **argv, tune_setup *s, store_run *run,
                    store **db) {
   const tune_cfg *c = &s->c;
-  snprintf(run->name, sizeof run->name, "%s", c->name ? c->name : c->spsa ? "spsa" : "texel");
-  snprintf(run->kind, sizeof run->kind, "%s", c->spsa ? "spsa" : "texel");
-  if (c->spsa)
-    snprintf(run->format, sizeof run->format, "iterations:%lld,pairs:%lld", c->iterations, c->pairs);
-  else snprintf(run->format, sizeof run->format, "games:%lld,positions:%lld", c->games, c->positions);
-  snprintf(run->openings, sizeof run->openings, "random:%lld", c->opening_plies);
+  char format[96], openings[32], vname[256], err[1024];
+  run->kind = c->spsa ? STORE_SPSA : STORE_TEXEL;
+  if (c->spsa) snprintf(format, sizeof format, "iterations:%lld,pairs:%lld", c->iterations, c->pairs);
+  else snprintf(format, sizeof format, "games:%lld,positions:%lld", c->games, c->positions);
+  snprintf(openings, sizeof openings, "random:%lld", c->opening_plies);
+  variant_format(&s->v, vname, sizeof vname);
   run->rounds = 1;
   run->threads = (int)c->threads;
   run->seed = (uint64_t)c->seed;
-  cli_quote_args("oware tune", argc, argv, run->command, sizeof run->command);
-  run->nplayers = 1;
-  snprintf(run->player_name[0], sizeof run->player_name[0], "%s", c->spec);
-  snprintf(run->player_spec[0], sizeof run->player_spec[0], "%s", c->spec);
-  run->nvariants = 1;
-  variant_format(&s->v, run->variant[0], sizeof run->variant[0]);
-  return cli_store_new_run(cmd, c->db, run, db);
+  if (store_run_set(&run->name, c->name ? c->name : c->spsa ? "spsa" : "texel") ||
+      store_run_set(&run->format, format) || store_run_set(&run->openings, openings) ||
+      !(run->command = cli_quote_args("oware tune", argc, argv)) ||
+      store_run_add_player(run, c->spec, c->spec) || store_run_add_variant(run, vname) ||
+      cfg_to_run(c, run))
+    return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  int rc = cli_store_new_run(cmd, c->db, run, db);
+  if (rc) return rc;
+  if (store_run_lock(*db, run->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  s->locked = 1;
+  return 0;
 }
 
 /* The SPSA or Texel driver on run_id. */
@@ -269,7 +376,7 @@ static int validate(const char *cmd, const tune_setup *s, const eval_weights *w,
 /* After the run: its status, --report, how to resume. Returns the exit code. */
 static int finish(const char *cmd, const tune_cfg *c, store *db, int64_t id, int complete) {
   char err[1024];
-  if (store_run_status(db, id, complete ? "finished" : "interrupted", err, sizeof err))
+  if (store_run_status(db, id, complete ? STORE_FINISHED : STORE_INTERRUPTED, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (c->report) {
     char dir[256];
@@ -288,7 +395,7 @@ static int finish(const char *cmd, const tune_cfg *c, store *db, int64_t id, int
 static int tune_run(const char *cmd, tune_setup *s, store *db, int64_t id, int resumed) {
   const tune_cfg *c = &s->c;
   char err[1024];
-  if (resumed && store_run_status(db, id, "running", err, sizeof err))
+  if (resumed && store_run_status(db, id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   tuner_last last;
   if (tuner_last_row(db, id, &last, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
@@ -343,12 +450,10 @@ int cli_tune(int argc, char **argv) {
   rc = tune_run(cmd, s, db, run->id, resume > 0);
 out:
   cli_release_stop();
+  if (s && s->locked) store_run_unlock(db, run->id, err, sizeof err);
   if (db) store_close(db);
+  store_run_free(run);
   free(run);
-  if (s) {
-    for (int i = 0; i < s->rargc; i++) free(s->rargv[i]);
-    free(s->rargv);
-  }
   free(s);
   return rc;
 }

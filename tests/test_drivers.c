@@ -24,7 +24,7 @@
 static char dir[] = "/tmp/oware-drivers-XXXXXX";
 
 /* A fresh database with one run of that kind. */
-static store *open_db(const char *name, const char *kind, int64_t *id) {
+static store *open_db(const char *name, store_kind kind, int64_t *id) {
   char path[256], err[ERRLEN];
   snprintf(path, sizeof path, "%s/%s.db", dir, name);
   unlink(path);
@@ -32,20 +32,18 @@ static store *open_db(const char *name, const char *kind, int64_t *id) {
   if (store_open(path, 1, &db, err, sizeof err)) fail_msg("store_open: %s", err);
   store_run *r = calloc(1, sizeof *r);
   assert_non_null(r);
-  snprintf(r->name, sizeof r->name, "%s", name);
-  snprintf(r->kind, sizeof r->kind, "%s", kind);
-  snprintf(r->format, sizeof r->format, "iterations:3,pairs:1");
-  snprintf(r->openings, sizeof r->openings, "random:8");
+  r->kind = kind;
   r->rounds = 1;
   r->threads = 2;
   r->seed = 3;
-  r->nplayers = 1;
-  snprintf(r->player_name[0], sizeof r->player_name[0], "minimax:depth=1");
-  snprintf(r->player_spec[0], sizeof r->player_spec[0], "minimax:depth=1");
-  r->nvariants = 1;
-  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
+  assert_int_equal(store_run_set(&r->name, name) || store_run_set(&r->format, "iterations:3") ||
+                       store_run_set(&r->openings, "random:8") ||
+                       store_run_add_player(r, "minimax:depth=1", "minimax:depth=1") ||
+                       store_run_add_variant(r, "abapa"),
+                   0);
   if (store_run_create(db, r, err, sizeof err)) fail_msg("store_run_create: %s", err);
   *id = r->id;
+  store_run_free(r);
   free(r);
   return db;
 }
@@ -108,7 +106,7 @@ static void on_line(void *ctx, tuner_line kind, const char *text) {
 static void test_spsa_rows(void **state) {
   (void)state;
   int64_t id;
-  store *db = open_db("spsa", "spsa", &id);
+  store *db = open_db("spsa", STORE_SPSA, &id);
   tuner_spsa_config c = spsa_config3();
   atomic_int stop = 0;
   watch w = {0, -1, &stop, {0, 0}};
@@ -147,7 +145,7 @@ static void test_spsa_rows(void **state) {
 static void test_spsa_resume(void **state) {
   (void)state;
   int64_t id1, id2;
-  store *db1 = open_db("whole", "spsa", &id1), *db2 = open_db("stopped", "spsa", &id2);
+  store *db1 = open_db("whole", STORE_SPSA, &id1), *db2 = open_db("stopped", STORE_SPSA, &id2);
   tuner_spsa_config c = spsa_config3();
   atomic_int stop = 0;
   watch w = {0, -1, &stop, {0, 0}};
@@ -185,7 +183,7 @@ static void test_spsa_resume(void **state) {
 static void test_texel_and_validation(void **state) {
   (void)state;
   int64_t id;
-  store *db = open_db("texel", "texel", &id);
+  store *db = open_db("texel", STORE_TEXEL, &id);
   tuner_texel_config c;
   memset(&c, 0, sizeof c);
   char err[ERRLEN];
@@ -372,6 +370,7 @@ static void test_study(void **state) {
   c.players = "random;random";
   assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);
   assert_non_null(strstr(err, "two players are named"));
+  tournament_free(t);
   c.players = "random;greedy";
   c.variants = "abapa;nosuch";
   assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);

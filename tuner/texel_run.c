@@ -19,7 +19,7 @@ typedef struct db_reader {
   uint64_t seed;
   int failed;
   char err[512];
-  store_run *run; /* the run being read */
+  const store_run *run; /* the run being read */
 } db_reader;
 
 static int read_game(void *ctx, const store_game *g) {
@@ -42,7 +42,7 @@ static int read_game(void *ctx, const store_game *g) {
   for (size_t i = 0; i < n; i++) moves[i] = notation_move_index(d->v, g->moves[i]);
   /* A forfeited game's outcome says nothing about its positions. */
   int rc = 0;
-  if (strncmp(g->end, "forfeit", 7)) {
+  if (g->end < MATCH_FORFEIT_TIMEOUT) {
     rc = texel_add_game(d->set, d->v, &start, moves, (int)n, g->winner, 6, 1.0,
                         rng_mix(d->seed, (uint64_t)d->games));
     d->games++;
@@ -58,7 +58,7 @@ static int read_game(void *ctx, const store_game *g) {
 
 static int read_run(void *ctx, const store_run *r) {
   db_reader *d = ctx;
-  *d->run = *r;
+  d->run = r;
   d->runs++;
   if (store_games_foreach(d->db, r->id, read_game, d, d->err, sizeof d->err)) d->failed = 1;
   return d->failed;
@@ -72,15 +72,10 @@ int tuner_texel_from_db(const char *path, const variant *v, uint64_t seed, texel
   d.set = set;
   d.seed = seed;
   variant_format(v, d.vname, sizeof d.vname);
-  d.run = malloc(sizeof *d.run);
-  if (!d.run) return snprintf(err, errlen, "out of memory"), -1;
-  if (store_open(path, 0, &d.db, d.err, sizeof d.err)) {
-    free(d.run);
+  if (store_open(path, 0, &d.db, d.err, sizeof d.err))
     return snprintf(err, errlen, "--from-db: %s", d.err), -1;
-  }
   int rc = store_runs_foreach(d.db, read_run, &d, d.err, sizeof d.err);
   store_close(d.db);
-  free(d.run);
   if (rc || d.failed) return snprintf(err, errlen, "--from-db %s: %s", path, d.err), -1;
   *games = d.games;
   *runs = d.runs;
