@@ -3,7 +3,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "core/clock.h"
 
 #include "core/rng.h"
 
@@ -35,12 +36,6 @@ static match_end forfeit_of(player_status s) {
   }
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void forfeit(match_result *r, const game *g, int loser, player_status s,
                     const char *why) {
   r->end = forfeit_of(s);
@@ -53,7 +48,7 @@ static void forfeit(match_result *r, const game *g, int loser, player_status s,
 int match_play(player *south, player *north, const variant *v, const board *start,
                uint64_t game_seed, game *g, match_result *r, char *err, size_t errlen) {
   player *side[2] = {south, north};
-  double t0 = now();
+  double t0 = clock_now();
   memset(r, 0, sizeof *r);
   if (game_init(g, v, start)) {
     snprintf(err, errlen, "out of memory");
@@ -85,7 +80,7 @@ int match_play(player *south, player *north, const variant *v, const board *star
   r->score2[1] = g->score2[1];
 done:
   r->plies = g->plies;
-  r->seconds = now() - t0;
+  r->seconds = clock_now() - t0;
   return 0;
 }
 

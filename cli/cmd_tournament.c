@@ -207,7 +207,7 @@ static int tournament_resume(const char *cmd, const tournament_args *a, tourname
   *locked = 1;
   if (a->threads_set) r->threads = (int)a->threads;
   if (resume_sprt(cmd, r, t)) return CLI_EXIT_USAGE;
-  if (tournament_prepare(t, err, sizeof err))
+  if (tournament_restore(t, *db, err, sizeof err) || tournament_prepare(t, err, sizeof err))
     return cli_error(cmd, "run %lld: %s", a->resume, err);
   if (store_run_status(*db, r->id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;

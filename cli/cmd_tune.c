@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena/rating.h"
+#include "arena/rating_print.h"
 #include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"

@@ -19,8 +19,11 @@ static int iteration(const tuner_spsa_config *c, const spsa_config *sc, const in
   eval_weights wp = *w, wm = *w;
   for (int j = 0; j < sc->nparams; j++) wp.w[map[j]] = plus[j], wm.w[map[j]] = minus[j];
   /* Each iteration's openings and seeds come from (seed, k). */
-  pairs_job job = {c->spec, c->spec, &wp, &wm, c->v, c->pairs, k * c->pairs, c->threads,
-                   c->opening_plies, c->seed};
+  player_param pp[EVAL_N], pm[EVAL_N];
+  eval_params(&wp, pp);
+  eval_params(&wm, pm);
+  pairs_job job = {c->spec, c->spec, pp, EVAL_N, pm, EVAL_N, c->v, c->pairs, k * c->pairs,
+                   c->threads, c->opening_plies, c->seed};
   pairs_result res;
   if (pairs_play(&job, NULL, &res, err, errlen)) return -1;
   double result = (double)(res.wins - res.losses);

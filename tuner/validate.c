@@ -47,7 +47,10 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
   } else {
     tuner_report(obs, TUNER_LOG, "validation: %d game pairs, tuned against start", c->pairs);
   }
-  pairs_job job = {c->spec, c->spec, c->tuned, c->start, c->v, c->pairs, 0, c->threads,
+  player_param pt[EVAL_N], ps[EVAL_N];
+  eval_params(c->tuned, pt);
+  eval_params(c->start, ps);
+  pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
                    c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL)};
   /* With an SPRT the pairs are played in chunks, the test read after each. */
   int chunk = c->sprt ? 4 * c->threads : c->pairs;

@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena/rating.h"
+#include "stats/match_stats.h"
+#include "stats/sprt.h"
 #include "arena/store.h"
 #include "core/variant.h"
 #include "players/eval.h"
