@@ -1,10 +1,12 @@
-/* match.c: plays one game between two players; a player's failure is its loss. */
+/* match.c: plays one game between two players (a player's failure is its loss), or a plain sequence of them. */
 #include "arena/match.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "core/clock.h"
+
+#include "core/rng.h"
 
 /* The one table of end names (index 0 is BOARD_END_NONE: no end). */
 static const char *const end_names[MATCH_NENDS] = {
@@ -91,5 +93,25 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
 done:
   r->plies = g->plies;
   r->seconds = clock_now() - t0;
+  return 0;
+}
+
+int match_games(player *const pl[2], const variant *v, long long games, uint64_t seed,
+                match_game_fn fn, void *ctx, match_totals *t, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  for (long long k = 0; k < games; k++) {
+    int a = (int)(k % 2); /* index of the player who is South */
+    game g;
+    match_result r;
+    if (match_play(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), &g, &r, err, errlen))
+      return -1;
+    int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
+    if (winner_idx < 0) t->draws++;
+    else t->wins[winner_idx]++;
+    t->games++;
+    int stop = fn ? fn(ctx, k, a, &g, &r) : 0;
+    game_free(&g);
+    if (stop) return 1;
+  }
   return 0;
 }

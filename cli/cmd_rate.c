@@ -75,6 +75,91 @@ static int newest_run(void *ctx, const store_run *r) {
   return 1; /* newest first: the first one is it */
 }
 
+/* NAME=ELO of --anchor (split at the last '='). 0, or -1 after an error. */
+static int parse_anchor(const char *cmd, const char *anchor, char *name, double *elo) {
+  const char *eq = strrchr(anchor, '=');
+  char *end;
+  if (!eq || eq == anchor || (size_t)(eq - anchor) >= RATING_NAME_MAX)
+    return cli_error(cmd, "--anchor is '%s'; expected NAME=ELO", anchor), -1;
+  errno = 0;
+  *elo = strtod(eq + 1, &end);
+  if (errno || end == eq + 1 || *end || !isfinite(*elo))
+    return cli_error(cmd, "--anchor is '%s'; the Elo after '=' is not a number", anchor), -1;
+  memcpy(name, anchor, (size_t)(eq - anchor));
+  name[eq - anchor] = 0;
+  return 0;
+}
+
+/* What was rated, in words (stored with the ratings). */
+static void rate_scope(int all, const int64_t *runs, int nruns, const char *variant_name,
+                       char *scope, size_t len) {
+  size_t n = 0;
+  if (all) {
+    n = (size_t)snprintf(scope, len, "all runs");
+  } else {
+    n = (size_t)snprintf(scope, len, "run%s ", nruns > 1 ? "s" : "");
+    for (int i = 0; i < nruns && n < len; i++)
+      n += (size_t)snprintf(scope + n, len - n, "%s%" PRId64, i ? "," : "", runs[i]);
+  }
+  if (variant_name && n < len) snprintf(scope + n, len - n, " variant %s", variant_name);
+}
+
+/* The fit's table, and the match (two players) or the LOS matrix. */
+static void rate_print(const char *scope, const char *anchor_name, double anchor_elo,
+                       const rating_pool *pool, const rating_result *res) {
+  printf("Ratings of %s (Bradley-Terry maximum likelihood, Elo", scope);
+  if (anchor_name) printf("; %s = %g", anchor_name, anchor_elo);
+  else printf("; pool average %g", anchor_elo);
+  printf("):\n");
+  rating_print_table(stdout, res);
+  putchar('\n');
+  if (pool->n == 2) {
+    rating_match m;
+    rating_pool_match(pool, res->order[0], res->order[1], &m);
+    rating_match_print(stdout, pool->name[res->order[0]], pool->name[res->order[1]], &m, NULL);
+  } else {
+    rating_print_los(stdout, res);
+  }
+}
+
+/* Stores the fit's ratings (run_id 0: several runs; a read-only database:
+ * said, not stored). The exit code. */
+static int rate_store(const char *cmd, store *db, int read_only, const char *db_path,
+                      const rating_result *res, int64_t run_id, const char *scope) {
+  char err[1024];
+  if (read_only) {
+    fprintf(stderr, "oware %s: %s is read-only: the ratings are not stored\n", cmd, db_path);
+    return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  }
+  store_rating *rows = calloc((size_t)res->n, sizeof *rows);
+  if (!rows) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  rating_to_store(res, run_id, scope, rows);
+  int bad = store_ratings_insert(db, rows, res->n, err, sizeof err);
+  free(rows);
+  if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* The games to rate into pool: of runs (the newest run when none is given
+ * and not all). 0, or the exit code after an error. */
+static int rate_load(const char *cmd, const char *db_path, store *db, int all, int64_t *runs,
+                     int *nruns, const char *variant_name, rating_pool *pool) {
+  char err[1024];
+  if (!all && !*nruns) {
+    int64_t id = 0;
+    if (store_runs_foreach(db, newest_run, &id, err, sizeof err))
+      return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    if (!id) return cli_error(cmd, "the database %s has no run", db_path);
+    runs[(*nruns)++] = id;
+  }
+  if (rating_pool_load(pool, db, runs, *nruns, variant_name, err, sizeof err)) {
+    /* An unknown run is bad input; anything else is a failure. */
+    cli_error(cmd, "%s", err);
+    return strstr(err, "no run ") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  }
+  return 0;
+}
+
 int cli_rate(int argc, char **argv) {
   const char *cmd = "rate", *db_path, *variant_text = NULL, *anchor = NULL;
   int64_t *runs = malloc(MAX_RUNS * sizeof *runs);
@@ -85,7 +170,6 @@ int cli_rate(int argc, char **argv) {
   store *db = NULL;
   rating_pool pool;
   rating_result res;
-  store_rating *rows = NULL;
   rating_pool_init(&pool);
   memset(&res, 0, sizeof res);
   if (!runs) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
@@ -117,22 +201,7 @@ int cli_rate(int argc, char **argv) {
     if (cli_variant(cmd, variant_text, &v)) goto out;
     variant_format(&v, variant_name, sizeof variant_name);
   }
-  if (anchor) {
-    const char *eq = strrchr(anchor, '=');
-    char *end;
-    if (!eq || eq == anchor || (size_t)(eq - anchor) >= sizeof anchor_name) {
-      cli_error(cmd, "--anchor is '%s'; expected NAME=ELO", anchor);
-      goto out;
-    }
-    errno = 0;
-    anchor_elo = strtod(eq + 1, &end);
-    if (errno || end == eq + 1 || *end || !isfinite(anchor_elo)) {
-      cli_error(cmd, "--anchor is '%s'; the Elo after '=' is not a number", anchor);
-      goto out;
-    }
-    memcpy(anchor_name, anchor, (size_t)(eq - anchor));
-    anchor_name[eq - anchor] = 0;
-  }
+  if (anchor && parse_anchor(cmd, anchor, anchor_name, &anchor_elo)) goto out;
   int read_only = 0; /* a write-protected database is rated, the ratings not stored */
   if (store_open(db_path, 0, &db, err, sizeof err)) {
     if (!strstr(err, "read-only") || store_open_readonly(db_path, &db, err, sizeof err)) {
@@ -141,38 +210,12 @@ int cli_rate(int argc, char **argv) {
     }
     read_only = 1;
   }
-  if (!all && !nruns) {
-    int64_t id = 0;
-    if (store_runs_foreach(db, newest_run, &id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    if (!id) {
-      cli_error(cmd, "the database %s has no run", db_path);
-      goto out;
-    }
-    runs[nruns++] = id;
-  }
-  if (rating_pool_load(&pool, db, runs, nruns, variant_text ? variant_name : NULL, err,
-                       sizeof err)) {
-    /* An unknown run is bad input; anything else is a failure. */
-    cli_error(cmd, "%s", err);
-    rc = strstr(err, "no run ") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  if ((rc = rate_load(cmd, db_path, db, all, runs, &nruns, variant_text ? variant_name : NULL,
+                     &pool)))
     goto out;
-  }
-  /* What was rated, in words (stored with the ratings). */
+  rc = CLI_EXIT_USAGE;
   char scope[512];
-  size_t n = 0;
-  if (all) {
-    n = (size_t)snprintf(scope, sizeof scope, "all runs");
-  } else {
-    n = (size_t)snprintf(scope, sizeof scope, "run%s ", nruns > 1 ? "s" : "");
-    for (int i = 0; i < nruns && n < sizeof scope; i++)
-      n += (size_t)snprintf(scope + n, sizeof scope - n, "%s%" PRId64, i ? "," : "", runs[i]);
-  }
-  if (variant_text && n < sizeof scope)
-    snprintf(scope + n, sizeof scope - n, " variant %s", variant_name);
+  rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
   if (pool.n == 0) {
     if (anchor) {
       cli_error(cmd, "unknown anchor '%s': there are no games in %s", anchor_name, scope);
@@ -188,39 +231,12 @@ int cli_rate(int argc, char **argv) {
     rc = strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     goto out;
   }
-  printf("Ratings of %s (Bradley-Terry maximum likelihood, Elo", scope);
-  if (anchor) printf("; %s = %g", anchor_name, anchor_elo);
-  else printf("; pool average %g", anchor_elo);
-  printf("):\n");
-  rating_print_table(stdout, &res);
-  putchar('\n');
-  if (pool.n == 2) {
-    rating_match m;
-    rating_pool_match(&pool, res.order[0], res.order[1], &m);
-    rating_match_print(stdout, pool.name[res.order[0]], pool.name[res.order[1]], &m, NULL);
-  } else {
-    rating_print_los(stdout, &res);
-  }
-  rows = calloc((size_t)res.n, sizeof *rows);
-  if (!rows) {
-    cli_error(cmd, "out of memory");
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
+  rate_print(scope, anchor ? anchor_name : NULL, anchor_elo, &pool, &res);
   if (opt.bootstrap && strlen(scope) + 40 < sizeof scope)
     snprintf(scope + strlen(scope), sizeof scope - strlen(scope), "; bootstrap %d seed %lld",
              opt.bootstrap, seed);
-  rating_to_store(&res, nruns == 1 ? runs[0] : 0, scope, rows);
-  if (read_only) {
-    fprintf(stderr, "oware %s: %s is read-only: the ratings are not stored\n", cmd, db_path);
-  } else if (store_ratings_insert(db, rows, res.n, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  rc = rate_store(cmd, db, read_only, db_path, &res, nruns == 1 ? runs[0] : 0, scope);
 out:
-  free(rows);
   rating_result_free(&res);
   rating_pool_free(&pool);
   if (db) store_close(db);

@@ -184,142 +184,91 @@ void cli_watch_tournament(tournament *t) {
   t->observer = (tournament_observer){NULL, show_progress, show_sprt};
 }
 
-int cli_tournament(int argc, char **argv) {
-  const char *cmd = "tournament";
-  tournament_args a;
-  int prc;
-  if (parse_args(argc, argv, &a, &prc)) return prc;
-  const char *players = a.players, *players_file = a.players_file, *kind = a.kind;
-  const char *format = a.format, *variants = a.variants, *openings = a.openings;
-  const char *db_path = a.db, *name = a.name, *sprt = a.sprt;
-  long long rounds = a.rounds, threads = a.threads, seed = a.seed, resume = a.resume;
-  int quiet = a.quiet, threads_set = a.threads_set, config_given = a.config_given;
-  int report = a.report, locked = 0;
+/* --resume RUN: the stored run into t (its SPRT read back), locked,
+ * marked running. 0, or the exit code; *done when there is nothing to play
+ * (the run is finished: its standings are printed). */
+static int tournament_resume(const char *cmd, const tournament_args *a, tournament *t,
+                             store **db, int *locked, int *done) {
   char err[1024];
-  tournament *t = calloc(1, sizeof *t);
-  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  store *db = NULL;
-  int rc = CLI_EXIT_USAGE;
   store_run *r = &t->run;
-  if (!quiet) cli_watch_tournament(t);
-  if (resume > 0) {
-    if (config_given) {
-      cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads and "
-                     "--quiet go with it");
-      goto out;
-    }
-    if (store_open(db_path, 0, &db, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_load(db, resume, r, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (r->status == STORE_FINISHED) {
-      fprintf(stderr, "oware tournament: run %lld is already finished\n", resume);
-      rc = tournament_print_standings(db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
-      goto out;
-    }
-    if (store_run_resumable(r, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_lock(db, r->id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    locked = 1;
-    if (threads_set) r->threads = (int)threads;
-    if (resume_sprt(cmd, r, t)) goto out;
-    if (tournament_restore(t, db, err, sizeof err) || tournament_prepare(t, err, sizeof err)) {
-      cli_error(cmd, "run %lld: %s", resume, err);
-      goto out;
-    }
-    if (store_run_status(db, r->id, STORE_RUNNING, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-  } else {
-    /* Everything is checked before the database is touched. */
-    if (!players == !players_file) {
-      cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
-      goto out;
-    }
-    char *list = players ? strdup(players) : cli_read_file(cmd, players_file);
-    if (!list) goto out;
-    int bad = add_players(cmd, list, players_file != NULL, r);
-    free(list);
-    if (bad) goto out;
-    if (add_variants(cmd, variants, r)) goto out;
-    if (sprt) {
-      if (rating_sprt_parse(sprt, &t->sprt, err, sizeof err)) {
-        cli_error(cmd, "--sprt: %s", err);
-        goto out;
-      }
-      t->sprt_on = 1;
-      if (!strcmp(format, "games:2")) format = "games:20000";
-    }
-    series_format f;
-    if (series_parse(format, &f, err, sizeof err)) {
-      cli_error(cmd, "--format: %s", err);
-      goto out;
-    }
-    char fbuf[128];
-    series_format_string(&f, fbuf, sizeof fbuf);
-    if (store_run_set(&r->format, fbuf)) {
-      cli_error(cmd, "out of memory");
-      goto out;
-    }
-    if (store_kind_parse(kind, &r->kind) || r->kind > STORE_GAUNTLET) {
-      cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", kind);
-      goto out;
-    }
-    r->rounds = (int)rounds;
-    r->threads = (int)threads;
-    r->seed = (uint64_t)seed;
-    /* The command line is a record for people; --resume reads the settings. */
-    if (store_run_set(&r->openings, openings) ||
-        store_run_set(&r->name, name ? name : sprt ? "sprt" : "tournament") ||
-        !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
-        (sprt && store_config_set_text(r, "sprt", sprt))) {
-      cli_error(cmd, "out of memory");
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    if (tournament_prepare(t, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
-    /* Held while it plays: a --resume of it meanwhile is refused. */
-    if (store_run_lock(db, r->id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    locked = 1;
+  if (a->config_given)
+    return cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads "
+                          "and --quiet go with it");
+  if (store_open(a->db, 0, db, err, sizeof err) ||
+      store_run_load(*db, a->resume, r, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (r->status == STORE_FINISHED) {
+    fprintf(stderr, "oware tournament: run %lld is already finished\n", a->resume);
+    *done = 1;
+    return tournament_print_standings(*db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
-  if (!quiet)
-    fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
-            (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
-            (unsigned long long)r->seed, db_path);
-  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
-  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
-  cli_release_stop();
-  if (res < 0) {
-    fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
+  if (store_run_resumable(r, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_run_lock(*db, r->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  *locked = 1;
+  if (a->threads_set) r->threads = (int)a->threads;
+  if (resume_sprt(cmd, r, t)) return CLI_EXIT_USAGE;
+  if (tournament_restore(t, *db, err, sizeof err) || tournament_prepare(t, err, sizeof err))
+    return cli_error(cmd, "run %lld: %s", a->resume, err);
+  if (store_run_status(*db, r->id, STORE_RUNNING, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return 0;
+}
+
+/* A new run from the options into t, stored in the database and locked
+ * (a --resume of it meanwhile is refused). Everything is checked before the
+ * database is touched. 0, or the exit code. */
+static int tournament_new(const char *cmd, int argc, char **argv, const tournament_args *a,
+                          tournament *t, store **db, int *locked) {
+  char err[1024];
+  store_run *r = &t->run;
+  const char *format = a->format;
+  if (!a->players == !a->players_file)
+    return cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
+  char *list = a->players ? strdup(a->players) : cli_read_file(cmd, a->players_file);
+  if (!list) return CLI_EXIT_USAGE;
+  int bad = add_players(cmd, list, a->players_file != NULL, r);
+  free(list);
+  if (bad || add_variants(cmd, a->variants, r)) return CLI_EXIT_USAGE;
+  if (a->sprt) {
+    if (rating_sprt_parse(a->sprt, &t->sprt, err, sizeof err))
+      return cli_error(cmd, "--sprt: %s", err);
+    t->sprt_on = 1;
+    if (!strcmp(format, "games:2")) format = "games:20000";
   }
+  series_format f;
+  if (series_parse(format, &f, err, sizeof err)) return cli_error(cmd, "--format: %s", err);
+  char fbuf[128];
+  series_format_string(&f, fbuf, sizeof fbuf);
+  if (store_kind_parse(a->kind, &r->kind) || r->kind > STORE_GAUNTLET)
+    return cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", a->kind);
+  r->rounds = (int)a->rounds;
+  r->threads = (int)a->threads;
+  r->seed = (uint64_t)a->seed;
+  /* The command line is a record for people; --resume reads the settings. */
+  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, a->openings) ||
+      store_run_set(&r->name, a->name ? a->name : a->sprt ? "sprt" : "tournament") ||
+      !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
+      (a->sprt && store_config_set_text(r, "sprt", a->sprt)))
+    return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  if (tournament_prepare(t, err, sizeof err)) return cli_error(cmd, "%s", err);
+  int rc = cli_store_new_run(cmd, a->db, r, db);
+  if (rc) return rc;
+  if (store_run_lock(*db, r->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  *locked = 1;
+  return 0;
+}
+
+/* After the games: standings, ratings, the SPRT's verdict, --report, how
+ * to resume. The exit code. */
+static int tournament_after(const char *cmd, const tournament_args *a, tournament *t, store *db,
+                            int res) {
+  char err[1024];
+  const store_run *r = &t->run;
   if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
+      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (t->sprt_on)
     printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs, counted in "
            "schedule order; games after the deciding pair are not stored\n",
@@ -328,23 +277,46 @@ int cli_tournament(int argc, char **argv) {
            t->sprt_result.lower, t->sprt_result.upper,
            t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
                t->sprt_match.penta[3] + t->sprt_match.penta[4]);
-  if (report) {
+  if (a->report) {
     char dir[256];
     snprintf(dir, sizeof dir, "results/run-%lld", (long long)r->id);
-    if (report_write(db, r->id, dir, stderr, err, sizeof err)) {
-      cli_error(cmd, "report: %s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
+    if (report_write(db, r->id, dir, stderr, err, sizeof err))
+      return cli_error(cmd, "report: %s", err), CLI_EXIT_FAIL;
     printf("report: %s/index.html\n", dir);
   }
-  if (res == 1) {
-    fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
-                    "--resume %lld --db %s\n",
-            (long long)r->id, (long long)r->id, db_path);
-    rc = 130;
+  if (res != 1) return CLI_EXIT_OK;
+  fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
+                  "--resume %lld --db %s\n",
+          (long long)r->id, (long long)r->id, a->db);
+  return 130;
+}
+
+int cli_tournament(int argc, char **argv) {
+  const char *cmd = "tournament";
+  tournament_args a;
+  int prc, done = 0, locked = 0;
+  if (parse_args(argc, argv, &a, &prc)) return prc;
+  char err[1024];
+  tournament *t = calloc(1, sizeof *t);
+  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  store *db = NULL;
+  store_run *r = &t->run;
+  if (!a.quiet) cli_watch_tournament(t);
+  int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &locked, &done)
+                        : tournament_new(cmd, argc, argv, &a, t, &db, &locked);
+  if (rc || done) goto out;
+  if (!a.quiet)
+    fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
+            (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
+            (unsigned long long)r->seed, a.db);
+  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
+  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
+  cli_release_stop();
+  if (res < 0) {
+    fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
+    rc = CLI_EXIT_FAIL;
   } else {
-    rc = CLI_EXIT_OK;
+    rc = tournament_after(cmd, &a, t, db, res);
   }
 out:
   if (locked) store_run_unlock(db, r->id, err, sizeof err);
