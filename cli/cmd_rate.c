@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena/pgn.h"
 #include "arena/rating.h"
 #include "arena/store.h"
 #include "cli/cli.h"
@@ -17,6 +18,7 @@
 static const char rate_help[] =
     "usage: oware rate [--db PATH] [--run N ...] [--all] [--variant V]\n"
     "                  [--anchor NAME=ELO] [--bootstrap N] [--seed S]\n"
+    "       oware rate --pgn FILE | --ogn FILE [--db PATH [--name NAME]] [...]\n"
     "Rates the players of the games in the database: Bradley-Terry maximum\n"
     "likelihood Elo (400 scale, a draw is half a point), fitted jointly on all\n"
     "the games, with 95% intervals from the covariance of the fit or, with\n"
@@ -29,6 +31,12 @@ static const char rate_help[] =
     "player only won or only lost), then the likelihood of superiority of each\n"
     "pair (two players: the match statistics), and stores the ratings in the\n"
     "database. docs/STATISTICS.md gives every formula.\n"
+    "--pgn FILE (or --ogn FILE; either reads both formats) rates games played\n"
+    "elsewhere: White/South against Black/North by the Result tag, every record\n"
+    "replayed under its Variant. Without --db the ratings are printed only; with\n"
+    "--db the games are first stored as a new run of kind \"imported\" (named\n"
+    "NAME, default 'imported FILE'), which is then rated as --run would rate it\n"
+    "(and the ratings stored). docs/PGN.md describes both ways.\n"
     "Exit codes: 0 done, 1 failed, 2 bad input (unknown run, unknown anchor).\n";
 
 static const char sprt_help[] =
@@ -74,6 +82,10 @@ int cli_rate(int argc, char **argv) {
   int nruns = 0, all = 0, rc = CLI_EXIT_USAGE;
   long long boot = 0, seed = 1;
   char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "", err[1024];
+  const char *pgn_path = NULL, *import_name = NULL;
+  int db_given = 0, argc0 = argc;
+  char **argv0 = argv;
+  pgn_file games = {0};
   double anchor_elo = 0;
   store *db = NULL;
   rating_pool pool;
@@ -91,6 +103,14 @@ int cli_rate(int argc, char **argv) {
     } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
       if (r < 0) goto out;
       db_path = val;
+      db_given = 1;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--pgn", &val)) ||
+               (r = cli_opt(argc, argv, &i, cmd, "--ogn", &val))) {
+      if (r < 0) goto out;
+      pgn_path = val;
+    } else if ((r = cli_opt(argc, argv, &i, cmd, "--name", &val))) {
+      if (r < 0) goto out;
+      import_name = val;
     } else if ((r = cli_opt(argc, argv, &i, cmd, "--run", &val))) {
       if (r < 0 || add_runs(cmd, val, runs, &nruns)) goto out;
     } else if (!strcmp(argv[i], "--all")) {
@@ -135,7 +155,58 @@ int cli_rate(int argc, char **argv) {
     memcpy(anchor_name, anchor, (size_t)(eq - anchor));
     anchor_name[eq - anchor] = 0;
   }
-  if (store_open(db_path, 0, &db, err, sizeof err)) {
+  if (pgn_path) {
+    if (all || nruns) {
+      cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
+      goto out;
+    }
+    if (import_name && !db_given) {
+      cli_error(cmd, "--name names the imported run: it needs --db");
+      goto out;
+    }
+    if (variant_text && !db_given) {
+      cli_error(cmd, "--variant with --pgn/--ogn needs --db (the games are filtered there)");
+      goto out;
+    }
+    char *text = cli_read_file(cmd, pgn_path);
+    if (!text) goto out;
+    int bad = pgn_file_read(text, &games, err, sizeof err);
+    free(text);
+    if (bad) {
+      cli_error(cmd, "%s: %s", pgn_path, err);
+      goto out;
+    }
+    if (games.no_result)
+      fprintf(stderr, "oware rate: %s: %d game(s) without a result ('*') left out\n", pgn_path,
+              games.no_result);
+    if (!db_given) {
+      if (pgn_file_pool(&games, &pool, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        rc = CLI_EXIT_FAIL;
+        goto out;
+      }
+      goto fit;
+    }
+    char name[128], command[2048];
+    snprintf(name, sizeof name, "%s%s", import_name ? "" : "imported ",
+             import_name ? import_name : pgn_path);
+    cli_quote_args("oware rate", argc0, argv0, command, sizeof command);
+    cli_make_parent(db_path);
+    if (store_open(db_path, 1, &db, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      goto out;
+    }
+    int64_t id;
+    if (pgn_file_store(&games, db, name, command, &id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    printf("Stored %d game(s) of %s as run %" PRId64 " (imported).\n",
+           games.n - games.no_result, pgn_path, id);
+    runs[nruns++] = id;
+  }
+  if (!db && store_open(db_path, 0, &db, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     goto out;
   }
@@ -159,10 +230,13 @@ int cli_rate(int argc, char **argv) {
     rc = strstr(err, "no run ") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     goto out;
   }
+fit:;
   /* What was rated, in words (stored with the ratings). */
   char scope[512];
   size_t n = 0;
-  if (all) {
+  if (pgn_path && !db) {
+    n = (size_t)snprintf(scope, sizeof scope, "%s", pgn_path);
+  } else if (all) {
     n = (size_t)snprintf(scope, sizeof scope, "all runs");
   } else {
     n = (size_t)snprintf(scope, sizeof scope, "run%s ", nruns > 1 ? "s" : "");
@@ -199,6 +273,10 @@ int cli_rate(int argc, char **argv) {
   } else {
     rating_print_los(stdout, &res);
   }
+  if (!db) {
+    rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    goto out;
+  }
   rows = calloc((size_t)res.n, sizeof *rows);
   if (!rows) {
     cli_error(cmd, "out of memory");
@@ -216,6 +294,7 @@ int cli_rate(int argc, char **argv) {
   }
   rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:
+  pgn_file_free(&games);
   free(rows);
   rating_result_free(&res);
   rating_pool_free(&pool);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena/pgn.h"
 #include "arena/report.h"
 #include "arena/series.h"
 #include "arena/store.h"
@@ -368,7 +369,7 @@ int cli_runs(int argc, char **argv) {
 typedef struct exporter {
   FILE *out;
   const store_run *run;
-  int csv;
+  int csv, pgn;
   int failed;
   char err[512];
 } exporter;
@@ -408,6 +409,10 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->detail, 1);
     return 0;
   }
+  if (e->pgn) {
+    e->failed = pgn_write_stored(e->out, r, g, e->err, sizeof e->err) != 0;
+    return e->failed;
+  }
   /* OGN: the game is replayed from its opening, which checks the moves. */
   variant v;
   board start;
@@ -445,9 +450,11 @@ int cli_export(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     int r;
     if (cli_is_help(argv[i])) {
-      printf("usage: oware export --run N [--db PATH] --format ogn|csv [--out FILE]\n"
-             "Writes the games of run N as OGN (one record a game, readable by Aualé) or\n"
-             "CSV (a header line, then a game a line), to FILE or standard output.\n");
+      printf("usage: oware export --run N [--db PATH] --format ogn|csv|pgn [--out FILE]\n"
+             "Writes the games of run N as OGN (one record a game, readable by Aualé),\n"
+             "CSV (a header line, then a game a line) or PGN (one record a game, White =\n"
+             "South, Black = North, Result 1-0/0-1/1/2-1/2: what Ordo and BayesElo read;\n"
+             "docs/PGN.md), to FILE or standard output.\n");
       return CLI_EXIT_OK;
     } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
       if (r < 0) return CLI_EXIT_USAGE;
@@ -466,8 +473,8 @@ int cli_export(int argc, char **argv) {
     }
   }
   if (run < 0) return cli_error(cmd, "--run N is needed ('oware runs' lists them)");
-  if (!format || (strcmp(format, "ogn") && strcmp(format, "csv")))
-    return cli_error(cmd, "--format must be ogn or csv");
+  if (!format || (strcmp(format, "ogn") && strcmp(format, "csv") && strcmp(format, "pgn")))
+    return cli_error(cmd, "--format must be ogn, csv or pgn");
   store *db;
   char err[512];
   if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
@@ -483,7 +490,7 @@ int cli_export(int argc, char **argv) {
     free(r);
     return cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
   }
-  exporter e = {out, r, !strcmp(format, "csv"), 0, ""};
+  exporter e = {out, r, !strcmp(format, "csv"), !strcmp(format, "pgn"), 0, ""};
   if (e.csv)
     fprintf(out, "series,game,round,south,north,opening,moves,score_south,score_north,winner,"
                  "plies,end,seed,seconds,variant,detail\n");
