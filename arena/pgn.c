@@ -245,8 +245,21 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
       errf(err, errlen, "record %d (line %d): more than %d tags", rec, out->line, MAX_TAGS);
       return -1;
     }
+    /* A tag already seen starts the next record. */
+    const char *q = r->p + 1;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t qn = 0;
+    while (isalnum((unsigned char)q[qn]) || q[qn] == '_') qn++;
+    int seen = 0;
+    for (int i = 0; i < ntags; i++)
+      seen |= strlen(tags[i].name) == qn && !memcmp(tags[i].name, q, qn);
+    if (seen) break;
     if (read_tag(r, &tags[ntags++], rec, err, errlen)) return -1;
+    /* A blank line ends the tags. */
+    int newlines = 0;
+    for (const char *c = r->p; *c && isspace((unsigned char)*c); c++) newlines += *c == '\n';
     skip_space(r);
+    if (newlines >= 2) break;
   }
   /* Variant and start position first: they say what the letters mean. */
   variant v;
@@ -302,6 +315,10 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
       return -1;
     }
     if (*t == '$' || is_move_number(t, len)) continue;
+    if (parse_result(t, len, &term, tscore2, &has_tscore)) {
+      has_term = 1;
+      break;
+    }
     /* "12.F": a move number glued to its move. */
     while (len && isdigit((unsigned char)*t) && memchr(t, '.', len)) {
       const char *dot = memchr(t, '.', len);
