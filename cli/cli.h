@@ -88,5 +88,6 @@ int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rat
 int cli_variants_study(int argc, char **argv);
 extern const char cli_variants_study_help[];
 int cli_calibrate(int argc, char **argv);
+int cli_play(int argc, char **argv); /* cmd_play.c */
 
 #endif
