@@ -3,3 +3,5 @@ oware_test(test_players test_players.c LIBS oware_arena oware_players)
 set_tests_properties(test_players PROPERTIES TIMEOUT 600)
 add_test(NAME test_players_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_players_cli.sh
          $<TARGET_FILE:oware> ${CMAKE_CURRENT_SOURCE_DIR}/data $<TARGET_FILE:oware_plugin_example>)
+# Player specs: commas, quotes and backslashes in option values (docs/PLAYERS.md).
+oware_test(test_spec test_spec.c LIBS oware_players)
