@@ -1,4 +1,4 @@
-/* cli.c: option reading and error printing shared by the subcommands. */
+/* cli.c: errors, numbers, files and new runs shared by the subcommands. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -20,24 +20,6 @@ int cli_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
   return CLI_EXIT_USAGE;
-}
-
-int cli_opt(int argc, char **argv, int *i, const char *cmd, const char *name,
-            const char **value) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (strncmp(a, name, n)) return 0;
-  if (a[n] == '=') {
-    *value = a + n + 1;
-    return 1;
-  }
-  if (a[n] != '\0') return 0;
-  if (*i + 1 >= argc) {
-    cli_error(cmd, "option %s needs a value", name);
-    return -1;
-  }
-  *value = argv[++*i];
-  return 1;
 }
 
 int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,

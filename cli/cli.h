@@ -1,4 +1,4 @@
-/* cli.h: what the subcommands of the `oware` command share: option reading and errors. */
+/* cli.h: what the subcommands of the `oware` command share: errors, numbers, files, runs (options: options.h). */
 #ifndef OWARE_CLI_H
 #define OWARE_CLI_H
 
@@ -12,13 +12,6 @@
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
-
-/* Matches argv[*i] against option `name` ("--variant"), as "--variant V" or
- * "--variant=V". Returns 1 and sets *value (advancing *i past a separate
- * value), 0 when it is another argument, -1 (after printing an error) when
- * the value is missing. */
-int cli_opt(int argc, char **argv, int *i, const char *cmd, const char *name,
-            const char **value);
 
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
@@ -84,9 +77,8 @@ int cli_export(int argc, char **argv);
 int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_report.c */
 int cli_tune(int argc, char **argv);
 int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
-/* cmd_study.c: `oware variants` with study options (cli_variants_list hands over), `oware calibrate`. */
+/* cmd_study.c: `oware variants` with study options or --help (cli_variants_list hands over), `oware calibrate`. */
 int cli_variants_study(int argc, char **argv);
-extern const char cli_variants_study_help[];
 int cli_calibrate(int argc, char **argv);
 int cli_play(int argc, char **argv); /* cmd_play.c */
 

@@ -10,6 +10,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/game.h"
 #include "core/perft.h"
 #include "arena/store.h"
@@ -105,36 +106,28 @@ static long long plain_games(long long games, uint64_t seed) {
   return plies;
 }
 
-static const char core_help[] =
-    "usage: oware bench core [--variant V] [--games N] [--repeat R] [--perft D]\n"
-    "Plays N random games (default 100000) from a fixed seed on one thread under\n"
-    "the full rules (legal moves, captures, repetition and ply limit), R times\n"
-    "(default 5), and prints the median plies per second and games per second;\n"
-    "each run is paired with a run of a plain C playout loop for abapa alone (no\n"
-    "key, no repetition rule), the yardstick, and the ratio of medians is printed;\n"
-    "then times perft D (default 9) from the start position, R times.\n";
+static const char core_usage[] =
+    "usage: oware bench core [options]\n"
+    "Plays N random games from a fixed seed on one thread under the full rules\n"
+    "(legal moves, captures, repetition and ply limit), R times, and prints the\n"
+    "median plies per second and games per second; each run is paired with a run\n"
+    "of a plain C playout loop for abapa alone (no key, no repetition rule), the\n"
+    "yardstick, and the ratio of medians is printed; then times perft D from the\n"
+    "start position, R times.\n";
 
 static int bench_core(int argc, char **argv) {
-  const char *cmd = "bench core", *vtext = "abapa", *val;
-  long long games = 100000, repeat = 5, pdepth = 9;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(core_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      vtext = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--games", &val))) {
-      if (r < 0 || cli_long(cmd, "--games", val, 1, 100000000, &games)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--repeat", &val))) {
-      if (r < 0 || cli_long(cmd, "--repeat", val, 1, 101, &repeat)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--perft", &val))) {
-      if (r < 0 || cli_long(cmd, "--perft", val, 0, 14, &pdepth)) return CLI_EXIT_USAGE;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "bench core", *vtext;
+  long long games, repeat, pdepth;
+  int nargs, rc;
+  cli_option opts[] = {
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant of the games"),
+      CLI_O_INT("games", &games, 1, 100000000, "N", "100000", "random games a run"),
+      CLI_O_INT("repeat", &repeat, 1, 101, "R", "5", "runs"),
+      CLI_O_INT("perft", &pdepth, 0, 14, "D", "9", "perft depth timed"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, core_usage, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (!v.repetition && !v.max_plies)
@@ -197,6 +190,7 @@ static const char *const bench_positions[] = {
     "4-0-0-9-0-3-8-7-1-0-6-10-0-0-N",  NULL};
 
 #define BENCH_DEPTH 12
+#define BENCH_DEPTH_TEXT "12" /* the same, for the help */
 
 /* Searches every bench position with spec at depth; returns the total nodes
  * and the seconds taken, or -1 after printing an error. */
@@ -244,38 +238,28 @@ static long long bench_minimax(const char *cmd, const char *spec, int depth, dou
   return total;
 }
 
-static const char search_help[] =
-    "usage: oware bench search [--depth D] [--repeat R] [--mcts-playouts N]\n"
+static const char search_usage[] =
+    "usage: oware bench search [options]\n"
     "On one thread: minimax (default settings, hash 16 MiB) searches the nine\n"
-    "bench positions to depth D (default 12); prints the total node count (the\n"
-    "signature of the search: it changes only when the search does) and the\n"
-    "median nodes per second of R runs (default 3); the depth minimax completes\n"
-    "within 1 s from the start position; and MCTS playouts per second from the\n"
-    "start position (N playouts a move, default 50000).\n"
-    "  --nodes-only   print the node count alone (for the signature test)\n";
+    "bench positions to depth D; prints the total node count (the signature of\n"
+    "the search: it changes only when the search does) and the median nodes per\n"
+    "second of R runs; the depth minimax completes within 1 s from the start\n"
+    "position; and MCTS playouts per second from the start position (N playouts\n"
+    "a move).\n";
 
 static int bench_search(int argc, char **argv) {
-  const char *cmd = "bench search", *val;
-  long long depth = BENCH_DEPTH, repeat = 3, playouts = 50000;
-  int nodes_only = 0;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(search_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--depth", &val))) {
-      if (r < 0 || cli_long(cmd, "--depth", val, 1, 30, &depth)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--repeat", &val))) {
-      if (r < 0 || cli_long(cmd, "--repeat", val, 1, 101, &repeat)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--mcts-playouts", &val))) {
-      if (r < 0 || cli_long(cmd, "--mcts-playouts", val, 1, 100000000, &playouts))
-        return CLI_EXIT_USAGE;
-    } else if (!strcmp(argv[i], "--nodes-only")) {
-      nodes_only = 1;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "bench search";
+  long long depth, repeat, playouts;
+  int nodes_only = 0, nargs, rc;
+  cli_option opts[] = {
+      CLI_O_INT("depth", &depth, 1, 30, "D", BENCH_DEPTH_TEXT, "search depth"),
+      CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs"),
+      CLI_O_INT("mcts-playouts", &playouts, 1, 100000000, "N", "50000", "MCTS playouts a move"),
+      CLI_O_FLAG("nodes-only", &nodes_only, "print the node count alone (for the signature test)"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, search_usage, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   double secs;
   if (nodes_only) {
     long long n = bench_minimax(cmd, "minimax", (int)depth, &secs, 0);
@@ -397,31 +381,26 @@ out:
   return rate;
 }
 
-static const char arena_help[] =
-    "usage: oware bench arena [--repeat R] [--random-games N]\n"
+static const char arena_usage[] =
+    "usage: oware bench arena [options]\n"
     "1. The same tournament (4 minimax players, depth 6, 288 games) with 1 thread\n"
-    "   and with 2, R times each (default 3), side by side: median games/s and the\n"
-    "   ratio (threads pay off when it is close to 2).\n"
-    "2. The store: a round robin of 5 random players, N games in all (default\n"
-    "   20000), on 2 threads, every game stored with its moves: games/s end to end.\n";
+    "   and with 2, R times each, side by side: median games/s and the ratio\n"
+    "   (threads pay off when it is close to 2).\n"
+    "2. The store: a round robin of 5 random players, N games in all, on 2\n"
+    "   threads, every game stored with its moves: games/s end to end.\n";
 
 static int bench_arena(int argc, char **argv) {
-  const char *cmd = "bench arena", *val;
-  long long repeat = 3, random_games = 20000;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(arena_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--repeat", &val))) {
-      if (r < 0 || cli_long(cmd, "--repeat", val, 1, 101, &repeat)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--random-games", &val))) {
-      if (r < 0 || cli_long(cmd, "--random-games", val, 20, 10000000, &random_games))
-        return CLI_EXIT_USAGE;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "bench arena";
+  long long repeat, random_games;
+  int nargs, rc;
+  cli_option opts[] = {
+      CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs of the tournament on 1 and 2 threads"),
+      CLI_O_INT("random-games", &random_games, 20, 10000000, "N", "20000",
+                "games of the store benchmark"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, arena_usage, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   const char *mm = "minimax:depth=6,name=a;minimax:depth=6,noise=1,name=b;"
                    "minimax:depth=6,noise=2,name=c;minimax:depth=6,noise=3,name=d";
   double one[101], two[101];

@@ -5,44 +5,32 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/perft.h"
 
-static const char perft_help[] =
-    "usage: oware perft [--variant V] [--position POS] DEPTH\n"
+static const char perft_usage[] =
+    "usage: oware perft [options] DEPTH\n"
     "Prints 'perft D COUNT' for D = 1..DEPTH: the number of legal move sequences\n"
     "of length D. A position over by majority or with no legal move has no\n"
-    "successors; repetition and the ply limit are not applied.\n"
-    "  --variant V     rule variant (default abapa), e.g. 'abapa,seeds=5'\n"
-    "  --position POS  start from a position string (default: the start)\n"
-    "  --time          also print the seconds each depth took, on stderr\n";
+    "successors; repetition and the ply limit are not applied.\n";
 
 int cli_perft(int argc, char **argv) {
-  const char *cmd = "perft", *vtext = "abapa", *pos = NULL, *val;
+  const char *cmd = "perft", *vtext, *pos = NULL;
   long long depth = -1;
-  int timed = 0;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(perft_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      vtext = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--position", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      pos = val;
-    } else if (!strcmp(argv[i], "--time")) {
-      timed = 1;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_error(cmd, "unknown option '%s' (see --help)", argv[i]);
-    } else if (depth < 0) {
-      if (cli_long(cmd, "DEPTH", argv[i], 0, 40, &depth)) return CLI_EXIT_USAGE;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s'", argv[i]);
-    }
-  }
+  int timed = 0, npos, rc;
+  char *args[1];
+  cli_option opts[] = {
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant, e.g. 'abapa,seeds=5'"),
+      CLI_O_TEXT("position", &pos, "POS", NULL,
+                 "start from a position string (default: the start)"),
+      CLI_O_FLAG("time", &timed, "also print the seconds each depth took, on stderr"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, perft_usage, NULL, opts, 1};
+  if (cli_parse(&spec, argc, argv, args, &npos, &rc)) return rc;
+  if (npos && cli_long(cmd, "DEPTH", args[0], 0, 40, &depth)) return CLI_EXIT_USAGE;
   if (depth < 0) return cli_error(cmd, "missing DEPTH (see --help)");
   variant v;
   board b;
@@ -67,50 +55,43 @@ int cli_perft(int argc, char **argv) {
   return CLI_EXIT_OK;
 }
 
-static const char replay_help[] =
-    "usage: oware replay [--variant V] [--position POS] [--ogn FILE] [MOVES...]\n"
+static const char replay_usage[] =
+    "usage: oware replay [options] [MOVES...]\n"
     "Plays the moves (letters, separate or together: 'F d E e' or 'FdEe') and prints\n"
     "  position <position string>   (after the final transfer once the game is over)\n"
     "  legal <letters, or ->\n"
     "  status playing | status over <reason> <S>-<N> <south|north|draw>\n"
-    "An illegal move exits with code 2 and a message naming it.\n"
-    "  --variant V     rule variant (default abapa)\n"
-    "  --position POS  start from a position string\n"
-    "  --ogn FILE      start with the first game of an OGN file (its variant, FEN\n"
-    "                  and moves); MOVES are played after it\n";
+    "An illegal move exits with code 2 and a message naming it.\n";
 
 int cli_replay(int argc, char **argv) {
-  const char *cmd = "replay", *vtext = NULL, *pos = NULL, *ogn = NULL, *val;
+  const char *cmd = "replay", *vtext = NULL, *pos = NULL, *ogn = NULL;
   char err[512];
   size_t cap = 1;
   for (int i = 0; i < argc; i++) cap += strlen(argv[i]) + 1;
   char *movetext = calloc(cap, 1);
-  if (!movetext) return cli_error(cmd, "out of memory");
-  int rc = CLI_EXIT_USAGE;
+  char **args = malloc(((size_t)argc + 1) * sizeof *args);
+  if (!movetext || !args) {
+    free(movetext);
+    free(args);
+    return cli_error(cmd, "out of memory");
+  }
+  int rc = CLI_EXIT_USAGE, nargs;
   int *moves = NULL, nmoves = 0;
   notation_ogn rec = {0};
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(replay_help, stdout);
-      free(movetext);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) goto out;
-      vtext = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--position", &val))) {
-      if (r < 0) goto out;
-      pos = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--ogn", &val))) {
-      if (r < 0) goto out;
-      ogn = val;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      cli_error(cmd, "unknown option '%s' (see --help)", argv[i]);
-      goto out;
-    } else {
-      strcat(movetext, argv[i]);
-      strcat(movetext, " ");
-    }
+  cli_option opts[] = {
+      CLI_O_TEXT("variant", &vtext, "V", NULL, "rule variant (default abapa)"),
+      CLI_O_TEXT("position", &pos, "POS", NULL, "start from a position string"),
+      CLI_O_TEXT("ogn", &ogn, "FILE",  NULL,
+                 "start with the first game of an OGN file (its variant, FEN and moves); MOVES "
+                 "are played after it"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, replay_usage, NULL, opts, argc};
+  if (cli_parse(&spec, argc, argv, args, &nargs, &rc)) goto out;
+  rc = CLI_EXIT_USAGE;
+  for (int i = 0; i < nargs; i++) {
+    strcat(movetext, args[i]);
+    strcat(movetext, " ");
   }
   variant v;
   board start;
@@ -200,15 +181,12 @@ out:
   notation_ogn_free(&rec);
   free(moves);
   free(movetext);
+  free(args);
   return rc;
 }
 
 int cli_variants_list(int argc, char **argv) {
-  if (argc && cli_is_help(argv[0])) {
-    fputs(cli_variants_study_help, stdout);
-    return CLI_EXIT_OK;
-  }
-  for (int i = 0; i < argc; i++) /* study options: a variant study (cmd_study.c) */
+  for (int i = 0; i < argc; i++) /* study options or --help: cmd_study.c */
     if (strcmp(argv[i], "--list")) return cli_variants_study(argc, argv);
   static const char *const lap[] = {"skip", "fill"};
   static const char *const feed[] = {"must", "none"};

@@ -7,31 +7,27 @@
 
 #include "arena/play.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/notation.h"
 
-static const char play_help[] =
-    "usage: oware play [--opponent SPEC] [--side south|north] [--variant V]\n"
-    "                  [--start POSITION] [--hint SPEC] [--save FILE] [--seed S]\n"
-    "                  [--name NAME]\n"
-    "Plays a game against a player (any spec of 'oware players'; default\n"
-    "minimax:depth=4) in the terminal. The board is drawn from South's side:\n"
-    "North's row on top (f ... a), South's below (A ... F), each store beside its\n"
-    "row; the last move's house is in [brackets] and the houses it captured are\n"
-    "marked '*'. You play South (--side north: North, who then waits for South's\n"
-    "first move) under variant V (default abapa) from POSITION (default the\n"
-    "start). At the prompt type:\n"
+static const char play_usage[] =
+    "usage: oware play [options]\n"
+    "Plays a game against a player (any spec of 'oware players') in the terminal.\n"
+    "The board is drawn from South's side: North's row on top (f ... a), South's\n"
+    "below (A ... F), each store beside its row; the last move's house is in\n"
+    "[brackets] and the houses it captured are marked '*'. At the prompt type:\n"
     "  a letter     your move: the house's letter (either case: A or a is your\n"
     "               leftmost house)\n"
     "  undo         take back your last move and the reply to it\n"
-    "  hint         what a stronger player would play (--hint SPEC, default\n"
-    "               " PLAY_DEFAULT_HINT ")\n"
+    "  hint         what a stronger player would play (--hint)\n"
     "  save         write the game so far to the --save FILE\n"
     "  board        draw the board again\n"
     "  quit         stop (the end of the input does the same)\n"
-    "  help         this list\n"
+    "  help         this text\n"
     "With --save FILE the game is written as OGN after every move and at the end,\n"
-    "each time whole (a temporary file, then renamed). --name NAME is your name in\n"
-    "the record (default 'you'); --seed S the game seed told to the players.\n"
+    "each time whole (a temporary file, then renamed).\n";
+
+static const char play_after[] =
     "Exit codes: 0 the game ended or you quit, 1 a player failed or the file\n"
     "could not be written, 2 bad options.\n";
 
@@ -54,45 +50,25 @@ static void draw(play_session *s) {
 }
 
 int cli_play(int argc, char **argv) {
-  const char *cmd = "play", *val, *opponent = "minimax:depth=4", *hint = NULL, *save_path = NULL,
-             *variant_text = NULL, *start_text = NULL, *name = NULL;
-  int human = BOARD_SOUTH;
-  long long seed = 1;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(play_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--opponent", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      opponent = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--hint", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      hint = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--save", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      save_path = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      variant_text = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--start", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      start_text = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--name", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      name = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--side", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!strcmp(val, "south")) human = BOARD_SOUTH;
-      else if (!strcmp(val, "north")) human = BOARD_NORTH;
-      else return cli_error(cmd, "--side is '%s'; expected south or north", val);
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--seed", &val))) {
-      if (r < 0 || cli_long(cmd, "--seed", val, 0, (long long)(~0ULL >> 1), &seed))
-        return CLI_EXIT_USAGE;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "play", *opponent, *hint, *save_path = NULL, *variant_text = NULL,
+             *start_text = NULL, *name = NULL;
+  int human = BOARD_SOUTH, nargs, prc;
+  long long seed;
+  static const char *const sides[] = {"south", "north", NULL};
+  cli_option opts[] = {
+      CLI_O_TEXT("opponent", &opponent, "SPEC", "minimax:depth=4", "the player you play against"),
+      CLI_O_CHOICE("side", &human, sides, "south", "your side (South moves first)"),
+      CLI_O_TEXT("variant", &variant_text, "V", NULL, "the rules (default abapa)"),
+      CLI_O_TEXT("start", &start_text, "POSITION", NULL, "start from this position string"),
+      CLI_O_TEXT("hint", &hint, "SPEC", PLAY_DEFAULT_HINT, "the player that gives hints"),
+      CLI_O_TEXT("save", &save_path, "FILE", NULL, "write the game to FILE as OGN"),
+      CLI_O_INT("seed", &seed, 0, (long long)(~0ULL >> 1), "S", "1",
+                "the game seed told to the players"),
+      CLI_O_TEXT("name", &name, "NAME", "you", "your name in the record"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, play_usage, play_after, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   play_config c = {opponent, hint, name, {0}, NULL, human, (uint64_t)seed};
   variant_default(&c.v);
   if (variant_text && cli_variant(cmd, variant_text, &c.v)) return CLI_EXIT_USAGE;
@@ -184,7 +160,7 @@ int cli_play(int argc, char **argv) {
     } else if (!strcmp(w, "quit")) {
       break;
     } else if (!strcmp(w, "help")) {
-      fputs(play_help + strlen("usage: "), stdout);
+      cli_options_help(stdout, &spec);
     } else {
       printf("'%s' is not a move or a command (%s).\n", w, commands);
     }

@@ -6,6 +6,7 @@
 
 #include "arena/match.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -13,16 +14,18 @@
 
 int cli_players(int argc, char **argv) {
   const char *only = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      printf("usage: oware players [TYPE]\n"
-             "Lists every player type (or one) with its options: name, type, default, help\n"
-             "and range. A player is given as a spec: type:key=value,key=value\n"
-             "e.g. 'minimax:depth=10,weights=w.txt' or 'mcts:playouts=2000,seed=7'.\n");
-      return CLI_EXIT_OK;
-    }
-    only = argv[i];
-  }
+  char *args[1];
+  int nargs, rc;
+  cli_option opts[] = {CLI_END};
+  cli_command_spec spec = {
+      "players",
+      "usage: oware players [TYPE]\n"
+      "Lists every player type (or one) with its options: name, type, default, help\n"
+      "and range. A player is given as a spec: type:key=value,key=value\n"
+      "e.g. 'minimax:depth=10,weights=w.txt' or 'mcts:playouts=2000,seed=7'.\n",
+      NULL, opts, 1};
+  if (cli_parse(&spec, argc, argv, args, &nargs, &rc)) return rc;
+  if (nargs) only = args[0];
   if (only && !player_find_type(only))
     return cli_error("players", "unknown player type '%s'", only);
   player_print_help(stdout, only);
@@ -31,20 +34,18 @@ int cli_players(int argc, char **argv) {
 
 int cli_weights(int argc, char **argv) {
   const char *file = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      printf("usage: oware weights [--check FILE]\n"
-             "Prints the default evaluation weights in the weights-file format\n"
-             "('name value' lines, # comments), which minimax:weights=FILE loads.\n"
-             "  --check FILE  read FILE over the defaults and print the result\n");
-      return CLI_EXIT_OK;
-    }
-    const char *val;
-    int r = cli_opt(argc, argv, &i, "weights", "--check", &val);
-    if (r < 0) return CLI_EXIT_USAGE;
-    if (r) file = val;
-    else return cli_error("weights", "unexpected argument '%s' (see --help)", argv[i]);
-  }
+  int nargs, rc;
+  cli_option opts[] = {
+      CLI_O_TEXT("check", &file, "FILE", NULL, "read FILE over the defaults and print the result"),
+      CLI_END,
+  };
+  cli_command_spec spec = {
+      "weights",
+      "usage: oware weights [--check FILE]\n"
+      "Prints the default evaluation weights in the weights-file format\n"
+      "('name value' lines, # comments), which minimax:weights=FILE loads.\n",
+      NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   eval_weights w;
   eval_default(&w);
   char err[512];
@@ -52,46 +53,28 @@ int cli_weights(int argc, char **argv) {
   return eval_write(stdout, &w) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
-static const char match_help[] =
-    "usage: oware match --south SPEC --north SPEC [--variant V] [--games N] [--seed S]\n"
-    "                   [--ogn FILE] [--quiet]\n"
-    "Plays N games (default 2) one after the other, colours alternating (the\n"
-    "--south player is South in odd games), prints each result and the total.\n"
-    "Game k's seed is derived from --seed (default 1) and k, so a match replays\n"
-    "exactly. --ogn writes the games in OGN.\n";
+static const char match_usage[] =
+    "usage: oware match --south SPEC --north SPEC [options]\n"
+    "Plays N games one after the other, colours alternating (the --south player\n"
+    "is South in odd games), prints each result and the total. Game k's seed is\n"
+    "derived from --seed and k, so a match replays exactly.\n";
 
 int cli_match(int argc, char **argv) {
-  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext = "abapa", *ogn = NULL, *val;
-  long long games = 2, seed = 1;
-  int quiet = 0;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(match_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--south", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      spec[0] = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--north", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      spec[1] = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      vtext = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--games", &val))) {
-      if (r < 0 || cli_long(cmd, "--games", val, 1, 100000000, &games)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--seed", &val))) {
-      if (r < 0 || cli_long(cmd, "--seed", val, 0, (long long)(~0ULL >> 1), &seed))
-        return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--ogn", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      ogn = val;
-    } else if (!strcmp(argv[i], "--quiet")) {
-      quiet = 1;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL;
+  long long games, seed;
+  int quiet = 0, nargs, prc;
+  cli_option opts[] = {
+      CLI_O_TEXT("south", &spec[0], "SPEC", NULL, "the first player (South in odd games)"),
+      CLI_O_TEXT("north", &spec[1], "SPEC", NULL, "the second player"),
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
+      CLI_O_INT("games", &games, 1, 100000000, "N", "2", "games to play"),
+      CLI_O_INT("seed", &seed, 0, (long long)(~0ULL >> 1), "S", "1", "the match's seed"),
+      CLI_O_TEXT("ogn", &ogn, "FILE", NULL, "write the games in OGN"),
+      CLI_O_FLAG("quiet", &quiet, "print the total only"),
+      CLI_END,
+  };
+  cli_command_spec pspec = {cmd, match_usage, NULL, opts, 0};
+  if (cli_parse(&pspec, argc, argv, NULL, &nargs, &prc)) return prc;
   if (!spec[0] || !spec[1]) return cli_error(cmd, "both --south and --north are needed");
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;

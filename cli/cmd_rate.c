@@ -10,64 +10,69 @@
 #include "arena/rating.h"
 #include "arena/store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/variant.h"
 
 #define DEFAULT_DB "results/oware.db"
 #define MAX_RUNS 1024
 
-static const char rate_help[] =
-    "usage: oware rate [--db PATH] [--run N ...] [--all] [--variant V]\n"
-    "                  [--anchor NAME=ELO] [--bootstrap N] [--seed S]\n"
-    "       oware rate --pgn FILE | --ogn FILE [--db PATH [--name NAME]] [...]\n"
+static const char rate_usage[] =
+    "usage: oware rate [options]\n"
     "Rates the players of the games in the database: Bradley-Terry maximum\n"
     "likelihood Elo (400 scale, a draw is half a point), fitted jointly on all\n"
     "the games, with 95% intervals from the covariance of the fit or, with\n"
-    "--bootstrap N, from N resamples (percentiles; --seed S, default 1). Players\n"
-    "are matched by name, so --run 1 --run 2 (or --run 1,2) pools two runs;\n"
-    "--all rates every run; without either, the newest run. --variant keeps the\n"
-    "games of one variant. The scale puts the pool's average at 0, or NAME at\n"
-    "ELO with --anchor. Prints rank, name, Elo, the - and + of the interval,\n"
-    "games, score and draws (a '*' marks an estimate held finite because the\n"
-    "player only won or only lost), then the likelihood of superiority of each\n"
-    "pair (two players: the match statistics), and stores the ratings in the\n"
-    "database. docs/STATISTICS.md gives every formula.\n"
+    "--bootstrap N, from N resamples (percentiles). Players are matched by name,\n"
+    "so --run 1 --run 2 (or --run 1,2) pools two runs; --all rates every run;\n"
+    "without either, the newest run. The scale puts the pool's average at 0, or\n"
+    "NAME at ELO with --anchor. Prints rank, name, Elo, the - and + of the\n"
+    "interval, games, score and draws (a '*' marks an estimate held finite\n"
+    "because the player only won or only lost), then the likelihood of\n"
+    "superiority of each pair (two players: the match statistics), and stores the\n"
+    "ratings in the database. docs/STATISTICS.md gives every formula.\n"
     "--pgn FILE (or --ogn FILE; either reads both formats) rates games played\n"
     "elsewhere: White/South against Black/North by the Result tag, every record\n"
     "replayed under its Variant. Without --db the ratings are printed only; with\n"
     "--db the games are first stored as a new run of kind \"imported\" (named\n"
     "NAME, default 'imported FILE'), which is then rated as --run would rate it\n"
-    "(and the ratings stored). docs/PGN.md describes both ways.\n"
-    "Exit codes: 0 done, 1 failed, 2 bad input (unknown run, unknown anchor).\n";
+    "(and the ratings stored). docs/PGN.md describes both ways.\n";
 
-static const char sprt_help[] =
-    "usage: oware sprt --elo0 E0 --elo1 E1 [--alpha A] [--beta B]\n"
-    "                  [--model normalized|logistic]\n"
-    "                  (--penta LL,LD,WLDD,WD,WW | --wdl W,D,L)\n"
+static const char sprt_usage[] =
+    "usage: oware sprt --elo0 E0 --elo1 E1 (--penta LL,LD,WLDD,WD,WW | --wdl W,D,L)\n"
+    "                  [options]\n"
     "The generalized SPRT of fishtest for the given counts: game pairs by the\n"
     "first player's points in the pair (0, 1/2, 1, 3/2, 2), or wins, draws and\n"
     "losses of single games. H0: Elo = E0 against H1: Elo = E1, in normalized\n"
-    "(default) or logistic Elo; alpha and beta default to 0.05. Prints\n"
+    "or logistic Elo. Prints\n"
     "  LLR <value>\n  bounds <ln(beta/(1-alpha))> <ln((1-beta)/alpha)>\n"
-    "  decision continue|H0 accepted|H1 accepted\n"
-    "Exit codes: 0 done, 2 bad input.\n";
+    "  decision continue|H0 accepted|H1 accepted\n";
 
-/* Reads "N" or "N,M,..." into runs. */
-static int add_runs(const char *cmd, const char *text, int64_t *runs, int *nruns) {
+/* The --run list: "N" or "N,M,..." added to runs (repeats dropped). */
+typedef struct run_list {
+  int64_t *runs;
+  int n;
+} run_list;
+
+static int add_runs(const cli_option *o, const char *text, char *err, size_t errlen) {
+  run_list *l = o->target;
   char buf[4096];
-  if (strlen(text) >= sizeof buf) return cli_error(cmd, "--run list is too long"), -1;
+  if (strlen(text) >= sizeof buf) return snprintf(err, errlen, "--run list is too long"), -1;
   snprintf(buf, sizeof buf, "%s", text);
-  char *save = NULL;
+  char *save = NULL, *end;
   int any = 0;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    long long id;
-    if (cli_long(cmd, "--run", tok, 1, INT64_MAX, &id)) return -1;
-    if (*nruns == MAX_RUNS) return cli_error(cmd, "more than %d runs", MAX_RUNS), -1;
+    errno = 0;
+    long long id = strtoll(tok, &end, 10);
+    if (errno || end == tok || *end || id < 1)
+      return snprintf(err, errlen, "--run is '%s'; expected a whole number from 1 to %lld", tok,
+                      (long long)INT64_MAX),
+             -1;
+    if (l->n == MAX_RUNS) return snprintf(err, errlen, "more than %d runs", MAX_RUNS), -1;
     int dup = 0;
-    for (int i = 0; i < *nruns; i++) dup |= runs[i] == id;
-    if (!dup) runs[(*nruns)++] = id;
+    for (int i = 0; i < l->n; i++) dup |= l->runs[i] == id;
+    if (!dup) l->runs[l->n++] = id;
     any = 1;
   }
-  if (!any) return cli_error(cmd, "--run is '%s'; expected run numbers", text), -1;
+  if (!any) return snprintf(err, errlen, "--run is '%s'; expected run numbers", text), -1;
   return 0;
 }
 
@@ -77,14 +82,12 @@ static int newest_run(void *ctx, const store_run *r) {
 }
 
 int cli_rate(int argc, char **argv) {
-  const char *cmd = "rate", *db_path = DEFAULT_DB, *val, *variant_text = NULL, *anchor = NULL;
+  const char *cmd = "rate", *db_path, *variant_text = NULL, *anchor = NULL;
   int64_t *runs = malloc(MAX_RUNS * sizeof *runs);
-  int nruns = 0, all = 0, rc = CLI_EXIT_USAGE;
-  long long boot = 0, seed = 1;
+  int nruns = 0, all = 0, rc = CLI_EXIT_USAGE, nargs;
+  long long boot, seed;
   char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "", err[1024];
-  const char *pgn_path = NULL, *import_name = NULL;
-  int db_given = 0, argc0 = argc;
-  char **argv0 = argv;
+  const char *pgn_path = NULL, *ogn_path = NULL, *import_name = NULL;
   pgn_file games = {0};
   double anchor_elo = 0;
   store *db = NULL;
@@ -94,42 +97,30 @@ int cli_rate(int argc, char **argv) {
   rating_pool_init(&pool);
   memset(&res, 0, sizeof res);
   if (!runs) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(rate_help, stdout);
-      rc = CLI_EXIT_OK;
-      goto out;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-      if (r < 0) goto out;
-      db_path = val;
-      db_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--pgn", &val)) ||
-               (r = cli_opt(argc, argv, &i, cmd, "--ogn", &val))) {
-      if (r < 0) goto out;
-      pgn_path = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--name", &val))) {
-      if (r < 0) goto out;
-      import_name = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--run", &val))) {
-      if (r < 0 || add_runs(cmd, val, runs, &nruns)) goto out;
-    } else if (!strcmp(argv[i], "--all")) {
-      all = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) goto out;
-      variant_text = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--anchor", &val))) {
-      if (r < 0) goto out;
-      anchor = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--bootstrap", &val))) {
-      if (r < 0 || cli_long(cmd, "--bootstrap", val, 0, 1000000, &boot)) goto out;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--seed", &val))) {
-      if (r < 0 || cli_long(cmd, "--seed", val, 0, INT64_MAX, &seed)) goto out;
-    } else {
-      cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-      goto out;
-    }
-  }
+  run_list rl = {runs, 0};
+  cli_option opts[] = {
+      CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_CALL("run", add_runs, &rl, "N[,N...]", "rate these runs (repeatable)"),
+      CLI_O_FLAG("all", &all, "rate every run"),
+      CLI_O_TEXT("variant", &variant_text, "V", NULL, "keep the games of one variant"),
+      CLI_O_TEXT("anchor", &anchor, "NAME=ELO", NULL, "put NAME at ELO"),
+      CLI_O_INT("bootstrap", &boot, 0, 1000000, "N", "0",
+                "intervals from N bootstrap resamples (0: from the covariance)"),
+      CLI_O_INT("seed", &seed, 0, INT64_MAX, "S", "1", "the bootstrap's seed"),
+      CLI_O_TEXT("pgn", &pgn_path, "FILE", NULL,
+                 "rate the games of a PGN (or OGN) file instead (docs/PGN.md)"),
+      CLI_O_TEXT("ogn", &ogn_path, "FILE", NULL, "the same, for an OGN (or PGN) file"),
+      CLI_O_TEXT("name", &import_name, "NAME", NULL,
+                 "with --pgn/--ogn and --db: the imported run's name"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, rate_usage,
+                           "Exit codes: 0 done, 1 failed, 2 bad input (unknown run, unknown "
+                           "anchor).\n",
+                           opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) goto out;
+  rc = CLI_EXIT_USAGE;
+  nruns = rl.n;
   if (all && nruns) {
     cli_error(cmd, "--all and --run exclude each other");
     goto out;
@@ -155,6 +146,12 @@ int cli_rate(int argc, char **argv) {
     memcpy(anchor_name, anchor, (size_t)(eq - anchor));
     anchor_name[eq - anchor] = 0;
   }
+  if (pgn_path && ogn_path) {
+    cli_error(cmd, "give one file: --pgn or --ogn");
+    goto out;
+  }
+  if (ogn_path) pgn_path = ogn_path;
+  int db_given = cli_option_find(&spec, "db")->given;
   if (pgn_path) {
     if (all || nruns) {
       cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
@@ -190,7 +187,7 @@ int cli_rate(int argc, char **argv) {
     char name[128], command[2048];
     snprintf(name, sizeof name, "%s%s", import_name ? "" : "imported ",
              import_name ? import_name : pgn_path);
-    cli_quote_args("oware rate", argc0, argv0, command, sizeof command);
+    cli_quote_args("oware rate", argc, argv, command, sizeof command);
     cli_make_parent(db_path);
     if (store_open(db_path, 1, &db, err, sizeof err)) {
       cli_error(cmd, "%s", err);
@@ -329,53 +326,27 @@ bad:
   return -1;
 }
 
-static int parse_real(const char *cmd, const char *opt, const char *text, double *out) {
-  char *end;
-  errno = 0;
-  double x = strtod(text, &end);
-  if (errno || end == text || *end || !isfinite(x)) {
-    cli_error(cmd, "%s is '%s'; expected a number", opt, text);
-    return -1;
-  }
-  *out = x;
-  return 0;
-}
-
 int cli_sprt(int argc, char **argv) {
-  const char *cmd = "sprt", *val, *penta_text = NULL, *wdl_text = NULL;
+  const char *cmd = "sprt", *penta_text = NULL, *wdl_text = NULL;
   rating_sprt s;
-  int have0 = 0, have1 = 0;
+  int have0, have1, model, nargs, rc;
+  static const char *const models[] = {"normalized", "logistic", NULL};
   rating_sprt_default(&s);
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(sprt_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--elo0", &val))) {
-      if (r < 0 || parse_real(cmd, "--elo0", val, &s.elo0)) return CLI_EXIT_USAGE;
-      have0 = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--elo1", &val))) {
-      if (r < 0 || parse_real(cmd, "--elo1", val, &s.elo1)) return CLI_EXIT_USAGE;
-      have1 = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--alpha", &val))) {
-      if (r < 0 || parse_real(cmd, "--alpha", val, &s.alpha)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--beta", &val))) {
-      if (r < 0 || parse_real(cmd, "--beta", val, &s.beta)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--model", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      if (!strcmp(val, "normalized")) s.model = RATING_MODEL_NORMALIZED;
-      else if (!strcmp(val, "logistic")) s.model = RATING_MODEL_LOGISTIC;
-      else return cli_error(cmd, "--model is '%s'; expected normalized or logistic", val);
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--penta", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      penta_text = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--wdl", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      wdl_text = val;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  cli_option opts[] = {
+      CLI_O_REAL("elo0", &s.elo0, -INFINITY, INFINITY, "E0", NULL, "the Elo of H0"),
+      CLI_O_REAL("elo1", &s.elo1, -INFINITY, INFINITY, "E1", NULL, "the Elo of H1"),
+      CLI_O_REAL("alpha", &s.alpha, -INFINITY, INFINITY, "A", "0.05", "the false positive rate"),
+      CLI_O_REAL("beta", &s.beta, -INFINITY, INFINITY, "B", "0.05", "the false negative rate"),
+      CLI_O_CHOICE("model", &model, models, "normalized", "the Elo of H0 and H1"),
+      CLI_O_TEXT("penta", &penta_text, "LL,LD,WLDD,WD,WW", NULL, "game pair counts"),
+      CLI_O_TEXT("wdl", &wdl_text, "W,D,L", NULL, "single game counts"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, sprt_usage, "Exit codes: 0 done, 2 bad input.\n", opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
+  have0 = cli_option_find(&spec, "elo0")->given > 0;
+  have1 = cli_option_find(&spec, "elo1")->given > 0;
+  s.model = model ? RATING_MODEL_LOGISTIC : RATING_MODEL_NORMALIZED;
   if (!have0 || !have1) return cli_error(cmd, "--elo0 and --elo1 are needed (see --help)");
   if (!penta_text == !wdl_text)
     return cli_error(cmd, "give the counts with either --penta LL,LD,WLDD,WD,WW or --wdl W,D,L");

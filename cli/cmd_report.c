@@ -7,16 +7,16 @@
 #include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #define DEFAULT_DB "results/oware.db"
 
-static const char chart_help[] =
-    "usage: oware chart --run N [--db PATH] [--kind KIND[,KIND...]|all] [--out DIR]\n"
-    "                   [--size WxH]\n"
-    "Draws the charts of run N with gnuplot, as PNG and SVG (default 800x500), into\n"
-    "DIR (default results/run-N/): for each KIND a data file KIND.dat, and\n"
-    "KIND.png and KIND.svg drawn by scripts/KIND.gp (restyle them there; the\n"
-    "variable OWARE_SCRIPTS names another folder of scripts). Kinds:\n"
+static const char chart_usage[] =
+    "usage: oware chart --run N [options]\n"
+    "Draws the charts of run N with gnuplot, as PNG and SVG, into DIR: for each\n"
+    "KIND a data file KIND.dat, and KIND.png and KIND.svg drawn by scripts/KIND.gp\n"
+    "(restyle them there; the variable OWARE_SCRIPTS names another folder of\n"
+    "scripts). Kinds:\n"
     "  elo      Elo ladder: each player's rating with its 95% interval (the latest\n"
     "           stored ratings, else a fit of the run's games)\n"
     "  ratings  stored ratings over the course of the run ('oware rate')\n"
@@ -24,21 +24,22 @@ static const char chart_help[] =
     "  length   histogram of game lengths in plies, per variant or pairing\n"
     "  ends     end reasons (majority, no-move, repetition, ply-limit, forfeit)\n"
     "  tuning   weights against the iteration and the Elo of validation checkpoints\n"
-    "  all      every kind (default)\n"
+    "  all      every kind\n"
     "A kind with nothing to draw (a run without stored ratings or tuning\n"
     "iterations) is skipped with a message. When gnuplot is not installed, the\n"
-    "data files are written and the images skipped, with one message.\n"
+    "data files are written and the images skipped, with one message.\n";
+
+static const char chart_after[] =
     "Exit codes: 0 done (including skips), 1 a chart failed or the database\n"
     "could not be read, 2 bad input.\n";
 
-static const char report_help[] =
-    "usage: oware report --run N [--db PATH] [--out DIR] [--size WxH]\n"
-    "Writes the report of run N into DIR (default results/run-N/): index.html\n"
-    "(open it in a browser; it needs no network), the same as report.md, the\n"
-    "charts (as 'oware chart --kind all'), their data files and the games as\n"
-    "run-N.ogn: the run's configuration, standings, ratings, statistics per\n"
-    "pairing and end reasons. Without gnuplot the report has no images and says\n"
-    "so. Exit codes: 0 written, 1 failed, 2 bad input.\n";
+static const char report_usage[] =
+    "usage: oware report --run N [options]\n"
+    "Writes the report of run N into DIR: index.html (open it in a browser; it\n"
+    "needs no network), the same as report.md, the charts (as 'oware chart --kind\n"
+    "all'), their data files and the games as run-N.ogn: the run's configuration,\n"
+    "standings, ratings, statistics per pairing and end reasons. Without gnuplot\n"
+    "the report has no images and says so.\n";
 
 /* Options shared by chart and report. */
 typedef struct args {
@@ -47,7 +48,8 @@ typedef struct args {
   plot_options opt;
 } args;
 
-static int parse_size(const char *cmd, const char *text, plot_options *opt) {
+static int parse_size(const cli_option *o, const char *text, char *err, size_t errlen) {
+  plot_options *opt = o->target;
   char *end;
   long w = strtol(text, &end, 10), h = 0;
   if (end != text && (*end == 'x' || *end == 'X')) {
@@ -56,7 +58,8 @@ static int parse_size(const char *cmd, const char *text, plot_options *opt) {
     if (end == p) h = 0;
   }
   if (*end || w < 100 || w > 10000 || h < 100 || h > 10000) {
-    cli_error(cmd, "--size is '%s'; expected WIDTHxHEIGHT in pixels, 100 to 10000 each", text);
+    snprintf(err, errlen, "--size is '%s'; expected WIDTHxHEIGHT in pixels, 100 to 10000 each",
+             text);
     return -1;
   }
   opt->width = (int)w;
@@ -65,36 +68,22 @@ static int parse_size(const char *cmd, const char *text, plot_options *opt) {
 }
 
 /* 0 parsed, 1 help printed, -1 bad input (printed). */
-static int parse_args(const char *cmd, const char *help, int with_kind, int argc, char **argv,
-                      args *a) {
+static int parse_args(const char *cmd, const char *usage, const char *after, int with_kind,
+                      int argc, char **argv, args *a) {
   memset(a, 0, sizeof *a);
-  a->db = DEFAULT_DB;
-  a->kind = "all";
   a->run = -1;
-  const char *val;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(help, stdout);
-      return 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-      if (r < 0) return -1;
-      a->db = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--out", &val))) {
-      if (r < 0) return -1;
-      a->out = val;
-    } else if (with_kind && (r = cli_opt(argc, argv, &i, cmd, "--kind", &val))) {
-      if (r < 0) return -1;
-      a->kind = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--size", &val))) {
-      if (r < 0 || parse_size(cmd, val, &a->opt)) return -1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--run", &val))) {
-      if (r < 0 || cli_long(cmd, "--run", val, 1, (long long)(~0ULL >> 1), &a->run)) return -1;
-    } else {
-      cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-      return -1;
-    }
-  }
+  int nargs, rc;
+  cli_option opts[] = {
+      CLI_O_INT("run", &a->run, 1, (long long)(~0ULL >> 1), "N", NULL, "the run ('oware runs')"),
+      CLI_O_TEXT("db", &a->db, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_TEXT("out", &a->out, "DIR", NULL, "the folder (default results/run-N/)"),
+      CLI_O_CALL("size", parse_size, &a->opt, "WxH", "image size in pixels (default 800x500)"),
+      CLI_O_TEXT("kind", &a->kind, "KIND[,KIND...]|all", "all", "the charts to draw"),
+      CLI_END,
+  };
+  if (!with_kind) opts[4] = (cli_option)CLI_END;
+  cli_command_spec spec = {cmd, usage, after, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc ? -1 : 1;
   if (a->run < 0) {
     cli_error(cmd, "--run N is needed ('oware runs' lists them)");
     return -1;
@@ -105,7 +94,7 @@ static int parse_args(const char *cmd, const char *help, int with_kind, int argc
 int cli_chart(int argc, char **argv) {
   const char *cmd = "chart";
   args a;
-  int p = parse_args(cmd, chart_help, 1, argc, argv, &a);
+  int p = parse_args(cmd, chart_usage, chart_after, 1, argc, argv, &a);
   if (p) return p > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   char err[2048], dir[1024];
   unsigned kinds;
@@ -131,7 +120,8 @@ int cli_chart(int argc, char **argv) {
 int cli_report(int argc, char **argv) {
   const char *cmd = "report";
   args a;
-  int p = parse_args(cmd, report_help, 0, argc, argv, &a);
+  int p = parse_args(cmd, report_usage, "Exit codes: 0 written, 1 failed, 2 bad input.\n", 0,
+                     argc, argv, &a);
   if (p) return p > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   char err[2048], dir[1024];
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);

@@ -14,6 +14,7 @@
 #include "arena/study.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
 
@@ -50,30 +51,27 @@ static int split_list(const char *text, int (*fn)(void *ctx, const char *item), 
 
 /* ================================================================ oware variants (study) */
 
-const char cli_variants_study_help[] =
+static const char study_usage[] =
     "usage: oware variants [--list]\n"
-    "       oware variants --players 'SPEC;SPEC;...' [--variants 'V;V;...'] [--games N]\n"
-    "                      [--threads T] [--seed S] [--openings random:PLIES|file:PATH]\n"
-    "                      [--db PATH] [--name NAME] [--report] [--out DIR] [--bootstrap B]\n"
-    "                      [--no-charts] [--quiet]\n"
+    "       oware variants --players 'SPEC;SPEC;...' [options]\n"
     "       oware variants --run N [--db PATH] [--report] [--out DIR] [--bootstrap B]\n"
     "Without arguments (or with --list): the named rule variants and their switches.\n"
-    "With --players: a variant study. One round-robin run (stored in the database,\n"
-    "default " DEFAULT_DB ") plays every pairing N games (default 20, an even\n"
-    "number: game pairs, colours swapped) under every variant (default the four\n"
-    "grand-slam variants: " GRAND_SLAM_VARIANTS "). The\n"
-    "openings (random:PLIES, default 2 random plies) are written to a file next to\n"
-    "the database and shared by every variant and pairing. Then, per variant, with\n"
+    "With --players: a variant study. One round-robin run (stored in the database)\n"
+    "plays every pairing N games (an even number: game pairs, colours swapped)\n"
+    "under every variant. The openings are written to a file next to the\n"
+    "database and shared by every variant and pairing. Then, per variant, with\n"
     "95% intervals: South's win, draw and loss rates, balance, decisive rate, game\n"
     "length (mean, median, sd, IQR), end reasons, grand-slam availability and use,\n"
     "legal moves per position and the share of real choices (every game is\n"
     "replayed), each player's Elo and whether the strength order changes; and\n"
     "two-proportion z-tests of South's score and of the draw rate between every\n"
     "two variants. The per-variant ratings are stored (scope 'run N variant V').\n"
-    "Charts (scripts/variants.gp, gnuplot) go to DIR (default results/run-N/);\n"
-    "--report also writes the run's report there (index.html) and the study's\n"
-    "variants.html and variants.md. --run N studies a stored run again without\n"
-    "playing. docs/VARIANTS.md explains every number.\n"
+    "Charts (scripts/variants.gp, gnuplot) go to DIR; --report also writes the\n"
+    "run's report there (index.html) and the study's variants.html and\n"
+    "variants.md. --run N studies a stored run again without playing.\n"
+    "docs/VARIANTS.md explains every number.\n";
+
+static const char study_after[] =
     "Exit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (continue with\n"
     "'oware tournament --resume N', then 'oware variants --run N').\n";
 
@@ -171,65 +169,40 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
 }
 
 int cli_variants_study(int argc, char **argv) {
-  const char *cmd = "variants", *val;
+  const char *cmd = "variants";
   setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
-  const char *players = NULL, *variants = GRAND_SLAM_VARIANTS, *db_path = DEFAULT_DB;
-  const char *openings = "random:2", *name = "variants", *outdir = NULL;
-  long long games = 20, threads = sysconf(_SC_NPROCESSORS_ONLN), seed = 1, run = -1, boot = 1000;
-  int report = 0, charts = 1, quiet = 0, config_given = 0;
+  const char *players = NULL, *variants, *db_path, *openings, *name, *outdir = NULL;
+  long long games, threads = sysconf(_SC_NPROCESSORS_ONLN), seed, run = -1, boot;
+  int report = 0, charts, no_charts = 0, quiet = 0, config_given = 0, list = 0, nargs, prc;
   if (threads < 1) threads = 1;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(cli_variants_study_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--players", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      players = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--variants", &val)) ||
-               (r = cli_opt(argc, argv, &i, cmd, "--variant", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      variants = val;
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--games", &val))) {
-      if (r < 0 || cli_long(cmd, "--games", val, 2, 1000000, &games)) return CLI_EXIT_USAGE;
-      if (games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", games);
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--threads", &val))) {
-      if (r < 0 || cli_long(cmd, "--threads", val, 1, 256, &threads)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--seed", &val))) {
-      if (r < 0 || cli_long(cmd, "--seed", val, 0, LLONG_MAX, &seed)) return CLI_EXIT_USAGE;
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--openings", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      openings = val;
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      db_path = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--name", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      name = val;
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--out", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      outdir = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--run", &val))) {
-      if (r < 0 || cli_long(cmd, "--run", val, 1, LLONG_MAX, &run)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--bootstrap", &val))) {
-      if (r < 0 || cli_long(cmd, "--bootstrap", val, 0, 100000, &boot)) return CLI_EXIT_USAGE;
-    } else if (!strcmp(argv[i], "--report")) {
-      report = 1;
-    } else if (!strcmp(argv[i], "--no-charts")) {
-      charts = 0;
-    } else if (!strcmp(argv[i], "--quiet")) {
-      quiet = 1;
-    } else if (!strcmp(argv[i], "--list")) {
-      return cli_error(cmd, "--list lists the variants: it takes no other option");
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  cli_option opts[] = {
+      CLI_O_TEXT("players", &players, "'SPEC;SPEC;...'", NULL, "the players of a study"),
+      CLI_O_TEXT("variants", &variants, "'V;V;...'", GRAND_SLAM_VARIANTS, "the variants"),
+      CLI_O_TEXT("variant", &variants, "'V;V;...'", NULL, "the same as --variants"),
+      CLI_O_INT("games", &games, 2, 1000000, "N", "20", "games a pairing and variant (even)"),
+      CLI_O_INT("threads", &threads, 1, 256, "T", NULL,
+                "games played at once, by default one per core"),
+      CLI_O_INT("seed", &seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
+      CLI_O_TEXT("openings", &openings, "random:PLIES|file:PATH", "random:2", "the openings"),
+      CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_TEXT("name", &name, "NAME", "variants", "the run's name"),
+      CLI_O_INT("run", &run, 1, LLONG_MAX, "N", NULL, "study a stored run again"),
+      CLI_O_TEXT("out", &outdir, "DIR", NULL, "charts and pages (default results/run-N/)"),
+      CLI_O_INT("bootstrap", &boot, 0, 100000, "B", "1000", "bootstrap resamples of the Elos"),
+      CLI_O_FLAG("report", &report, "also write the run's report and the study's pages"),
+      CLI_O_FLAG("no-charts", &no_charts, "draw no charts"),
+      CLI_O_FLAG("quiet", &quiet, "no progress on stderr"),
+      CLI_O_FLAG("list", &list, "list the named variants (alone)"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, study_usage, study_after, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  if (list) return cli_error(cmd, "--list lists the variants: it takes no other option");
+  if (games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", games);
+  charts = !no_charts;
+  static const char *const config[] = {"variants", "variant", "games", "seed", "openings", "name"};
+  for (size_t i = 0; i < sizeof config / sizeof *config; i++)
+    config_given |= cli_option_find(&spec, config[i])->given > 0;
   char err[1024];
   if (run > 0) {
     if (players || config_given)
@@ -386,13 +359,10 @@ out:
 
 /* ================================================================ oware calibrate */
 
-static const char calibrate_help[] =
+static const char calibrate_usage[] =
     "usage: oware calibrate --base SPEC --knob KEY --range LO:HI\n"
     "                       --levels 'easy=E1;medium=E2;hard=E3' --anchor SPEC=ELO\n"
-    "                       [--games N] [--max-games M] [--ref-games R] [--verify-games V]\n"
-    "                       [--threads T] [--seed S] [--variant V] [--openings random:PLIES]\n"
-    "                       [--pool 'SPEC;...'] [--ladder K] [--log] [--tolerance E]\n"
-    "                       [--se E] [--out FILE] [--chart STEM] [--quiet]\n"
+    "                       [options]\n"
     "Finds, for each level's target Elo, the value of option KEY of the player\n"
     "SPEC (e.g. minimax's depth or noise, mcts's playouts) at which it plays at\n"
     "that strength. The scale is set by the anchor (its Elo is fixed at ELO).\n"
@@ -418,7 +388,9 @@ static const char calibrate_help[] =
     "name, spec, measured Elo, 95% interval, target, verdict. --chart STEM draws\n"
     "the measured Elo against the knob to STEM.png/.svg (scripts/calibrate.gp).\n"
     "A target beyond what LO:HI reaches is reported with the closest value found.\n"
-    "docs/LEVELS.md has a worked example.\n"
+    "docs/LEVELS.md has a worked example.\n";
+
+static const char calibrate_after[] =
     "Exit codes: 0 every level found and verified, 1 a level unreachable or not\n"
     "verified (the file is still written) or a failure, 2 bad input, 130\n"
     "interrupted.\n";
@@ -476,17 +448,6 @@ static int parse_range(const char *cmd, const char *text, double *lo, double *hi
   return 0;
 }
 
-static int parse_real(const char *cmd, const char *opt, const char *text, double lo, double hi,
-                      double *out) {
-  char *end;
-  errno = 0;
-  double x = strtod(text, &end);
-  if (errno || end == text || *end || !(x >= lo && x <= hi))
-    return cli_error(cmd, "%s is '%s'; expected a number from %g to %g", opt, text, lo, hi), -1;
-  *out = x;
-  return 0;
-}
-
 /* The Elo of a chart point: data for scripts/calibrate.gp. */
 static int write_curve(const char *stem, const calibrate_result *cr, const rating_result *vr,
                        int first_level, const char *knob, const char *anchor, double anchor_elo,
@@ -519,64 +480,46 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
 }
 
 int cli_calibrate(int argc, char **argv) {
-  const char *cmd = "calibrate", *val;
+  const char *cmd = "calibrate";
   setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
   const char *base = NULL, *knob = NULL, *range = NULL, *levels = NULL, *anchor = NULL;
-  const char *vtext = "abapa", *openings = "random:2", *pool_text = NULL;
-  const char *out_path = "results/levels.txt", *chart = NULL;
-  long long games = 20, max_games = -1, verify_games = -1, ref_games = -1, seed = 1, ladder = 3;
+  const char *vtext, *openings, *pool_text = NULL, *out_path, *chart = NULL;
+  long long games, max_games = -1, verify_games = -1, ref_games = -1, seed, ladder;
   long long threads = sysconf(_SC_NPROCESSORS_ONLN);
-  double tolerance = 50, se = 0;
-  int log_scale = 0, quiet = 0;
+  double tolerance, se = 0;
+  int log_scale = 0, quiet = 0, nargs, prc;
   if (threads < 1) threads = 1;
-  for (int i = 0; i < argc; i++) {
-    int r;
-#define TEXT(name, var)                                   \
-  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {   \
-    if (r < 0) return CLI_EXIT_USAGE;                     \
-    var = val;                                            \
-    continue;                                             \
-  }
-#define WHOLE(name, var, lo, hi)                                                          \
-  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {                                   \
-    if (r < 0 || cli_long(cmd, name, val, lo, hi, &var)) return CLI_EXIT_USAGE;           \
-    continue;                                                                             \
-  }
-    if (cli_is_help(argv[i])) {
-      fputs(calibrate_help, stdout);
-      return CLI_EXIT_OK;
-    }
-    TEXT("--base", base)
-    TEXT("--knob", knob)
-    TEXT("--range", range)
-    TEXT("--levels", levels)
-    TEXT("--anchor", anchor)
-    TEXT("--variant", vtext)
-    TEXT("--openings", openings)
-    TEXT("--pool", pool_text)
-    TEXT("--out", out_path)
-    TEXT("--chart", chart)
-    WHOLE("--games", games, 2, 1000000)
-    WHOLE("--max-games", max_games, 2, 10000000)
-    WHOLE("--verify-games", verify_games, 2, 1000000)
-    WHOLE("--ref-games", ref_games, 2, 1000000)
-    WHOLE("--threads", threads, 1, 256)
-    WHOLE("--seed", seed, 0, LLONG_MAX)
-    WHOLE("--ladder", ladder, 0, 9)
-#undef TEXT
-#undef WHOLE
-    if ((r = cli_opt(argc, argv, &i, cmd, "--tolerance", &val))) {
-      if (r < 0 || parse_real(cmd, "--tolerance", val, 1, 2000, &tolerance)) return CLI_EXIT_USAGE;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--se", &val))) {
-      if (r < 0 || parse_real(cmd, "--se", val, 5, 2000, &se)) return CLI_EXIT_USAGE;
-    } else if (!strcmp(argv[i], "--log")) {
-      log_scale = 1;
-    } else if (!strcmp(argv[i], "--quiet")) {
-      quiet = 1;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  cli_option opts[] = {
+      CLI_O_TEXT("base", &base, "SPEC", NULL, "the player whose knob is set"),
+      CLI_O_TEXT("knob", &knob, "KEY", NULL, "the option of SPEC to calibrate"),
+      CLI_O_TEXT("range", &range, "LO:HI", NULL, "the knob's values searched"),
+      CLI_O_TEXT("levels", &levels, "'easy=E1;medium=E2;...'", NULL, "the levels' target Elos"),
+      CLI_O_TEXT("anchor", &anchor, "SPEC=ELO", NULL, "the player that sets the scale"),
+      CLI_O_INT("games", &games, 2, 1000000, "N", "20", "games a measure plays a reference"),
+      CLI_O_INT("max-games", &max_games, 2, 10000000, "M", NULL,
+                "at most M games a measure plays a reference, by default 8N"),
+      CLI_O_INT("ref-games", &ref_games, 2, 1000000, "R", NULL,
+                "games a pairing of the reference pool, by default 2N"),
+      CLI_O_INT("verify-games", &verify_games, 2, 1000000, "V", NULL,
+                "games a pairing of the verification, by default 2N"),
+      CLI_O_INT("threads", &threads, 1, 256, "T", NULL,
+                "games played at once, by default one per core"),
+      CLI_O_INT("seed", &seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
+      CLI_O_TEXT("openings", &openings, "random:PLIES", "random:2", "the openings"),
+      CLI_O_TEXT("pool", &pool_text, "'SPEC;...'", NULL, "more reference players"),
+      CLI_O_INT("ladder", &ladder, 0, 9, "K", "3", "copies of SPEC in the reference pool"),
+      CLI_O_FLAG("log", &log_scale, "spread the ladder log-spaced"),
+      CLI_O_REAL("tolerance", &tolerance, 1, 2000, "E", "50", "Elo a verified level may miss by"),
+      CLI_O_REAL("se", &se, 5, 2000, "E", NULL,
+                 "the standard error a measure needs, by default the spacing of the targets / 4"),
+      CLI_O_TEXT("out", &out_path, "FILE", "results/levels.txt", "the levels file"),
+      CLI_O_TEXT("chart", &chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
+      CLI_O_FLAG("quiet", &quiet, "no progress on stderr"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   if (!base || !knob || !range || !levels || !anchor)
     return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
   char err[1024];

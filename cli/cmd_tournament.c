@@ -13,6 +13,7 @@
 #include "arena/store.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/notation.h"
 #include "players/player.h"
 
@@ -21,24 +22,19 @@
 static atomic_int stop_flag;
 
 
-static const char tournament_help[] =
-    "usage: oware tournament --players 'SPEC;SPEC;...' | --players-file FILE\n"
-    "                        [--kind round-robin|gauntlet] [--format F] [--variant V[;V...]]\n"
-    "                        [--openings O] [--rounds R] [--threads N] [--seed S]\n"
-    "                        [--db PATH] [--name NAME] [--sprt elo0=E0,elo1=E1[,...]]\n"
-    "                        [--report] [--quiet]\n"
+static const char tournament_usage[] =
+    "usage: oware tournament --players 'SPEC;SPEC;...' | --players-file FILE [options]\n"
     "       oware tournament --resume RUN_ID [--db PATH] [--threads N] [--quiet]\n"
     "Plays every pairing (round-robin) or the first player against each other\n"
-    "(gauntlet), under every variant named, R rounds (default 1), as series of the\n"
-    "format F (default games:2): best-of:N, first-to:K[,lead:M][,cap:C],\n"
-    "streak:K[,cap:C], games:N. Each opening is played twice, colours swapped;\n"
-    "openings are random:PLIES (random legal moves from the seed, default\n"
-    "random:2) or file:PATH (position strings, one a line). Every game is stored\n"
-    "in the SQLite database (default " DEFAULT_DB ") as soon as it ends; a run\n"
-    "cut short (Ctrl-C, or even kill -9) is continued with --resume, which plays\n"
+    "(gauntlet), under every variant named, R rounds, as series of the format F:\n"
+    "best-of:N, first-to:K[,lead:M][,cap:C], streak:K[,cap:C], games:N. Each\n"
+    "opening is played twice, colours swapped; openings are random:PLIES (random\n"
+    "legal moves from the seed) or file:PATH (position strings, one a line).\n"
+    "Every game is stored in the SQLite database as soon as it ends; a run cut\n"
+    "short (Ctrl-C, or even kill -9) is continued with --resume, which plays\n"
     "exactly the games an uninterrupted run would have played. Game seeds come\n"
-    "from --seed (default 1) and each game's place in the schedule, so the same\n"
-    "command gives the same games with any number of --threads (default: cores).\n"
+    "from --seed and each game's place in the schedule, so the same command gives\n"
+    "the same games with any number of --threads.\n"
     "Player names are their specs unless the spec sets name=.\n"
     "--sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05][,model=normalized|logistic]: two\n"
     "players play game pairs until fishtest's generalized SPRT (pentanomial)\n"
@@ -46,19 +42,72 @@ static const char tournament_help[] =
     "At the end: standings, cross table, Elo with 95% intervals (stored in the\n"
     "ratings table, and about ten times along the run for the charts).\n"
     "--report writes the run's report (index.html, report.md, charts, OGN) to\n"
-    "results/run-N/ at the end and prints where it is.\n"
-    "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n";
+    "results/run-N/ at the end and prints where it is.\n";
+
+static const char *const tournament_kinds[] = {"round-robin", "gauntlet", NULL};
+
+typedef struct tournament_args {
+  const char *players, *players_file, *kind, *format, *variants, *openings, *db, *name, *sprt;
+  long long rounds, threads, seed, resume;
+  int kind_idx, quiet, report, threads_set, config_given;
+} tournament_args;
+
+/* The options of `oware tournament`, declared once: read from the command
+ * line, and from a stored run's command line on --resume. Returns like
+ * cli_parse. */
+static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
+  memset(a, 0, sizeof *a);
+  a->threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (a->threads < 1) a->threads = 1;
+  a->resume = -1;
+  int nargs;
+  cli_option opts[] = {
+      CLI_O_TEXT("players", &a->players, "'SPEC;SPEC;...'", NULL, "the players"),
+      CLI_O_TEXT("players-file", &a->players_file, "FILE", NULL,
+                 "the players, a spec a line (# comments)"),
+      CLI_O_CHOICE("kind", &a->kind_idx, tournament_kinds, "round-robin",
+                   "every pairing, or the first player against each other"),
+      CLI_O_TEXT("format", &a->format, "F", "games:2", "the series of a pairing"),
+      CLI_O_TEXT("variant", &a->variants, "V[;V...]", "abapa", "the rule variants"),
+      CLI_O_TEXT("openings", &a->openings, "O", "random:2", "random:PLIES or file:PATH"),
+      CLI_O_INT("rounds", &a->rounds, 1, 100000, "R", "1", "rounds"),
+      CLI_O_INT("seed", &a->seed, 0, (long long)(~0ULL >> 1), "S", "1", "the run's seed"),
+      CLI_O_TEXT("name", &a->name, "NAME", NULL, "the run's name (default tournament, or sprt)"),
+      CLI_O_TEXT("sprt", &a->sprt, "elo0=E0,elo1=E1[,...]", NULL,
+                 "play until the SPRT decides (two players)"),
+      CLI_O_INT("threads", &a->threads, 1, 256, "N", NULL,
+                "games played at once, by default one per core"),
+      CLI_O_TEXT("db", &a->db, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_INT("resume", &a->resume, 1, (long long)(~0ULL >> 1), "RUN_ID", NULL,
+                "continue a run that was stopped"),
+      CLI_O_FLAG("report", &a->report, "write the run's report at the end"),
+      CLI_O_FLAG("quiet", &a->quiet, "no progress on stderr"),
+      CLI_END,
+  };
+  cli_command_spec spec = {"tournament", tournament_usage,
+                           "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n",
+                           opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, rc)) return 1;
+  a->kind = tournament_kinds[a->kind_idx];
+  a->threads_set = cli_option_find(&spec, "threads")->given > 0;
+  static const char *const config[] = {"players", "players-file", "kind",  "format", "variant",
+                                       "openings", "name",        "sprt",  "rounds", "seed"};
+  for (size_t i = 0; i < sizeof config / sizeof *config; i++)
+    a->config_given |= cli_option_find(&spec, config[i])->given > 0;
+  return 0;
+}
 
 /* The SPRT of a run being resumed, from its stored command line. */
 static int resume_sprt(const char *cmd, const store_run *r, tournament *t) {
   char **av = NULL, err[256];
-  int ac = cli_unquote_args(r->command, "oware tournament", &av), rc = 0;
-  for (int i = 0; i < ac; i++) {
-    const char *val = NULL;
-    if (!strcmp(av[i], "--sprt") && i + 1 < ac) val = av[i + 1];
-    else if (!strncmp(av[i], "--sprt=", 7)) val = av[i] + 7;
-    if (!val) continue;
-    if (rating_sprt_parse(val, &t->sprt, err, sizeof err)) {
+  int ac = cli_unquote_args(r->command, "oware tournament", &av), rc = 0, prc;
+  tournament_args a;
+  if (ac < 0) return cli_error(cmd, "out of memory"), -1;
+  if (parse_args(ac, av, &a, &prc)) {
+    cli_error(cmd, "run %lld: its stored command line does not parse", (long long)r->id);
+    rc = -1;
+  } else if (a.sprt) {
+    if (rating_sprt_parse(a.sprt, &t->sprt, err, sizeof err)) {
       cli_error(cmd, "run %lld: its --sprt: %s", (long long)r->id, err);
       rc = -1;
     }
@@ -143,59 +192,16 @@ void cli_watch_tournament(tournament *t) {
 }
 
 int cli_tournament(int argc, char **argv) {
-  const char *cmd = "tournament", *val;
-  const char *players = NULL, *players_file = NULL, *kind = "round-robin", *format = "games:2";
-  const char *variants = "abapa", *openings = "random:2", *db_path = DEFAULT_DB, *name = NULL;
-  const char *sprt = NULL;
-  long long rounds = 1, threads = sysconf(_SC_NPROCESSORS_ONLN), seed = 1, resume = -1;
-  int quiet = 0, threads_set = 0, config_given = 0, report = 0;
-  if (threads < 1) threads = 1;
-  for (int i = 0; i < argc; i++) {
-    int r;
-#define OPT(name, var)                                                   \
-  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {                  \
-    if (r < 0) return CLI_EXIT_USAGE;                                    \
-    var = val;                                                           \
-    config_given = 1;                                                    \
-    continue;                                                            \
-  }
-    if (cli_is_help(argv[i])) {
-      fputs(tournament_help, stdout);
-      return CLI_EXIT_OK;
-    }
-    OPT("--players", players)
-    OPT("--players-file", players_file)
-    OPT("--kind", kind)
-    OPT("--format", format)
-    OPT("--variant", variants)
-    OPT("--openings", openings)
-    OPT("--name", name)
-    OPT("--sprt", sprt)
-#undef OPT
-    if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      db_path = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--rounds", &val))) {
-      if (r < 0 || cli_long(cmd, "--rounds", val, 1, 100000, &rounds)) return CLI_EXIT_USAGE;
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--threads", &val))) {
-      if (r < 0 || cli_long(cmd, "--threads", val, 1, 256, &threads)) return CLI_EXIT_USAGE;
-      threads_set = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--seed", &val))) {
-      if (r < 0 || cli_long(cmd, "--seed", val, 0, (long long)(~0ULL >> 1), &seed))
-        return CLI_EXIT_USAGE;
-      config_given = 1;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--resume", &val))) {
-      if (r < 0 || cli_long(cmd, "--resume", val, 1, (long long)(~0ULL >> 1), &resume))
-        return CLI_EXIT_USAGE;
-    } else if (!strcmp(argv[i], "--quiet")) {
-      quiet = 1;
-    } else if (!strcmp(argv[i], "--report")) {
-      report = 1;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "tournament";
+  tournament_args a;
+  int prc;
+  if (parse_args(argc, argv, &a, &prc)) return prc;
+  const char *players = a.players, *players_file = a.players_file, *kind = a.kind;
+  const char *format = a.format, *variants = a.variants, *openings = a.openings;
+  const char *db_path = a.db, *name = a.name, *sprt = a.sprt;
+  long long rounds = a.rounds, threads = a.threads, seed = a.seed, resume = a.resume;
+  int quiet = a.quiet, threads_set = a.threads_set, config_given = a.config_given;
+  int report = a.report;
   char err[1024];
   tournament *t = calloc(1, sizeof *t);
   if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
@@ -259,10 +265,6 @@ int cli_tournament(int argc, char **argv) {
       goto out;
     }
     series_format_string(&f, r->format, sizeof r->format);
-    if (strcmp(kind, "round-robin") && strcmp(kind, "gauntlet")) {
-      cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", kind);
-      goto out;
-    }
     snprintf(r->kind, sizeof r->kind, "%s", kind);
     if (strlen(openings) >= sizeof r->openings) {
       cli_error(cmd, "--openings is too long");
@@ -342,19 +344,16 @@ static int print_run(void *ctx, const store_run *r) {
 }
 
 int cli_runs(int argc, char **argv) {
-  const char *cmd = "runs", *db_path = DEFAULT_DB, *val;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      printf("usage: oware runs [--db PATH]\nLists the runs stored in the database, newest first.\n");
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      db_path = val;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "runs", *db_path;
+  int nargs, prc;
+  cli_option opts[] = {
+      CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_END,
+  };
+  cli_command_spec spec = {
+      cmd, "usage: oware runs [--db PATH]\nLists the runs stored in the database, newest first.\n",
+      NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   store *db;
   char err[512];
   if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
@@ -445,36 +444,29 @@ static int export_game(void *ctx, const store_game *g) {
 }
 
 int cli_export(int argc, char **argv) {
-  const char *cmd = "export", *db_path = DEFAULT_DB, *format = NULL, *outp = NULL, *val;
+  const char *cmd = "export", *db_path, *format = NULL, *outp = NULL;
   long long run = -1;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      printf("usage: oware export --run N [--db PATH] --format ogn|csv|pgn [--out FILE]\n"
-             "Writes the games of run N as OGN (one record a game, readable by Aualé),\n"
-             "CSV (a header line, then a game a line) or PGN (one record a game, White =\n"
-             "South, Black = North, Result 1-0/0-1/1/2-1/2: what Ordo and BayesElo read;\n"
-             "docs/PGN.md), to FILE or standard output.\n");
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      db_path = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--format", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      format = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--out", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      outp = val;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--run", &val))) {
-      if (r < 0 || cli_long(cmd, "--run", val, 1, (long long)(~0ULL >> 1), &run))
-        return CLI_EXIT_USAGE;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  int nargs, prc, fmt = -1;
+  static const char *const formats[] = {"ogn", "csv", "pgn", NULL};
+  cli_option opts[] = {
+      CLI_O_INT("run", &run, 1, (long long)(~0ULL >> 1), "N", NULL, "the run ('oware runs')"),
+      CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_CHOICE("format", &fmt, formats, NULL, "OGN, CSV or PGN"),
+      CLI_O_TEXT("out", &outp, "FILE", NULL, "write to FILE (default: standard output)"),
+      CLI_END,
+  };
+  cli_command_spec spec = {
+      cmd,
+      "usage: oware export --run N --format ogn|csv|pgn [options]\n"
+      "Writes the games of run N as OGN (one record a game, readable by Aualé),\n"
+      "CSV (a header line, then a game a line) or PGN (one record a game, White =\n"
+      "South, Black = North, Result 1-0/0-1/1/2-1/2: what Ordo and BayesElo read;\n"
+      "docs/PGN.md), to FILE or standard output.\n",
+      NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  if (fmt >= 0) format = formats[fmt];
   if (run < 0) return cli_error(cmd, "--run N is needed ('oware runs' lists them)");
-  if (!format || (strcmp(format, "ogn") && strcmp(format, "csv") && strcmp(format, "pgn")))
-    return cli_error(cmd, "--format must be ogn, csv or pgn");
+  if (!format) return cli_error(cmd, "--format must be ogn, csv or pgn");
   store *db;
   char err[512];
   if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);

@@ -13,6 +13,7 @@
 #include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -26,36 +27,31 @@
 static atomic_int tune_stop;
 
 
-static const char tune_help[] =
-    "usage: oware tune spsa  --player SPEC [--params all|NAME,NAME...] [--iterations N]\n"
-    "                        [--pairs K] [--c-end X] [--r-end X] [options]\n"
-    "       oware tune texel --player SPEC [--params ...] [--games N | --from-db PATH]\n"
-    "                        [--positions M] [--max-iter I] [options]\n"
+static const char tune_usage[] =
+    "usage: oware tune spsa  --player SPEC [options]\n"
+    "       oware tune texel --player SPEC [options]\n"
     "       oware tune --resume RUN [--db PATH] [--threads T]\n"
-    "options: [--start FILE|equal:X] [--threads T] [--variant V] [--seed S] [--db PATH]\n"
-    "         [--opening-plies P] [--validate-sprt SPRT]\n"
-    "         [--out WEIGHTS] [--validate N] [--name NAME] [--report] [--quiet]\n"
     "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
     "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
     "--start equal:X (every weight X: a deliberately poor start).\n"
-    "spsa: as fishtest: iteration k plays K game pairs (default 8; shared openings,\n"
-    "  colours swapped) of theta+c_k*D against theta-c_k*D (D random +-1), then\n"
+    "spsa: as fishtest: iteration k plays K game pairs (shared openings, colours\n"
+    "  swapped) of theta+c_k*D against theta-c_k*D (D random +-1), then\n"
     "  theta += a_k*(W-L)*D/c_k; c_k = c/(k+1)^0.101, a_k = a/(A+k+1)^0.602,\n"
     "  A = N/10; per weight c_end = (hi-lo)/20 and r_end = 0.002 from its declared\n"
-    "  range (oware weights), or --c-end/--r-end for all. N default 200.\n"
-    "texel: plays N self-play games (default 2000; or reads the games of a\n"
-    "  database), keeps up to M quiet positions (default 200000) with their\n"
-    "  outcomes, fits the sigmoid scale K, then minimises the squared error over\n"
-    "  the weights (GSL BFGS2, exact gradient), at most I steps (default 200).\n"
+    "  range (oware weights), or --c-end/--r-end for all.\n"
+    "texel: plays N self-play games (or reads the games of a database), keeps up\n"
+    "  to M quiet positions with their outcomes, fits the sigmoid scale K, then\n"
+    "  minimises the squared error over the weights (GSL BFGS2, exact gradient),\n"
+    "  at most I steps.\n"
     "Every iteration is stored in the database's tuning table; --resume continues\n"
-    "a run that was stopped. The result goes to --out (default\n"
-    "results/tuned-RUN.txt), a weights file for minimax:weights=FILE.\n"
+    "a run that was stopped. The result goes to --out, a weights file for\n"
+    "minimax:weights=FILE.\n"
     "--validate N: N game pairs of the tuned weights against the start, with the\n"
     "  Elo gain and its 95% interval. --validate-sprt elo0=0,elo1=10[,...]: game\n"
     "  pairs until fishtest's SPRT decides (N, default 2000, is then the cap).\n"
-    "Openings: P random legal plies (default 8) from the seed and the pair's number:\n"
-    "  with deterministic players, few plies would repeat the same few games\n"
-    "  (2 plies give only 36 openings) and overstate the confidence.\n";
+    "Openings: P random legal plies from the seed and the pair's number: with\n"
+    "  deterministic players, few plies would repeat the same few games (2 plies\n"
+    "  give only 36 openings) and overstate the confidence.\n";
 
 typedef struct tune_cfg {
   int spsa; /* else texel */
@@ -65,73 +61,75 @@ typedef struct tune_cfg {
   int quiet, report;
 } tune_cfg;
 
-static int parse(const char *cmd, int argc, char **argv, tune_cfg *c) {
+static int positive(const cli_option *o, const char *text, char *err, size_t errlen) {
+  char *end;
+  double x = strtod(text, &end);
+  if (*end || end == text || !(x > 0) || !isfinite(x))
+    return snprintf(err, errlen, "--%s is '%s'; expected a positive number", o->name, text), -1;
+  *(double *)o->target = x;
+  return 0;
+}
+
+/* Reads the options into c (and, when resume is not NULL, --resume RUN into
+ * *resume and whether --threads was given into *threads_given). Returns 0,
+ * -1 after printing the help, or CLI_EXIT_USAGE after printing an error. */
+static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long *resume,
+                 int *threads_given) {
   memset(c, 0, sizeof *c);
-  c->variant = "abapa";
-  c->iterations = 200;
-  c->pairs = 8;
   c->threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-  c->seed = 1;
-  c->games = 2000;
-  c->positions = 200000;
-  c->max_iter = 200;
-  c->opening_plies = 8;
-  c->db = DEFAULT_DB;
-  c->params = "all";
-  if (argc < 1 || (strcmp(argv[0], "spsa") && strcmp(argv[0], "texel")))
+  long long run = -1;
+  char *mode[1];
+  int nmode, rc;
+  cli_option opts[] = {
+      CLI_O_TEXT("player", &c->spec, "SPEC", NULL, "the minimax player to tune"),
+      CLI_O_TEXT("params", &c->params, "all|NAME,NAME...", "all", "the weights to tune"),
+      CLI_O_TEXT("start", &c->start, "FILE|equal:X", NULL, "the start weights"),
+      CLI_O_INT("iterations", &c->iterations, 1, 10000000, "N", "200", "spsa: iterations"),
+      CLI_O_INT("pairs", &c->pairs, 1, 1000000, "K", "8", "spsa: game pairs an iteration"),
+      CLI_O_CALL("c-end", positive, &c->c_end, "X", "spsa: the final perturbation, all weights"),
+      CLI_O_CALL("r-end", positive, &c->r_end, "X", "spsa: the final step ratio, all weights"),
+      CLI_O_INT("games", &c->games, 1, 100000000, "N", "2000", "texel: self-play games"),
+      CLI_O_TEXT("from-db", &c->from_db, "PATH", NULL,
+                 "texel: the games of a database instead of self-play"),
+      CLI_O_INT("positions", &c->positions, 1, 100000000, "M", "200000",
+                "texel: quiet positions kept"),
+      CLI_O_INT("max-iter", &c->max_iter, 1, 100000, "I", "200", "texel: fit steps"),
+      CLI_O_INT("threads", &c->threads, 1, 256, "T", NULL,
+                "games played at once, by default one per core"),
+      CLI_O_TEXT("variant", &c->variant, "V", "abapa", "rule variant"),
+      CLI_O_INT("seed", &c->seed, 0, (long long)(~0ULL >> 1), "S", "1", "the run's seed"),
+      CLI_O_INT("opening-plies", &c->opening_plies, 0, 40, "P", "8",
+                "random plies of a pair's opening"),
+      CLI_O_TEXT("db", &c->db, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_TEXT("out", &c->out, "WEIGHTS", NULL,
+                 "the tuned weights file (default results/tuned-RUN.txt)"),
+      CLI_O_INT("validate", &c->validate, 0, 10000000, "N", NULL,
+                "game pairs of the tuned weights against the start"),
+      CLI_O_TEXT("validate-sprt", &c->validate_sprt, "SPRT", NULL,
+                 "validate until the SPRT decides"),
+      CLI_O_TEXT("name", &c->name, "NAME", NULL, "the run's name"),
+      CLI_O_FLAG("report", &c->report, "write the run's report at the end"),
+      CLI_O_FLAG("quiet", &c->quiet, "no progress on stderr"),
+      CLI_O_INT("resume", &run, 1, (long long)(~0ULL >> 1), "RUN", NULL,
+                "continue a run that was stopped (with --db and --threads only)"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, tune_usage, NULL, opts, 1};
+  if (cli_parse(&spec, argc, argv, mode, &nmode, &rc)) return rc ? rc : -1;
+  if (run > 0) {
+    for (const cli_option *o = opts; o->name; o++)
+      if (o->given && strcmp(o->name, "resume") && strcmp(o->name, "db") &&
+          strcmp(o->name, "threads"))
+        return cli_error(cmd, "with --resume only --db and --threads are allowed");
+    if (!resume || nmode)
+      return cli_error(cmd, "with --resume only --db and --threads are allowed");
+    *resume = run;
+    *threads_given = cli_option_find(&spec, "threads")->given > 0;
+    return 0;
+  }
+  if (!nmode || (strcmp(mode[0], "spsa") && strcmp(mode[0], "texel")))
     return cli_error(cmd, "the first argument is spsa or texel (or --resume RUN); see --help");
-  c->spsa = !strcmp(argv[0], "spsa");
-  for (int i = 1; i < argc; i++) {
-    const char *val;
-    int r;
-#define TEXT(name, field)                                  \
-  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {    \
-    if (r < 0) return CLI_EXIT_USAGE;                      \
-    c->field = val;                                        \
-    continue;                                              \
-  }
-#define NUM(name, field, lo, hi)                                                        \
-  if ((r = cli_opt(argc, argv, &i, cmd, name, &val))) {                                 \
-    if (r < 0 || cli_long(cmd, name, val, lo, hi, &c->field)) return CLI_EXIT_USAGE;    \
-    continue;                                                                           \
-  }
-    TEXT("--player", spec)
-    TEXT("--params", params)
-    TEXT("--start", start)
-    TEXT("--variant", variant)
-    TEXT("--db", db)
-    TEXT("--out", out)
-    TEXT("--from-db", from_db)
-    TEXT("--name", name)
-    TEXT("--validate-sprt", validate_sprt)
-    NUM("--iterations", iterations, 1, 10000000)
-    NUM("--pairs", pairs, 1, 1000000)
-    NUM("--threads", threads, 1, 256)
-    NUM("--seed", seed, 0, (long long)(~0ULL >> 1))
-    NUM("--validate", validate, 0, 10000000)
-    NUM("--games", games, 1, 100000000)
-    NUM("--positions", positions, 1, 100000000)
-    NUM("--max-iter", max_iter, 1, 100000)
-    NUM("--opening-plies", opening_plies, 0, 40)
-#undef TEXT
-#undef NUM
-    if ((r = cli_opt(argc, argv, &i, cmd, "--c-end", &val)) ||
-        (r = cli_opt(argc, argv, &i, cmd, "--r-end", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      char *end;
-      double x = strtod(val, &end);
-      if (*end || end == val || !(x > 0) || !isfinite(x))
-        return cli_error(cmd, "%s is '%s'; expected a positive number", argv[i - 1], val);
-      if (!strcmp(argv[i - 1], "--c-end")) c->c_end = x;
-      else c->r_end = x;
-    } else if (!strcmp(argv[i], "--quiet")) {
-      c->quiet = 1;
-    } else if (!strcmp(argv[i], "--report")) {
-      c->report = 1;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  c->spsa = !strcmp(mode[0], "spsa");
   if (!c->spec) return cli_error(cmd, "--player SPEC is needed (a minimax player)");
   if (c->validate_sprt) {
     rating_sprt sp;
@@ -344,38 +342,16 @@ static int from_db(const char *cmd, const char *path, const variant *v, texel_se
 
 int cli_tune(int argc, char **argv) {
   const char *cmd = "tune";
-  if (argc && cli_is_help(argv[0])) {
-    fputs(tune_help, stdout);
-    return CLI_EXIT_OK;
-  }
-  for (int i = 0; i < argc; i++)
-    if (cli_is_help(argv[i])) {
-      fputs(tune_help, stdout);
-      return CLI_EXIT_OK;
-    }
   /* --resume RUN: the stored command line is read back. */
   long long resume = -1, threads_override = 0;
-  const char *db_path = DEFAULT_DB;
+  int threads_given = 0;
   char **rargv = NULL;
   int rargc = 0;
-  if (argc && !strncmp(argv[0], "--resume", 8)) {
-    for (int i = 0; i < argc; i++) {
-      const char *val;
-      int r;
-      if ((r = cli_opt(argc, argv, &i, cmd, "--resume", &val))) {
-        if (r < 0 || cli_long(cmd, "--resume", val, 1, (long long)(~0ULL >> 1), &resume))
-          return CLI_EXIT_USAGE;
-      } else if ((r = cli_opt(argc, argv, &i, cmd, "--db", &val))) {
-        if (r < 0) return CLI_EXIT_USAGE;
-        db_path = val;
-      } else if ((r = cli_opt(argc, argv, &i, cmd, "--threads", &val))) {
-        if (r < 0 || cli_long(cmd, "--threads", val, 1, 256, &threads_override)) return CLI_EXIT_USAGE;
-      } else {
-        return cli_error(cmd, "with --resume only --db and --threads are allowed");
-      }
-    }
-  }
   tune_cfg c;
+  int p = parse(cmd, argc, argv, &c, &resume, &threads_given);
+  if (p) return p < 0 ? CLI_EXIT_OK : p;
+  const char *db_path = c.db;
+  if (threads_given) threads_override = c.threads;
   store *db = NULL;
   store_run *run = calloc(1, sizeof *run);
   char err[1024];
@@ -399,11 +375,9 @@ int cli_tune(int argc, char **argv) {
       cli_error(cmd, "out of memory");
       goto out;
     }
-    if (parse(cmd, rargc, rargv, &c)) goto out;
+    if (parse(cmd, rargc, rargv, &c, NULL, NULL)) goto out;
     c.db = db_path;
     if (threads_override) c.threads = threads_override;
-  } else if (parse(cmd, argc, argv, &c)) {
-    goto out;
   }
 
   /* The player, the variant, the weights. */

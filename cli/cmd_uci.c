@@ -2,17 +2,19 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "players/player.h"
 #include "players/uci.h"
 
 #define DEFAULT_SPEC "minimax:movetime=1000"
 
-static const char uci_help[] =
+static const char uci_usage[] =
     "usage: oware uci [--player SPEC]\n"
     "Serves a player over the engine protocol (Aualé's dialect of UCI) on stdin\n"
     "and stdout, so that a GUI such as Aualé, or another harness (an 'engine:'\n"
-    "player), can use it.\n"
-    "  --player SPEC  the player to serve (default " DEFAULT_SPEC ")\n"
+    "player), can use it.\n";
+
+static const char uci_after[] =
     "Commands:\n"
     "  uci                        -> id, option lines (the player's options, seed\n"
     "                                and Variant), uciok\n"
@@ -26,19 +28,14 @@ static const char uci_help[] =
     "Errors of the other side are answered 'info string error: ...'.\n";
 
 int cli_uci(int argc, char **argv) {
-  const char *cmd = "uci", *spec = DEFAULT_SPEC, *val;
-  for (int i = 0; i < argc; i++) {
-    int r;
-    if (cli_is_help(argv[i])) {
-      fputs(uci_help, stdout);
-      return CLI_EXIT_OK;
-    } else if ((r = cli_opt(argc, argv, &i, cmd, "--player", &val))) {
-      if (r < 0) return CLI_EXIT_USAGE;
-      spec = val;
-    } else {
-      return cli_error(cmd, "unexpected argument '%s' (see --help)", argv[i]);
-    }
-  }
+  const char *cmd = "uci", *spec;
+  int nargs, rc;
+  cli_option opts[] = {
+      CLI_O_TEXT("player", &spec, "SPEC", DEFAULT_SPEC, "the player to serve"),
+      CLI_END,
+  };
+  cli_command_spec pspec = {cmd, uci_usage, uci_after, opts, 0};
+  if (cli_parse(&pspec, argc, argv, NULL, &nargs, &rc)) return rc;
   char err[512];
   player_config cfg;
   if (player_parse_spec(spec, &cfg, err, sizeof err)) return cli_error(cmd, "--player: %s", err);

@@ -190,6 +190,19 @@ usage_error perft 3 4 -- "'4'"
 usage_error perft --variant foo 3 -- "unknown variant 'foo'"
 usage_error perft --variant seeds=13 3 -- "'seeds'" "1..12"
 usage_error perft --variant -- "--variant" "needs a value"
+# Options come from one table per command: --x=v and --x v alike, clear errors.
+run perft --variant=auale 5
+expect_rc 0
+expect_out_has "perft 5 5219"
+run perft 5 --variant auale
+expect_rc 0
+expect_out_has "perft 5 5219"
+usage_error perft --bogus 3 -- "unknown option '--bogus'" "--help"
+usage_error perft --time=1 3 -- "--time takes no value"
+usage_error match --games=0 -- "--games is '0'" "from 1 to 100000000"
+run perft -- 2
+expect_rc 0
+expect_out_has "perft 2 36"
 usage_error perft --position 4-4-4 3 -- "3 fields" "expected 15"
 usage_error perft --position 5-4-4-4-4-4-4-4-4-4-4-4-0-0-S 3 -- "add up to 49"
 usage_error perft --position 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X 3 -- "side to move" "'X'"

@@ -66,6 +66,34 @@ check "the validation is stored" test "$(sqlite3 "$tmp/v.db" "select count(*) fr
 "$oware" tune spsa --player "$P" --validate-sprt elo0=5,elo1=0 --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "a bad validation SPRT: exit 2" bash -c "test $rc = 2 && grep -q 'validate-sprt' '$tmp/err'"
 
+# --c-end=7 and --c-end 7 are the same option (they once set different fields): the
+# two runs store the same tuning rows, and the rows differ from a run without it.
+rows() { sqlite3 "$1" 'select iteration, kind, weights, step, wins, draws, losses, value, lo, hi, games from tuning order by iteration'; }
+for form in eq sep none; do
+  case $form in
+  eq) opts=(--c-end=7 --r-end=0.01) ;;
+  sep) opts=(--c-end 7 --r-end 0.01) ;;
+  none) opts=() ;;
+  esac
+  "$oware" tune spsa --player minimax:depth=1 --params threat,capture --iterations 2 --pairs 1 \
+    --threads 1 --seed 3 "${opts[@]}" --db "$tmp/ce-$form.db" --out "$tmp/ce-$form.txt" --quiet \
+    >/dev/null 2>&1
+done
+check "--c-end=7 runs and stores 2 iterations" test "$(rows "$tmp/ce-eq.db" | wc -l)" = 2
+check "--c-end=7 and --c-end 7 store the same run" cmp -s <(rows "$tmp/ce-eq.db") <(rows "$tmp/ce-sep.db")
+check "... which is not the run without --c-end" bash -c "! cmp -s <(sqlite3 '$tmp/ce-eq.db' 'select step from tuning') <(sqlite3 '$tmp/ce-none.db' 'select step from tuning')"
+"$oware" tune spsa --player "$P" --c-end=0 --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "--c-end=0: exit 2 naming the option" bash -c "test $rc = 2 && grep -q -- \"--c-end is '0'; expected a positive number\" '$tmp/err'"
+"$oware" tune spsa --player "$P" --iterations=0 --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "--iterations=0: exit 2 with the range" bash -c "test $rc = 2 && grep -q -- '--iterations is .0.; expected a whole number from 1 to 10000000' '$tmp/err'"
+"$oware" tune spsa --player "$P" --bogus 3 --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "an unknown option: exit 2 naming it" bash -c "test $rc = 2 && grep -q \"unknown option '--bogus'\" '$tmp/err'"
+"$oware" tune spsa --player >/dev/null 2>"$tmp/err"; rc=$?
+check "a missing value: exit 2 naming the option" bash -c "test $rc = 2 && grep -q -- '--player needs a value' '$tmp/err'"
+"$oware" tune --resume 1 --seed 3 --db "$tmp/cut.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db and --threads' '$tmp/err'"
+check "tune --help lists every option" bash -c "for o in player params start iterations pairs c-end r-end games from-db positions max-iter threads variant seed opening-plies db out validate validate-sprt name report quiet resume; do '$oware' tune --help | grep -q -- \"^  --\$o\" || exit 1; done"
+
 # Bad input.
 "$oware" tune spsa --player greedy --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "a player that is not minimax: exit 2" bash -c "test $rc = 2 && grep -q 'minimax' '$tmp/err'"
