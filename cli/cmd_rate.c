@@ -10,6 +10,7 @@
 #include "arena/rating.h"
 #include "arena/store.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "core/variant.h"
 
@@ -89,6 +90,7 @@ int cli_rate(int argc, char **argv) {
   char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "", err[1024];
   const char *pgn_path = NULL, *ogn_path = NULL, *import_name = NULL;
   pgn_file games = {0};
+  int json = 0;
   double anchor_elo = 0;
   store *db = NULL;
   rating_pool pool;
@@ -112,6 +114,7 @@ int cli_rate(int argc, char **argv) {
       CLI_O_TEXT("ogn", &ogn_path, "FILE", NULL, "the same, for an OGN (or PGN) file"),
       CLI_O_TEXT("name", &import_name, "NAME", NULL,
                  "with --pgn/--ogn and --db: the imported run's name"),
+      CLI_O_FLAG("json", &json, "print one JSON object instead of the tables (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, rate_usage,
@@ -199,8 +202,8 @@ int cli_rate(int argc, char **argv) {
       rc = CLI_EXIT_FAIL;
       goto out;
     }
-    printf("Stored %d game(s) of %s as run %" PRId64 " (imported).\n",
-           games.n - games.no_result, pgn_path, id);
+    fprintf(json ? stderr : stdout, "Stored %d game(s) of %s as run %" PRId64 " (imported).\n",
+            games.n - games.no_result, pgn_path, id);
     runs[nruns++] = id;
   }
   if (!db && store_open(db_path, 0, &db, err, sizeof err)) {
@@ -247,8 +250,9 @@ fit:;
       cli_error(cmd, "unknown anchor '%s': there are no games in %s", anchor_name, scope);
       goto out;
     }
-    printf("No games to rate in %s.\n", scope);
-    rc = CLI_EXIT_OK;
+    if (json) cli_json_rating(stdout, scope, NULL, 0, &res, NULL);
+    else printf("No games to rate in %s.\n", scope);
+    rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     goto out;
   }
   rating_options opt = {anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed, 0};
@@ -257,6 +261,9 @@ fit:;
     rc = strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     goto out;
   }
+  if (json) {
+    cli_json_rating(stdout, scope, anchor ? anchor_name : NULL, anchor_elo, &res, &pool);
+  } else {
   printf("Ratings of %s (Bradley-Terry maximum likelihood, Elo", scope);
   if (anchor) printf("; %s = %g", anchor_name, anchor_elo);
   else printf("; pool average %g", anchor_elo);
@@ -269,6 +276,7 @@ fit:;
     rating_match_print(stdout, pool.name[res.order[0]], pool.name[res.order[1]], &m, NULL);
   } else {
     rating_print_los(stdout, &res);
+  }
   }
   if (!db) {
     rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
@@ -329,7 +337,7 @@ bad:
 int cli_sprt(int argc, char **argv) {
   const char *cmd = "sprt", *penta_text = NULL, *wdl_text = NULL;
   rating_sprt s;
-  int have0, have1, model, nargs, rc;
+  int have0, have1, model, nargs, rc, json = 0;
   static const char *const models[] = {"normalized", "logistic", NULL};
   rating_sprt_default(&s);
   cli_option opts[] = {
@@ -340,6 +348,7 @@ int cli_sprt(int argc, char **argv) {
       CLI_O_CHOICE("model", &model, models, "normalized", "the Elo of H0 and H1"),
       CLI_O_TEXT("penta", &penta_text, "LL,LD,WLDD,WD,WW", NULL, "game pair counts"),
       CLI_O_TEXT("wdl", &wdl_text, "W,D,L", NULL, "single game counts"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, sprt_usage, "Exit codes: 0 done, 2 bad input.\n", opts, 0};
@@ -362,7 +371,27 @@ int cli_sprt(int argc, char **argv) {
     if (parse_counts(cmd, "--wdl", wdl_text, c, 3)) return CLI_EXIT_USAGE;
     llr = rating_sprt_llr_wdl(&s, c[0], c[1], c[2]);
   }
-  printf("LLR %.4f\nbounds %.4f %.4f\ndecision %s\n", llr, rating_sprt_lower(&s),
-         rating_sprt_upper(&s), rating_decision_name(rating_sprt_decide(&s, llr)));
+  if (json) {
+    fputs("{\"llr\":", stdout);
+    cli_json_num(stdout, llr);
+    fputs(",\"lower\":", stdout);
+    cli_json_num(stdout, rating_sprt_lower(&s));
+    fputs(",\"upper\":", stdout);
+    cli_json_num(stdout, rating_sprt_upper(&s));
+    fputs(",\"decision\":", stdout);
+    cli_json_str(stdout, rating_decision_name(rating_sprt_decide(&s, llr)));
+    fputs(",\"elo0\":", stdout);
+    cli_json_num(stdout, s.elo0);
+    fputs(",\"elo1\":", stdout);
+    cli_json_num(stdout, s.elo1);
+    fputs(",\"alpha\":", stdout);
+    cli_json_num(stdout, s.alpha);
+    fputs(",\"beta\":", stdout);
+    cli_json_num(stdout, s.beta);
+    printf(",\"model\":\"%s\"}\n", models[model]);
+  } else {
+    printf("LLR %.4f\nbounds %.4f %.4f\ndecision %s\n", llr, rating_sprt_lower(&s),
+           rating_sprt_upper(&s), rating_decision_name(rating_sprt_decide(&s, llr)));
+  }
   return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "arena/pgn.h"
+#include "arena/plot.h"
 #include "arena/report.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "core/notation.h"
 #include "players/player.h"
@@ -49,7 +51,7 @@ static const char *const tournament_kinds[] = {"round-robin", "gauntlet", NULL};
 typedef struct tournament_args {
   const char *players, *players_file, *kind, *format, *variants, *openings, *db, *name, *sprt;
   long long rounds, threads, seed, resume;
-  int kind_idx, quiet, report, threads_set, config_given;
+  int kind_idx, quiet, report, threads_set, config_given, json;
 } tournament_args;
 
 /* The options of `oware tournament`, declared once: read from the command
@@ -82,6 +84,8 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
                 "continue a run that was stopped"),
       CLI_O_FLAG("report", &a->report, "write the run's report at the end"),
       CLI_O_FLAG("quiet", &a->quiet, "no progress on stderr"),
+      CLI_O_FLAG("json", &a->json, "at the end, the standings as JSON instead of the tables "
+                                   "(docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {"tournament", tournament_usage,
@@ -201,7 +205,7 @@ int cli_tournament(int argc, char **argv) {
   const char *db_path = a.db, *name = a.name, *sprt = a.sprt;
   long long rounds = a.rounds, threads = a.threads, seed = a.seed, resume = a.resume;
   int quiet = a.quiet, threads_set = a.threads_set, config_given = a.config_given;
-  int report = a.report;
+  int report = a.report, json_out = a.json;
   char err[1024];
   tournament *t = calloc(1, sizeof *t);
   if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
@@ -225,7 +229,14 @@ int cli_tournament(int argc, char **argv) {
     }
     if (!strcmp(r->status, "finished")) {
       fprintf(stderr, "oware tournament: run %lld is already finished\n", resume);
-      rc = tournament_print_standings(db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
+      if (json_out) {
+        plot_run *pr;
+        rc = plot_run_load(db, r->id, &pr, err, sizeof err) ? CLI_EXIT_FAIL : 0;
+        if (!rc) cli_json_standings(stdout, pr), plot_run_free(pr);
+        else cli_error(cmd, "%s", err);
+      } else {
+        rc = tournament_print_standings(db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
+      }
       goto out;
     }
     if (threads_set) r->threads = (int)threads;
@@ -295,13 +306,28 @@ int cli_tournament(int argc, char **argv) {
     rc = CLI_EXIT_FAIL;
     goto out;
   }
-  if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
+  if (json_out) {
+    /* The ratings are fitted and stored as without --json; only the tables
+     * give way to the JSON. */
+    plot_run *pr;
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink || tournament_print_ratings(db, r->id, t, sink, err, sizeof err) ||
+        plot_run_load(db, r->id, &pr, err, sizeof err)) {
+      if (sink) fclose(sink);
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    fclose(sink);
+    cli_json_standings(stdout, pr);
+    plot_run_free(pr);
+  } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
+             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
     goto out;
   }
-  if (t->sprt_on)
+  if (t->sprt_on && !json_out)
     printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs, counted in "
            "schedule order; games after the deciding pair are not stored\n",
            t->sprt.model == RATING_MODEL_NORMALIZED ? "(normalized Elo)" : "(logistic Elo)",
@@ -336,8 +362,19 @@ out:
 
 /* ---- oware runs ---- */
 
+typedef struct runs_out {
+  store *db;
+  int json, n;
+} runs_out;
+
 static int print_run(void *ctx, const store_run *r) {
-  store *db = ctx;
+  runs_out *o = ctx;
+  store *db = o->db;
+  if (o->json) {
+    fputs(o->n++ ? ",\n" : "\n", stdout);
+    cli_json_run(stdout, r, store_games_count(db, r->id));
+    return 0;
+  }
   printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id, r->status,
          r->name, r->kind, r->nplayers, store_games_count(db, r->id), r->started);
   return 0;
@@ -345,22 +382,26 @@ static int print_run(void *ctx, const store_run *r) {
 
 int cli_runs(int argc, char **argv) {
   const char *cmd = "runs", *db_path;
-  int nargs, prc;
+  int nargs, prc, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_FLAG("json", &json, "print {\"runs\": [...]} (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {
-      cmd, "usage: oware runs [--db PATH]\nLists the runs stored in the database, newest first.\n",
+      cmd, "usage: oware runs [--db PATH] [--json]\nLists the runs stored in the database, newest first.\n",
       NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   store *db;
   char err[512];
   if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  int rc = store_runs_foreach(db, print_run, db, err, sizeof err);
+  runs_out o = {db, json, 0};
+  if (json) fputs("{\"runs\":[", stdout);
+  int rc = store_runs_foreach(db, print_run, &o, err, sizeof err);
   store_close(db);
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  return CLI_EXIT_OK;
+  if (json) fputs("]}\n", stdout);
+  return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* ---- oware export ---- */

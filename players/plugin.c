@@ -146,7 +146,7 @@ int plugin_load(const char *path, const player_type **type, void **handle, char 
   if (!e) {
     const oware_plugin *e2 = dlsym(h, OWARE_PLUGIN_SYMBOL);
     if (!e2) {
-      snprintf(err, errlen, "plugin: '%s' exports neither %s nor %s (is it an oware plug-in?)",
+      snprintf(err, errlen, "plugin: '%s' does not export %s or %s (is it an oware plug-in?)",
                path, OWARE_PLUGIN_SYMBOL, PLUGIN_SYMBOL);
       plugin_unload(l);
       return -1;
