@@ -26,9 +26,14 @@ check "the shared library exports only oware_ functions" \
   test -z "$(nm -D --defined-only "$lib/liboware.so" | awk '$2 == "T" && $3 !~ /^oware_/')"
 
 export PKG_CONFIG_PATH=$(dirname "$pc")
+# A sanitizer build's library needs its runtime first: build the programs
+# with the same sanitizer (scripts/test runs this under address and thread).
+san=()
+if ldd "$lib/liboware.so" | grep -q libasan; then san=(-fsanitize=address,undefined);
+elif ldd "$lib/liboware.so" | grep -q libtsan; then san=(-fsanitize=thread); fi
 check "pkg-config knows oware" test "$(pkg-config --modversion oware)" = "$("$prefix/bin/oware" --version | cut -d' ' -f2)"
 # The example, built from the installed copy, only with what pkg-config says.
-cc -std=c11 -Wall -Wextra -Werror "$prefix/share/oware/examples/example.c" \
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$prefix/share/oware/examples/example.c" \
   $(pkg-config --cflags --libs oware) -o "$tmp/example" 2>"$tmp/cc.err"
 check "the example builds against the installed files" test $? = 0
 cat "$tmp/cc.err"
@@ -48,7 +53,7 @@ check "a bad variant is an error from the library" test $? = 2
 check "which names the variant" grep -q 'variant:' "$tmp/ex3.out"
 
 # A plug-in built against the same header, loaded by the binary and by the library.
-cc -std=c11 -Wall -Wextra -Werror -shared -fPIC "$src/tests/data/plugin_first.c" \
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -shared -fPIC "$src/tests/data/plugin_first.c" \
   $(pkg-config --cflags oware) -o "$tmp/first.so" 2>"$tmp/cc2.err"
 check "a plug-in builds against the installed header" test $? = 0
 cat "$tmp/cc2.err"
