@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena/match.h"
 #include "core/board.h"
 #include "core/game.h"
 #include "core/variant.h"
@@ -79,7 +80,7 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
             put_tag(f, "White", r->player_name[g->south_idx]) ||
             put_tag(f, "Black", r->player_name[g->north_idx]) || put_tag(f, "Result", res) ||
             put_tag(f, "Variant", vname) || put_tag(f, "StartPosition", g->opening) ||
-            put_tag(f, "Termination", g->end) || put_tag(f, "Score", score) ||
+            put_tag(f, "Termination", match_end_name(g->end)) || put_tag(f, "Score", score) ||
             put_tag(f, "PlyCount", plies) || fputc('\n', f) == EOF;
   /* Movetext: "1. F d 2. E e …", "1... d" when North starts; lines under 80. */
   int col = 0;
@@ -680,41 +681,38 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
   int n, ret = -1;
   int *idx = rated_order(f, &n);
   names l = {0};
-  store_run *run = calloc(1, sizeof *run);
+  store_run run;
+  store_run_init(&run);
   store_game *games = NULL;
-  if (!idx || !run || file_names(f, &l)) goto oom;
+  if (!idx || file_names(f, &l)) goto oom;
   if (l.n > STORE_MAX_PLAYERS) {
     errf(err, errlen, "the games have %d players; a run holds at most %d", l.n,
          STORE_MAX_PLAYERS);
     goto done;
   }
-  snprintf(run->name, sizeof run->name, "%s", name);
-  snprintf(run->kind, sizeof run->kind, "imported");
-  snprintf(run->format, sizeof run->format, "imported");
-  snprintf(run->openings, sizeof run->openings, "imported");
-  snprintf(run->command, sizeof run->command, "%s", command);
-  run->nplayers = l.n;
-  for (int i = 0; i < l.n; i++) {
-    snprintf(run->player_name[i], sizeof run->player_name[i], "%s", l.v[i]);
-    snprintf(run->player_spec[i], sizeof run->player_spec[i], "imported");
-  }
+  run.kind = STORE_IMPORTED;
+  if (store_run_set(&run.name, name) || store_run_set(&run.format, "imported") ||
+      store_run_set(&run.openings, "imported") || store_run_set(&run.command, command))
+    goto oom;
+  for (int i = 0; i < l.n; i++)
+    if (store_run_add_player(&run, l.v[i], "imported")) goto oom;
   int rounds = 0;
   for (int k = 0; k < n; k++) {
     const pgn_game *g = &f->games[idx[k]];
     int v;
-    for (v = 0; v < run->nvariants; v++)
-      if (!strcmp(run->variant[v], g->variant)) break;
-    if (v == run->nvariants) {
+    for (v = 0; v < run.nvariants; v++)
+      if (!strcmp(run.variant[v], g->variant)) break;
+    if (v == run.nvariants) {
       if (v == STORE_MAX_VARIANTS) {
         errf(err, errlen, "the games are of more than %d variants; a run holds at most %d",
              STORE_MAX_VARIANTS, STORE_MAX_VARIANTS);
         goto done;
       }
-      snprintf(run->variant[run->nvariants++], sizeof run->variant[0], "%s", g->variant);
+      if (store_run_add_variant(&run, g->variant)) goto oom;
     }
     if (g->round_no + 1 > rounds) rounds = g->round_no + 1;
   }
-  run->rounds = rounds;
+  run.rounds = rounds;
   games = calloc((size_t)n + 1, sizeof *games);
   if (!games) goto oom;
   int a = -1, b = -1, cur = -1;
@@ -725,7 +723,7 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
     if (g->series != cur) cur = g->series, a = si, b = ni;
     s->series_no = g->series;
     s->game_no = g->game_no;
-    for (s->variant_idx = 0; strcmp(run->variant[s->variant_idx], g->variant);) s->variant_idx++;
+    for (s->variant_idx = 0; strcmp(run.variant[s->variant_idx], g->variant);) s->variant_idx++;
     s->round = g->round_no;
     s->a_idx = a;
     s->b_idx = b;
@@ -736,19 +734,25 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
     s->winner = g->winner;
     memcpy(s->score2, g->score2, sizeof s->score2);
     s->plies = g->plies;
-    snprintf(s->end, sizeof s->end, "%s", g->end);
+    /* The rules' end, or the record's Termination when it names one of
+     * ours; a result the moves do not reach is kept as an error end with
+     * the record's words in the detail. */
+    if (match_end_parse(g->end, &s->end)) {
+      s->end = MATCH_FORFEIT_ERROR;
+      snprintf(s->detail, sizeof s->detail, "imported: %s", g->end);
+    }
     s->seed = 0;
     s->seconds = 0;
   }
-  if (store_run_create(db, run, err, errlen)) goto done;
-  for (int k = 0; k < n; k++) games[k].run_id = run->id;
-  *run_id = run->id;
+  if (store_run_create(db, &run, err, errlen)) goto done;
+  for (int k = 0; k < n; k++) games[k].run_id = run.id;
+  *run_id = run.id;
   char e2[256];
   if (n && store_games_insert(db, games, n, err, errlen)) {
-    store_run_status(db, run->id, "failed", e2, sizeof e2);
+    store_run_status(db, run.id, STORE_FAILED, e2, sizeof e2);
     goto done;
   }
-  if (store_run_status(db, run->id, "finished", err, errlen)) goto done;
+  if (store_run_status(db, run.id, STORE_FINISHED, err, errlen)) goto done;
   ret = 0;
   goto done;
 oom:
@@ -756,7 +760,7 @@ oom:
 done:
   free(idx);
   free(l.v);
-  free(run);
+  store_run_free(&run);
   free(games);
   return ret;
 }

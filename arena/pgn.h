@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arena/rating.h"
+#include "stats/elo_fit.h"
 #include "arena/store.h"
 #include "core/notation.h"
 

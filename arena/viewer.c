@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "arena/match.h"
 #include "core/board.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -164,7 +165,7 @@ static int write_game(void *ctx, const store_game *g) {
   fputc(',', w->f);
   json_str(w->f, res);
   fputc(',', w->f);
-  json_str(w->f, g->end[0] ? g->end : "playing");
+  json_str(w->f, match_end_name(g->end));
   fputc(',', w->f);
   json_str(w->f, fin);
   fputc(',', w->f);

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "arena/pgn.h"
-#include "arena/rating.h"
+#include "arena/rating_print.h"
+#include "arena/rating_store.h"
 #include "arena/store.h"
 #include "cli/cli.h"
 #include "cli/json.h"
@@ -187,17 +188,24 @@ int cli_rate(int argc, char **argv) {
       }
       goto fit;
     }
-    char name[128], command[2048];
+    char name[512];
     snprintf(name, sizeof name, "%s%s", import_name ? "" : "imported ",
              import_name ? import_name : pgn_path);
-    cli_quote_args("oware rate", argc, argv, command, sizeof command);
+    char *command = cli_quote_args("oware rate", argc, argv);
+    if (!command) {
+      cli_error(cmd, "out of memory");
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
     cli_make_parent(db_path);
     if (store_open(db_path, 1, &db, err, sizeof err)) {
       cli_error(cmd, "%s", err);
       goto out;
     }
     int64_t id;
-    if (pgn_file_store(&games, db, name, command, &id, err, sizeof err)) {
+    int stored = pgn_file_store(&games, db, name, command, &id, err, sizeof err);
+    free(command);
+    if (stored) {
       cli_error(cmd, "%s", err);
       rc = CLI_EXIT_FAIL;
       goto out;

@@ -29,9 +29,9 @@ void cli_json_run(FILE *f, const store_run *r, long long games) {
   fprintf(f, "{\"id\":%lld,\"name\":", (long long)r->id);
   cli_json_str(f, r->name);
   fputs(",\"kind\":", f);
-  cli_json_str(f, r->kind);
+  cli_json_str(f, store_kind_name(r->kind));
   fputs(",\"status\":", f);
-  cli_json_str(f, r->status);
+  cli_json_str(f, store_status_name(r->status));
   fputs(",\"started\":", f);
   cli_json_str(f, r->started);
   fputs(",\"finished\":", f);

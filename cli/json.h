@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "arena/rating.h"
+#include "stats/elo_fit.h"
 #include "arena/store.h"
 
 /* A JSON string (UTF-8 passed through; '"', '\' and control characters escaped). */
