@@ -1,6 +1,7 @@
 /* report.c: writes a run's report folder: index.html and report.md (the same content), the charts, the games as OGN. */
 #include "arena/report.h"
 #include "core/outfile.h"
+#include "arena/viewer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -623,15 +624,19 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
            r->run.nvariants == 1 ? "" : "s", r->games, r->run.started,
            r->run.finished[0] ? ", finished " : "", r->run.finished);
   para(&o, "sub", sub);
-  fputs("<nav><a href=\"#configuration\">Configuration</a><a href=\"#standings\">Standings</a>"
-        "<a href=\"#ratings\">Ratings</a><a href=\"#pairings\">Pairings</a>"
-        "<a href=\"#charts\">Charts</a><a href=\"#files\">Files</a></nav>\n",
-        h);
+  fprintf(h,
+          "<nav><a href=\"#configuration\">Configuration</a><a href=\"#standings\">Standings</a>"
+          "<a href=\"#ratings\">Ratings</a><a href=\"#pairings\">Pairings</a>"
+          "<a href=\"#charts\">Charts</a>%s<a href=\"#files\">Files</a></nav>\n",
+          r->games ? "<a href=\"#games\">Games</a>" : "");
   write_config(&o, r);
   write_standings(&o, r);
   write_ratings(&o, r);
   write_pairings(&o, r);
   write_charts(&o, r, &res, outdir, opt);
+  long long viewed = 0;
+  if (r->games && viewer_write(h, db, &r->run, &viewed, err, errlen)) goto done;
+  if (viewed) fprintf(m, "\nThe games can be stepped through in index.html (section Games).\n");
   write_files(&o, r, outdir, ogn);
   time_t now = time(NULL);
   struct tm tm;

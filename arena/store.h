@@ -32,9 +32,10 @@ typedef enum {
   STORE_ROUND_ROBIN, /* "round-robin": a tournament, or a variant study */
   STORE_GAUNTLET,    /* "gauntlet" */
   STORE_SPSA,        /* "spsa": a tuning run */
-  STORE_TEXEL        /* "texel": a tuning run */
+  STORE_TEXEL,       /* "texel": a tuning run */
+  STORE_IMPORTED     /* "imported": games read from PGN or OGN (arena/pgn.h) */
 } store_kind;
-#define STORE_NKINDS 4
+#define STORE_NKINDS 5
 
 /* The one table of names of each enum: the name, or "?" out of range. */
 const char *store_status_name(store_status st);

@@ -74,5 +74,6 @@ int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rat
 /* cmd_study.c: `oware variants` with study options or --help (cli_variants_list hands over), `oware calibrate`. */
 int cli_variants_study(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
+int cli_play(int argc, char **argv); /* cmd_play.c */
 
 #endif

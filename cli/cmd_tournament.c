@@ -7,11 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena/pgn.h"
+#include "arena/plot.h"
 #include "arena/report.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "core/notation.h"
@@ -49,7 +52,7 @@ static const char *const tournament_kinds[] = {"round-robin", "gauntlet", NULL};
 typedef struct tournament_args {
   const char *players, *players_file, *kind, *format, *variants, *openings, *db, *name, *sprt;
   long long rounds, threads, seed, resume;
-  int kind_idx, quiet, report, threads_set, config_given;
+  int kind_idx, quiet, report, threads_set, config_given, json;
 } tournament_args;
 
 /* The options of `oware tournament`, declared once: read from the command
@@ -82,6 +85,8 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
                 "continue a run that was stopped"),
       CLI_O_FLAG("report", &a->report, "write the run's report at the end"),
       CLI_O_FLAG("quiet", &a->quiet, "no progress on stderr"),
+      CLI_O_FLAG("json", &a->json, "at the end, the standings as JSON instead of the tables "
+                                   "(docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {"tournament", tournament_usage,
@@ -184,6 +189,16 @@ void cli_watch_tournament(tournament *t) {
   t->observer = (tournament_observer){NULL, show_progress, show_sprt};
 }
 
+/* The run's standings as JSON (docs/JSON.md). 0, or the exit code. */
+static int print_json_standings(const char *cmd, store *db, int64_t run_id) {
+  char err[1024];
+  plot_run *pr;
+  if (plot_run_load(db, run_id, &pr, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  cli_json_standings(stdout, pr);
+  plot_run_free(pr);
+  return 0;
+}
+
 /* --resume RUN: the stored run into t (its SPRT read back), locked,
  * marked running. 0, or the exit code; *done when there is nothing to play
  * (the run is finished: its standings are printed). */
@@ -200,6 +215,7 @@ static int tournament_resume(const char *cmd, const tournament_args *a, tourname
   if (r->status == STORE_FINISHED) {
     fprintf(stderr, "oware tournament: run %lld is already finished\n", a->resume);
     *done = 1;
+    if (a->json) return print_json_standings(cmd, *db, r->id);
     return tournament_print_standings(*db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
   if (store_run_resumable(r, err, sizeof err)) return cli_error(cmd, "%s", err);
@@ -266,10 +282,19 @@ static int tournament_after(const char *cmd, const tournament_args *a, tournamen
                             int res) {
   char err[1024];
   const store_run *r = &t->run;
-  if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err))
+  if (a->json) {
+    /* The ratings are fitted and stored as without --json; only the tables
+     * give way to the JSON. */
+    FILE *sink = fopen("/dev/null", "w");
+    int bad = !sink || tournament_print_ratings(db, r->id, t, sink, err, sizeof err);
+    if (sink) fclose(sink);
+    if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    if (print_json_standings(cmd, db, r->id)) return CLI_EXIT_FAIL;
+  } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
+             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  if (t->sprt_on)
+  }
+  if (t->sprt_on && !a->json)
     printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs, counted in "
            "schedule order; games after the deciding pair are not stored\n",
            t->sprt.model == RATING_MODEL_NORMALIZED ? "(normalized Elo)" : "(logistic Elo)",
@@ -328,8 +353,19 @@ out:
 
 /* ---- oware runs ---- */
 
+typedef struct runs_out {
+  store *db;
+  int json, n;
+} runs_out;
+
 static int print_run(void *ctx, const store_run *r) {
-  store *db = ctx;
+  runs_out *o = ctx;
+  store *db = o->db;
+  if (o->json) {
+    fputs(o->n++ ? ",\n" : "\n", stdout);
+    cli_json_run(stdout, r, store_games_count(db, r->id));
+    return 0;
+  }
   printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id,
          store_status_name(r->status), r->name, store_kind_name(r->kind), r->nplayers,
          store_games_count(db, r->id), r->started);
@@ -338,22 +374,26 @@ static int print_run(void *ctx, const store_run *r) {
 
 int cli_runs(int argc, char **argv) {
   const char *cmd = "runs", *db_path;
-  int nargs, prc;
+  int nargs, prc, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_FLAG("json", &json, "print {\"runs\": [...]} (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {
-      cmd, "usage: oware runs [--db PATH]\nLists the runs stored in the database, newest first.\n",
+      cmd, "usage: oware runs [--db PATH] [--json]\nLists the runs stored in the database, newest first.\n",
       NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   store *db;
   char err[512];
   if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  int rc = store_runs_foreach(db, print_run, db, err, sizeof err);
+  runs_out o = {db, json, 0};
+  if (json) fputs("{\"runs\":[", stdout);
+  int rc = store_runs_foreach(db, print_run, &o, err, sizeof err);
   store_close(db);
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  return CLI_EXIT_OK;
+  if (json) fputs("]}\n", stdout);
+  return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* ---- oware export ---- */
@@ -362,7 +402,7 @@ typedef struct exporter {
   FILE *out;
   const char *out_name; /* for messages */
   const store_run *run;
-  int csv;
+  int csv, pgn;
   int failed;
   char err[512];
 } exporter;
@@ -402,6 +442,10 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->detail, 1);
     return 0;
   }
+  if (e->pgn) {
+    e->failed = pgn_write_stored(e->out, r, g, e->err, sizeof e->err) != 0;
+    return e->failed;
+  }
   /* OGN: the game is replayed from its opening, which checks the moves. */
   variant v;
   board start;
@@ -438,25 +482,26 @@ int cli_export(int argc, char **argv) {
   const char *cmd = "export", *db_path, *format = NULL, *outp = NULL;
   long long run = -1;
   int nargs, prc, fmt = -1;
-  static const char *const formats[] = {"ogn", "csv", NULL};
+  static const char *const formats[] = {"ogn", "csv", "pgn", NULL};
   cli_option opts[] = {
       CLI_O_INT("run", &run, 1, (long long)(~0ULL >> 1), "N", NULL, "the run ('oware runs')"),
       CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
-      CLI_O_CHOICE("format", &fmt, formats, NULL, "OGN or CSV"),
+      CLI_O_CHOICE("format", &fmt, formats, NULL, "OGN, CSV or PGN"),
       CLI_O_TEXT("out", &outp, "FILE", NULL, "write to FILE (default: standard output)"),
       CLI_END,
   };
   cli_command_spec spec = {
       cmd,
-      "usage: oware export --run N --format ogn|csv [options]\n"
-      "Writes the games of run N as OGN (one record a game, readable by Aualé) or\n"
-      "CSV (a header line, then a game a line), to FILE or standard output.\n",
+      "usage: oware export --run N --format ogn|csv|pgn [options]\n"
+      "Writes the games of run N as OGN (one record a game, readable by Aualé),\n"
+      "CSV (a header line, then a game a line) or PGN (one record a game, White =\n"
+      "South, Black = North, Result 1-0/0-1/1/2-1/2: what Ordo and BayesElo read;\n"
+      "docs/PGN.md), to FILE or standard output.\n",
       NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   if (fmt >= 0) format = formats[fmt];
   if (run < 0) return cli_error(cmd, "--run N is needed ('oware runs' lists them)");
-  if (!format || (strcmp(format, "ogn") && strcmp(format, "csv")))
-    return cli_error(cmd, "--format must be ogn or csv");
+  if (!format) return cli_error(cmd, "--format must be ogn, csv or pgn");
   if (outp && cli_check_output(cmd, "--out", outp)) return CLI_EXIT_USAGE;
   store *db;
   char err[512];
@@ -477,7 +522,8 @@ int cli_export(int argc, char **argv) {
     return CLI_EXIT_FAIL;
   }
   FILE *out = outp ? of.f : stdout;
-  exporter e = {out, outp ? outp : "standard output", r, !strcmp(format, "csv"), 0, ""};
+  exporter e = {out, outp ? outp : "standard output", r, !strcmp(format, "csv"),
+                !strcmp(format, "pgn"), 0, ""};
   if (e.csv)
     fprintf(out, "series,game,round,south,north,opening,moves,score_south,score_north,winner,"
                  "plies,end,seed,seconds,variant,detail\n");

@@ -20,12 +20,13 @@ static const command commands[] = {
     {"match", "play games between two players", cli_match},
     {"tournament", "round robin or gauntlet into the database; --resume a run", cli_tournament},
     {"runs", "list the runs stored in a database", cli_runs},
-    {"export", "write a run's games as OGN or CSV", cli_export},
+    {"export", "write a run's games as OGN, CSV or PGN", cli_export},
     {"chart", "draw a run's charts", cli_chart}, {"report", "write a run's HTML report", cli_report},
     {"tune", "tune evaluation weights by self-play: spsa or texel", cli_tune},
     {"rate", "Elo ratings of the players in the database", cli_rate}, {"sprt", "the SPRT log-likelihood ratio of given counts", cli_sprt},
     {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
     {"variants", "list the rule variants; with --players, compare them (study)", cli_variants_list},
+    {"play", "play a game against a player in the terminal", cli_play},
     {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},
 };
 
