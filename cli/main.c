@@ -25,6 +25,7 @@ static const command commands[] = {
     {"rate", "Elo ratings of the players in the database", cli_rate}, {"sprt", "the SPRT log-likelihood ratio of given counts", cli_sprt},
     {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
     {"variants", "list the rule variants; with --players, compare them (study)", cli_variants_list},
+    {"egdb", "endgame databases: build, probe, stats (perfect play with few seeds)", cli_egdb},
     {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},
 };
 
