@@ -53,14 +53,19 @@ struct job {
   uint32_t *child;         /* H per position: non-capturing successors, NONE-terminated */
   uint8_t *exl, *exu, *exs; /* best exit per table */
   uint8_t *lo, *up, *sl, *su;
+  uint64_t *off;            /* count + 1: predecessors of i are pred[off[i] .. off[i+1]) */
+  uint32_t *pred;           /* non-capturing predecessors */
+  uint8_t *cand;            /* to evaluate: a successor changed since */
 };
 
 typedef struct slice {
   job *j;
   uint64_t from, to;
   uint64_t changed;
-  int sweep_mode; /* 0: moves, 1: sweep */
+  int mode; /* a phase_* */
 } slice;
+
+enum { PHASE_MOVES, PHASE_COUNT, PHASE_FILL, PHASE_EVAL, PHASE_EVAL_BACK };
 
 static inline uint8_t ld(const uint8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint8_t *p, uint8_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
@@ -134,48 +139,95 @@ static void gen_moves(job *j, uint64_t from, uint64_t to) {
   }
 }
 
-/* One Gauss-Seidel sweep over from..to-1; returns the values changed. */
-static uint64_t sweep(job *j, uint64_t from, uint64_t to) {
+/* Re-evaluates position i from its exits and children (Gauss-Seidel: the
+ * children's values as they are now); returns whether a value changed. */
+static inline int evaluate(job *j, uint64_t i) {
   const int H = j->H, n = j->n, n2 = 2 * j->n;
+  const uint32_t *ch = j->child + i * (uint64_t)H;
+  int changed = 0;
+  if (ch[0] == NONE) return 0;
+  int l0 = ld(&j->lo[i]), u0 = ld(&j->up[i]);
+  if (l0 != u0) {
+    int l = j->exl[i], u = j->exu[i];
+    for (int k = 0; k < H && ch[k] != NONE; k++) {
+      int x = n - ld(&j->up[ch[k]]);
+      if (x > l) l = x;
+      x = n - ld(&j->lo[ch[k]]);
+      if (x > u) u = x;
+    }
+    if (l != l0) st(&j->lo[i], (uint8_t)l), changed = 1;
+    if (u != u0) st(&j->up[i], (uint8_t)u), changed = 1;
+  }
+  if (j->split) {
+    int s0 = ld(&j->sl[i]), t0 = ld(&j->su[i]);
+    if (s0 == t0) return changed;
+    int s = j->exs[i], t = j->exs[i];
+    for (int k = 0; k < H && ch[k] != NONE; k++) {
+      int x = n2 - ld(&j->su[ch[k]]);
+      if (x > s) s = x;
+      x = n2 - ld(&j->sl[ch[k]]);
+      if (x > t) t = x;
+    }
+    if (s != s0) st(&j->sl[i], (uint8_t)s), changed = 1;
+    if (t != t0) st(&j->su[i], (uint8_t)t), changed = 1;
+  }
+  return changed;
+}
+
+/* Whether the 8 flags from i (a multiple of 8) are all clear (read as one
+ * relaxed word; a flag set meanwhile is seen in the next pass). */
+static inline int clear8(uint8_t *f, uint64_t i, uint64_t from, uint64_t to) {
+  if (i < from || i + 8 > to) return 0;
+  return __atomic_load_n((uint64_t *)(void *)(f + i), __ATOMIC_RELAXED) == 0;
+}
+
+static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
+  const int H = j->H;
   uint64_t changed = 0;
-  for (uint64_t i = from; i < to; i++) {
-    const uint32_t *ch = j->child + i * (uint64_t)H;
-    if (ch[0] == NONE) continue;
-    int l0 = ld(&j->lo[i]), u0 = ld(&j->up[i]);
-    if (l0 != u0) {
-      int l = j->exl[i], u = j->exu[i];
-      for (int k = 0; k < H && ch[k] != NONE; k++) {
-        int x = n - ld(&j->up[ch[k]]);
-        if (x > l) l = x;
-        x = n - ld(&j->lo[ch[k]]);
-        if (x > u) u = x;
-      }
-      if (l != l0) st(&j->lo[i], (uint8_t)l), changed++;
-      if (u != u0) st(&j->up[i], (uint8_t)u), changed++;
+  switch (mode) {
+  case PHASE_COUNT: /* predecessor counts, into off[c + 1] */
+    for (uint64_t i = from; i < to; i++) {
+      const uint32_t *ch = j->child + i * (uint64_t)H;
+      for (int k = 0; k < H && ch[k] != NONE; k++)
+        __atomic_fetch_add(&j->off[(uint64_t)ch[k] + 1], 1, __ATOMIC_RELAXED);
     }
-    if (j->split) {
-      int s0 = ld(&j->sl[i]), t0 = ld(&j->su[i]);
-      if (s0 == t0) continue;
-      int s = j->exs[i], t = j->exs[i];
-      for (int k = 0; k < H && ch[k] != NONE; k++) {
-        int x = n2 - ld(&j->su[ch[k]]);
-        if (x > s) s = x;
-        x = n2 - ld(&j->sl[ch[k]]);
-        if (x > t) t = x;
-      }
-      if (s != s0) st(&j->sl[i], (uint8_t)s), changed++;
-      if (t != t0) st(&j->su[i], (uint8_t)t), changed++;
+    break;
+  case PHASE_FILL: /* off[c] runs up to the next list's start */
+    for (uint64_t i = from; i < to; i++) {
+      const uint32_t *ch = j->child + i * (uint64_t)H;
+      for (int k = 0; k < H && ch[k] != NONE; k++)
+        j->pred[__atomic_fetch_add(&j->off[ch[k]], 1, __ATOMIC_RELAXED)] = (uint32_t)i;
     }
+    break;
+  case PHASE_EVAL:
+  case PHASE_EVAL_BACK:
+    /* A position that changes makes its predecessors candidates at once:
+     * those further along in this pass's order are evaluated in this pass.
+     * The owner takes a candidate with an exchange, so that a mark made
+     * while it evaluates is never lost. */
+    for (uint64_t k = from; k < to; k++) {
+      uint64_t i = mode == PHASE_EVAL ? k : from + to - 1 - k;
+      if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
+        k += 7;
+        continue;
+      }
+      if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
+      if (!evaluate(j, i)) continue;
+      changed++;
+      for (uint64_t e = j->off[i]; e < j->off[i + 1]; e++)
+        __atomic_store_n(&j->cand[j->pred[e]], 1, __ATOMIC_RELEASE);
+    }
+    break;
   }
   return changed;
 }
 
 static void *run_slice(void *arg) {
   slice *s = arg;
-  if (s->sweep_mode)
-    s->changed = sweep(s->j, s->from, s->to);
-  else
+  if (s->mode == PHASE_MOVES)
     gen_moves(s->j, s->from, s->to);
+  else
+    s->changed = phase(s->j, s->mode, s->from, s->to);
   return NULL;
 }
 
@@ -192,7 +244,10 @@ static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t
     s[t].from = from + len * (uint64_t)t / (uint64_t)threads;
     s[t].to = from + len * (uint64_t)(t + 1) / (uint64_t)threads;
     s[t].changed = 0;
-    s[t].sweep_mode = mode;
+    s[t].mode = mode;
+    /* Slices of flags start at a multiple of 8 (word-at-a-time scans). */
+    if (mode != PHASE_MOVES && t) s[t].from &= ~(uint64_t)7;
+    if (mode != PHASE_MOVES && t + 1 < threads) s[t].to &= ~(uint64_t)7;
   }
   int fail = 0;
   for (int t = 1; t < threads; t++) {
@@ -296,7 +351,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   for (int s = 0; s < slices; s++) {
     uint64_t from = j.count * (uint64_t)s / (uint64_t)slices;
     uint64_t to = j.count * (uint64_t)(s + 1) / (uint64_t)slices;
-    if (parallel(&j, threads, 0, from, to) < 0) {
+    if (parallel(&j, threads, PHASE_MOVES, from, to) < 0) {
       snprintf(err, errlen, "cannot start a build thread");
       rc = EGDB_EMEMORY;
       goto out;
@@ -307,18 +362,29 @@ static int build_level(const variant *v, const char *path, const char *key, int 
       goto out;
     }
   }
-  /* Value iteration to the fixed point. */
+  /* Predecessor lists (the moves reversed), for the worklist. */
+  j.off = calloc(c + 1, sizeof *j.off);
+  j.cand = malloc(c);
+  if (!j.off || !j.cand) goto oom;
+  if (parallel(&j, threads, PHASE_COUNT, 0, j.count) < 0) goto nothread;
+  for (size_t i = 0; i < c; i++) j.off[i + 1] += j.off[i];
+  j.pred = malloc((j.off[c] ? j.off[c] : 1) * sizeof *j.pred);
+  if (!j.pred) goto oom;
+  bytes += (c + 1) * sizeof *j.off + c + j.off[c] * sizeof *j.pred;
+  if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
+  if (parallel(&j, threads, PHASE_FILL, 0, j.count) < 0) goto nothread;
+  memmove(j.off + 1, j.off, c * sizeof *j.off); /* each off[c] ran to the next start */
+  j.off[0] = 0;
+  /* Value iteration to the fixed point: every position once, then only the
+   * predecessors of what changed, in passes forwards and backwards. */
+  memset(j.cand, 1, c);
   for (int sw = 1;; sw++) {
-    long long changed = parallel(&j, threads, 1, 0, j.count);
-    if (changed < 0) {
-      snprintf(err, errlen, "cannot start a build thread");
-      rc = EGDB_EMEMORY;
-      goto out;
-    }
+    long long changed = parallel(&j, threads, sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK, 0, j.count);
+    if (changed < 0) goto nothread;
     stats->sweeps++;
     ps->p.sweep = sw;
     double left = 1.0;
-    for (int k = 0; k < sw; k++) left *= 0.85;
+    for (int k = 0; k < sw; k++) left *= 0.9;
     if (report(ps, "iterate", 0.3 + 0.65 * (1 - left), j.count)) {
       snprintf(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
@@ -336,7 +402,18 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   report(ps, "write", 0.97, j.count);
   const uint8_t *tables[3] = {j.lo, j.up, j.sl};
   rc = egdb_file_write(path, key, n, j.P, j.count, tables, j.split ? 3 : 2, err, errlen);
+  goto out;
+oom:
+  snprintf(err, errlen, "out of memory for the %d-seed table", n);
+  rc = EGDB_EMEMORY;
+  goto out;
+nothread:
+  snprintf(err, errlen, "cannot start a build thread");
+  rc = EGDB_EMEMORY;
 out:
+  free(j.off);
+  free(j.pred);
+  free(j.cand);
   free(j.child);
   free(j.exl);
   free(j.exu);
