@@ -186,7 +186,7 @@ static int exit_from_db(void *ctx, const int *house, int n2, ref_egdb_value *out
 }
 
 static void random_positions(const char *name) {
-  const int N = quick() ? 10 : 12, want = quick() ? 3 : 8;
+  const int N = quick() ? 9 : 12, want = quick() ? 2 : 8;
   variant v;
   ref_variant rv;
   get_variant(name, &v);
@@ -220,7 +220,7 @@ static void test_random_awari(void **state) { (void)state; random_positions("awa
 /* ---- Every table satisfies its equations ---- */
 
 static void consistent(const char *name) {
-  const int N = quick() ? 9 : 12;
+  const int N = quick() ? 8 : 12;
   variant v;
   get_variant(name, &v);
   egdb *db = build_open(name, name, N, 2);
@@ -278,7 +278,7 @@ static int same_file(const char *a, const char *b) {
 
 static void test_threads_identical(void **state) {
   (void)state;
-  const int N = quick() ? 9 : 11;
+  const int N = quick() ? 8 : 11;
   const char *names[] = {"abapa", "awari"};
   for (int k = 0; k < 2; k++) {
     egdb_close(build_open(names[k], "t1", N, 1));
