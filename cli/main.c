@@ -27,6 +27,7 @@ static const command commands[] = {
     {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
     {"variants", "list the rule variants; with --players, compare them (study)", cli_variants_list},
     {"play", "play a game against a player in the terminal", cli_play},
+    {"egdb", "endgame databases: build, probe, stats (perfect play with few seeds)", cli_egdb},
     {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},
 };
 

@@ -8,6 +8,7 @@
 #include "players/eval.h"
 #include "players/minimax.h"
 #include "players/player.h"
+#include "players/tablebase.h"
 
 #define MAXPLY 128
 #define INF (PLAYER_WIN + 1)
@@ -56,6 +57,7 @@ typedef struct mm {
    * bits: a count of 1 (the position itself) proves a first occurrence. */
   uint16_t seen[4096];
   int game_plies;
+  tablebase tb; /* egdb=: decided endgames score as game ends */
 } mm;
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
@@ -123,6 +125,9 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
       e = BOARD_END_PLY_LIMIT;
   }
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
+  int tbr;
+  if (ply > 0 && s->tb.db && tablebase_result(&s->tb, b, s->v, &tbr))
+    return tbr > 0 ? PLAYER_WIN - 200 - ply : tbr < 0 ? -PLAYER_WIN + 200 + ply : 0;
   if (depth <= 0 || ply >= MAXPLY - 1) return evaluate(s, b);
 
   /* Mate-distance pruning: no line from here can beat a win at this ply. */
@@ -334,12 +339,13 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
     s->dirty_over = 0;
   }
   s->age = 0;
-  return 0;
+  return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
 static void destroy(player *p) {
   mm *s = p->data;
   if (!s) return;
+  tablebase_free(&s->tb);
   free(s->tt);
   free(s->dirty);
   free(s);
@@ -397,6 +403,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->nodes_limit = player_config_int(c, "nodes");
   s->movetime_ms = (int)player_config_int(c, "movetime");
   s->noise = player_config_real(c, "noise");
+  tablebase_init(&s->tb, player_config_text(c, "egdb"));
   eval_weights w;
   eval_default(&w);
   const char *wf = player_config_text(c, "weights");
@@ -431,6 +438,7 @@ static const player_option options[] = {
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
+    {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_minimax = {

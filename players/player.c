@@ -12,11 +12,11 @@
 #include "players/plugin.h"
 
 extern const player_type player_random, player_greedy, player_minimax, player_mcts,
-    player_engine, player_plugin;
+    player_engine, player_plugin, player_perfect;
 
 const player_type *const player_types[] = {&player_random, &player_greedy, &player_minimax,
                                            &player_mcts,   &player_engine, &player_plugin,
-                                           NULL};
+                                           &player_perfect, NULL};
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 

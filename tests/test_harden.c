@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "core/thread.h"
 #include "arena/match.h"
 #include "arena/store.h"
 #include "core/outfile.h"
@@ -47,10 +48,11 @@ static void test_match_stops(void **state) {
   game g;
   match_result r;
   atomic_store(&stop_flag, 0);
-  pthread_t th;
-  assert_int_equal(pthread_create(&th, NULL, stop_later, NULL), 0);
+  char terr[128];
+  thread *th = thread_start(stop_later, NULL, terr, sizeof terr);
+  assert_non_null(th);
   int rc = match_play_stoppable(s, n, &v, NULL, 1, &stop_flag, &g, &r, err, sizeof err);
-  pthread_join(th, NULL);
+  thread_join(th);
   assert_int_equal(rc, 1);
   assert_true(r.plies < 1000000);
   assert_int_equal(g.end, BOARD_END_NONE); /* unfinished: nothing to record */
