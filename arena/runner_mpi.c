@@ -295,7 +295,9 @@ static void proxy_plan(void *ctx, const runner_schedule *s, int threads, int *lo
     return;
   }
   if (g_root_threads >= 0) *local = g_root_threads;
-  *remote = (n - 1) * (threads > 0 ? threads : 1);
+  /* Counted 8 times: a worker rank holds up to 64 jobs a thread when jobs
+   * are short, and the look-ahead (8 per worker) must leave room for them. */
+  *remote = 8 * (n - 1) * (threads > 0 ? threads : 1);
 }
 
 /* What rank 0 knows of each worker rank during a run. */
@@ -537,6 +539,7 @@ typedef struct wrun {
   long long qhead, qlen, qcap;
   int closed;          /* no more jobs will come */
   atomic_int abandon;
+  atomic_int starved;  /* a thread that had played a job found no next one */
   outgoing *out;        /* finished jobs for the main thread: room for every job held */
   int nout, capout;
   const char *who;     /* "rank R (host)" */
@@ -545,8 +548,10 @@ typedef struct wrun {
 static void *wthread(void *arg) {
   wrun *w = arg;
   runner_players *pl = runner_players_new(&w->s);
+  int played = 0;
   for (;;) {
     pthread_mutex_lock(&w->mu);
+    if (!w->qlen && !w->closed && played) atomic_fetch_add(&w->starved, 1);
     while (!w->qlen && !w->closed) pthread_cond_wait(&w->to_threads, &w->mu);
     if (!w->qlen) {
       pthread_mutex_unlock(&w->mu);
@@ -556,6 +561,7 @@ static void *wthread(void *arg) {
     w->qhead = (w->qhead + 1) % w->qcap;
     w->qlen--;
     pthread_mutex_unlock(&w->mu);
+    played = 1;
     outgoing o;
     memset(&o, 0, sizeof o);
     char err[480];
@@ -653,8 +659,13 @@ static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned
   pthread_cond_init(&w.to_threads, NULL);
   pthread_cond_init(&w.to_main, NULL);
   atomic_init(&w.abandon, 0);
-  /* At most two jobs per thread are held: room for all their results. */
-  w.capout = 2 * threads;
+  atomic_init(&w.starved, 0);
+  /* Jobs held a thread: 2 (one played, one waiting), doubled whenever a
+   * thread runs dry (short jobs: the round trip to rank 0 is longer than a
+   * job), up to MAX_HELD. The results array has room for them all. */
+  enum { MAX_HELD = 64 };
+  int per_thread = 2, seen_starved = 0;
+  w.capout = MAX_HELD * threads;
   w.out = calloc((size_t)w.capout, sizeof *w.out);
   outgoing *batch = calloc((size_t)w.capout, sizeof *batch);
   thread **th = w.out && batch ? calloc((size_t)threads, sizeof *th) : NULL;
@@ -703,8 +714,13 @@ static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned
       active = 1;
     }
     /* Keep two jobs per thread here: one played, one waiting. */
+    int starved = atomic_load(&w.starved);
+    if (starved != seen_starved) {
+      seen_starved = starved;
+      if (per_thread < MAX_HELD) per_thread *= 2;
+    }
     if (!ended) {
-      long long deficit = 2LL * started - held - requested;
+      long long deficit = (long long)per_thread * started - held - requested;
       if (deficit > 0) {
         send_simple(TAG_WANT, seq, deficit, NULL);
         requested += deficit;
