@@ -82,8 +82,9 @@ typedef struct runner_schedule {
 /* Rebuilds a schedule of one kind in another process. */
 typedef struct runner_kind {
   const char *name;
-  /* Fills *s (njobs, nslots and the hooks; ctx allocated here) from what
-   * the schedule's pack wrote. 0, or -1 with err. */
+  /* Fills *s (the hooks, kind and pack; ctx allocated here) from what the
+   * schedule's pack wrote; the caller then sets njobs and nslots to the
+   * sender's. 0, or -1 with err. */
   int (*unpack)(pack_reader *in, runner_schedule *s, char *err, size_t errlen);
   /* Frees what unpack allocated. */
   void (*release)(runner_schedule *s);

@@ -71,6 +71,18 @@ X=(tune texel --player minimax:depth=2 --games 30 --seed 5 --max-iter 5 --quiet)
 mpi 3 "${X[@]}" --threads 1 --db "$tmp/x3.db" --out "$tmp/x3.txt" >/dev/null 2>&1
 check "tune texel on 3 ranks: the same weights file" cmp -s "$tmp/x.txt" "$tmp/x3.txt"
 
+# --- A variant study and a calibration: the same tables and levels. ---
+V=(variants --players 'random;greedy;minimax:depth=1' --variants 'abapa;grandslam-all' --games 4
+  --seed 5 --quiet)
+"$oware" "${V[@]}" --threads 2 --db "$tmp/v.db" >"$tmp/v.out" 2>&1
+mpi 3 "${V[@]}" --threads 1 --db "$tmp/v3.db" >"$tmp/v3.out" 2>&1; rc=$?
+check "a variant study on 3 ranks prints the same table" bash -c "test $rc = 0 && grep -q '^Variant study' '$tmp/v3.out' && cmp -s '$tmp/v.out' '$tmp/v3.out'"
+C=(calibrate --base minimax:depth=1 --knob noise --range 0:100 --levels 'mid=300' --anchor random=0
+  --games 8 --max-games 16 --verify-games 8 --ladder 2 --seed 3 --quiet)
+"$oware" "${C[@]}" --threads 2 --out "$tmp/c.txt" 2>&1 | grep -v 'written to' >"$tmp/c.out"
+mpi 3 "${C[@]}" --threads 1 --out "$tmp/c3.txt" 2>&1 | grep -v 'written to' >"$tmp/c3.out"
+check "a calibration on 3 ranks: the same search and levels" bash -c "test -s '$tmp/c3.txt' && cmp -s '$tmp/c.out' '$tmp/c3.out' && cmp -s '$tmp/c.txt' '$tmp/c3.txt'"
+
 # --- A worker rank killed with SIGKILL mid-run: what rank 0 committed stays; --resume finishes. ---
 K=(--players 'minimax:depth=5,name=a;minimax:depth=4,name=b;greedy;mcts:playouts=500,name=m'
   --format games:6 --seed 3 --quiet)
