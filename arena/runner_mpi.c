@@ -66,6 +66,7 @@ void runner_mpi_finalize(void) {}
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/thread.h"
 
 /* Messages. Each is a pack_buf; every one after RUN starts with the run's
@@ -539,7 +540,7 @@ typedef struct wrun {
   long long qhead, qlen, qcap;
   int closed;          /* no more jobs will come */
   atomic_int abandon;
-  atomic_int starved;  /* a thread that had played a job found no next one */
+  atomic_int starved;  /* a thread found no next job after a short one */
   outgoing *out;        /* finished jobs for the main thread: room for every job held */
   int nout, capout;
   const char *who;     /* "rank R (host)" */
@@ -548,10 +549,10 @@ typedef struct wrun {
 static void *wthread(void *arg) {
   wrun *w = arg;
   runner_players *pl = runner_players_new(&w->s);
-  int played = 0;
+  int short_job = 0; /* the last job took less than 20 ms: the round trip to rank 0 counts */
   for (;;) {
     pthread_mutex_lock(&w->mu);
-    if (!w->qlen && !w->closed && played) atomic_fetch_add(&w->starved, 1);
+    if (!w->qlen && !w->closed && short_job) atomic_fetch_add(&w->starved, 1);
     while (!w->qlen && !w->closed) pthread_cond_wait(&w->to_threads, &w->mu);
     if (!w->qlen) {
       pthread_mutex_unlock(&w->mu);
@@ -561,13 +562,14 @@ static void *wthread(void *arg) {
     w->qhead = (w->qhead + 1) % w->qcap;
     w->qlen--;
     pthread_mutex_unlock(&w->mu);
-    played = 1;
+    double t0 = clock_now();
     outgoing o;
     memset(&o, 0, sizeof o);
     char err[480];
     int rc = -1;
     if (pl) rc = runner_play_job(&w->s, pl, job, &w->abandon, &o.r, err, sizeof err);
     else snprintf(err, sizeof err, "out of memory");
+    short_job = clock_now() - t0 < 0.02;
     if (rc < 0) {
       o.failed = 1;
       o.r.job = job;
@@ -661,8 +663,10 @@ static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned
   atomic_init(&w.abandon, 0);
   atomic_init(&w.starved, 0);
   /* Jobs held a thread: 2 (one played, one waiting), doubled whenever a
-   * thread runs dry (short jobs: the round trip to rank 0 is longer than a
-   * job), up to MAX_HELD. The results array has room for them all. */
+   * thread runs dry after a short job (under 20 ms: the round trip to rank
+   * 0 may take longer), up to MAX_HELD. Long jobs keep 2, so that the last
+   * jobs of a run are not queued behind each other on one rank. The
+   * results array has room for them all. */
   enum { MAX_HELD = 64 };
   int per_thread = 2, seen_starved = 0;
   w.capout = MAX_HELD * threads;
