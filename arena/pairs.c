@@ -9,7 +9,6 @@
 #include "arena/runner.h"
 #include "core/clock.h"
 #include "core/rng.h"
-#include "players/minimax.h"
 #include "players/player.h"
 
 typedef struct pairs_run {
@@ -25,9 +24,9 @@ static const char *slot_spec(void *ctx, int slot) {
 
 static int slot_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
   const pairs_job *job = ((pairs_run *)ctx)->job;
-  const eval_weights *w = slot == 0 ? job->weights_a : job->weights_b;
-  if (w && minimax_set_weights(p, w)) {
-    snprintf(err, errlen, "only a minimax player takes weights");
+  const player_param *params = slot == 0 ? job->params_a : job->params_b;
+  int n = slot == 0 ? job->nparams_a : job->nparams_b;
+  if (player_set_params(p, params, n, err, errlen)) {
     return -1;
   }
   return 0;
@@ -94,20 +93,24 @@ int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *
 
 /* ---- The schedule in another process (arena/runner_mpi.c) ---- */
 
-static void pack_weights(pack_buf *out, const eval_weights *w) {
-  pack_u64(out, w ? EVAL_N : 0);
-  for (int i = 0; w && i < EVAL_N; i++) pack_f64(out, w->w[i]);
+static void pack_params(pack_buf *out, const player_param *p, int n) {
+  pack_i64(out, p ? n : 0);
+  for (int i = 0; p && i < n; i++) {
+    pack_str(out, p[i].name);
+    pack_f64(out, p[i].value);
+  }
 }
 
-/* The job's specs, weights, variant (canonical string), pairs, seed. */
+/* The job's specs, parameters (name, value), variant (canonical string),
+ * pairs, seed. */
 static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
   const pairs_job *job = ((pairs_run *)ctx)->job;
   char vs[256];
   variant_format(&job->v, vs, sizeof vs);
   pack_str(out, job->spec_a);
   pack_str(out, job->spec_b);
-  pack_weights(out, job->weights_a);
-  pack_weights(out, job->weights_b);
+  pack_params(out, job->params_a, job->nparams_a);
+  pack_params(out, job->params_b, job->nparams_b);
   pack_str(out, vs);
   pack_i64(out, job->pairs);
   pack_i64(out, job->first_pair);
@@ -120,15 +123,19 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
 typedef struct remote_pairs {
   pairs_run pr;
   pairs_job job;
-  eval_weights w[2];
+  player_param *params[2];
+  int nparams[2];
   char *spec[2];
 } remote_pairs;
 
 static void release_schedule(runner_schedule *s) {
   remote_pairs *rp = s->ctx;
   if (!rp) return;
-  free(rp->spec[0]);
-  free(rp->spec[1]);
+  for (int i = 0; i < 2; i++) {
+    free(rp->spec[i]);
+    for (int k = 0; rp->params[i] && k < rp->nparams[i]; k++) free((char *)rp->params[i][k].name);
+    free(rp->params[i]);
+  }
   free(rp);
   s->ctx = NULL;
 }
@@ -144,18 +151,25 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   rp->pr.job = &rp->job;
   char vs[256];
   for (int i = 0; i < 2; i++) rp->spec[i] = pack_get_strdup(in);
-  const eval_weights *w[2] = {NULL, NULL};
-  for (int i = 0; i < 2; i++) {
-    uint64_t n = pack_get_u64(in);
-    if (n && n != EVAL_N) in->failed = 1;
-    for (uint64_t f = 0; f < n && !in->failed; f++) rp->w[i].w[f] = pack_get_f64(in);
-    if (n) w[i] = &rp->w[i];
+  for (int i = 0; i < 2 && !in->failed; i++) {
+    int n = (int)pack_get_int(in, 0, 1 << 16);
+    if (n && !in->failed) {
+      rp->params[i] = calloc((size_t)n, sizeof *rp->params[i]);
+      if (!rp->params[i]) in->failed = 1;
+    }
+    for (int k = 0; k < n && !in->failed; k++) {
+      rp->params[i][k].name = pack_get_strdup(in);
+      rp->params[i][k].value = pack_get_f64(in);
+      rp->nparams[i] = k + 1;
+    }
   }
   pack_get_str(in, vs, sizeof vs);
   rp->job.spec_a = rp->spec[0];
   rp->job.spec_b = rp->spec[1];
-  rp->job.weights_a = w[0];
-  rp->job.weights_b = w[1];
+  rp->job.params_a = rp->params[0];
+  rp->job.nparams_a = rp->nparams[0];
+  rp->job.params_b = rp->params[1];
+  rp->job.nparams_b = rp->nparams[1];
   rp->job.pairs = (int)pack_get_int(in, 0, 2147483647);
   rp->job.first_pair = (int)pack_get_int(in, 0, 2147483647);
   rp->job.opening_plies = (int)pack_get_int(in, 0, 1000);

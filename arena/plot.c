@@ -12,12 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena/rating.h"
+#include "arena/rating_store.h"
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
-const char *const plot_end_names[PLOT_NENDS] = {"majority",  "no-move", "repetition",
-                                                "ply-limit", "forfeit", "other"};
+const char *plot_end_name(int e) {
+  if (e == PLOT_END_FORFEIT) return "forfeit";
+  if (e == PLOT_END_OTHER) return "other";
+  return e >= 0 && e < PLOT_END_FORFEIT ? match_end_name((match_end)(MATCH_MAJORITY + e)) : "?";
+}
 
 static const char *const kind_names[PLOT_NKINDS] = {"elo",    "ratings", "matrix",
                                                     "length", "ends",    "tuning"};
@@ -63,6 +66,7 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
 
 int plot_mkdirs(const char *dir, char *err, size_t errlen) {
   char path[4096];
+  if (!dir[0]) return 0; /* the current folder */
   if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
     ERR("path too long: %.60s…", dir);
     return -1;
@@ -100,11 +104,9 @@ int plot_pair_index(const plot_run *r, int i, int j) {
   return i * (2 * n - i - 1) / 2 + (j - i - 1);
 }
 
-static int end_index(const char *end) {
-  for (int i = 0; i < PLOT_END_FORFEIT; i++)
-    if (!strcmp(end, plot_end_names[i])) return i;
-  if (!strncmp(end, "forfeit", 7)) return PLOT_END_FORFEIT;
-  return PLOT_END_OTHER;
+static int end_index(match_end end) {
+  if (end >= MATCH_MAJORITY && end <= MATCH_PLY_LIMIT) return end - MATCH_MAJORITY;
+  return end >= MATCH_FORFEIT_TIMEOUT && end < MATCH_NENDS ? PLOT_END_FORFEIT : PLOT_END_OTHER;
 }
 
 typedef struct loader {
@@ -235,7 +237,7 @@ static void wilson(double points, long long games, double *lo, double *hi) {
 }
 
 /* Elo for every player: the latest stored fit when it covers every game of
- * the run, else a fit of the run's games (arena/rating.h). */
+ * the run, else a fit of the run's games (arena/rating_store.h, stats/elo_fit.h). */
 static void choose_elo(store *db, plot_run *r) {
   int n = r->nplayers;
   if (!r->games) {
@@ -406,6 +408,7 @@ void plot_run_free(plot_run *r) {
   free(r->latest);
   free(r->history);
   free(r->tuning);
+  store_run_free(&r->run);
   free(r);
 }
 
@@ -814,7 +817,7 @@ static int write_ends(const plot_run *r, FILE *f) {
   fprintf(f, "# oware chart data: how the games of run %lld end, %% of each group's games\n",
           (long long)r->run.id);
   fputs("\"group\" \"games\"", f);
-  for (int e = 0; e < cols; e++) fprintf(f, " \"%s\"", plot_end_names[e]);
+  for (int e = 0; e < cols; e++) fprintf(f, " \"%s\"", plot_end_name(e));
   fputc('\n', f);
   for (int gi = 0; gi < gr.n; gi++) {
     const long long *ends = all;

@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "arena/match.h"
+#include "arena/rating_print.h"
+#include "arena/rating_store.h"
 #include "arena/runner.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -42,7 +45,7 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
 
 static int npairings(const tournament *t) {
   int n = t->run.nplayers;
-  return strcmp(t->run.kind, "gauntlet") ? n * (n - 1) / 2 : n - 1;
+  return t->run.kind != STORE_GAUNTLET ? n * (n - 1) / 2 : n - 1;
 }
 
 /* Series number -> variant, round and the two players. */
@@ -53,7 +56,7 @@ static void series_identity(const tournament *t, int series_no, int *vi, int *ro
   int vr = series_no / np;
   *round = vr % t->run.rounds;
   *vi = vr / t->run.rounds;
-  if (!strcmp(t->run.kind, "gauntlet")) {
+  if (t->run.kind == STORE_GAUNTLET) {
     *a = 0;
     *b = pairing + 1;
     return;
@@ -68,56 +71,103 @@ static void series_identity(const tournament *t, int series_no, int *vi, int *ro
       }
 }
 
-static int load_openings(tournament *t, const char *path, char *err, size_t errlen) {
+/* The lines of an openings file (not blank, not '#') as the run's
+ * positions: read once, when the run is made; a resume uses the stored ones. */
+static int read_openings_file(store_run *r, const char *path, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
   if (!f) {
     ERR("openings: cannot open '%s': %s", path, strerror(errno));
     return -1;
   }
   char line[512];
-  int n = 0, cap = 0, lineno = 0, rc = 0;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
+  int rc = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
     size_t l = strlen(line);
     while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ')) line[--l] = 0;
     if (!l || line[0] == '#') continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      for (int v = 0; v < t->run.nvariants; v++) {
-        board *nb = realloc(t->opening_file[v], (size_t)cap * sizeof *nb);
-        if (!nb) {
-          ERR("openings: out of memory");
-          rc = -1;
-          goto out;
-        }
-        t->opening_file[v] = nb;
-      }
+    if (store_run_add_position(r, line)) {
+      ERR("openings: out of memory");
+      rc = -1;
     }
-    for (int v = 0; v < t->run.nvariants; v++) {
-      char perr[256];
-      if (notation_parse_position(line, &t->variants[v], &t->opening_file[v][n], perr,
-                                  sizeof perr)) {
-        ERR("openings: %s line %d (variant %s): %s", path, lineno, t->run.variant[v], perr);
-        rc = -1;
-        goto out;
-      }
-      uint32_t legal;
-      if (board_status(&t->opening_file[v][n], &t->variants[v], &legal) != BOARD_END_NONE) {
-        ERR("openings: %s line %d: the game is already over in this position", path, lineno);
-        rc = -1;
-        goto out;
-      }
-    }
-    n++;
   }
-  if (!n && !rc) {
-    ERR("openings: '%s' holds no position", path);
+  if (!rc && ferror(f)) {
+    ERR("openings: cannot read '%s': %s", path, strerror(errno));
     rc = -1;
   }
-out:
   fclose(f);
-  t->opening_count = n;
   return rc;
+}
+
+/* The run's positions, parsed under each variant. */
+static int load_openings(tournament *t, const char *path, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  if (!r->npositions) {
+    if (r->id > 0) {
+      ERR("openings: run %lld stored no positions for '%s' (it cannot be resumed without "
+          "reading the file again, which could change its games)",
+          (long long)r->id, path);
+      return -1;
+    }
+    if (read_openings_file(r, path, err, errlen)) return -1;
+    if (!r->npositions) {
+      ERR("openings: '%s' holds no position", path);
+      return -1;
+    }
+  }
+  int n = r->npositions;
+  for (int v = 0; v < r->nvariants; v++) {
+    t->opening_file[v] = malloc((size_t)n * sizeof *t->opening_file[v]);
+    if (!t->opening_file[v]) {
+      ERR("openings: out of memory");
+      return -1;
+    }
+    for (int k = 0; k < n; k++) {
+      char perr[256];
+      if (notation_parse_position(r->position[k], &t->variants[v], &t->opening_file[v][k], perr,
+                                  sizeof perr)) {
+        ERR("openings: %s position %d (variant %s): %s", path, k + 1, r->variant[v], perr);
+        return -1;
+      }
+      uint32_t legal;
+      if (board_status(&t->opening_file[v][k], &t->variants[v], &legal) != BOARD_END_NONE) {
+        ERR("openings: %s position %d: the game is already over in this position", path, k + 1);
+        return -1;
+      }
+    }
+  }
+  t->opening_count = n;
+  return 0;
+}
+
+/* A new run keeps the content of every weights file its players name, so
+ * that a resume can refuse when one has changed (store_run_files_check). */
+static int keep_weights_files(store_run *r, char *err, size_t errlen) {
+  for (int i = 0; i < r->nplayers; i++) {
+    player_config pc;
+    char perr[512];
+    if (player_parse_spec(r->player_spec[i], &pc, perr, sizeof perr)) continue; /* said later */
+    const char *path = NULL;
+    for (const player_option *o = pc.type->options; o && o->name; o++)
+      if (!strcmp(o->name, "weights")) path = player_config_text(&pc, "weights");
+    int rc = 0, known = 0;
+    for (int k = 0; path && k < r->nfiles; k++) known |= !strcmp(r->files[k].path, path);
+    if (path && !known && store_run_add_file(r, path, perr, sizeof perr)) {
+      ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+      rc = -1;
+    }
+    player_config_free(&pc);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+int tournament_restore(tournament *t, store *db, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  if (store_run_files_check(db, r->id, err, errlen)) return -1;
+  store_strings_free(r->position, r->npositions);
+  r->position = NULL;
+  r->npositions = 0;
+  return store_run_openings(db, r->id, &r->position, &r->npositions, err, errlen);
 }
 
 int tournament_prepare(tournament *t, char *err, size_t errlen) {
@@ -127,8 +177,8 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     ERR("a tournament needs at least 2 players (got %d)", r->nplayers);
     return -1;
   }
-  if (strcmp(r->kind, "round-robin") && strcmp(r->kind, "gauntlet")) {
-    ERR("kind '%s': expected round-robin or gauntlet", r->kind);
+  if (r->kind != STORE_ROUND_ROBIN && r->kind != STORE_GAUNTLET) {
+    ERR("kind '%s': expected round-robin or gauntlet", store_kind_name(r->kind));
     return -1;
   }
   if (r->rounds < 1 || r->threads < 1 || r->nvariants < 1) {
@@ -142,6 +192,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   if (tournament_parse_openings(r->openings, &t->opening_plies, path, sizeof path, err, errlen))
     return -1;
   if (t->opening_plies < 0 && load_openings(t, path, err, errlen)) return -1;
+  if (r->id == 0 && keep_weights_files(r, err, errlen)) return -1;
   for (int i = 0; i < r->nplayers; i++) {
     char perr[512];
     player *p = player_create(r->player_spec[i], perr, sizeof perr);
@@ -178,6 +229,7 @@ void tournament_free(tournament *t) {
     free(t->opening_file[v]);
     t->opening_file[v] = NULL;
   }
+  store_run_free(&t->run);
 }
 
 void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
@@ -405,7 +457,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   s->score2[0] = r->mr.score2[0];
   s->score2[1] = r->mr.score2[1];
   s->plies = r->mr.plies;
-  snprintf(s->end, sizeof s->end, "%s", match_end_name(r->mr.end));
+  s->end = r->mr.end;
   snprintf(s->detail, sizeof s->detail, "%s", r->mr.detail);
   s->seed = r->game.seed;
   s->seconds = r->mr.seconds;
@@ -460,9 +512,10 @@ static void free_batch(play *pl) {
 static int on_flush(void *ctx, char *err, size_t errlen) {
   play *pl = ctx;
   int rc = 0;
-  if (pl->nbatch && store_games_insert(pl->db, pl->batch, pl->nbatch, err, errlen)) rc = -1;
-  for (int i = 0; i < pl->ndone && !rc; i++)
-    if (store_series_finish(pl->db, &pl->done_series[i], err, errlen)) rc = -1;
+  /* The series these games finish are committed with them. */
+  if ((pl->nbatch || pl->ndone) &&
+      store_commit(pl->db, pl->batch, pl->nbatch, pl->done_series, pl->ndone, err, errlen))
+    rc = -1;
   free_batch(pl);
   if (!rc && pl->checkpoint_due) {
     pl->checkpoint_due = 0;
@@ -559,11 +612,32 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   for (int s = 0; s < t->nseries; s++) series_start(&pl.states[s]);
   if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
+  {
+    /* The rows of the series the stored games finish (a run of an older
+     * oware could lose one between its last game and the series row). */
+    store_series *rows = malloc((size_t)t->nseries * sizeof *rows);
+    int m = 0;
+    if (!rows) {
+      ERR("out of memory");
+      goto out;
+    }
+    for (int s = 0; s < t->nseries; s++) {
+      const series_state *st = &pl.states[s];
+      if (!st->done) continue;
+      int vi, round, a, b;
+      series_identity(t, s, &vi, &round, &a, &b);
+      rows[m++] = (store_series){t->run.id, s, vi, round, a, b, st->games, st->wins[0],
+                                 st->wins[1], st->draws, st->winner};
+    }
+    int bad = store_commit(db, NULL, 0, rows, m, err, errlen);
+    free(rows);
+    if (bad) goto out;
+  }
   if (t->sprt_on) {
     t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
     if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
       char serr[256];
-      rc = store_run_status(db, t->run.id, "finished", serr, sizeof serr) ? -1 : 0;
+      rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
       if (rc) ERR("%s", serr);
       goto out;
     }
@@ -593,7 +667,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   {
     char serr[256];
-    const char *status = rc == 0 ? "finished" : rc == 1 ? "interrupted" : "failed";
+    store_status status = rc == 0 ? STORE_FINISHED : rc == 1 ? STORE_INTERRUPTED : STORE_FAILED;
     if (store_run_status(db, t->run.id, status, serr, sizeof serr) && rc >= 0) {
       ERR("%s", serr);
       rc = -1;
@@ -685,7 +759,8 @@ int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err,
         order[j] = a;
       }
     }
-  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name, r->status);
+  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name,
+          store_status_name(r->status));
   fprintf(out, "%4s  %-*s %7s %7s %7s %7s %8s %7s\n", "rank", width, "player", "games", "wins",
           "draws", "losses", "points", "score%");
   for (int k = 0; k < n; k++) {
@@ -724,6 +799,7 @@ done:
   free(order);
   free(pts);
   free(games);
+  store_run_free(r);
   free(r);
   return rc;
 }
@@ -738,7 +814,7 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
   const play *pl = ctx;
   const tournament *t = pl->t;
   const store_run *r = &t->run;
-  pack_str(out, r->kind);
+  pack_str(out, store_kind_name(r->kind));
   pack_i64(out, r->nplayers);
   for (int i = 0; i < r->nplayers; i++) pack_str(out, r->player_spec[i]);
   pack_i64(out, r->rounds);
@@ -804,7 +880,9 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   store_run *r = &t->run;
   play *pl = &rp->pl;
   pl->t = t;
-  pack_get_str(in, r->kind, sizeof r->kind);
+  char kind[32];
+  pack_get_str(in, kind, sizeof kind);
+  if (!in->failed && store_kind_parse(kind, &r->kind)) in->failed = 1;
   r->nplayers = (int)pack_get_int(in, 2, STORE_MAX_PLAYERS);
   for (int i = 0; i < r->nplayers; i++) pack_get_str(in, r->player_spec[i], sizeof r->player_spec[i]);
   r->rounds = (int)pack_get_int(in, 1, 1 << 30);

@@ -212,7 +212,7 @@ check "the foreign database is untouched" cmp -s "$tmp/foreign.db" "$tmp/foreign
 bad "resume of a missing run" "no run 99" --resume 99 --db "$tmp/t1.db"
 bad "resume with a configuration" "--resume takes" --resume 1 --seed 3 --db "$tmp/t1.db"
 printf 'not a position\n' >"$tmp/open.txt"
-bad "a bad openings file" "line 1" --players 'random;greedy' --openings "file:$tmp/open.txt" --db "$tmp/bad.db"
+bad "a bad openings file" "position 1" --players 'random;greedy' --openings "file:$tmp/open.txt" --db "$tmp/bad.db"
 
 # --- Openings from a file, shared by every pairing. ---
 printf '# two openings\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0-0-S\n' >"$tmp/open.txt"
@@ -220,6 +220,32 @@ printf '# two openings\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0
   --format games:4 --db "$tmp/o.db" --quiet >/dev/null 2>&1
 check "file openings: every game starts from one of them" bash -c \
   "'$oware' export --db '$tmp/o.db' --run 1 --format csv | tail -n +2 | cut -d, -f6 | sort -u | tr '\n' ' ' | grep -qx '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N 5-5-5-4-4-0-5-5-5-0-5-5-0-0-S '"
+
+# A resume never reads the openings file again, and refuses a changed weights file (issue 12, item 4).
+printf '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0-0-S\n4-4-4-4-4-4-0-5-5-5-5-4-0-0-N\n' >"$tmp/op2.txt"
+"$oware" weights >"$tmp/w.txt"
+OP="minimax:depth=3,weights=$tmp/w.txt,name=mw;minimax:depth=2,name=m2;greedy"
+"$oware" tournament --players "$OP" --openings "file:$tmp/op2.txt" --format games:12 --seed 4 \
+  --threads 2 --db "$tmp/of.db" --quiet >/dev/null 2>&1
+"$oware" tournament --players "$OP" --openings "file:$tmp/op2.txt" --format games:12 --seed 4 \
+  --threads 2 --db "$tmp/ok.db" --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 500); do
+  n=$(sqlite3 "$tmp/ok.db" 'select count(*) from games' 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 6 ] && break
+  sleep 0.01
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+printf '0-4-4-4-4-4-5-5-5-5-4-4-4-0-N\n' >"$tmp/op2.txt"
+"$oware" tournament --resume 1 --db "$tmp/ok.db" --quiet >/dev/null 2>&1; rc=$?
+check "a run resumed after its openings file changed finishes" test $rc = 0
+check "... with the games of the uninterrupted run (the stored openings)" \
+  cmp -s <(games "$tmp/of.db" 1) <(games "$tmp/ok.db" 1)
+sqlite3 "$tmp/ok.db" "update runs set status = 'interrupted'"
+sed -i 's/^store .*/store 1/' "$tmp/w.txt"
+"$oware" tournament --resume 1 --db "$tmp/ok.db" --quiet >/dev/null 2>"$tmp/wchg.err"; rc=$?
+check "a resume refuses a weights file that changed" bash -c "test $rc != 0 && grep -q 'w.txt' '$tmp/wchg.err'"
 
 echo "$fails failed"
 [ $fails = 0 ]
