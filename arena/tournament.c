@@ -883,15 +883,25 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   char kind[32];
   pack_get_str(in, kind, sizeof kind);
   if (!in->failed && store_kind_parse(kind, &r->kind)) in->failed = 1;
-  r->nplayers = (int)pack_get_int(in, 2, STORE_MAX_PLAYERS);
-  for (int i = 0; i < r->nplayers; i++) pack_get_str(in, r->player_spec[i], sizeof r->player_spec[i]);
+  int nplayers = (int)pack_get_int(in, 2, STORE_MAX_PLAYERS);
+  for (int i = 0; i < nplayers && !in->failed; i++) {
+    char *spec = pack_get_strdup(in);
+    if (spec && store_run_add_player(r, "", spec)) in->failed = 1;
+    free(spec);
+  }
   r->rounds = (int)pack_get_int(in, 1, 1 << 30);
   r->seed = pack_get_u64(in);
-  r->nvariants = (int)pack_get_int(in, 1, STORE_MAX_VARIANTS);
-  for (int v = 0; v < r->nvariants; v++) pack_get_str(in, r->variant[v], sizeof r->variant[v]);
-  pack_get_str(in, r->format, sizeof r->format);
+  int nvariants = (int)pack_get_int(in, 1, STORE_MAX_VARIANTS);
+  for (int v = 0; v < nvariants && !in->failed; v++) {
+    char *text = pack_get_strdup(in);
+    if (text && store_run_add_variant(r, text)) in->failed = 1;
+    free(text);
+  }
+  char *format = pack_get_strdup(in);
+  if (format && store_run_set(&r->format, format)) in->failed = 1;
+  free(format);
   int rc = -1;
-  if (in->failed) goto bad;
+  if (in->failed || r->nplayers != nplayers || r->nvariants != nvariants) goto bad;
   for (int v = 0; v < r->nvariants; v++)
     if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) goto out;
   if (series_parse(r->format, &t->format, err, errlen)) goto out;
