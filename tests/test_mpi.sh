@@ -104,6 +104,9 @@ killed_run() { # killed_run DB: starts the run on 3 ranks, kills rank 2 once gam
   pid=$(rank_pid 2 "$1")
   [ -n "$pid" ] && kill -9 "$pid"
   wait $job 2>/dev/null
+  # mpirun may return before rank 0 (stopping on its SIGTERM) has exited:
+  # a resume waits for it, as the run's lock would say.
+  for _ in $(seq 1 300); do pgrep -f -- "$1" >/dev/null || break; sleep 0.1; done
   echo "${pid:-none}"
 }
 pid=$(killed_run "$tmp/kill.db")
