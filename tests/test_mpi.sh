@@ -101,20 +101,23 @@ killed_run() { # killed_run DB: starts the run on 3 ranks, kills rank 2 once gam
     [ "${n:-0}" -ge 6 ] && break
     sleep 0.05
   done
+  local root
+  root=$(rank_pid 0 "$1")
   pid=$(rank_pid 2 "$1")
   [ -n "$pid" ] && kill -9 "$pid"
   wait $job 2>/dev/null
-  # mpirun may return before rank 0 (stopping on its SIGTERM) has exited:
-  # a resume waits for it, as the run's lock would say.
-  for _ in $(seq 1 300); do pgrep -f -- "$1" >/dev/null || break; sleep 0.1; done
+  # mpirun may return before rank 0 (stopping on its SIGTERM) is gone, and
+  # the run's lock refuses a resume while that pid exists: wait for it.
+  for _ in $(seq 1 600); do [ -n "$root" ] && kill -0 "$root" 2>/dev/null || break; sleep 0.1; done
   echo "${pid:-none}"
 }
 pid=$(killed_run "$tmp/kill.db")
 before=$(count "$tmp/kill.db" 1)
 check "rank 2 was found and killed ($pid); $before of 36 games were kept" test "$pid" != none -a "$before" -ge 1 -a "$before" -lt 36
 check "the kept games are the first games of the uninterrupted run" cmp -s <(games "$tmp/kill.db" 1) <(games "$tmp/full.db" 1 | head -n $((before + 1)))
-"$oware" tournament --resume 1 --db "$tmp/kill.db" --quiet >/dev/null 2>&1; rc=$?
+"$oware" tournament --resume 1 --db "$tmp/kill.db" --quiet >/dev/null 2>"$tmp/resume.err"; rc=$?
 check "--resume without MPI finishes the run" test $rc = 0
+[ $rc = 0 ] || sed 's/^/  | /' "$tmp/resume.err"
 check "resumed = uninterrupted, game for game" cmp -s <(games "$tmp/full.db" 1) <(games "$tmp/kill.db" 1)
 check "no duplicates after resume" test "$(sqlite3 "$tmp/kill.db" 'select count(*) from games')" = 36
 pid=$(killed_run "$tmp/kill2.db")
