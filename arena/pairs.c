@@ -73,13 +73,16 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   return 0;
 }
 
+static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen);
+
 int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *err,
                size_t errlen) {
   double t0 = clock_now();
   pairs_run pr;
   memset(&pr, 0, sizeof pr);
   pr.job = job;
-  runner_schedule s = {job->pairs > 0 ? job->pairs : 0, 2, &pr, slot_spec, slot_prepare, next_game};
+  runner_schedule s = {job->pairs > 0 ? job->pairs : 0, 2, &pr, slot_spec, slot_prepare, next_game,
+                       pairs_schedule_kind.name, pack_schedule};
   runner_sink k = {&pr, on_game, NULL, NULL};
   runner_config c = {job->threads < 1 ? 1 : job->threads, 0, stop, NULL};
   int rc = runner_run(&s, &k, &c, NULL, err, errlen);
@@ -87,3 +90,103 @@ int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *
   out->seconds = clock_now() - t0;
   return rc < 0 ? -1 : 0;
 }
+
+/* ---- The schedule in another process (arena/runner_mpi.c) ---- */
+
+static void pack_params(pack_buf *out, const player_param *p, int n) {
+  pack_i64(out, p ? n : 0);
+  for (int i = 0; p && i < n; i++) {
+    pack_str(out, p[i].name);
+    pack_f64(out, p[i].value);
+  }
+}
+
+/* The job's specs, parameters (name, value), variant (canonical string),
+ * pairs, seed. */
+static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
+  const pairs_job *job = ((pairs_run *)ctx)->job;
+  char vs[256];
+  variant_format(&job->v, vs, sizeof vs);
+  pack_str(out, job->spec_a);
+  pack_str(out, job->spec_b);
+  pack_params(out, job->params_a, job->nparams_a);
+  pack_params(out, job->params_b, job->nparams_b);
+  pack_str(out, vs);
+  pack_i64(out, job->pairs);
+  pack_i64(out, job->first_pair);
+  pack_i64(out, job->opening_plies);
+  pack_u64(out, job->seed);
+  if (out->failed) snprintf(err, errlen, "out of memory");
+  return out->failed ? -1 : 0;
+}
+
+typedef struct remote_pairs {
+  pairs_run pr;
+  pairs_job job;
+  player_param *params[2];
+  int nparams[2];
+  char *spec[2];
+} remote_pairs;
+
+static void release_schedule(runner_schedule *s) {
+  remote_pairs *rp = s->ctx;
+  if (!rp) return;
+  for (int i = 0; i < 2; i++) {
+    free(rp->spec[i]);
+    for (int k = 0; rp->params[i] && k < rp->nparams[i]; k++) free((char *)rp->params[i][k].name);
+    free(rp->params[i]);
+  }
+  free(rp);
+  s->ctx = NULL;
+}
+
+static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
+  remote_pairs *rp = calloc(1, sizeof *rp);
+  if (!rp) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memset(s, 0, sizeof *s);
+  s->ctx = rp;
+  rp->pr.job = &rp->job;
+  char vs[256];
+  for (int i = 0; i < 2; i++) rp->spec[i] = pack_get_strdup(in);
+  for (int i = 0; i < 2 && !in->failed; i++) {
+    int n = (int)pack_get_int(in, 0, 1 << 16);
+    if (n && !in->failed) {
+      rp->params[i] = calloc((size_t)n, sizeof *rp->params[i]);
+      if (!rp->params[i]) in->failed = 1;
+    }
+    for (int k = 0; k < n && !in->failed; k++) {
+      rp->params[i][k].name = pack_get_strdup(in);
+      rp->params[i][k].value = pack_get_f64(in);
+      rp->nparams[i] = k + 1;
+    }
+  }
+  pack_get_str(in, vs, sizeof vs);
+  rp->job.spec_a = rp->spec[0];
+  rp->job.spec_b = rp->spec[1];
+  rp->job.params_a = rp->params[0];
+  rp->job.nparams_a = rp->nparams[0];
+  rp->job.params_b = rp->params[1];
+  rp->job.nparams_b = rp->nparams[1];
+  rp->job.pairs = (int)pack_get_int(in, 0, 2147483647);
+  rp->job.first_pair = (int)pack_get_int(in, 0, 2147483647);
+  rp->job.opening_plies = (int)pack_get_int(in, 0, 1000);
+  rp->job.seed = pack_get_u64(in);
+  rp->job.threads = 1;
+  if (in->failed) {
+    snprintf(err, errlen, "pairs: a schedule that does not read back (another oware version?)");
+    release_schedule(s);
+    return -1;
+  }
+  if (variant_parse(vs, &rp->job.v, err, errlen)) {
+    release_schedule(s);
+    return -1;
+  }
+  *s = (runner_schedule){rp->job.pairs, 2, rp, slot_spec, slot_prepare, next_game,
+                         pairs_schedule_kind.name, pack_schedule};
+  return 0;
+}
+
+const runner_kind pairs_schedule_kind = {"pairs", unpack_schedule, release_schedule};

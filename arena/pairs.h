@@ -43,4 +43,8 @@ typedef struct pairs_result {
 int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *err,
                size_t errlen);
 
+/* The pairs schedule rebuilt in another process (the MPI backend). */
+struct runner_kind;
+extern const struct runner_kind pairs_schedule_kind;
+
 #endif

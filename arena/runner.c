@@ -184,6 +184,7 @@ struct runner_run_state {
   int lookahead;
   runner_job_result *ring; /* job j's games wait at ring[j % lookahead] */
   unsigned char *ready;
+  int threads;          /* config.threads */
   int ending;           /* no more jobs: decided, stopped or failed */
   atomic_int abandon;   /* workers drop the job they play */
   int failed;
@@ -203,6 +204,44 @@ long long runner_take_job(runner_run_state *st) {
   return j;
 }
 
+long long runner_try_take_job(runner_run_state *st) {
+  pthread_mutex_lock(&st->mu);
+  long long j = -1;
+  if (!st->ending && st->next_job < st->s->njobs) {
+    if (st->next_job >= st->oldest + st->lookahead) {
+      j = -2;
+    } else {
+      j = st->next_job++;
+      st->outstanding++;
+    }
+  }
+  pthread_mutex_unlock(&st->mu);
+  return j;
+}
+
+int runner_abandoning(runner_run_state *st) { return atomic_load(&st->abandon); }
+
+int runner_run_threads(const runner_run_state *st) { return st->threads; }
+
+static void fail_locked(runner_run_state *st, const char *err) {
+  if (!st->failed) snprintf(st->error, sizeof st->error, "%s", err);
+  st->failed = 1;
+  st->ending = 1;
+  atomic_store(&st->abandon, 1);
+  pthread_cond_broadcast(&st->to_workers);
+}
+
+void runner_fail(runner_run_state *st, const char *err) {
+  pthread_mutex_lock(&st->mu);
+  fail_locked(st, err);
+  pthread_cond_signal(&st->to_main);
+  pthread_mutex_unlock(&st->mu);
+}
+
+static const runner_backend *default_backend;
+
+void runner_set_default_backend(const runner_backend *b) { default_backend = b; }
+
 void runner_put_result(runner_run_state *st, runner_job_result *r, const char *err) {
   pthread_mutex_lock(&st->mu);
   st->outstanding--;
@@ -212,11 +251,7 @@ void runner_put_result(runner_run_state *st, runner_job_result *r, const char *e
     st->ready[slot] = 1;
     memset(r, 0, sizeof *r);
   } else if (err) {
-    if (!st->failed) snprintf(st->error, sizeof st->error, "%s", err);
-    st->failed = 1;
-    st->ending = 1;
-    atomic_store(&st->abandon, 1);
-    pthread_cond_broadcast(&st->to_workers);
+    fail_locked(st, err);
   }
   pthread_cond_signal(&st->to_main);
   pthread_mutex_unlock(&st->mu);
@@ -261,13 +296,22 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
   runner_stats stats;
   memset(&stats, 0, sizeof stats);
   double t0 = clock_now();
-  int threads = c->threads > 0 ? c->threads : 0;
-  if (!threads && !c->backend) threads = 1;
+  int threads = c->threads > 0 ? c->threads : 0, remote = 0;
+  const runner_backend *backend = c->backend ? c->backend : default_backend;
+  if (backend && backend->plan) {
+    remote = -1;
+    backend->plan(backend->ctx, s, threads, &threads, &remote);
+    if (!remote) backend = NULL;
+    if (remote < 0) remote = 0;
+  }
+  if (!threads && !backend) threads = 1;
   if (threads > s->njobs) threads = (int)s->njobs;
   runner_run_state st;
   memset(&st, 0, sizeof st);
   st.s = s;
-  st.lookahead = c->lookahead > 0 ? c->lookahead : 8 * (threads > 0 ? threads : 1);
+  st.threads = c->threads > 0 ? c->threads : 1;
+  st.lookahead = c->lookahead > 0 ? c->lookahead
+                                  : 8 * (threads + remote > 0 ? threads + remote : 1);
   if (c->lookahead <= 0 && st.lookahead < 16) st.lookahead = 16;
   atomic_init(&st.abandon, 0);
   st.ring = calloc((size_t)st.lookahead, sizeof *st.ring);
@@ -295,8 +339,8 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
     st.failed = st.ending = 1;
     snprintf(st.error, sizeof st.error, "%s", serr);
     pthread_mutex_unlock(&st.mu);
-  } else if (c->backend) {
-    if (c->backend->start(c->backend->ctx, &st, s, serr, sizeof serr)) {
+  } else if (backend) {
+    if (backend->start(backend->ctx, &st, s, serr, sizeof serr)) {
       pthread_mutex_lock(&st.mu);
       st.failed = st.ending = 1;
       snprintf(st.error, sizeof st.error, "%s", serr);
@@ -369,7 +413,7 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
   pthread_cond_broadcast(&st.to_workers);
   pthread_mutex_unlock(&st.mu);
   for (int i = 0; i < started; i++) thread_join(workers[i]);
-  if (backend_started && c->backend->finish) c->backend->finish(c->backend->ctx);
+  if (backend_started && backend->finish) backend->finish(backend->ctx);
   if (!flushed && k->flush && !sink_failed && k->flush(k->ctx, err, errlen) < 0) sink_failed = 1;
 
   int rc = 0;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "arena/match.h"
+#include "arena/pack.h"
 #include "core/board.h"
 #include "core/variant.h"
 #include "players/player.h"
@@ -72,7 +73,23 @@ typedef struct runner_schedule {
    * returns 1 and fills *g, or 0 when the job has no more games. Called on
    * worker threads, concurrently: it must only read shared state. */
   int (*next_game)(void *ctx, long long job, int k, const runner_outcome *prev, runner_game *g);
+  /* Optional: how the schedule travels to another process (the MPI
+   * backend). kind names the runner_kind that rebuilds it there from what
+   * pack writes; a schedule without them is played on local threads only. */
+  const char *kind;
+  int (*pack)(void *ctx, pack_buf *out, char *err, size_t errlen);
 } runner_schedule;
+
+/* Rebuilds a schedule of one kind in another process. */
+typedef struct runner_kind {
+  const char *name;
+  /* Fills *s (the hooks, kind and pack; ctx allocated here) from what the
+   * schedule's pack wrote; the caller then sets njobs and nslots to the
+   * sender's. 0, or -1 with err. */
+  int (*unpack)(pack_reader *in, runner_schedule *s, char *err, size_t errlen);
+  /* Frees what unpack allocated. */
+  void (*release)(runner_schedule *s);
+} runner_kind;
 
 /* A finished game. */
 typedef struct runner_result {
@@ -164,6 +181,19 @@ long long runner_take_job(runner_run_state *st);
  * the run then stops with that error. */
 void runner_put_result(runner_run_state *st, runner_job_result *r, const char *err);
 
+/* Like runner_take_job without blocking, for a backend that must keep
+ * serving messages: the job's number, -1 when there is none left (or the
+ * run is ending), -2 when the look-ahead is full for now. */
+long long runner_try_take_job(runner_run_state *st);
+/* Whether the run is ending early (decided, stopped or failed): jobs in
+ * progress are to be abandoned (their finished games handed back, partial). */
+int runner_abandoning(runner_run_state *st);
+/* The run's config.threads: the workers each place is to run. */
+int runner_run_threads(const runner_run_state *st);
+/* Stops the run with an error that belongs to no job (a remote place
+ * that cannot take part). */
+void runner_fail(runner_run_state *st, const char *err);
+
 /* A backend: extra workers beyond the local threads. start is called once
  * the run state exists; it starts whatever it needs (threads through
  * core/thread.h) and returns 0, or -1 with err; finish waits for them. */
@@ -172,6 +202,17 @@ struct runner_backend {
   int (*start)(void *ctx, runner_run_state *st, const runner_schedule *s, char *err,
                size_t errlen);
   void (*finish)(void *ctx);
+  /* Optional, called before the run starts: given the schedule and
+   * config.threads, sets *local (the local workers to run; it holds
+   * config.threads on entry) and *remote (the workers the backend adds:
+   * the look-ahead grows with them). remote 0: the backend sits this run
+   * out (start is not called). */
+  void (*plan)(void *ctx, const runner_schedule *s, int threads, int *local, int *remote);
 };
+
+/* The backend runner_run uses when config.backend is NULL (NULL: local
+ * threads only): where jobs are played is the process's choice (cli sets
+ * the MPI backend under mpirun), not each caller's. Set it before any run. */
+void runner_set_default_backend(const runner_backend *b);
 
 #endif

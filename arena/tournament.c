@@ -576,6 +576,8 @@ static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) 
   return 0;
 }
 
+static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen);
+
 int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen) {
   const int maxg = series_max_games(&t->format);
   const int fixed = t->format.kind == SERIES_GAMES;
@@ -643,7 +645,8 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   if (make_units(&pl, d.bits, err, errlen)) goto out;
   if (t->ratings_every < 0) t->ratings_every = 0;
 
-  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, NULL, next_game};
+  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, NULL, next_game,
+                           tournament_schedule_kind.name, pack_schedule};
   runner_sink sink = {&pl, on_game, on_flush, on_progress};
   runner_config cfg = {t->run.threads, 0, stop, t->backend};
   runner_stats rs;
@@ -800,3 +803,165 @@ done:
   free(r);
   return rc;
 }
+
+/* ---- The schedule in another process (arena/runner_mpi.c) ---- */
+
+/* What next_game and slot_spec read: the run's kind, players, rounds, seed,
+ * variants (canonical strings), format, openings (positions for a file),
+ * the units (delta-coded), and for formats other than games:N the state
+ * each unit's series starts from. */
+static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
+  const play *pl = ctx;
+  const tournament *t = pl->t;
+  const store_run *r = &t->run;
+  pack_str(out, store_kind_name(r->kind));
+  pack_i64(out, r->nplayers);
+  for (int i = 0; i < r->nplayers; i++) pack_str(out, r->player_spec[i]);
+  pack_i64(out, r->rounds);
+  pack_u64(out, r->seed);
+  pack_i64(out, r->nvariants);
+  for (int v = 0; v < r->nvariants; v++) pack_str(out, r->variant[v]);
+  pack_str(out, r->format);
+  pack_i64(out, t->opening_plies);
+  if (t->opening_plies < 0) {
+    pack_i64(out, t->opening_count);
+    for (int v = 0; v < r->nvariants; v++)
+      for (int i = 0; i < t->opening_count; i++)
+        pack_board(out, &t->opening_file[v][i], &t->variants[v]);
+  }
+  pack_i64(out, pl->nunits);
+  int prev = 0;
+  for (long long j = 0; j < pl->nunits; j++) {
+    const unit *u = &pl->units[j];
+    pack_i64(out, u->series_no - prev);
+    pack_i64(out, u->first_game);
+    pack_i64(out, u->last_game);
+    prev = u->series_no;
+    if (u->last_game < 0) {
+      const series_state *st = &pl->start_states[u->series_no];
+      pack_i64(out, st->games);
+      pack_i64(out, st->wins[0]);
+      pack_i64(out, st->wins[1]);
+      pack_i64(out, st->draws);
+      pack_i64(out, st->streak[0]);
+      pack_i64(out, st->streak[1]);
+      pack_i64(out, st->done);
+      pack_i64(out, st->winner);
+    }
+  }
+  if (out->failed) snprintf(err, errlen, "out of memory for the schedule's message");
+  return out->failed ? -1 : 0;
+}
+
+typedef struct remote_play {
+  play pl;
+  tournament t;
+} remote_play;
+
+static void release_schedule(runner_schedule *s) {
+  remote_play *rp = s->ctx;
+  if (!rp) return;
+  tournament_free(&rp->t);
+  free(rp->pl.units);
+  free(rp->pl.start_states);
+  free(rp);
+  s->ctx = NULL;
+}
+
+static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
+  remote_play *rp = calloc(1, sizeof *rp);
+  if (!rp) {
+    ERR("out of memory");
+    return -1;
+  }
+  memset(s, 0, sizeof *s);
+  s->ctx = rp;
+  tournament *t = &rp->t;
+  store_run *r = &t->run;
+  play *pl = &rp->pl;
+  pl->t = t;
+  char kind[32];
+  pack_get_str(in, kind, sizeof kind);
+  if (!in->failed && store_kind_parse(kind, &r->kind)) in->failed = 1;
+  int nplayers = (int)pack_get_int(in, 2, STORE_MAX_PLAYERS);
+  for (int i = 0; i < nplayers && !in->failed; i++) {
+    char *spec = pack_get_strdup(in);
+    if (spec && store_run_add_player(r, "", spec)) in->failed = 1;
+    free(spec);
+  }
+  r->rounds = (int)pack_get_int(in, 1, 1 << 30);
+  r->seed = pack_get_u64(in);
+  int nvariants = (int)pack_get_int(in, 1, STORE_MAX_VARIANTS);
+  for (int v = 0; v < nvariants && !in->failed; v++) {
+    char *text = pack_get_strdup(in);
+    if (text && store_run_add_variant(r, text)) in->failed = 1;
+    free(text);
+  }
+  char *format = pack_get_strdup(in);
+  if (format && store_run_set(&r->format, format)) in->failed = 1;
+  free(format);
+  int rc = -1;
+  if (in->failed || r->nplayers != nplayers || r->nvariants != nvariants) goto bad;
+  for (int v = 0; v < r->nvariants; v++)
+    if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) goto out;
+  if (series_parse(r->format, &t->format, err, errlen)) goto out;
+  t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
+  t->nseries = (int)((long long)r->nvariants * r->rounds * npairings(t));
+  t->opening_plies = (int)pack_get_int(in, -1, 1000);
+  if (t->opening_plies < 0) {
+    t->opening_count = (int)pack_get_int(in, 1, 1 << 24);
+    for (int v = 0; v < r->nvariants && !in->failed; v++) {
+      t->opening_file[v] = malloc((size_t)t->opening_count * sizeof(board));
+      if (!t->opening_file[v]) {
+        ERR("out of memory");
+        goto out;
+      }
+      for (int i = 0; i < t->opening_count; i++)
+        pack_get_board(in, &t->opening_file[v][i], &t->variants[v]);
+    }
+  }
+  pl->nunits = pack_get_int(in, 0, TOURNAMENT_MAX_GAMES);
+  if (in->failed) goto bad;
+  pl->units = malloc((size_t)(pl->nunits ? pl->nunits : 1) * sizeof *pl->units);
+  if (t->format.kind != SERIES_GAMES)
+    pl->start_states = calloc((size_t)(t->nseries ? t->nseries : 1), sizeof *pl->start_states);
+  if (!pl->units || (t->format.kind != SERIES_GAMES && !pl->start_states)) {
+    ERR("out of memory for the schedule (%lld jobs)", pl->nunits);
+    goto out;
+  }
+  int prev = 0, maxg = series_max_games(&t->format);
+  for (long long j = 0; j < pl->nunits && !in->failed; j++) {
+    unit *u = &pl->units[j];
+    u->series_no = prev + (int)pack_get_int(in, 0, t->nseries);
+    u->first_game = (int)pack_get_int(in, 0, maxg);
+    u->last_game = (int)pack_get_int(in, -1, maxg);
+    prev = u->series_no;
+    if (u->series_no >= t->nseries) in->failed = 1;
+    if (u->last_game < 0) {
+      if (!pl->start_states) {
+        in->failed = 1;
+        break;
+      }
+      series_state *st = &pl->start_states[u->series_no];
+      st->games = (int)pack_get_int(in, 0, maxg);
+      st->wins[0] = (int)pack_get_int(in, 0, maxg);
+      st->wins[1] = (int)pack_get_int(in, 0, maxg);
+      st->draws = (int)pack_get_int(in, 0, maxg);
+      st->streak[0] = (int)pack_get_int(in, 0, maxg);
+      st->streak[1] = (int)pack_get_int(in, 0, maxg);
+      st->done = (int)pack_get_int(in, 0, 1);
+      st->winner = (int)pack_get_int(in, -1, 1);
+    }
+  }
+  if (in->failed) goto bad;
+  *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, NULL, next_game,
+                         tournament_schedule_kind.name, pack_schedule};
+  return 0;
+bad:
+  ERR("tournament: a schedule that does not read back (another oware version?)");
+out:
+  release_schedule(s);
+  return rc;
+}
+
+const runner_kind tournament_schedule_kind = {"tournament", unpack_schedule, release_schedule};

@@ -103,4 +103,8 @@ int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err, 
 int tournament_print_ratings(store *db, int64_t run_id, const tournament *t, FILE *out,
                              char *err, size_t errlen);
 
+/* The tournament schedule rebuilt in another process (the MPI backend). */
+struct runner_kind;
+extern const struct runner_kind tournament_schedule_kind;
+
 #endif

@@ -60,6 +60,7 @@ void cli_watch_tournament(struct tournament *t);
 int cli_perft(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_bench_mpi(int argc, char **argv); /* cmd_bench_mpi.c */
 int cli_variants_list(int argc, char **argv);
 int cli_players(int argc, char **argv);
 int cli_weights(int argc, char **argv);

@@ -2,8 +2,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena/pairs.h"
+#include "arena/runner_mpi.h"
+#include "arena/tournament.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "tuner/texel.h"
 
 typedef struct command {
   const char *name;
@@ -32,13 +36,14 @@ static const command commands[] = {
 };
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: oware [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+  fprintf(f, "usage: oware [--version] [--help] [--mpi] COMMAND [ARGS]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\n'oware COMMAND --help' describes a command.\n");
+  fprintf(f, "\n'oware COMMAND --help' describes a command. Under mpirun (or srun) rank 0 runs the\n"
+             "command and the other ranks play its games; --mpi insists on MPI (docs/SCALING.md).\n");
 }
 
-int main(int argc, char **argv) {
+static int run_command(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return CLI_EXIT_USAGE;
@@ -60,4 +65,35 @@ int main(int argc, char **argv) {
     }
   fprintf(stderr, "oware: '%s' is not a command; 'oware --help' lists them\n", argv[1]);
   return CLI_EXIT_USAGE;
+}
+
+/* Under mpirun or srun (or with --mpi), rank 0 runs the command and the
+ * other ranks play its games (arena/runner_mpi.h); otherwise MPI is not
+ * touched and the same binary runs alone. */
+int main(int argc, char **argv) {
+  int force = argc > 1 && !strcmp(argv[1], "--mpi");
+  if (force) {
+    argv[1] = argv[0];
+    argc--;
+    argv++;
+  }
+  runner_mpi_role role;
+  char err[512];
+  if (runner_mpi_init(&argc, &argv, force, &role, err, sizeof err)) {
+    fprintf(stderr, "oware: %s\n", err);
+    runner_mpi_finalize();
+    return CLI_EXIT_FAIL;
+  }
+  int rc;
+  if (role == RUNNER_MPI_WORKER) {
+    static const runner_kind *const kinds[] = {&tournament_schedule_kind, &pairs_schedule_kind,
+                                               &texel_schedule_kind};
+    rc = runner_mpi_serve(kinds, 3, err, sizeof err) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    if (rc) fprintf(stderr, "oware: %s\n", err);
+  } else {
+    runner_set_default_backend(runner_mpi_backend());
+    rc = run_command(argc, argv);
+  }
+  runner_mpi_finalize();
+  return rc;
 }

@@ -3,7 +3,7 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PACKAGES=(cmake make gcc libc6-dev pkg-config libgsl-dev libsqlite3-dev sqlite3 gnuplot-nox libcmocka-dev libxml2-utils
-  clang libclang-rt-14-dev tmux python3)
+  clang libclang-rt-14-dev tmux python3 libopenmpi-dev openmpi-bin)
 
 say() { printf '==> %s\n' "$*" >&2; }
 

@@ -122,7 +122,7 @@ static void sched_free(sched *s) {
 
 static int run(sched *s, int threads, int lookahead, atomic_int *stop, runner_stats *st,
                char *err, size_t errlen) {
-  runner_schedule rs = {s->njobs, 3, s, spec_of, NULL, next_game};
+  runner_schedule rs = {s->njobs, 3, s, spec_of, NULL, next_game, NULL, NULL};
   runner_sink k = {s, on_game, on_flush, on_progress};
   runner_config c = {threads, lookahead, stop, NULL};
   return runner_run(&rs, &k, &c, st, err, errlen);

@@ -127,11 +127,14 @@ static int sp_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   return 0;
 }
 
+static int sp_pack(void *ctx, pack_buf *out, char *err, size_t errlen);
+
 int texel_selfplay(texel_set *set, const char *spec, const eval_weights *w, const variant *v,
                    int games, int threads, int opening_plies, double keep, uint64_t seed,
                    char *err, size_t errlen) {
   selfplay sp = {spec, w, v, opening_plies, keep, seed, set, NULL, 0};
-  runner_schedule s = {games > 0 ? games : 0, 1, &sp, sp_spec, sp_prepare, sp_next};
+  runner_schedule s = {games > 0 ? games : 0, 1, &sp, sp_spec, sp_prepare, sp_next,
+                       texel_schedule_kind.name, sp_pack};
   runner_sink k = {&sp, sp_game, NULL, NULL};
   runner_config c = {threads < 1 ? 1 : threads, 0, NULL, NULL};
   int rc = runner_run(&s, &k, &c, NULL, err, errlen);
@@ -282,3 +285,70 @@ int texel_fit(const texel_set *set, double K, double *w, const int *tune, int ma
   gsl_vector_free(x);
   return 0;
 }
+
+/* ---- Self-play in another process (arena/runner_mpi.c) ---- */
+
+/* What sp_next and sp_prepare read: the spec, the weights, the variant
+ * (canonical string), the opening plies, the seed. */
+static int sp_pack(void *ctx, pack_buf *out, char *err, size_t errlen) {
+  const selfplay *sp = ctx;
+  char vs[256];
+  variant_format(sp->v, vs, sizeof vs);
+  pack_str(out, sp->spec);
+  pack_u64(out, sp->w ? EVAL_N : 0);
+  for (int i = 0; sp->w && i < EVAL_N; i++) pack_f64(out, sp->w->w[i]);
+  pack_str(out, vs);
+  pack_i64(out, sp->opening_plies);
+  pack_u64(out, sp->seed);
+  if (out->failed) snprintf(err, errlen, "out of memory");
+  return out->failed ? -1 : 0;
+}
+
+typedef struct remote_selfplay {
+  selfplay sp;
+  variant v;
+  eval_weights w;
+  char *spec;
+} remote_selfplay;
+
+static void sp_release(runner_schedule *s) {
+  remote_selfplay *r = s->ctx;
+  if (!r) return;
+  free(r->spec);
+  free(r);
+  s->ctx = NULL;
+}
+
+static int sp_unpack(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
+  remote_selfplay *r = calloc(1, sizeof *r);
+  if (!r) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memset(s, 0, sizeof *s);
+  s->ctx = r;
+  r->spec = pack_get_strdup(in);
+  uint64_t n = pack_get_u64(in);
+  if (n && n != EVAL_N) in->failed = 1;
+  for (uint64_t i = 0; i < n && !in->failed; i++) r->w.w[i] = pack_get_f64(in);
+  char vs[256];
+  pack_get_str(in, vs, sizeof vs);
+  r->sp.opening_plies = (int)pack_get_int(in, 0, 1000);
+  r->sp.seed = pack_get_u64(in);
+  if (in->failed) {
+    snprintf(err, errlen, "texel: a schedule that does not read back (another oware version?)");
+    sp_release(s);
+    return -1;
+  }
+  if (variant_parse(vs, &r->v, err, errlen)) {
+    sp_release(s);
+    return -1;
+  }
+  r->sp.spec = r->spec;
+  r->sp.w = n ? &r->w : NULL;
+  r->sp.v = &r->v;
+  *s = (runner_schedule){0, 1, r, sp_spec, sp_prepare, sp_next, texel_schedule_kind.name, sp_pack};
+  return 0;
+}
+
+const runner_kind texel_schedule_kind = {"texel-selfplay", sp_unpack, sp_release};

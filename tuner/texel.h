@@ -53,4 +53,8 @@ typedef void (*texel_step_fn)(void *ctx, int iteration, double mse, const double
 int texel_fit(const texel_set *set, double K, double *w, const int *tune, int max_iter,
               texel_step_fn step, void *ctx, double *mse_out, char *err, size_t errlen);
 
+/* The self-play schedule rebuilt in another process (the MPI backend). */
+struct runner_kind;
+extern const struct runner_kind texel_schedule_kind;
+
 #endif
