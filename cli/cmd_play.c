@@ -49,6 +49,97 @@ static void draw(play_session *s) {
   fputs(buf, stdout);
 }
 
+/* The hint's line. */
+static void show_hint(play_session *s) {
+  int m;
+  char err[512];
+  player_info info = {0};
+  if (play_hint(s, &m, &info, err, sizeof err)) {
+    printf("No hint: %s\n", err);
+    return;
+  }
+  printf("Hint: %c", notation_move_letter(&play_game(s)->v, m));
+  if (info.depth) {
+    if (info.score >= PLAYER_WIN - 1000) printf(" (wins in %d plies)", PLAYER_WIN - info.score);
+    else if (info.score <= -(PLAYER_WIN - 1000))
+      printf(" (loses in %d plies)", PLAYER_WIN + info.score);
+    else printf(" (%+.2f seeds at depth %d)", info.score / 100.0, info.depth);
+  }
+  printf(".\n");
+}
+
+/* One line typed by the person: a move or a command. 0 to go on, 1 to
+ * stop (quit, end of input), -1 when the game could not be saved. */
+static int human_turn(const char *cmd, play_session *s, const char *save_path,
+                      const cli_command_spec *spec) {
+  char line[256], err[1024];
+  printf("Your move (%s): ", commands);
+  fflush(stdout);
+  if (!fgets(line, sizeof line, stdin)) {
+    printf("\n");
+    return 1;
+  }
+  /* Input that is not typed at a terminal is echoed: a transcript reads
+   * like the session it replays. */
+  if (!isatty(STDIN_FILENO)) printf("%s%s", line, strchr(line, '\n') ? "" : "\n");
+  char *w = line;
+  while (isspace((unsigned char)*w)) w++;
+  size_t n = strlen(w);
+  while (n && isspace((unsigned char)w[n - 1])) w[--n] = 0;
+  if (!n) return 0;
+  if (n == 1 && isalpha((unsigned char)*w)) {
+    if (play_move(s, *w, err, sizeof err)) {
+      printf("%s\n", err);
+      return 0;
+    }
+    draw(s);
+    return save(cmd, s, save_path) ? -1 : 0;
+  }
+  if (!strcmp(w, "undo")) {
+    int k = play_undo(s);
+    if (!k) printf("Nothing to take back.\n");
+    else printf("Took back %d move%s.\n", k, k == 1 ? "" : "s");
+    draw(s);
+    return k && save(cmd, s, save_path) ? -1 : 0;
+  }
+  if (!strcmp(w, "hint")) {
+    show_hint(s);
+  } else if (!strcmp(w, "save")) {
+    if (!save_path) printf("No file to save to: start with --save FILE.\n");
+    else if (!save(cmd, s, save_path)) printf("Saved to %s.\n", save_path);
+  } else if (!strcmp(w, "board")) {
+    draw(s);
+  } else if (!strcmp(w, "quit")) {
+    return 1;
+  } else if (!strcmp(w, "help")) {
+    cli_options_help(stdout, spec);
+  } else {
+    printf("'%s' is not a move or a command (%s).\n", w, commands);
+  }
+  return 0;
+}
+
+/* The game until it ends or the person stops. The exit code. */
+static int play_loop(const char *cmd, play_session *s, int human, const char *save_path,
+                     const cli_command_spec *spec) {
+  char err[1024];
+  draw(s);
+  for (;;) {
+    const game *g = play_game(s);
+    if (g->end != BOARD_END_NONE) return CLI_EXIT_OK;
+    if (g->pos.side == human) {
+      int r = human_turn(cmd, s, save_path, spec);
+      if (r) return r < 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+      continue;
+    }
+    int m;
+    if (play_reply(s, &m, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    printf("%s plays %c.\n", play_opponent_name(s), notation_move_letter(&g->v, m));
+    draw(s);
+    if (save(cmd, s, save_path)) return CLI_EXIT_FAIL;
+  }
+}
+
 int cli_play(int argc, char **argv) {
   const char *cmd = "play", *opponent, *hint, *save_path = NULL, *variant_text = NULL,
              *start_text = NULL, *name = NULL;
@@ -83,88 +174,7 @@ int cli_play(int argc, char **argv) {
   if (play_new(&c, &s, err, sizeof err)) return cli_error(cmd, "%s", err);
   printf("You play %s against %s. Moves by letter; also: undo, hint, save, board, quit, help.\n",
          human == BOARD_SOUTH ? "South" : "North", play_opponent_name(s));
-  int rc = CLI_EXIT_OK;
-  char line[256];
-  draw(s);
-  for (;;) {
-    const game *g = play_game(s);
-    if (g->end != BOARD_END_NONE) break;
-    if (g->pos.side != human) {
-      int m;
-      if (play_reply(s, &m, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        rc = CLI_EXIT_FAIL;
-        break;
-      }
-      printf("%s plays %c.\n", play_opponent_name(s), notation_move_letter(&g->v, m));
-      draw(s);
-      if (save(cmd, s, save_path)) {
-        rc = CLI_EXIT_FAIL;
-        break;
-      }
-      continue;
-    }
-    printf("Your move (%s): ", commands);
-    fflush(stdout);
-    if (!fgets(line, sizeof line, stdin)) {
-      printf("\n");
-      break;
-    }
-    /* Input that is not typed at a terminal is echoed: a transcript reads
-     * like the session it replays. */
-    if (!isatty(STDIN_FILENO)) printf("%s%s", line, strchr(line, '\n') ? "" : "\n");
-    char *w = line;
-    while (isspace((unsigned char)*w)) w++;
-    size_t n = strlen(w);
-    while (n && isspace((unsigned char)w[n - 1])) w[--n] = 0;
-    if (!n) continue;
-    if (n == 1 && isalpha((unsigned char)*w)) {
-      if (play_move(s, *w, err, sizeof err)) {
-        printf("%s\n", err);
-        continue;
-      }
-      draw(s);
-      if (save(cmd, s, save_path)) {
-        rc = CLI_EXIT_FAIL;
-        break;
-      }
-    } else if (!strcmp(w, "undo")) {
-      int k = play_undo(s);
-      if (!k) printf("Nothing to take back.\n");
-      else printf("Took back %d move%s.\n", k, k == 1 ? "" : "s");
-      draw(s);
-      if (k && save(cmd, s, save_path)) {
-        rc = CLI_EXIT_FAIL;
-        break;
-      }
-    } else if (!strcmp(w, "hint")) {
-      int m;
-      player_info info = {0};
-      if (play_hint(s, &m, &info, err, sizeof err)) {
-        printf("No hint: %s\n", err);
-        continue;
-      }
-      printf("Hint: %c", notation_move_letter(&g->v, m));
-      if (info.depth) {
-        if (info.score >= PLAYER_WIN - 1000) printf(" (wins in %d plies)", PLAYER_WIN - info.score);
-        else if (info.score <= -(PLAYER_WIN - 1000))
-          printf(" (loses in %d plies)", PLAYER_WIN + info.score);
-        else printf(" (%+.2f seeds at depth %d)", info.score / 100.0, info.depth);
-      }
-      printf(".\n");
-    } else if (!strcmp(w, "save")) {
-      if (!save_path) printf("No file to save to: start with --save FILE.\n");
-      else if (!save(cmd, s, save_path)) printf("Saved to %s.\n", save_path);
-    } else if (!strcmp(w, "board")) {
-      draw(s);
-    } else if (!strcmp(w, "quit")) {
-      break;
-    } else if (!strcmp(w, "help")) {
-      cli_options_help(stdout, &spec);
-    } else {
-      printf("'%s' is not a move or a command (%s).\n", w, commands);
-    }
-  }
+  int rc = play_loop(cmd, s, human, save_path, &spec);
   if (rc == CLI_EXIT_OK && save_path) {
     if (save(cmd, s, save_path)) rc = CLI_EXIT_FAIL;
     else printf("Game saved to %s.\n", save_path);

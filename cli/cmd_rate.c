@@ -215,12 +215,61 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
   return 0;
 }
 
+/* How the pool is fitted, printed and stored. */
+typedef struct rate_fit_args {
+  char *scope; /* room for 512 */
+  const char *anchor;
+  double anchor_elo;
+  int bootstrap;
+  uint64_t seed;
+  int json, read_only;
+  const char *db_path;
+  int64_t run_id; /* the one run rated, else 0 */
+} rate_fit_args;
+
+/* Fits the pool, prints the ratings (or says there are no games), stores
+ * them when db is open. The exit code. */
+static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store *db,
+                    rating_result *res) {
+  char err[1024], *scope = a->scope;
+  if (pool->n == 0) {
+    if (a->anchor)
+      return cli_error(cmd, "unknown anchor '%s': there are no games in %s", a->anchor, scope);
+    if (a->json) cli_json_rating(stdout, scope, NULL, 0, res, NULL);
+    else printf("No games to rate in %s.\n", scope);
+    return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  }
+  rating_options opt = {a->anchor, a->anchor_elo, a->bootstrap, a->seed, 0};
+  if (rating_fit(pool, &opt, res, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  }
+  if (a->json) cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool);
+  else rate_print(scope, a->anchor, a->anchor_elo, pool, res);
+  if (opt.bootstrap && strlen(scope) + 40 < 512)
+    snprintf(scope + strlen(scope), 512 - strlen(scope), "; bootstrap %d seed %llu",
+             opt.bootstrap, (unsigned long long)a->seed);
+  if (!db) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* a file rated, nothing stored */
+  return rate_store(cmd, db, a->read_only, a->db_path, res, a->run_id, scope);
+}
+
+/* Opens the database to rate (read-only when it is write-protected: the
+ * ratings are then not stored). 0, or the exit code after an error. */
+static int rate_open(const char *cmd, const char *db_path, store **db, int *read_only) {
+  char err[1024];
+  if (!store_open(db_path, 0, db, err, sizeof err)) return 0;
+  if (!strstr(err, "read-only") || store_open_readonly(db_path, db, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  *read_only = 1;
+  return 0;
+}
+
 int cli_rate(int argc, char **argv) {
   const char *cmd = "rate", *db_path, *variant_text = NULL, *anchor = NULL;
   int64_t *runs = malloc(MAX_RUNS * sizeof *runs);
   int nruns = 0, all = 0, rc = CLI_EXIT_USAGE, nargs;
   long long boot, seed;
-  char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "", err[1024];
+  char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "";
   const char *pgn_path = NULL, *ogn_path = NULL, *import_name = NULL;
   pgn_file games = {0};
   int json = 0;
@@ -278,15 +327,7 @@ int cli_rate(int argc, char **argv) {
     if ((rc = rate_import(cmd, &ia, argc, argv, &games, &db, runs, &nruns, &pool))) goto out;
     rc = CLI_EXIT_USAGE;
   }
-  if (!db && !pgn_path) {
-    if (store_open(db_path, 0, &db, err, sizeof err)) {
-      if (!strstr(err, "read-only") || store_open_readonly(db_path, &db, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        goto out;
-      }
-      read_only = 1;
-    }
-  }
+  if (!db && !pgn_path && rate_open(cmd, db_path, &db, &read_only)) goto out;
   if (db && (rc = rate_load(cmd, db_path, db, all, runs, &nruns,
                             variant_text ? variant_name : NULL, &pool)))
     goto out;
@@ -294,29 +335,9 @@ int cli_rate(int argc, char **argv) {
   char scope[512];
   if (pgn_path && !db) snprintf(scope, sizeof scope, "%s", pgn_path);
   else rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
-  if (pool.n == 0) {
-    if (anchor) {
-      cli_error(cmd, "unknown anchor '%s': there are no games in %s", anchor_name, scope);
-      goto out;
-    }
-    if (json) cli_json_rating(stdout, scope, NULL, 0, &res, NULL);
-    else printf("No games to rate in %s.\n", scope);
-    rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
-    goto out;
-  }
-  rating_options opt = {anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed, 0};
-  if (rating_fit(&pool, &opt, &res, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-    goto out;
-  }
-  if (json) cli_json_rating(stdout, scope, anchor ? anchor_name : NULL, anchor_elo, &res, &pool);
-  else rate_print(scope, anchor ? anchor_name : NULL, anchor_elo, &pool, &res);
-  if (opt.bootstrap && strlen(scope) + 40 < sizeof scope)
-    snprintf(scope + strlen(scope), sizeof scope - strlen(scope), "; bootstrap %d seed %lld",
-             opt.bootstrap, seed);
-  if (!db) rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* a file rated, nothing stored */
-  else rc = rate_store(cmd, db, read_only, db_path, &res, nruns == 1 ? runs[0] : 0, scope);
+  rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
+                      json, read_only, db_path, nruns == 1 ? runs[0] : 0};
+  rc = rate_fit(cmd, &fa, &pool, db, &res);
 out:
   pgn_file_free(&games);
   rating_result_free(&res);
