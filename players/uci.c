@@ -27,6 +27,11 @@
  *                       re-created from the rebuilt spec. An empty value or
  *                       `<empty>` returns an option to its default. A bad
  *                       value: `info string error: …`, nothing changes.
+ *                       Aualé's options OwnBook, UseLeaves, Ponder (check)
+ *                       and Hash (spin, MiB) are offered and accepted when
+ *                       the player has no option of that name; for now they
+ *                       change nothing, and the `info string` answer says so
+ *                       (minimax's own hash= takes `Hash`: it sizes the TT).
  *   position startpos|fen POS [moves FdEe…]
  *                       letters together or apart; an illegal move or a bad
  *                       position string: `info string error: …`, the position
@@ -251,6 +256,45 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
   return 0;
 }
 
+/* Options that Aualé (and other GUIs) send and that no player of ours acts
+ * on yet: accepted with a word on what they do, so that a GUI's setoption
+ * is never an error. `Hash` is here for players without a hash= option. */
+static const struct alien {
+  const char *name;
+  const char *note;
+} aliens[] = {
+    {"OwnBook", "there is no opening book yet: the option is accepted and has no effect"},
+    {"UseLeaves", "endgame databases are not used by this player: the option is accepted and has no effect"},
+    {"Ponder", "no pondering: 'go ponder' is searched as a normal go; the option has no effect"},
+    {"Hash", "this player has no hash table: the option is accepted and has no effect"},
+    {NULL, NULL}};
+
+static int type_has_option(const player_type *t, const char *name) {
+  for (int k = 0; t->options[k].name; k++)
+    if (!strcasecmp(t->options[k].name, name)) return 1;
+  return 0;
+}
+
+/* setoption for one of aliens[] the player does not have: 1 when handled. */
+static int set_alien(server *s, const char *name, const char *value) {
+  if (type_has_option(s->type, name)) return 0;
+  for (int k = 0; aliens[k].name; k++) {
+    if (strcasecmp(aliens[k].name, name)) continue;
+    int check = strcasecmp(name, "Hash") != 0;
+    char *end = NULL;
+    if (check ? (*value && strcasecmp(value, "true") && strcasecmp(value, "false"))
+              : (*value && (strtoll(value, &end, 10) < 0 || *end))) {
+      say(s, "info string error: option %s is '%s'; allowed: %s", aliens[k].name, value,
+          check ? "true or false" : "a whole number of MiB");
+      return 1;
+    }
+    say(s, "info string option %s %s: %s", aliens[k].name, *value ? value : "(default)",
+        aliens[k].note);
+    return 1;
+  }
+  return 0;
+}
+
 static void print_options(server *s) {
   const player_config *c = &s->p->config;
   for (int i = 0; s->type->options[i].name; i++) {
@@ -285,6 +329,13 @@ static void print_options(server *s) {
     }
     }
   }
+  /* The options Aualé sends to its engine. Hash is the player's own hash=
+   * when it has one (matched without regard to case); the others are
+   * accepted and have no effect yet (see aliens[]). */
+  if (!type_has_option(s->type, "Hash")) say(s, "option name Hash type spin default 16 min 0 max 16384");
+  for (int k = 0; aliens[k].name; k++)
+    if (!type_has_option(s->type, aliens[k].name))
+      say(s, "option name %s type check default false", aliens[k].name);
   say(s, "option name seed type string default %llu", s->seed);
   char vt[256];
   variant_format(&s->v, vt, sizeof vt);
@@ -353,6 +404,7 @@ static void cmd_setoption(server *s, char *args) {
         name);
     return;
   }
+  if (set_alien(s, name, value)) return;
   int i = -1;
   int is_seed = !strcasecmp(name, "seed");
   unsigned long long new_seed = s->seed;
