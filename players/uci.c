@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "core/game.h"
+#include "core/clock.h"
 #include "core/notation.h"
 #include "core/thread.h"
 #include "players/player.h"
@@ -53,6 +54,11 @@
  */
 
 #define LINE_MAX_LEN 65536 /* longer command lines are refused */
+/* Of a movetime, what is kept back for the answer's way out (thread join,
+ * the bestmove line through the pipe): the time since the `go` line was read
+ * is taken off too, so that the bestmove leaves about movetime after `go`
+ * arrived (docs/PERFORMANCE.md has the measure). */
+#define UCI_RESERVE_MS 1.0
 
 typedef struct server {
   FILE *out;
@@ -83,6 +89,7 @@ typedef struct server {
   int infinite;
   game g;
   player_limits lim;
+  double line_time; /* clock_now() when the current command line was read */
   pthread_mutex_t lock; /* guards stop_requested */
   pthread_cond_t cond;
   int stop_requested;
@@ -157,6 +164,11 @@ static void *search_main(void *arg) {
   int m = -1;
   player_info info;
   char err[256];
+  if (s->lim.movetime_ms > 0) {
+    /* Time already spent since `go` was read, and the reserve, come off. */
+    double left = s->lim.movetime_ms - (clock_now() - s->line_time) * 1000.0 - UCI_RESERVE_MS;
+    s->lim.movetime_ms = left < 1 ? 1 : (int)left;
+  }
   player_status st = player_choose(s->p, &s->g, &s->lim, &m, &info, err, sizeof err);
   if (s->infinite) {
     /* "infinite": the bestmove waits for stop (or quit). */
@@ -670,6 +682,7 @@ int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
           LINE_MAX_LEN);
       continue;
     }
+    s->line_time = clock_now();
     char *l = trim(line);
     if (command(s, l)) break;
     if (atomic_load(&s->write_failed)) break;
