@@ -51,6 +51,7 @@ typedef struct mm {
   int pv[MAXPLY][MAXPLY];
   int pvlen[MAXPLY];
   int seldepth;
+  int root_score; /* score of the root's best move so far in this iteration */
   uint64_t *keys; /* positions since the last capture, game then path */
   /* How many of the positions in keys fall in each bucket of the low key
    * bits: a count of 1 (the position itself) proves a first occurrence. */
@@ -90,10 +91,11 @@ static int evaluate(mm *s, const board *b) {
   return e;
 }
 
-/* The stop flag and the clock, every 1024 nodes (the node limit is checked
- * on entering a node, in search). */
+/* The stop flag and the clock, every 256 nodes (a fraction of a millisecond
+ * even on a loaded machine; the node limit is checked on entering a node, in
+ * search). */
 static void check_limits(mm *s) {
-  if ((s->nodes & 1023) == 0) {
+  if ((s->nodes & 255) == 0) {
     if (atomic_load(&s->p->stop)) s->aborted = 1;
     if (s->deadline > 0 && now() >= s->deadline) s->aborted = 1;
   }
@@ -208,6 +210,7 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
       best_move = move[i];
       if (sc > alpha) {
         alpha = sc;
+        if (ply == 0) s->root_score = sc;
         s->pv[ply][ply] = move[i];
         for (int j = ply + 1; j < s->pvlen[ply + 1]; j++) s->pv[ply][j] = s->pv[ply + 1][j];
         s->pvlen[ply] = s->pvlen[ply + 1] > ply + 1 ? s->pvlen[ply + 1] : ply + 1;
@@ -296,7 +299,19 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   int pv[MAXPLY], pvlen = 0;
   for (int d = 1; d <= maxdepth; d++) {
     int sc = search(s, &g->pos, d, -INF, INF, 0, 0, root);
-    if (s->aborted) break; /* keep the last completed iteration's move */
+    if (s->aborted) {
+      /* An unfinished iteration whose first root move was searched to the
+       * end has a best move at least as well founded as the last completed
+       * iteration's (the first move tried is that iteration's best): play
+       * it, with its line. */
+      if (s->pvlen[0] > 0) {
+        pvlen = s->pvlen[0];
+        memcpy(pv, s->pv[0], (size_t)pvlen * sizeof *pv);
+        best_move = pv[0];
+        best_score = s->root_score;
+      }
+      break;
+    }
     best_score = sc;
     done_depth = d;
     pvlen = s->pvlen[0];
