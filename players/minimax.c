@@ -27,6 +27,7 @@ typedef struct mm {
   long long nodes_limit;
   int movetime_ms;
   double noise;
+  int lmr; /* late-move reductions on (lmr=1) */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   tt_entry *tt;
@@ -199,7 +200,17 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
     if (i == 0) {
       sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     } else {
-      sc = -search(s, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      /* Late-move reductions: a late quiet move (no capture, not a killer)
+       * is first searched a ply shallower, and again at full depth only
+       * when it beats alpha there. */
+      int r = 0;
+      if (s->lmr && depth >= 3 && i >= 2 && !taken && order[i] < (1 << 28))
+        r = 1 + (depth >= 6 && i >= 4);
+      sc = alpha + 1;
+      if (r)
+        sc = -search(s, &child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      if (sc > alpha && !s->aborted)
+        sc = -search(s, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
       if (sc > alpha && sc < beta && !s->aborted)
         sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     }
@@ -392,6 +403,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->nodes_limit = player_config_int(c, "nodes");
   s->movetime_ms = (int)player_config_int(c, "movetime");
   s->noise = player_config_real(c, "noise");
+  s->lmr = (int)player_config_int(c, "lmr");
   eval_weights w;
   eval_default(&w);
   const char *wf = player_config_text(c, "weights");
@@ -424,6 +436,8 @@ static const player_option options[] = {
     {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
     {"hash", PLAYER_OPT_INT, "16", 0, 16384, NULL, "transposition table in MiB (0 = none)"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
+    {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
