@@ -177,9 +177,7 @@ void eval_compute(const board *b, const variant *v, int f[EVAL_N]) {
   const uint64_t anz = eval_ge(a, k1), onz = eval_ge(o, k1);
   const uint64_t akr = eval_ge(a, k12), okr = eval_ge(o, k12);
   f[EVAL_STORE] = b->store[s] - b->store[1 - s];
-  const int own = eval_bytesum(a), opp = eval_bytesum(o), few = v->total / 3 - own - opp;
-  f[EVAL_SEEDS] = own - opp;
-  f[EVAL_ENDING] = few > 0 ? (own - opp) * few : 0;
+  f[EVAL_SEEDS] = eval_bytesum(a) - eval_bytesum(o);
   f[EVAL_TARGETS] = __builtin_popcountll(anz & ~eval_ge(a, k3)) -
                     __builtin_popcountll(onz & ~eval_ge(o, k3));
   f[EVAL_EMPTY] = __builtin_popcountll(onz) - __builtin_popcountll(anz);

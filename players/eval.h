@@ -23,8 +23,7 @@
   X(MOBILITY, mobility, "houses that can reach the opponent's row, own minus opponent's", -118, -250, 100) \
   X(CAPTURE, capture, "most seeds the side to move can capture now", 60, 0, 120) \
   X(THREAT, threat, "most seeds the opponent could capture if it were to move", -60, -150, 0) \
-  X(RIGHT, right, "seeds in the two rightmost houses, own minus opponent's", -9, -40, 40) \
-  X(ENDING, ending, "seeds on the row, own minus opponent's, times how many fewer than a third of all seeds are on the board (the ending: a side keeps its row)", 6, -10, 30)
+  X(RIGHT, right, "seeds in the two rightmost houses, own minus opponent's", -9, -40, 40)
 
 typedef enum {
 #define EVAL_ENUM(id, name, help, def, lo, hi) EVAL_##id,

@@ -151,9 +151,6 @@ static void plain_features(const board *b, const variant *v, int f[EVAL_N]) {
     f[EVAL_MOBILITY] += (a >= H - r) - (o >= H - r);
     if (r >= H - 2) f[EVAL_RIGHT] += a - o;
   }
-  int on_board = 0;
-  for (int m = 0; m < v->pits; m++) on_board += b->pit[m];
-  if (on_board < v->total / 3) f[EVAL_ENDING] = f[EVAL_SEEDS] * (v->total / 3 - on_board);
   for (int side = 0; side < 2; side++) {
     int best = 0;
     for (int r = 0; r < H; r++) {

@@ -32,7 +32,6 @@ static int push(texel_set *set, const board *b, const variant *v, float y) {
   int f[EVAL_N];
   eval_compute(b, v, f);
   texel_sample *s = &set->s[set->n++];
-  memset(s, 0, sizeof *s); /* padding too: sets are compared byte for byte */
   for (int i = 0; i < EVAL_N; i++) s->f[i] = (int16_t)f[i];
   s->y = y;
   return 0;
