@@ -41,7 +41,10 @@
  *      [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N]
  *                       limits given replace the player's own (nodes are also
  *                       mcts playouts); wtime/winc are South's clock, btime/binc
- *                       North's, turned into a movetime when none is given.
+ *                       North's, turned into a movetime when none is given:
+ *                       (clock − 20 ms) / moves to go (movestogo, else
+ *                       guessed from the seeds on the board) + ¾ of the
+ *                       increment, at most half the clock.
  *                       -> info lines after each iteration, then bestmove X
  *                       (`bestmove 0000` when the game is over). Under
  *                       `infinite` the bestmove waits for stop.
@@ -59,6 +62,9 @@
  * is taken off too, so that the bestmove leaves about movetime after `go`
  * arrived (docs/PERFORMANCE.md has the measure). */
 #define UCI_RESERVE_MS 1.0
+/* Of a clock (wtime/btime), what each move leaves untouched for the time
+ * the protocol and the GUI take between moves. */
+#define UCI_CLOCK_RESERVE_MS 20
 
 typedef struct server {
   FILE *out;
@@ -599,9 +605,19 @@ static void cmd_go(server *s, char *args) {
   }
   int side = s->g.pos.side;
   if (!lim.movetime_ms && clock[side] >= 0) {
-    /* A clock: a share of what is left, kept well inside it. */
-    long long t = clock[side] / (togo > 0 ? togo + 1 : 30) + inc[side] * 3 / 4;
-    if (t > clock[side] / 2) t = clock[side] / 2;
+    /* A clock: a share of what is left, kept well inside it. Without
+     * movestogo the moves still to play are guessed from the seeds still on
+     * the board (a game ends when a store passes half of them): about 34
+     * from the start, 15 with 10 seeds left, never fewer than 12. A move
+     * also keeps UCI_CLOCK_RESERVE_MS of the clock back for the protocol. */
+    int on_board = 0;
+    for (int k = 0; k < s->g.v.pits; k++) on_board += s->g.pos.pit[k];
+    long long left = togo > 0 ? togo + 1 : 10 + on_board / 2;
+    if (left < 12 && togo <= 0) left = 12;
+    long long avail = clock[side] - UCI_CLOCK_RESERVE_MS;
+    if (avail < 1) avail = 1;
+    long long t = avail / left + inc[side] * 3 / 4;
+    if (t > avail / 2) t = avail / 2;
     if (t > 100000000) t = 100000000;
     lim.movetime_ms = t > 0 ? (int)t : 1;
   }

@@ -115,6 +115,12 @@ out=$(printf 'uci\nisready\n' | timeout 10 "$oware" uci --player random)
 check "the end of input acts as quit" bash -c "test $? = 0 && grep -q readyok <<<'$out'"
 out=$(printf 'go movetime 200\n' | timeout 10 "$oware" uci --player minimax)
 check "the end of input stops the search, which still answers" grep -q '^bestmove [A-F]$' <<<"$out"
+# A clock: 3 s left from the start is about 3000 / 34 ms; the last info line's time stays below it.
+out=$( (printf 'position startpos\ngo wtime 3000 btime 3000 winc 0 binc 0\n'; sleep 1; printf 'quit\n') |
+  timeout 10 "$oware" uci --player minimax)
+t=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/.* time \([0-9]*\).*/\1/')
+check "go wtime/btime: a bestmove inside the share of the clock (last info at ${t:-?} ms)" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 100"
 "$oware" uci --help >/dev/null
 check "uci --help exits 0" test $? = 0
 "$oware" uci --player nosuch </dev/null >/dev/null 2>&1
