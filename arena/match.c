@@ -5,12 +5,22 @@
 #include <string.h>
 #include <time.h>
 
+/* The one table of end names (index 0 is BOARD_END_NONE: no end). */
+static const char *const end_names[MATCH_NENDS] = {
+    "playing",         "majority",      "no-move",          "repetition",    "ply-limit",
+    "forfeit-timeout", "forfeit-illegal", "forfeit-crash", "forfeit-protocol", "forfeit-error"};
+
 const char *match_end_name(match_end e) {
-  static const char *const names[] = {"playing",         "majority",        "no-move",
-                                      "repetition",      "ply-limit",       "forfeit-timeout",
-                                      "forfeit-illegal", "forfeit-crash",   "forfeit-protocol",
-                                      "forfeit-error"};
-  return names[e];
+  return (unsigned)e < MATCH_NENDS ? end_names[e] : "?";
+}
+
+int match_end_parse(const char *name, match_end *out) {
+  for (int i = MATCH_MAJORITY; name && i < MATCH_NENDS; i++)
+    if (!strcmp(name, end_names[i])) {
+      *out = (match_end)i;
+      return 0;
+    }
+  return -1;
 }
 
 static match_end forfeit_of(player_status s) {

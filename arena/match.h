@@ -20,9 +20,13 @@ typedef enum {
   MATCH_FORFEIT_PROTOCOL,
   MATCH_FORFEIT_ERROR
 } match_end;
+#define MATCH_NENDS (MATCH_FORFEIT_ERROR + 1)
 
-/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", … */
+/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …
+ * (the one table of end names; "?" out of range). */
 const char *match_end_name(match_end e);
+/* The end named (a real end: not "playing"): 0, or -1 when unknown. */
+int match_end_parse(const char *name, match_end *out);
 
 typedef struct match_result {
   match_end end;

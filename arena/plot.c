@@ -16,8 +16,11 @@
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
-const char *const plot_end_names[PLOT_NENDS] = {"majority",  "no-move", "repetition",
-                                                "ply-limit", "forfeit", "other"};
+const char *plot_end_name(int e) {
+  if (e == PLOT_END_FORFEIT) return "forfeit";
+  if (e == PLOT_END_OTHER) return "other";
+  return e >= 0 && e < PLOT_END_FORFEIT ? match_end_name((match_end)(MATCH_MAJORITY + e)) : "?";
+}
 
 static const char *const kind_names[PLOT_NKINDS] = {"elo",    "ratings", "matrix",
                                                     "length", "ends",    "tuning"};
@@ -100,11 +103,9 @@ int plot_pair_index(const plot_run *r, int i, int j) {
   return i * (2 * n - i - 1) / 2 + (j - i - 1);
 }
 
-static int end_index(const char *end) {
-  for (int i = 0; i < PLOT_END_FORFEIT; i++)
-    if (!strcmp(end, plot_end_names[i])) return i;
-  if (!strncmp(end, "forfeit", 7)) return PLOT_END_FORFEIT;
-  return PLOT_END_OTHER;
+static int end_index(match_end end) {
+  if (end >= MATCH_MAJORITY && end <= MATCH_PLY_LIMIT) return end - MATCH_MAJORITY;
+  return end >= MATCH_FORFEIT_TIMEOUT && end < MATCH_NENDS ? PLOT_END_FORFEIT : PLOT_END_OTHER;
 }
 
 typedef struct loader {
@@ -406,6 +407,7 @@ void plot_run_free(plot_run *r) {
   free(r->latest);
   free(r->history);
   free(r->tuning);
+  store_run_free(&r->run);
   free(r);
 }
 
@@ -814,7 +816,7 @@ static int write_ends(const plot_run *r, FILE *f) {
   fprintf(f, "# oware chart data: how the games of run %lld end, %% of each group's games\n",
           (long long)r->run.id);
   fputs("\"group\" \"games\"", f);
-  for (int e = 0; e < cols; e++) fprintf(f, " \"%s\"", plot_end_names[e]);
+  for (int e = 0; e < cols; e++) fprintf(f, " \"%s\"", plot_end_name(e));
   fputc('\n', f);
   for (int gi = 0; gi < gr.n; gi++) {
     const long long *ends = all;

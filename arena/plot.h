@@ -35,7 +35,7 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
 enum { PLOT_END_MAJORITY, PLOT_END_NO_MOVE, PLOT_END_REPETITION, PLOT_END_PLY_LIMIT,
        PLOT_END_FORFEIT, PLOT_END_OTHER, PLOT_NENDS };
 /* "majority", "no-move", "repetition", "ply-limit", "forfeit", "other". */
-extern const char *const plot_end_names[PLOT_NENDS];
+const char *plot_end_name(int e);
 
 /* Results between players a < b (indices into the run), from a's side. */
 typedef struct plot_pair {

@@ -556,12 +556,12 @@ static int named_in(const store_pair_count *pc, int n, const char *name) {
 }
 
 int rating_pool_load(rating_pool *p, store *db, const int64_t *runs, int nruns,
-                     const char *variant, char *err, size_t errlen) {
+                     const char *vname, char *err, size_t errlen) {
   store_pair_count *pc = NULL;
   store_run *run = NULL;
   id_list all = {0};
   int n = 0, ret = -1;
-  if (store_pair_counts(db, runs, nruns, variant, &pc, &n, err, errlen)) return -1;
+  if (store_pair_counts(db, runs, nruns, vname, &pc, &n, err, errlen)) return -1;
   /* The players in the order of the runs' player lists (the first run
    * first), so that a run's player A comes before B; only those with games. */
   if (!nruns) {
@@ -575,12 +575,13 @@ int rating_pool_load(rating_pool *p, store *db, const int64_t *runs, int nruns,
     runs = all.v;
     nruns = all.n;
   }
-  if (n && !(run = malloc(sizeof *run))) goto oom;
+  if (n && !(run = calloc(1, sizeof *run))) goto oom;
   for (int r = 0; n && r < nruns; r++) {
     if (store_run_load(db, runs[r], run, err, errlen)) goto done;
     for (int i = 0; i < run->nplayers; i++)
       if (named_in(pc, n, run->player_name[i]) && rating_pool_player(p, run->player_name[i]) < 0)
         goto oom;
+    store_run_free(run);
   }
   for (int k = 0; k < n; k++) {
     int i = rating_pool_player(p, pc[k].a), j = rating_pool_player(p, pc[k].b);
@@ -597,6 +598,7 @@ oom:
   errf(err, errlen, "out of memory");
 done:
   free(pc);
+  store_run_free(run);
   free(run);
   free(all.v);
   return ret;
@@ -1183,13 +1185,14 @@ int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const ratin
   rating_print_table(out, &res);
   if (pool.n == 2) {
     /* The run's first player first (the one an SPRT tests). */
-    store_run *run = malloc(sizeof *run);
+    store_run *run = calloc(1, sizeof *run);
     int a = res.order[0], b = res.order[1];
     if (run && !store_run_load(db, run_id, run, err, errlen) && run->nplayers > 0 &&
         !strcmp(run->player_name[0], pool.name[b])) {
       a = b;
       b = res.order[0];
     }
+    store_run_free(run);
     free(run);
     rating_match m;
     rating_pool_match(&pool, a, b, &m);

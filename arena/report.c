@@ -221,7 +221,7 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, g->end};
+                        r->player_name[g->north_idx], result, match_end_name(g->end)};
   int bad = notation_ogn_write(e->f, &gm, &meta);
   game_free(&gm);
   if (bad) {
@@ -287,14 +287,14 @@ static void write_config(out *o, const plot_run *r) {
   table_begin(o, &t, "setting|value");
   row_begin(o, &t), cell(o, &t, "command"), cell_text(o, &t, run->command), row_end(o);
   row_begin(o, &t), cell(o, &t, "name"), cell_text(o, &t, run->name), row_end(o);
-  row_begin(o, &t), cell(o, &t, "kind"), cell_text(o, &t, run->kind), row_end(o);
+  row_begin(o, &t), cell(o, &t, "kind"), cell_text(o, &t, store_kind_name(run->kind)), row_end(o);
   row_begin(o, &t), cell(o, &t, "series format"), cell_text(o, &t, run->format), row_end(o);
   row_begin(o, &t), cell(o, &t, "openings"), cell_text(o, &t, run->openings), row_end(o);
   row_begin(o, &t), cell(o, &t, "rounds"), cell(o, &t, "%d", run->rounds), row_end(o);
   row_begin(o, &t), cell(o, &t, "threads"), cell(o, &t, "%d", run->threads), row_end(o);
   row_begin(o, &t), cell(o, &t, "seed"), cell(o, &t, "%llu", (unsigned long long)run->seed),
       row_end(o);
-  row_begin(o, &t), cell(o, &t, "status"), cell_text(o, &t, run->status), row_end(o);
+  row_begin(o, &t), cell(o, &t, "status"), cell_text(o, &t, store_status_name(run->status)), row_end(o);
   row_begin(o, &t), cell(o, &t, "started"), cell_text(o, &t, run->started), row_end(o);
   row_begin(o, &t), cell(o, &t, "finished"),
       cell_text(o, &t, run->finished[0] ? run->finished : "-"), row_end(o);
@@ -487,7 +487,7 @@ static void write_pairings(out *o, const plot_run *r) {
   char head[256] = "variant|>games";
   for (int e = 0; e < PLOT_NENDS; e++) {
     size_t n = strlen(head);
-    snprintf(head + n, sizeof head - n, "|>%s", plot_end_names[e]);
+    snprintf(head + n, sizeof head - n, "|>%s", plot_end_name(e));
   }
   table_begin(o, &t, head);
   for (int v = 0; v < r->run.nvariants; v++) {
@@ -627,7 +627,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   fputs("\n\n", m);
   char sub[600];
   snprintf(sub, sizeof sub, "%s %s, %d players, %d variant%s, %lld games; started %s%s%s.",
-           r->run.status, r->run.kind, r->nplayers, r->run.nvariants,
+           store_status_name(r->run.status), store_kind_name(r->run.kind), r->nplayers, r->run.nvariants,
            r->run.nvariants == 1 ? "" : "s", r->games, r->run.started,
            r->run.finished[0] ? ", finished " : "", r->run.finished);
   para(&o, "sub", sub);

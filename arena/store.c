@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -87,8 +90,40 @@ struct store {
   "  FOREIGN KEY (run_id, variant_idx) REFERENCES variants(run_id, idx)\n"                        \
   ");\n"
 
-/* The newest schema (version 4): the tables of version 1, RATINGS_SQL,
- * TUNING_SQL and METRICS_SQL.
+/* Version 5: a run's settings as typed key/value rows (replacing the
+ * command line parsed back), the positions of a file:PATH openings run,
+ * the files a run depends on (weights files, kept whole), and the run lock
+ * (one process plays a run at a time). */
+#define V5_SQL                                                                                     \
+  "CREATE TABLE run_config (\n"                                                                   \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  key TEXT NOT NULL,\n"                                                                        \
+  "  type TEXT NOT NULL,\n"                                                                       \
+  "  value TEXT NOT NULL,\n"                                                                      \
+  "  PRIMARY KEY (run_id, key)\n"                                                                 \
+  ") WITHOUT ROWID;\n"                                                                            \
+  "CREATE TABLE run_openings (\n"                                                                 \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  idx INTEGER NOT NULL CHECK (idx >= 0),\n"                                                    \
+  "  position TEXT NOT NULL,\n"                                                                   \
+  "  PRIMARY KEY (run_id, idx)\n"                                                                 \
+  ") WITHOUT ROWID;\n"                                                                            \
+  "CREATE TABLE run_files (\n"                                                                    \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  path TEXT NOT NULL,\n"                                                                       \
+  "  hash TEXT NOT NULL,\n"                                                                       \
+  "  content BLOB NOT NULL,\n"                                                                    \
+  "  PRIMARY KEY (run_id, path)\n"                                                                \
+  ");\n"                                                                                          \
+  "CREATE TABLE run_locks (\n"                                                                    \
+  "  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"                         \
+  "  pid INTEGER NOT NULL,\n"                                                                     \
+  "  host TEXT NOT NULL,\n"                                                                       \
+  "  since TEXT NOT NULL\n"                                                                       \
+  ");\n"
+
+/* The newest schema (version 5): the tables of version 1, RATINGS_SQL,
+ * TUNING_SQL, METRICS_SQL and V5_SQL.
  * Each later version adds a step to migrate() and bumps
  * STORE_SCHEMA_VERSION; this text always creates the newest schema.
  * Constraints are chosen for the insert path: no `IN (…)` (an ephemeral
@@ -168,7 +203,7 @@ static const char schema_sql[] =
     "  FOREIGN KEY (run_id, north_idx) REFERENCES players(run_id, idx),\n"
     "  CHECK ((south_idx = a_idx AND north_idx = b_idx) OR\n"
     "         (south_idx = b_idx AND north_idx = a_idx))\n"
-    ");\n" RATINGS_SQL TUNING_SQL METRICS_SQL;
+    ");\n" RATINGS_SQL TUNING_SQL METRICS_SQL V5_SQL;
 
 /* ---------------------------------------------------------------- errors */
 
@@ -287,11 +322,291 @@ static void now_iso8601(char *buf, size_t len) {
     snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
-static int status_valid(const char *status) {
-  static const char *const ok[] = {"running", "finished", "interrupted", "failed"};
-  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-    if (status && !strcmp(status, ok[i])) return 1;
+
+/* ----------------------------------------------------------------- names */
+
+/* The one table of names per enum: the database keeps these. */
+static const char *const status_names[STORE_NSTATUS] = {"running", "finished", "interrupted",
+                                                        "failed"};
+static const char *const kind_names[STORE_NKINDS] = {"round-robin", "gauntlet", "spsa", "texel"};
+static const char *const type_names[] = {"text", "integer", "real"};
+
+const char *store_status_name(store_status st) {
+  return (unsigned)st < STORE_NSTATUS ? status_names[st] : "?";
+}
+
+const char *store_kind_name(store_kind k) {
+  return (unsigned)k < STORE_NKINDS ? kind_names[k] : "?";
+}
+
+static int name_index(const char *const *names, int n, const char *name) {
+  for (int i = 0; name && i < n; i++)
+    if (!strcmp(names[i], name)) return i;
+  return -1;
+}
+
+int store_status_parse(const char *name, store_status *out) {
+  int i = name_index(status_names, STORE_NSTATUS, name);
+  if (i < 0) return -1;
+  *out = (store_status)i;
   return 0;
+}
+
+int store_kind_parse(const char *name, store_kind *out) {
+  int i = name_index(kind_names, STORE_NKINDS, name);
+  if (i < 0) return -1;
+  *out = (store_kind)i;
+  return 0;
+}
+
+/* ------------------------------------------------------- the run struct */
+
+void store_run_init(store_run *r) { memset(r, 0, sizeof *r); }
+
+void store_strings_free(char **v, int n) {
+  for (int i = 0; v && i < n; i++) free(v[i]);
+  free(v);
+}
+
+void store_run_free(store_run *r) {
+  if (!r) return;
+  free(r->name);
+  free(r->format);
+  free(r->openings);
+  free(r->command);
+  store_strings_free(r->player_name, r->nplayers);
+  store_strings_free(r->player_spec, r->nplayers);
+  store_strings_free(r->variant, r->nvariants);
+  for (int i = 0; i < r->nconfig; i++) {
+    free(r->config[i].key);
+    free(r->config[i].text);
+  }
+  free(r->config);
+  store_strings_free(r->position, r->npositions);
+  for (int i = 0; i < r->nfiles; i++) {
+    free(r->files[i].path);
+    free(r->files[i].data);
+  }
+  free(r->files);
+  memset(r, 0, sizeof *r);
+}
+
+int store_run_set(char **field, const char *text) {
+  char *c = strdup(text ? text : "");
+  if (!c) return -1;
+  free(*field);
+  *field = c;
+  return 0;
+}
+
+/* Appends a copy of text to the array *v of *n strings. */
+static int strings_add(char ***v, int n, const char *text) {
+  char *c = strdup(text ? text : "");
+  char **nv = c ? realloc(*v, (size_t)(n + 1) * sizeof *nv) : NULL;
+  if (!nv) {
+    free(c);
+    return -1;
+  }
+  nv[n] = c;
+  *v = nv;
+  return 0;
+}
+
+int store_run_add_player(store_run *r, const char *name, const char *spec) {
+  if (strings_add(&r->player_name, r->nplayers, name)) return -1;
+  if (strings_add(&r->player_spec, r->nplayers, spec)) {
+    free(r->player_name[r->nplayers]);
+    return -1;
+  }
+  r->nplayers++;
+  return 0;
+}
+
+int store_run_add_variant(store_run *r, const char *text) {
+  if (strings_add(&r->variant, r->nvariants, text)) return -1;
+  r->nvariants++;
+  return 0;
+}
+
+int store_run_add_position(store_run *r, const char *position) {
+  if (strings_add(&r->position, r->npositions, position)) return -1;
+  r->npositions++;
+  return 0;
+}
+
+/* Reads a whole file: *data (malloc'ed) and *len; -1 with errno set. */
+static int read_whole(const char *path, unsigned char **data, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  size_t cap = 4096, n = 0;
+  unsigned char *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap) break;
+    unsigned char *nb = realloc(buf, cap *= 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      errno = ENOMEM;
+    }
+    buf = nb;
+  }
+  int bad = !buf || ferror(f);
+  int e = errno;
+  fclose(f);
+  if (bad) {
+    free(buf);
+    errno = e ? e : EIO;
+    return -1;
+  }
+  *data = buf;
+  *len = n;
+  return 0;
+}
+
+/* FNV-1a, 64 bits, as 16 hex digits: a label for people and a quick check;
+ * the content itself is what is compared. */
+static void content_hash(const unsigned char *data, size_t len, char out[17]) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < len; i++) h = (h ^ data[i]) * 0x100000001b3ull;
+  snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+int store_run_add_file(store_run *r, const char *path, char *err, size_t errlen) {
+  for (int i = 0; i < r->nfiles; i++)
+    if (!strcmp(r->files[i].path, path)) return 0;
+  store_file f = {0};
+  if (read_whole(path, &f.data, &f.len)) {
+    errf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    return -1;
+  }
+  store_file *nf = realloc(r->files, (size_t)(r->nfiles + 1) * sizeof *nf);
+  if (!nf || !(f.path = strdup(path))) {
+    if (nf) r->files = nf;
+    free(f.data);
+    errf(err, errlen, "out of memory reading %s", path);
+    return -1;
+  }
+  r->files = nf;
+  r->files[r->nfiles++] = f;
+  return 0;
+}
+
+static store_config *config_find(const store_run *r, const char *key) {
+  for (int i = 0; i < r->nconfig; i++)
+    if (!strcmp(r->config[i].key, key)) return &r->config[i];
+  return NULL;
+}
+
+/* The entry for key, created empty when missing; NULL when out of memory. */
+static store_config *config_slot(store_run *r, const char *key) {
+  store_config *c = config_find(r, key);
+  if (c) {
+    free(c->text);
+    c->text = NULL;
+    return c;
+  }
+  store_config *nc = realloc(r->config, (size_t)(r->nconfig + 1) * sizeof *nc);
+  if (!nc) return NULL;
+  r->config = nc;
+  c = &nc[r->nconfig];
+  memset(c, 0, sizeof *c);
+  if (!(c->key = strdup(key))) return NULL;
+  r->nconfig++;
+  return c;
+}
+
+int store_config_set_text(store_run *r, const char *key, const char *value) {
+  store_config *c = config_slot(r, key);
+  if (!c || !(c->text = strdup(value ? value : ""))) return -1;
+  c->type = STORE_TEXT;
+  return 0;
+}
+
+int store_config_set_int(store_run *r, const char *key, long long value) {
+  store_config *c = config_slot(r, key);
+  if (!c) return -1;
+  c->type = STORE_INT;
+  c->i = value;
+  return 0;
+}
+
+int store_config_set_real(store_run *r, const char *key, double value) {
+  store_config *c = config_slot(r, key);
+  if (!c) return -1;
+  c->type = STORE_REAL;
+  c->r = value;
+  return 0;
+}
+
+/* The key's entry if it has the type: 0; 1 when missing; -1 with err. */
+static int config_typed(const store_run *r, const char *key, store_type type,
+                        const store_config **out, char *err, size_t errlen) {
+  const store_config *c = config_find(r, key);
+  if (!c) return 1;
+  if (c->type != type) {
+    errf(err, errlen, "run %" PRId64 ": setting '%s' is %s, not %s", r->id, key,
+         type_names[c->type], type_names[type]);
+    return -1;
+  }
+  *out = c;
+  return 0;
+}
+
+int store_config_get_text(const store_run *r, const char *key, const char **out, char *err,
+                          size_t errlen) {
+  const store_config *c;
+  int rc = config_typed(r, key, STORE_TEXT, &c, err, errlen);
+  if (!rc) *out = c->text;
+  return rc;
+}
+
+int store_config_get_int(const store_run *r, const char *key, long long *out, char *err,
+                         size_t errlen) {
+  const store_config *c;
+  int rc = config_typed(r, key, STORE_INT, &c, err, errlen);
+  if (!rc) *out = c->i;
+  return rc;
+}
+
+int store_config_get_real(const store_run *r, const char *key, double *out, char *err,
+                          size_t errlen) {
+  const store_config *c;
+  int rc = config_typed(r, key, STORE_REAL, &c, err, errlen);
+  if (!rc) *out = c->r;
+  return rc;
+}
+
+int store_run_resumable(const store_run *r, char *err, size_t errlen) {
+  const char *why = NULL;
+  char e[8];
+  if (store_config_get_text(r, "not_resumable", &why, e, sizeof e) == 0) {
+    errf(err, errlen, "run %" PRId64 " cannot be resumed: %s", r->id, why);
+    return -1;
+  }
+  return 0;
+}
+
+/* A setting's value as stored (TEXT): the text, the integer in decimal,
+ * the real with 17 digits (round trip). buf holds at least 32 bytes. */
+static const char *config_value_text(const store_config *c, char *buf, size_t len) {
+  if (c->type == STORE_TEXT) return c->text ? c->text : "";
+  if (c->type == STORE_INT) snprintf(buf, len, "%lld", c->i);
+  else snprintf(buf, len, "%.17g", c->r);
+  return buf;
+}
+
+/* Parses a stored setting into c (key already set). -1 on a bad row. */
+static int config_value_parse(store_config *c, const char *type, const char *value) {
+  int t = name_index(type_names, 3, type);
+  if (t < 0 || !value) return -1;
+  c->type = (store_type)t;
+  char *end;
+  errno = 0;
+  if (t == STORE_TEXT) return (c->text = strdup(value)) ? 0 : -1;
+  if (t == STORE_INT) c->i = strtoll(value, &end, 10);
+  else c->r = strtod(value, &end);
+  return errno || end == value || *end ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ open/close */
@@ -344,10 +659,174 @@ fail:
   return -1;
 }
 
+/* ------------------------------------------------- migration 4 → 5 */
+
+static char *column_dup(sqlite3_stmt *st, int i);
+static int bind_config(sqlite3_stmt *st, int64_t id, int i, const store_run *r);
+
+/* Schema 4 kept a run's settings only in its command line, shell-quoted by
+ * the cli ('…' words, '\'' for a quote inside). This splits one into words
+ * for the one legacy purpose of migrate_v5: *out (malloc'ed words) gets *n.
+ * -1 when out of memory. */
+static int legacy_words(const char *command, char ***out, int *n) {
+  char **v = NULL;
+  int k = 0;
+  const char *p = command ? command : "";
+  char *w = malloc(strlen(p) + 1);
+  if (!w) return -1;
+  while (*p) {
+    while (*p == ' ') p++;
+    if (!*p) break;
+    char *o = w;
+    while (*p && *p != ' ') {
+      if (*p == '\'') {
+        p++;
+        while (*p && *p != '\'') *o++ = *p++;
+        if (*p) p++;
+      } else if (*p == '\\' && p[1]) {
+        *o++ = p[1];
+        p += 2;
+      } else {
+        *o++ = *p++;
+      }
+    }
+    *o = 0;
+    if (strings_add(&v, k, w)) {
+      free(w);
+      store_strings_free(v, k);
+      return -1;
+    }
+    k++;
+  }
+  free(w);
+  *out = v;
+  *n = k;
+  return 0;
+}
+
+/* The options of `oware tune` kept as settings, by type; flags are
+ * settings of value 1. (docs/SCHEMA.md, run_config.) */
+static const char *const tune_text_keys[] = {"player", "params", "start", "variant", "out",
+                                             "from-db", "name", "validate-sprt", NULL};
+static const char *const tune_int_keys[] = {"iterations", "pairs", "seed", "validate", "games",
+                                            "positions", "max-iter", "opening-plies", NULL};
+static const char *const tune_real_keys[] = {"c-end", "r-end", NULL};
+static const char *const tune_flag_keys[] = {"quiet", "report", NULL};
+
+static int in_list(const char *const *list, const char *key) {
+  for (int i = 0; list[i]; i++)
+    if (!strcmp(list[i], key)) return 1;
+  return 0;
+}
+
+/* Derives the settings of one run of schema 4 from its columns and command
+ * line into r (id, kind, openings, command set). */
+static int legacy_config(store_run *r) {
+  char **w = NULL;
+  int n = 0, rc = 0;
+  if (strlen(r->command ? r->command : "") >= 2047)
+    return store_config_set_text(r, "not_resumable",
+                                 "schema 4 cut its command line at 2048 characters, so its "
+                                 "settings are not known");
+  if (r->kind <= STORE_GAUNTLET && r->openings && !strncmp(r->openings, "file:", 5) &&
+      store_config_set_text(r, "not_resumable",
+                            "schema 4 stored only the path of its openings file, not the "
+                            "positions"))
+    return -1;
+  if (legacy_words(r->command, &w, &n)) return -1;
+  for (int i = 2; i < n && !rc; i++) {
+    if (strncmp(w[i], "--", 2)) continue;
+    char key[64];
+    const char *val = NULL, *eq = strchr(w[i], '=');
+    size_t kl = eq ? (size_t)(eq - w[i] - 2) : strlen(w[i] + 2);
+    if (kl >= sizeof key) continue;
+    memcpy(key, w[i] + 2, kl);
+    key[kl] = 0;
+    if (eq) val = eq + 1;
+    if (r->kind <= STORE_GAUNTLET) {
+      /* A tournament: everything but its SPRT is in the columns. */
+      if (strcmp(key, "sprt")) continue;
+      if (!val && i + 1 < n) val = w[++i];
+      if (val) rc = store_config_set_text(r, "sprt", val);
+      continue;
+    }
+    if (in_list(tune_flag_keys, key)) {
+      rc = store_config_set_int(r, key, 1);
+      continue;
+    }
+    int text = in_list(tune_text_keys, key), integer = in_list(tune_int_keys, key),
+        real = in_list(tune_real_keys, key);
+    if (!val && i + 1 < n && (text || integer || real || !strcmp(key, "db") ||
+                              !strcmp(key, "threads")))
+      val = w[++i];
+    if (!val) continue;
+    char *end;
+    errno = 0;
+    if (text) {
+      rc = store_config_set_text(r, key, val);
+    } else if (integer) {
+      long long x = strtoll(val, &end, 10);
+      if (!errno && end != val && !*end) rc = store_config_set_int(r, key, x);
+    } else if (real) {
+      double x = strtod(val, &end);
+      if (!errno && end != val && !*end) rc = store_config_set_real(r, key, x);
+    }
+  }
+  store_strings_free(w, n);
+  return rc;
+}
+
+/* Step 4 → 5: the new tables, and the settings of every old run derived
+ * from its columns and its command line. */
+static int migrate_v5(sqlite3 *db, char *err, size_t errlen) {
+  if (exec(db, V5_SQL, err, errlen)) return -1;
+  sqlite3_stmt *st = NULL, *ins = NULL;
+  store_run r;
+  memset(&r, 0, sizeof r);
+  int rc, ret = -1;
+  if (prepare(db, "SELECT id, kind, openings, command FROM runs ORDER BY id", 0, &st, err,
+              errlen) ||
+      prepare(db, "INSERT INTO run_config (run_id, key, type, value) VALUES (?1, ?2, ?3, ?4)", 0,
+              &ins, err, errlen))
+    goto done;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    memset(&r, 0, sizeof r);
+    r.id = sqlite3_column_int64(st, 0);
+    const char *kind = (const char *)sqlite3_column_text(st, 1);
+    /* A kind this code does not know gets no settings (reading the run
+     * later says what is wrong with it; the file still opens). */
+    if (store_kind_parse(kind, &r.kind)) continue;
+    if (!(r.openings = column_dup(st, 2)) || !(r.command = column_dup(st, 3)) ||
+        legacy_config(&r)) {
+      errf(err, errlen, "out of memory migrating run %" PRId64, r.id);
+      goto done;
+    }
+    for (int i = 0; i < r.nconfig; i++) {
+      if (bind_config(ins, r.id, i, &r) || sqlite3_step(ins) != SQLITE_DONE) {
+        db_fail(db, err, errlen, "cannot store the settings of an old run");
+        goto done;
+      }
+      sqlite3_reset(ins);
+    }
+    store_run_free(&r);
+  }
+  if (rc != SQLITE_DONE) {
+    db_fail(db, err, errlen, "cannot read the old runs");
+    goto done;
+  }
+  ret = 0;
+done:
+  store_run_free(&r);
+  sqlite3_finalize(st);
+  sqlite3_finalize(ins);
+  return ret;
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table, 3 → 4 the
- * variant_metrics table. */
+ * variant_metrics table, 4 → 5 the run settings, openings, files and locks
+ * (migrate_v5). */
 static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
   long long v;
   char sql[64];
@@ -366,6 +845,9 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 3:
       if (exec(db, METRICS_SQL, err, errlen)) goto fail;
+      break;
+    case 4:
+      if (migrate_v5(db, err, errlen)) goto fail;
       break;
     default:
       errf(err, errlen, "no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
@@ -540,6 +1022,60 @@ void store_close(store *s) {
 
 /* ------------------------------------------------------------------ runs */
 
+/* Runs a prepared insert once per item: bind(st, i) binds item i. */
+static int insert_rows(store *s, const char *sql, int n, int (*bind)(sqlite3_stmt *, int64_t, int, const store_run *),
+                       int64_t id, const store_run *run, const char *what, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (n <= 0) return 0;
+  if (prepare(s->db, sql, 0, &st, err, errlen)) return -1;
+  for (int i = 0; i < n; i++) {
+    if (bind(st, id, i, run) || sqlite3_step(st) != SQLITE_DONE) {
+      errf(err, errlen, "cannot insert %s %d of the run: %s", what, i, sqlite3_errmsg(s->db));
+      sqlite3_finalize(st);
+      return -1;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
+static int text_or_empty(sqlite3_stmt *st, int i, const char *text) {
+  return sqlite3_bind_text(st, i, text ? text : "", -1, SQLITE_STATIC);
+}
+
+static int bind_player(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  return sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+         text_or_empty(st, 3, r->player_name[i]) || text_or_empty(st, 4, r->player_spec[i]);
+}
+
+static int bind_variant(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  return sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+         text_or_empty(st, 3, r->variant[i]);
+}
+
+static int bind_position(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  return sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+         text_or_empty(st, 3, r->position[i]);
+}
+
+static int bind_config(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  char buf[40];
+  const store_config *c = &r->config[i];
+  return sqlite3_bind_int64(st, 1, id) || text_or_empty(st, 2, c->key) ||
+         text_or_empty(st, 3, type_names[c->type]) ||
+         sqlite3_bind_text(st, 4, config_value_text(c, buf, sizeof buf), -1, SQLITE_TRANSIENT);
+}
+
+static int bind_file(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  char hash[17];
+  const store_file *f = &r->files[i];
+  content_hash(f->data, f->len, hash);
+  return sqlite3_bind_int64(st, 1, id) || text_or_empty(st, 2, f->path) ||
+         sqlite3_bind_text(st, 3, hash, -1, SQLITE_TRANSIENT) ||
+         sqlite3_bind_blob64(st, 4, f->data ? (const void *)f->data : "", f->len, SQLITE_STATIC);
+}
+
 int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
   if (run->nplayers < 0 || run->nplayers > STORE_MAX_PLAYERS) {
     errf(err, errlen, "run has %d players (at most %d)", run->nplayers, STORE_MAX_PLAYERS);
@@ -549,6 +1085,15 @@ int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
     errf(err, errlen, "run has %d variants (at most %d)", run->nvariants, STORE_MAX_VARIANTS);
     return -1;
   }
+  if ((unsigned)run->kind >= STORE_NKINDS) {
+    errf(err, errlen, "unknown run kind %d", (int)run->kind);
+    return -1;
+  }
+  for (int i = 0; i < run->nconfig; i++)
+    if ((unsigned)run->config[i].type > STORE_REAL || !run->config[i].key) {
+      errf(err, errlen, "setting %d of the run has no key or an unknown type", i);
+      return -1;
+    }
   char started[sizeof run->started], seed[24];
   now_iso8601(started, sizeof started);
   u64_text(run->seed, seed);
@@ -561,12 +1106,10 @@ int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
               " NULL)",
               0, &st, err, errlen))
     goto fail;
-  if (bind_text(st, 1, run->name, sizeof run->name) ||
-      bind_text(st, 2, run->kind, sizeof run->kind) ||
-      bind_text(st, 3, run->format, sizeof run->format) ||
-      bind_text(st, 4, run->openings, sizeof run->openings) ||
+  if (text_or_empty(st, 1, run->name) || text_or_empty(st, 2, store_kind_name(run->kind)) ||
+      text_or_empty(st, 3, run->format) || text_or_empty(st, 4, run->openings) ||
       sqlite3_bind_int(st, 5, run->rounds) || sqlite3_bind_int(st, 6, run->threads) ||
-      bind_text(st, 7, seed, sizeof seed) || bind_text(st, 8, run->command, sizeof run->command) ||
+      bind_text(st, 7, seed, sizeof seed) || text_or_empty(st, 8, run->command) ||
       bind_text(st, 9, started, sizeof started) || sqlite3_step(st) != SQLITE_DONE) {
     db_fail(s->db, err, errlen, "cannot insert the run");
     goto fail;
@@ -574,38 +1117,20 @@ int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
   id = sqlite3_last_insert_rowid(s->db);
   sqlite3_finalize(st);
   st = NULL;
-  if (prepare(s->db, "INSERT INTO players (run_id, idx, name, spec) VALUES (?1, ?2, ?3, ?4)", 0,
-              &st, err, errlen))
+  if (insert_rows(s, "INSERT INTO players (run_id, idx, name, spec) VALUES (?1, ?2, ?3, ?4)",
+                  run->nplayers, bind_player, id, run, "player", err, errlen) ||
+      insert_rows(s, "INSERT INTO variants (run_id, idx, name) VALUES (?1, ?2, ?3)",
+                  run->nvariants, bind_variant, id, run, "variant", err, errlen) ||
+      insert_rows(s, "INSERT INTO run_config (run_id, key, type, value) VALUES (?1, ?2, ?3, ?4)",
+                  run->nconfig, bind_config, id, run, "setting", err, errlen) ||
+      insert_rows(s, "INSERT INTO run_openings (run_id, idx, position) VALUES (?1, ?2, ?3)",
+                  run->npositions, bind_position, id, run, "opening", err, errlen) ||
+      insert_rows(s, "INSERT INTO run_files (run_id, path, hash, content) VALUES (?1, ?2, ?3, ?4)",
+                  run->nfiles, bind_file, id, run, "file", err, errlen))
     goto fail;
-  for (int i = 0; i < run->nplayers; i++) {
-    if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
-        bind_text(st, 3, run->player_name[i], sizeof run->player_name[i]) ||
-        bind_text(st, 4, run->player_spec[i], sizeof run->player_spec[i]) ||
-        sqlite3_step(st) != SQLITE_DONE) {
-      errf(err, errlen, "cannot insert player %d of the run: %s", i, sqlite3_errmsg(s->db));
-      goto fail;
-    }
-    sqlite3_reset(st);
-  }
-  sqlite3_finalize(st);
-  st = NULL;
-  if (prepare(s->db, "INSERT INTO variants (run_id, idx, name) VALUES (?1, ?2, ?3)", 0, &st, err,
-              errlen))
-    goto fail;
-  for (int i = 0; i < run->nvariants; i++) {
-    if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
-        bind_text(st, 3, run->variant[i], sizeof run->variant[i]) ||
-        sqlite3_step(st) != SQLITE_DONE) {
-      errf(err, errlen, "cannot insert variant %d of the run: %s", i, sqlite3_errmsg(s->db));
-      goto fail;
-    }
-    sqlite3_reset(st);
-  }
-  sqlite3_finalize(st);
-  st = NULL;
   if (step_done(s->db, s->commit, err, errlen, "cannot commit the run")) goto fail;
   run->id = id;
-  snprintf(run->status, sizeof run->status, "running");
+  run->status = STORE_RUNNING;
   memcpy(run->started, started, sizeof started);
   run->finished[0] = '\0';
   return 0;
@@ -615,10 +1140,15 @@ fail:
   return -1;
 }
 
+/* A copy of a text column (NULL is ""); NULL when out of memory. */
+static char *column_dup(sqlite3_stmt *st, int i) {
+  const unsigned char *t = sqlite3_column_text(st, i);
+  return strdup(t ? (const char *)t : "");
+}
+
 static int load_members(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
   sqlite3_stmt *st = NULL;
   int rc;
-  run->nplayers = run->nvariants = 0;
   if (prepare(s->db, "SELECT idx, name, spec FROM players WHERE run_id = ?1 ORDER BY idx", 0, &st,
               err, errlen))
     return -1;
@@ -629,9 +1159,9 @@ static int load_members(store *s, int64_t id, store_run *run, char *err, size_t 
       errf(err, errlen, "run %" PRId64 ": player index %d out of order or range", id, idx);
       goto fail;
     }
-    column_copy(st, 1, run->player_name[idx], sizeof run->player_name[idx]);
-    column_copy(st, 2, run->player_spec[idx], sizeof run->player_spec[idx]);
-    run->nplayers++;
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    const char *spec = (const char *)sqlite3_column_text(st, 2);
+    if (store_run_add_player(run, name, spec)) goto oom;
   }
   if (rc != SQLITE_DONE) goto sqlfail;
   sqlite3_finalize(st);
@@ -645,12 +1175,32 @@ static int load_members(store *s, int64_t id, store_run *run, char *err, size_t 
       errf(err, errlen, "run %" PRId64 ": variant index %d out of order or range", id, idx);
       goto fail;
     }
-    column_copy(st, 1, run->variant[idx], sizeof run->variant[idx]);
-    run->nvariants++;
+    if (store_run_add_variant(run, (const char *)sqlite3_column_text(st, 1))) goto oom;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  if (prepare(s->db, "SELECT key, type, value FROM run_config WHERE run_id = ?1 ORDER BY key", 0,
+              &st, err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *key = (const char *)sqlite3_column_text(st, 0);
+    const char *type = (const char *)sqlite3_column_text(st, 1);
+    const char *value = (const char *)sqlite3_column_text(st, 2);
+    store_config *c = config_slot(run, key ? key : "");
+    if (!c) goto oom;
+    if (config_value_parse(c, type, value)) {
+      errf(err, errlen, "run %" PRId64 ": setting '%s' has a bad type or value (%s '%s')", id,
+           key ? key : "", type ? type : "NULL", value ? value : "NULL");
+      goto fail;
+    }
   }
   if (rc != SQLITE_DONE) goto sqlfail;
   sqlite3_finalize(st);
   return 0;
+oom:
+  errf(err, errlen, "out of memory reading run %" PRId64, id);
+  goto fail;
 sqlfail:
   errf(err, errlen, "cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
 fail:
@@ -661,14 +1211,26 @@ fail:
 #define RUN_COLUMNS                                                                                \
   "id, name, kind, format, openings, rounds, threads, seed, command, status, started, finished"
 
-/* Fills run from a row of RUN_COLUMNS. */
+/* Fills run (zeroed here) from a row of RUN_COLUMNS. An unknown kind or
+ * status is an error naming the run. */
 static int run_from_row(sqlite3_stmt *st, store_run *run, char *err, size_t errlen) {
   memset(run, 0, sizeof *run);
   run->id = sqlite3_column_int64(st, 0);
-  column_copy(st, 1, run->name, sizeof run->name);
-  column_copy(st, 2, run->kind, sizeof run->kind);
-  column_copy(st, 3, run->format, sizeof run->format);
-  column_copy(st, 4, run->openings, sizeof run->openings);
+  if (!(run->name = column_dup(st, 1)) || !(run->format = column_dup(st, 3)) ||
+      !(run->openings = column_dup(st, 4)) || !(run->command = column_dup(st, 8))) {
+    errf(err, errlen, "out of memory reading run %" PRId64, run->id);
+    return -1;
+  }
+  const char *kind = (const char *)sqlite3_column_text(st, 2);
+  if (store_kind_parse(kind, &run->kind)) {
+    errf(err, errlen, "run %" PRId64 ": unknown kind '%s'", run->id, kind ? kind : "NULL");
+    return -1;
+  }
+  const char *status = (const char *)sqlite3_column_text(st, 9);
+  if (store_status_parse(status, &run->status)) {
+    errf(err, errlen, "run %" PRId64 ": unknown status '%s'", run->id, status ? status : "NULL");
+    return -1;
+  }
   run->rounds = sqlite3_column_int(st, 5);
   run->threads = sqlite3_column_int(st, 6);
   if (parse_u64((const char *)sqlite3_column_text(st, 7), &run->seed)) {
@@ -676,8 +1238,6 @@ static int run_from_row(sqlite3_stmt *st, store_run *run, char *err, size_t errl
          sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "");
     return -1;
   }
-  column_copy(st, 8, run->command, sizeof run->command);
-  column_copy(st, 9, run->status, sizeof run->status);
   column_copy(st, 10, run->started, sizeof run->started);
   column_copy(st, 11, run->finished, sizeof run->finished);
   return 0;
@@ -685,6 +1245,7 @@ static int run_from_row(sqlite3_stmt *st, store_run *run, char *err, size_t errl
 
 int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
   sqlite3_stmt *st;
+  memset(run, 0, sizeof *run);
   if (prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?1", 0, &st, err, errlen))
     return -1;
   int rc = sqlite3_bind_int64(st, 1, id);
@@ -701,14 +1262,16 @@ int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errle
   }
   rc = run_from_row(st, run, err, errlen);
   sqlite3_finalize(st);
-  if (rc) return -1;
-  return load_members(s, id, run, err, errlen);
+  if (rc || load_members(s, id, run, err, errlen)) {
+    store_run_free(run);
+    return -1;
+  }
+  return 0;
 }
 
-int store_run_status(store *s, int64_t id, const char *status, char *err, size_t errlen) {
-  if (!status_valid(status)) {
-    errf(err, errlen, "unknown run status '%s' (running, finished, interrupted, failed)",
-         status ? status : "(null)");
+int store_run_status(store *s, int64_t id, store_status status, char *err, size_t errlen) {
+  if ((unsigned)status >= STORE_NSTATUS) {
+    errf(err, errlen, "unknown run status %d", (int)status);
     return -1;
   }
   char finished[32];
@@ -719,7 +1282,7 @@ int store_run_status(store *s, int64_t id, const char *status, char *err, size_t
               " END WHERE id = ?1",
               0, &st, err, errlen))
     return -1;
-  if (sqlite3_bind_int64(st, 1, id) || bind_text(st, 2, status, 16) ||
+  if (sqlite3_bind_int64(st, 1, id) || text_or_empty(st, 2, store_status_name(status)) ||
       bind_text(st, 3, finished, sizeof finished) || sqlite3_step(st) != SQLITE_DONE) {
     errf(err, errlen, "cannot set the status of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
@@ -737,27 +1300,211 @@ int store_run_status(store *s, int64_t id, const char *status, char *err, size_t
 int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx, char *err,
                        size_t errlen) {
   sqlite3_stmt *st;
-  store_run *run = malloc(sizeof *run);
-  if (!run) {
-    errf(err, errlen, "out of memory");
+  store_run run;
+  if (prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs ORDER BY id DESC", 0, &st, err, errlen))
     return -1;
-  }
-  if (prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs ORDER BY id DESC", 0, &st, err, errlen)) {
-    free(run);
-    return -1;
-  }
   int rc, ret = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (run_from_row(st, run, err, errlen) || load_members(s, run->id, run, err, errlen)) {
+    if (run_from_row(st, &run, err, errlen) || load_members(s, run.id, &run, err, errlen)) {
+      store_run_free(&run);
       ret = -1;
       break;
     }
-    if (fn(ctx, run)) break;
+    int stop = fn(ctx, &run);
+    store_run_free(&run);
+    if (stop) break;
   }
   if (ret == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
     ret = db_fail(s->db, err, errlen, "cannot list runs");
   sqlite3_finalize(st);
-  free(run);
+  return ret;
+}
+
+int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  char **v = NULL;
+  int k = 0, rc;
+  *out = NULL;
+  *n = 0;
+  if (prepare(s->db, "SELECT idx, position FROM run_openings WHERE run_id = ?1 ORDER BY idx", 0,
+              &st, err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (sqlite3_column_int64(st, 0) != k) {
+      errf(err, errlen, "run %" PRId64 ": opening %lld out of order (expected %d)", id,
+           (long long)sqlite3_column_int64(st, 0), k);
+      goto fail;
+    }
+    if (strings_add(&v, k, (const char *)sqlite3_column_text(st, 1))) {
+      errf(err, errlen, "out of memory reading the openings of run %" PRId64, id);
+      goto fail;
+    }
+    k++;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  *out = v;
+  *n = k;
+  return 0;
+sqlfail:
+  errf(err, errlen, "cannot read the openings of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+fail:
+  sqlite3_finalize(st);
+  store_strings_free(v, k);
+  return -1;
+}
+
+int store_run_file(store *s, int64_t id, const char *path, unsigned char **data, size_t *len,
+                   char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  *data = NULL;
+  *len = 0;
+  if (prepare(s->db, "SELECT content FROM run_files WHERE run_id = ?1 AND path = ?2", 0, &st, err,
+              errlen))
+    return -1;
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (!rc) rc = sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+  if (!rc) rc = sqlite3_step(st);
+  int ret = 1;
+  if (rc == SQLITE_ROW) {
+    const void *b = sqlite3_column_blob(st, 0);
+    size_t n = (size_t)sqlite3_column_bytes(st, 0);
+    *data = malloc(n + 1);
+    if (!*data) {
+      errf(err, errlen, "out of memory");
+      ret = -1;
+    } else {
+      if (n) memcpy(*data, b, n);
+      (*data)[n] = 0;
+      *len = n;
+      ret = 0;
+    }
+  } else if (rc != SQLITE_DONE) {
+    errf(err, errlen, "cannot read the files of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    ret = -1;
+  }
+  sqlite3_finalize(st);
+  return ret;
+}
+
+int store_run_files_check(store *s, int64_t id, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (prepare(s->db, "SELECT path, hash, content FROM run_files WHERE run_id = ?1 ORDER BY path",
+              0, &st, err, errlen))
+    return -1;
+  int rc = sqlite3_bind_int64(st, 1, id), ret = 0;
+  while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+    if ((rc = sqlite3_step(st)) != SQLITE_ROW) break;
+    const char *path = (const char *)sqlite3_column_text(st, 0);
+    const void *b = sqlite3_column_blob(st, 2);
+    size_t n = (size_t)sqlite3_column_bytes(st, 2);
+    char stored[17], now[17];
+    unsigned char *data;
+    size_t len;
+    content_hash(b, n, stored);
+    if (read_whole(path ? path : "", &data, &len)) {
+      errf(err, errlen, "run %" PRId64 ": cannot read %s, which the run uses: %s", id,
+           path ? path : "", strerror(errno));
+      ret = -1;
+      break;
+    }
+    int same = len == n && (!n || !memcmp(data, b, n));
+    content_hash(data, len, now);
+    free(data);
+    if (!same) {
+      errf(err, errlen,
+           "run %" PRId64 ": %s has changed since the run started (then %zu bytes, hash %s; now "
+           "%zu bytes, hash %s)",
+           id, path, n, stored, len, now);
+      ret = -1;
+      break;
+    }
+  }
+  if (!ret && rc != SQLITE_DONE)
+    ret = db_fail(s->db, err, errlen, "cannot read the files of the run");
+  sqlite3_finalize(st);
+  return ret;
+}
+
+/* ------------------------------------------------------------- run lock */
+
+/* Whether pid is a live process on this machine. */
+static int pid_alive(long long pid) {
+  if (pid <= 0 || pid != (long long)(pid_t)pid) return 0;
+  return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+static void host_name(char *buf, size_t len) {
+  if (gethostname(buf, len) != 0) snprintf(buf, len, "?");
+  buf[len - 1] = 0;
+}
+
+int store_run_lock(store *s, int64_t id, char *err, size_t errlen) {
+  char host[256], since[32];
+  long long me = (long long)getpid();
+  host_name(host, sizeof host);
+  now_iso8601(since, sizeof since);
+  sqlite3_stmt *st = NULL;
+  if (step_done(s->db, s->begin, err, errlen, "cannot start a transaction")) return -1;
+  if (prepare(s->db, "SELECT pid, host, since FROM run_locks WHERE run_id = ?1", 0, &st, err,
+              errlen))
+    goto fail;
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (!rc) rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    long long pid = sqlite3_column_int64(st, 0);
+    const char *h = (const char *)sqlite3_column_text(st, 1);
+    const char *t = (const char *)sqlite3_column_text(st, 2);
+    int here = h && !strcmp(h, host);
+    if (!(here && (pid == me || !pid_alive(pid)))) {
+      errf(err, errlen, "run %" PRId64 " is being played by pid %lld on host %s since %s%s", id,
+           pid, h ? h : "?", t ? t : "?",
+           here ? "" : " (another host: its lock is released only by that process)");
+      sqlite3_finalize(st);
+      rollback(s);
+      return 1;
+    }
+  } else if (rc != SQLITE_DONE) {
+    db_fail(s->db, err, errlen, "cannot read the run lock");
+    goto fail;
+  }
+  sqlite3_finalize(st);
+  if (prepare(s->db,
+              "INSERT OR REPLACE INTO run_locks (run_id, pid, host, since) VALUES (?1, ?2, ?3, ?4)",
+              0, &st, err, errlen))
+    goto fail;
+  if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, me) ||
+      text_or_empty(st, 3, host) || text_or_empty(st, 4, since) ||
+      sqlite3_step(st) != SQLITE_DONE) {
+    if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_FOREIGNKEY)
+      errf(err, errlen, "no run %" PRId64, id);
+    else
+      db_fail(s->db, err, errlen, "cannot take the run lock");
+    goto fail;
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  if (step_done(s->db, s->commit, err, errlen, "cannot commit the run lock")) goto fail;
+  return 0;
+fail:
+  sqlite3_finalize(st);
+  rollback(s);
+  return -1;
+}
+
+int store_run_unlock(store *s, int64_t id, char *err, size_t errlen) {
+  char host[256];
+  host_name(host, sizeof host);
+  sqlite3_stmt *st;
+  if (prepare(s->db, "DELETE FROM run_locks WHERE run_id = ?1 AND pid = ?2 AND host = ?3", 0, &st,
+              err, errlen))
+    return -1;
+  int ret = 0;
+  if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, (long long)getpid()) ||
+      text_or_empty(st, 3, host) || sqlite3_step(st) != SQLITE_DONE)
+    ret = db_fail(s->db, err, errlen, "cannot release the run lock");
+  sqlite3_finalize(st);
   return ret;
 }
 
@@ -780,16 +1527,38 @@ static int bind_game(sqlite3_stmt *st, const store_game *g, char *seed) {
   if (!rc) rc = sqlite3_bind_double(st, 13, g->score2[0] / 2.0);
   if (!rc) rc = sqlite3_bind_double(st, 14, g->score2[1] / 2.0);
   if (!rc) rc = sqlite3_bind_int(st, 15, g->plies);
-  if (!rc) rc = bind_text(st, 16, g->end, sizeof g->end);
+  if (!rc) rc = sqlite3_bind_text(st, 16, match_end_name(g->end), -1, SQLITE_STATIC);
   if (!rc) rc = bind_text(st, 17, g->detail, sizeof g->detail);
   if (!rc) rc = sqlite3_bind_text(st, 18, seed, seedlen, SQLITE_STATIC);
   if (!rc) rc = sqlite3_bind_double(st, 19, g->seconds);
   return rc;
 }
 
-int store_games_insert(store *s, const store_game *games, int n, char *err, size_t errlen) {
-  if (n <= 0) return 0;
+static int bind_series(sqlite3_stmt *st, const store_series *sr) {
+  int rc = sqlite3_bind_int64(st, 1, sr->run_id);
+  if (!rc) rc = sqlite3_bind_int(st, 2, sr->series_no);
+  if (!rc) rc = sqlite3_bind_int(st, 3, sr->variant_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 4, sr->round);
+  if (!rc) rc = sqlite3_bind_int(st, 5, sr->a_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 6, sr->b_idx);
+  if (!rc) rc = sqlite3_bind_int(st, 7, sr->games);
+  if (!rc) rc = sqlite3_bind_int(st, 8, sr->wins_a);
+  if (!rc) rc = sqlite3_bind_int(st, 9, sr->wins_b);
+  if (!rc) rc = sqlite3_bind_int(st, 10, sr->draws);
+  if (!rc) rc = sqlite3_bind_int(st, 11, sr->winner);
+  return rc;
+}
+
+int store_commit(store *s, const store_game *games, int n, const store_series *series, int m,
+                 char *err, size_t errlen) {
+  if (n <= 0 && m <= 0) return 0;
   char seed[24];
+  for (int i = 0; i < n; i++)
+    if (!strcmp(match_end_name(games[i].end), "?")) {
+      errf(err, errlen, "game %d of series %d of run %" PRId64 ": unknown end %d",
+           games[i].game_no, games[i].series_no, games[i].run_id, (int)games[i].end);
+      return -1;
+    }
   if (step_done(s->db, s->begin, err, errlen, "cannot start a transaction")) return -1;
   for (int i = 0; i < n; i++) {
     const store_game *g = &games[i];
@@ -815,6 +1584,17 @@ int store_games_insert(store *s, const store_game *games, int n, char *err, size
   }
   /* Bound pointers are the caller's: forget them before returning. */
   sqlite3_clear_bindings(s->game_insert);
+  for (int i = 0; i < m; i++) {
+    int rc = bind_series(s->series_insert, &series[i]);
+    if (!rc) rc = sqlite3_step(s->series_insert);
+    sqlite3_reset(s->series_insert);
+    if (rc != SQLITE_DONE) {
+      errf(err, errlen, "cannot store series %d of run %" PRId64 ": %s", series[i].series_no,
+           series[i].run_id, sqlite3_errmsg(s->db));
+      rollback(s);
+      return -1;
+    }
+  }
   if (step_done(s->db, s->commit, err, errlen, "cannot commit the games")) {
     rollback(s);
     return -1;
@@ -822,32 +1602,38 @@ int store_games_insert(store *s, const store_game *games, int n, char *err, size
   return 0;
 }
 
+int store_games_insert(store *s, const store_game *games, int n, char *err, size_t errlen) {
+  return store_commit(s, games, n, NULL, 0, err, errlen);
+}
+
 int store_series_finish(store *s, const store_series *sr, char *err, size_t errlen) {
-  sqlite3_stmt *st = s->series_insert;
-  int rc = sqlite3_bind_int64(st, 1, sr->run_id);
-  if (!rc) rc = sqlite3_bind_int(st, 2, sr->series_no);
-  if (!rc) rc = sqlite3_bind_int(st, 3, sr->variant_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 4, sr->round);
-  if (!rc) rc = sqlite3_bind_int(st, 5, sr->a_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 6, sr->b_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 7, sr->games);
-  if (!rc) rc = sqlite3_bind_int(st, 8, sr->wins_a);
-  if (!rc) rc = sqlite3_bind_int(st, 9, sr->wins_b);
-  if (!rc) rc = sqlite3_bind_int(st, 10, sr->draws);
-  if (!rc) rc = sqlite3_bind_int(st, 11, sr->winner);
-  if (!rc) rc = sqlite3_step(st);
-  if (rc != SQLITE_DONE) {
-    errf(err, errlen, "cannot store series %d of run %" PRId64 ": %s", sr->series_no, sr->run_id,
-         sqlite3_errmsg(s->db));
-    sqlite3_reset(st);
+  return store_commit(s, NULL, 0, sr, 1, err, errlen);
+}
+
+/* Counts the players and variants of a run (for checking game rows). */
+static int run_sizes(store *s, int64_t id, int *nplayers, int *nvariants, char *err,
+                     size_t errlen) {
+  sqlite3_stmt *st;
+  if (prepare(s->db,
+              "SELECT (SELECT count(*) FROM players WHERE run_id = ?1),"
+              " (SELECT count(*) FROM variants WHERE run_id = ?1)",
+              0, &st, err, errlen))
     return -1;
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (!rc) rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *nplayers = sqlite3_column_int(st, 0);
+    *nvariants = sqlite3_column_int(st, 1);
   }
-  sqlite3_reset(st);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_ROW) return db_fail(s->db, err, errlen, "cannot read games");
   return 0;
 }
 
 int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_game *g),
                         void *ctx, char *err, size_t errlen) {
+  int np = 0, nv = 0;
+  if (run_sizes(s, run_id, &np, &nv, err, errlen)) return -1;
   /* A statement of its own (not cached), so that fn may use the store. */
   sqlite3_stmt *st;
   if (prepare(s->db,
@@ -862,6 +1648,15 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
     ret = db_fail(s->db, err, errlen, "cannot read games");
     goto done;
   }
+#define BAD_ROW(...)                                                                               \
+  do {                                                                                             \
+    char what_[200];                                                                               \
+    snprintf(what_, sizeof what_, __VA_ARGS__);                                                    \
+    errf(err, errlen, "run %" PRId64 ", series %d, game %d: %s", run_id, g.series_no, g.game_no,  \
+         what_);                                                                                   \
+    ret = -1;                                                                                      \
+    goto done;                                                                                     \
+  } while (0)
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     memset(&g, 0, sizeof g);
     g.run_id = sqlite3_column_int64(st, 0);
@@ -873,25 +1668,33 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
     g.b_idx = sqlite3_column_int(st, 6);
     g.south_idx = sqlite3_column_int(st, 7);
     g.north_idx = sqlite3_column_int(st, 8);
+    if (g.variant_idx < 0 || g.variant_idx >= nv)
+      BAD_ROW("variant_idx %d out of range (the run has %d variant%s)", g.variant_idx, nv,
+              nv == 1 ? "" : "s");
+    const int idx[4] = {g.a_idx, g.b_idx, g.south_idx, g.north_idx};
+    static const char *const idx_name[4] = {"a_idx", "b_idx", "south_idx", "north_idx"};
+    for (int k = 0; k < 4; k++)
+      if (idx[k] < 0 || idx[k] >= np)
+        BAD_ROW("%s %d out of range (the run has %d players)", idx_name[k], idx[k], np);
     column_copy(st, 9, g.opening, sizeof g.opening);
     const unsigned char *moves = sqlite3_column_text(st, 10);
     g.moves = moves ? (const char *)moves : "";
     g.winner = sqlite3_column_int(st, 11);
+    if (g.winner < -1 || g.winner > 1) BAD_ROW("winner %d (not -1, 0 or 1)", g.winner);
     /* Scores are whole or half seeds: doubling them is exact. */
-    g.score2[0] = (int)(sqlite3_column_double(st, 12) * 2.0);
-    g.score2[1] = (int)(sqlite3_column_double(st, 13) * 2.0);
+    double s0 = sqlite3_column_double(st, 12), s1 = sqlite3_column_double(st, 13);
+    if (!(s0 >= 0 && s0 <= 1e6 && s1 >= 0 && s1 <= 1e6)) BAD_ROW("scores %g-%g", s0, s1);
+    g.score2[0] = (int)(s0 * 2.0);
+    g.score2[1] = (int)(s1 * 2.0);
     g.plies = sqlite3_column_int(st, 14);
-    column_copy(st, 15, g.end, sizeof g.end);
+    const char *end = (const char *)sqlite3_column_text(st, 15);
+    if (match_end_parse(end, &g.end)) BAD_ROW("unknown end_reason '%s'", end ? end : "NULL");
     column_copy(st, 16, g.detail, sizeof g.detail);
-    if (parse_u64((const char *)sqlite3_column_text(st, 17), &g.seed)) {
-      errf(err, errlen, "game %d of series %d of run %" PRId64 ": bad seed", g.game_no,
-           g.series_no, run_id);
-      ret = -1;
-      goto done;
-    }
+    if (parse_u64((const char *)sqlite3_column_text(st, 17), &g.seed)) BAD_ROW("bad seed");
     g.seconds = sqlite3_column_double(st, 18);
     if (fn(ctx, &g)) goto done;
   }
+#undef BAD_ROW
   if (rc != SQLITE_DONE) ret = db_fail(s->db, err, errlen, "cannot read games");
 done:
   sqlite3_finalize(st);
@@ -1062,6 +1865,7 @@ typedef struct run_names {
   int64_t run;
   int name_id[STORE_MAX_PLAYERS]; /* by player index; -1 when missing */
   int variant_ok[STORE_MAX_VARIANTS];
+  int nvariants;
 } run_names;
 
 typedef struct name_list {
@@ -1083,7 +1887,7 @@ static int name_id(name_list *l, const char *name) {
   return l->n++;
 }
 
-int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *variant,
+int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vname,
                       store_pair_count **out, int *n, char *err, size_t errlen) {
   *out = NULL;
   *n = 0;
@@ -1132,7 +1936,8 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vari
     rn = v;
     rn[nrn].run = sqlite3_column_int64(st, 0);
     for (int i = 0; i < STORE_MAX_PLAYERS; i++) rn[nrn].name_id[i] = -1;
-    for (int i = 0; i < STORE_MAX_VARIANTS; i++) rn[nrn].variant_ok[i] = !variant;
+    for (int i = 0; i < STORE_MAX_VARIANTS; i++) rn[nrn].variant_ok[i] = !vname;
+    rn[nrn].nvariants = 0;
     nrn++;
   }
   if (rc != SQLITE_DONE) goto sqlfail;
@@ -1165,11 +1970,22 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vari
   if (rc != SQLITE_DONE) goto sqlfail;
   sqlite3_finalize(st);
   st = NULL;
-  if (variant) {
+  snprintf(sql, cap + 256, "SELECT run_id, count(*) FROM variants%s%s%s GROUP BY run_id",
+           WHERE_RUNS("run_id"));
+  if (prepare(s->db, sql, 0, &st, err, errlen)) goto done;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int r, nv = sqlite3_column_int(st, 1);
+    RUN_INDEX(sqlite3_column_int64(st, 0), r);
+    if (r >= 0) rn[r].nvariants = nv < STORE_MAX_VARIANTS ? nv : STORE_MAX_VARIANTS;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  st = NULL;
+  if (vname) {
     snprintf(sql, cap + 256, "SELECT run_id, idx FROM variants%s%s%s%s name = ?1",
              WHERE_RUNS("run_id"), nruns ? " AND" : " WHERE");
     if (prepare(s->db, sql, 0, &st, err, errlen)) goto done;
-    if (sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC) != SQLITE_OK) goto sqlfail;
+    if (sqlite3_bind_text(st, 1, vname, -1, SQLITE_STATIC) != SQLITE_OK) goto sqlfail;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
       int r, idx = sqlite3_column_int(st, 1);
       RUN_INDEX(sqlite3_column_int64(st, 0), r);
@@ -1191,20 +2007,31 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vari
   pair_acc *acc = NULL; /* the current series' pair; NULL: the series is not counted */
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t run = sqlite3_column_int64(st, 0);
-    int series = sqlite3_column_int(st, 1), game = sqlite3_column_int(st, 2);
+    int series = sqlite3_column_int(st, 1), gno = sqlite3_column_int(st, 2);
+    int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
+        b = sqlite3_column_int(st, 5);
+    if (run != cur_run) RUN_INDEX(run, r);
+    if (r < 0) continue;
+    /* A database is input: a row that points nowhere is named, not skipped
+     * (every row: a few comparisons). */
+    const char *bad = vidx < 0 || vidx >= rn[r].nvariants                       ? "variant_idx"
+                      : a < 0 || a >= STORE_MAX_PLAYERS || rn[r].name_id[a] < 0 ? "a_idx"
+                      : b < 0 || b >= STORE_MAX_PLAYERS || rn[r].name_id[b] < 0 ? "b_idx"
+                                                                                : NULL;
+    if (bad) {
+      errf(err, errlen, "run %" PRId64 ", series %d, game %d: %s %d points to no %s of the run",
+           run, series, gno, bad, bad[0] == 'v' ? vidx : bad[0] == 'a' ? a : b,
+           bad[0] == 'v' ? "variant" : "player");
+      goto done;
+    }
     if (run != cur_run || series != cur_series) {
-      /* A new series: its run, variant and players, once. */
-      if (run != cur_run) RUN_INDEX(run, r);
+      /* A new series: its variant and players, once. */
       cur_run = run;
       cur_series = series;
       acc = NULL;
-      int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
-          b = sqlite3_column_int(st, 5);
-      if (r < 0 || vidx < 0 || vidx >= STORE_MAX_VARIANTS || !rn[r].variant_ok[vidx] || a < 0 ||
-          b < 0 || a >= STORE_MAX_PLAYERS || b >= STORE_MAX_PLAYERS)
-        continue;
+      if (!rn[r].variant_ok[vidx]) continue;
       int ia = rn[r].name_id[a], ib = rn[r].name_id[b];
-      if (ia < 0 || ib < 0 || ia == ib) continue; /* a player against itself says nothing */
+      if (ia == ib) continue; /* a player against itself says nothing */
       swap = strcmp(names.v[ia], names.v[ib]) > 0;
       if (!(acc = pair_find(&map, swap ? ib : ia, swap ? ia : ib))) goto oom;
     }
@@ -1216,14 +2043,14 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vari
     if (mine == 2) acc->c.wins++;
     else if (mine == 1) acc->c.draws++;
     else acc->c.losses++;
-    if (game % 2 == 1 && run == prev_run && series == prev_series && game == prev_game + 1) {
+    if (gno % 2 == 1 && run == prev_run && series == prev_series && gno == prev_game + 1) {
       int pair = swap ? 4 - (prev_pts + pts) : prev_pts + pts;
       acc->c.penta[pair]++;
       if (pair == 2 && pts != 1) acc->c.pairs_wl++;
     }
     prev_run = run;
     prev_series = series;
-    prev_game = game;
+    prev_game = gno;
     prev_pts = pts;
   }
 #undef RUN_INDEX

@@ -25,8 +25,10 @@
 #define Z95 1.959963984540054
 #define DEFAULT_BOOTSTRAP 1000
 
-const char *const study_end_names[STUDY_NENDS] = {"majority", "no-move", "repetition",
-                                                   "ply-limit", "forfeit"};
+const char *study_end_name(int e) {
+  if (e == STUDY_END_FORFEIT) return "forfeit";
+  return e >= 0 && e < STUDY_END_FORFEIT ? match_end_name((match_end)(MATCH_MAJORITY + e)) : "?";
+}
 
 const char *const study_chart_names[STUDY_NCHARTS] = {
     "variants-outcomes", "variants-ends", "variants-grandslam", "variants-length",
@@ -137,11 +139,9 @@ typedef struct loader {
   int failed;
 } loader;
 
-static int end_index(const char *end) {
-  for (int i = 0; i < STUDY_END_FORFEIT; i++)
-    if (!strcmp(end, study_end_names[i])) return i;
-  if (!strncmp(end, "forfeit", 7)) return STUDY_END_FORFEIT;
-  return -1;
+static int end_index(match_end end) {
+  if (end >= MATCH_MAJORITY && end <= MATCH_PLY_LIMIT) return end - MATCH_MAJORITY;
+  return end >= MATCH_FORFEIT_TIMEOUT && end < MATCH_NENDS ? STUDY_END_FORFEIT : -1;
 }
 
 static int load_fail(loader *l, const char *fmt, const store_game *g, const char *what) {
@@ -161,7 +161,7 @@ static int load_game(void *ctx, const store_game *g) {
   study_variant *sv = &s->variant[vi];
   const variant *v = &l->v[vi];
   int e = end_index(g->end);
-  if (e < 0) return load_fail(l, "series %d game %d: unknown end reason '%s'", g, g->end);
+  if (e < 0) return load_fail(l, "series %d game %d: unknown end reason '%s'", g, match_end_name(g->end));
   acc *a = &l->a[vi];
   if (a->n == a->cap) {
     long long cap = a->cap ? 2 * a->cap : 256;
@@ -210,7 +210,7 @@ static int load_game(void *ctx, const store_game *g) {
     bad = "it is over by the rules before the stored forfeit";
   else if (e != STUDY_END_FORFEIT && gm.end == BOARD_END_NONE)
     bad = "its moves do not end it, but it is stored as over by the rules";
-  else if (e != STUDY_END_FORFEIT && strcmp(board_end_name(gm.end), g->end))
+  else if (e != STUDY_END_FORFEIT && (int)gm.end != (int)g->end)
     bad = "the rules end it for another reason than the stored one";
   else if (e != STUDY_END_FORFEIT &&
            (gm.winner != g->winner || gm.score2[0] != g->score2[0] || gm.score2[1] != g->score2[1]))
@@ -536,6 +536,7 @@ void study_free(study *s) {
   free(s->score_test);
   free(s->draw_test);
   free(s->swaps);
+  store_run_free(&s->run);
   free(s);
 }
 
@@ -576,7 +577,7 @@ int study_store_metrics(store *db, const study *s, char *err, size_t errlen) {
     metric(m, &n, vi, "length_q3", NULL, v->length_q3, v->games);
     for (int e = 0; e < STUDY_NENDS; e++) {
       char name[48];
-      snprintf(name, sizeof name, "end_%s", study_end_names[e]);
+      snprintf(name, sizeof name, "end_%s", study_end_name(e));
       metric(m, &n, vi, name, &v->end_share[e], 0, v->games);
     }
     metric(m, &n, vi, "branching", &v->branching, 0, v->positions);
@@ -874,7 +875,7 @@ static int chart_value(const study *s, int chart, int r, int vi, study_interval 
   case STUDY_CHART_ENDS:
     if (r >= STUDY_NENDS) return 0;
     *x = sv->end_share[r];
-    *label = study_end_names[r];
+    *label = study_end_name(r);
     return 1;
   case STUDY_CHART_GRANDSLAM:
     if (r >= 2) return 0;
@@ -1113,7 +1114,7 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   snprintf(sub, sizeof sub,
            "%lld games, %d players, %d variants, series %s, openings %s, seed %llu; run %s.",
            s->games, s->run.nplayers, s->nvariants, s->run.format, s->run.openings,
-           (unsigned long long)s->run.seed, s->run.status);
+           (unsigned long long)s->run.seed, store_status_name(s->run.status));
   report_html_escape(h, sub);
   md_text(m, sub);
   fprintf(h, "</p>\n<p>Command: <code>");

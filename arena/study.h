@@ -27,7 +27,7 @@ enum {
   STUDY_NENDS
 };
 /* "majority", "no-move", "repetition", "ply-limit", "forfeit". */
-extern const char *const study_end_names[STUDY_NENDS];
+const char *study_end_name(int e);
 
 /* Everything measured on the games of one variant of the run. */
 typedef struct study_variant {

@@ -42,7 +42,7 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
 
 static int npairings(const tournament *t) {
   int n = t->run.nplayers;
-  return strcmp(t->run.kind, "gauntlet") ? n * (n - 1) / 2 : n - 1;
+  return t->run.kind != STORE_GAUNTLET ? n * (n - 1) / 2 : n - 1;
 }
 
 /* Series number -> variant, round and the two players. */
@@ -53,7 +53,7 @@ static void series_identity(const tournament *t, int series_no, int *vi, int *ro
   int vr = series_no / np;
   *round = vr % t->run.rounds;
   *vi = vr / t->run.rounds;
-  if (!strcmp(t->run.kind, "gauntlet")) {
+  if (t->run.kind == STORE_GAUNTLET) {
     *a = 0;
     *b = pairing + 1;
     return;
@@ -127,8 +127,8 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     ERR("a tournament needs at least 2 players (got %d)", r->nplayers);
     return -1;
   }
-  if (strcmp(r->kind, "round-robin") && strcmp(r->kind, "gauntlet")) {
-    ERR("kind '%s': expected round-robin or gauntlet", r->kind);
+  if (r->kind != STORE_ROUND_ROBIN && r->kind != STORE_GAUNTLET) {
+    ERR("kind '%s': expected round-robin or gauntlet", store_kind_name(r->kind));
     return -1;
   }
   if (r->rounds < 1 || r->threads < 1 || r->nvariants < 1) {
@@ -178,6 +178,7 @@ void tournament_free(tournament *t) {
     free(t->opening_file[v]);
     t->opening_file[v] = NULL;
   }
+  store_run_free(&t->run);
 }
 
 void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
@@ -405,7 +406,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   s->score2[0] = r->mr.score2[0];
   s->score2[1] = r->mr.score2[1];
   s->plies = r->mr.plies;
-  snprintf(s->end, sizeof s->end, "%s", match_end_name(r->mr.end));
+  s->end = r->mr.end;
   snprintf(s->detail, sizeof s->detail, "%s", r->mr.detail);
   s->seed = r->game.seed;
   s->seconds = r->mr.seconds;
@@ -460,9 +461,10 @@ static void free_batch(play *pl) {
 static int on_flush(void *ctx, char *err, size_t errlen) {
   play *pl = ctx;
   int rc = 0;
-  if (pl->nbatch && store_games_insert(pl->db, pl->batch, pl->nbatch, err, errlen)) rc = -1;
-  for (int i = 0; i < pl->ndone && !rc; i++)
-    if (store_series_finish(pl->db, &pl->done_series[i], err, errlen)) rc = -1;
+  /* The series these games finish are committed with them. */
+  if ((pl->nbatch || pl->ndone) &&
+      store_commit(pl->db, pl->batch, pl->nbatch, pl->done_series, pl->ndone, err, errlen))
+    rc = -1;
   free_batch(pl);
   if (!rc && pl->checkpoint_due) {
     pl->checkpoint_due = 0;
@@ -557,11 +559,32 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   for (int s = 0; s < t->nseries; s++) series_start(&pl.states[s]);
   if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
+  {
+    /* The rows of the series the stored games finish (a run of an older
+     * oware could lose one between its last game and the series row). */
+    store_series *rows = malloc((size_t)t->nseries * sizeof *rows);
+    int m = 0;
+    if (!rows) {
+      ERR("out of memory");
+      goto out;
+    }
+    for (int s = 0; s < t->nseries; s++) {
+      const series_state *st = &pl.states[s];
+      if (!st->done) continue;
+      int vi, round, a, b;
+      series_identity(t, s, &vi, &round, &a, &b);
+      rows[m++] = (store_series){t->run.id, s, vi, round, a, b, st->games, st->wins[0],
+                                 st->wins[1], st->draws, st->winner};
+    }
+    int bad = store_commit(db, NULL, 0, rows, m, err, errlen);
+    free(rows);
+    if (bad) goto out;
+  }
   if (t->sprt_on) {
     t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
     if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
       char serr[256];
-      rc = store_run_status(db, t->run.id, "finished", serr, sizeof serr) ? -1 : 0;
+      rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
       if (rc) ERR("%s", serr);
       goto out;
     }
@@ -590,7 +613,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   }
   {
     char serr[256];
-    const char *status = rc == 0 ? "finished" : rc == 1 ? "interrupted" : "failed";
+    store_status status = rc == 0 ? STORE_FINISHED : rc == 1 ? STORE_INTERRUPTED : STORE_FAILED;
     if (store_run_status(db, t->run.id, status, serr, sizeof serr) && rc >= 0) {
       ERR("%s", serr);
       rc = -1;
@@ -682,7 +705,8 @@ int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err,
         order[j] = a;
       }
     }
-  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name, r->status);
+  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name,
+          store_status_name(r->status));
   fprintf(out, "%4s  %-*s %7s %7s %7s %7s %8s %7s\n", "rank", width, "player", "games", "wins",
           "draws", "losses", "points", "score%");
   for (int k = 0; k < n; k++) {
@@ -721,6 +745,7 @@ done:
   free(order);
   free(pts);
   free(games);
+  store_run_free(r);
   free(r);
   return rc;
 }

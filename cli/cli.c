@@ -81,12 +81,16 @@ char *cli_read_file(const char *cmd, const char *path) {
   return buf;
 }
 
-void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len) {
+char *cli_quote_args(const char *prefix, int argc, char **argv) {
+  size_t len = strlen(prefix) + 1;
+  for (int i = 0; i < argc; i++) len += 3 + 4 * strlen(argv[i]);
+  char *buf = malloc(len);
+  if (!buf) return NULL;
   size_t n = (size_t)snprintf(buf, len, "%s", prefix);
-  for (int i = 0; i < argc && n + 8 < len; i++) {
+  for (int i = 0; i < argc; i++) {
     buf[n++] = ' ';
     buf[n++] = '\'';
-    for (const char *c = argv[i]; *c && n + 6 < len; c++) {
+    for (const char *c = argv[i]; *c; c++) {
       if (*c == '\'') {
         memcpy(buf + n, "'\\''", 4);
         n += 4;
@@ -97,6 +101,7 @@ void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t
     buf[n++] = '\'';
     buf[n] = 0;
   }
+  return buf;
 }
 
 static atomic_int *stop_target;
@@ -132,50 +137,6 @@ void cli_make_parent(const char *path) {
   if (!slash || slash == dir) return;
   *slash = 0;
   mkdir(dir, 0777); /* an error shows when the file cannot be created */
-}
-
-int cli_unquote_args(const char *command, const char *prefix, char ***argv_out) {
-  size_t pl = strlen(prefix);
-  if (strncmp(command, prefix, pl)) return -1;
-  const char *s = command + pl;
-  int cap = 16, n = 0;
-  char **argv = malloc((size_t)cap * sizeof *argv);
-  if (!argv) return -1;
-  while (*s) {
-    while (*s == ' ') s++;
-    if (!*s) break;
-    char *arg = malloc(strlen(s) + 1), *o = arg;
-    if (!arg) goto fail;
-    while (*s && *s != ' ') {
-      if (*s == '\'') { /* '...' as written by cli_quote_args ('\'' inside) */
-        s++;
-        while (*s && *s != '\'') *o++ = *s++;
-        if (*s) s++;
-      } else if (*s == '\\' && s[1]) {
-        *o++ = s[1];
-        s += 2;
-      } else {
-        *o++ = *s++;
-      }
-    }
-    *o = 0;
-    if (n + 1 >= cap) {
-      char **na = realloc(argv, (size_t)(cap *= 2) * sizeof *argv);
-      if (!na) {
-        free(arg);
-        goto fail;
-      }
-      argv = na;
-    }
-    argv[n++] = arg;
-  }
-  argv[n] = NULL;
-  *argv_out = argv;
-  return n;
-fail:
-  for (int i = 0; i < n; i++) free(argv[i]);
-  free(argv);
-  return -1;
 }
 
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db) {

@@ -30,15 +30,9 @@ int cli_variant(const char *cmd, const char *text, variant *v);
  * after printing an error. */
 char *cli_read_file(const char *cmd, const char *path);
 
-/* Writes "prefix 'arg' 'arg' ..." with shell quoting (what a run stores as
- * its command line; a shell, and `oware tune --resume`, read it back). */
-void cli_quote_args(const char *prefix, int argc, char **argv, char *buf, size_t len);
-
-/* Splits a command line written by cli_quote_args back into a malloc'ed,
- * NULL-terminated argv (the caller frees each string and the array).
- * Returns argc, or -1 when command does not start with prefix or memory
- * runs out. */
-int cli_unquote_args(const char *command, const char *prefix, char ***argv_out);
+/* "prefix 'arg' 'arg' ..." with shell quoting, whole (malloc'ed; NULL when
+ * out of memory): what a run stores as its command line, for people. */
+char *cli_quote_args(const char *prefix, int argc, char **argv);
 
 /* The default database, and the one way a command stores a new run in a
  * database: makes results/ for the default path, opens (creating) the

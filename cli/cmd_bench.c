@@ -338,17 +338,16 @@ static double bench_tournament(const char *cmd, const char *players, const char 
   store_run *r = &t->run;
   char list[1024];
   snprintf(list, sizeof list, "%s", players);
+  int oom = 0;
   for (char *save = NULL, *tok = strtok_r(list, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-    snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", tok);
-    snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "p%d", r->nplayers);
-    r->nplayers++;
+    char pname[16];
+    snprintf(pname, sizeof pname, "p%d", r->nplayers);
+    oom |= store_run_add_player(r, pname, tok);
   }
-  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
-  r->nvariants = 1;
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "%s", format);
-  snprintf(r->openings, sizeof r->openings, "random:2");
-  snprintf(r->name, sizeof r->name, "bench");
+  r->kind = STORE_ROUND_ROBIN;
+  oom |= store_run_add_variant(r, "abapa") || store_run_set(&r->format, format) ||
+         store_run_set(&r->openings, "random:2") || store_run_set(&r->name, "bench");
+  if (oom) goto out;
   r->rounds = 1;
   r->threads = threads;
   r->seed = 1;

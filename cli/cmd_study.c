@@ -85,21 +85,20 @@ static int add_player(void *ctx, const char *spec) {
   store_run *r = a->r;
   if (r->nplayers == STORE_MAX_PLAYERS)
     return cli_error(a->cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
-  if (strlen(spec) >= sizeof r->player_spec[0])
-    return cli_error(a->cmd, "player spec too long: %.40s...", spec), -1;
   player_config cfg;
   char err[512];
   if (player_parse_spec(spec, &cfg, err, sizeof err))
     return cli_error(a->cmd, "player %d: %s", r->nplayers + 1, err), -1;
-  snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "%s", cfg.name);
-  player_config_free(&cfg);
-  snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", spec);
   for (int i = 0; i < r->nplayers; i++)
-    if (!strcmp(r->player_name[i], r->player_name[r->nplayers]))
+    if (!strcmp(r->player_name[i], cfg.name)) {
+      player_config_free(&cfg);
       return cli_error(a->cmd, "two players are named '%s': give one of them name=...",
                        r->player_name[i]),
              -1;
-  r->nplayers++;
+    }
+  int oom = store_run_add_player(r, cfg.name, spec);
+  player_config_free(&cfg);
+  if (oom) return cli_error(a->cmd, "out of memory"), -1;
   return 0;
 }
 
@@ -110,11 +109,12 @@ static int add_variant(void *ctx, const char *text) {
   if (cli_variant(a->cmd, text, &v)) return -1;
   if (r->nvariants == STORE_MAX_VARIANTS)
     return cli_error(a->cmd, "more than %d variants", STORE_MAX_VARIANTS), -1;
-  variant_format(&v, r->variant[r->nvariants], sizeof r->variant[0]);
+  char name[256];
+  variant_format(&v, name, sizeof name);
   for (int i = 0; i < r->nvariants; i++)
-    if (!strcmp(r->variant[i], r->variant[r->nvariants]))
+    if (!strcmp(r->variant[i], name))
       return cli_error(a->cmd, "variant '%s' is named twice", r->variant[i]), -1;
-  r->nvariants++;
+  if (store_run_add_variant(r, name)) return cli_error(a->cmd, "out of memory"), -1;
   return 0;
 }
 
@@ -210,13 +210,14 @@ int cli_variants_study(int argc, char **argv) {
                             "--bootstrap and --no-charts go with it");
     store *db;
     if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-    store_run *sr = malloc(sizeof *sr);
+    store_run *sr = calloc(1, sizeof *sr);
     if (!sr || store_run_load(db, run, sr, err, sizeof err)) { /* an unknown run: bad input */
       if (!sr) snprintf(err, sizeof err, "out of memory");
       free(sr);
       store_close(db);
       return cli_error(cmd, "%s", err);
     }
+    store_run_free(sr);
     free(sr);
     int rc = study_output(db, run, 0, report, outdir, charts, boot, 1);
     store_close(db);
@@ -247,13 +248,18 @@ int cli_variants_study(int argc, char **argv) {
     cli_error(cmd, "%s", err);
     goto out;
   }
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "games:%lld", games);
-  snprintf(r->name, sizeof r->name, "%s", name);
+  r->kind = STORE_ROUND_ROBIN;
+  char fbuf[64];
+  snprintf(fbuf, sizeof fbuf, "games:%lld", games);
   r->rounds = 1;
   r->threads = (int)threads;
   r->seed = (uint64_t)seed;
-  cli_quote_args("oware variants", argc, argv, r->command, sizeof r->command);
+  if (store_run_set(&r->format, fbuf) || store_run_set(&r->name, name) ||
+      !(r->command = cli_quote_args("oware variants", argc, argv))) {
+    cli_error(cmd, "out of memory");
+    rc = CLI_EXIT_FAIL;
+    goto out;
+  }
   /* Shared openings: a file of positions, one per game pair, that every
    * variant plays (tournament_game_setup draws random openings per
    * variant). */
@@ -287,20 +293,26 @@ int cli_variants_study(int argc, char **argv) {
     }
     snprintf(file, sizeof file, "%s/variants-openings-p%d-n%lld-s%lld-%s.txt", abs, plies,
              games / 2, seed, vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");
-    if (strlen(file) + 6 > sizeof r->openings) {
-      cli_error(cmd, "the path of the openings file is too long: %s", file);
-      goto out;
-    }
     if (study_write_openings(file, vs, r->nvariants, plies, (int)(games / 2), (uint64_t)seed, err,
                              sizeof err)) {
       cli_error(cmd, "%s", err);
       rc = CLI_EXIT_FAIL;
       goto out;
     }
-    memcpy(r->openings, "file:", 5); /* the length was checked above */
-    memcpy(r->openings + 5, file, strlen(file) + 1);
+    char *o = malloc(strlen(file) + 6);
+    if (!o) {
+      cli_error(cmd, "out of memory");
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    snprintf(o, strlen(file) + 6, "file:%s", file);
+    free(r->openings);
+    r->openings = o;
+  } else if (store_run_set(&r->openings, openings)) {
+    cli_error(cmd, "out of memory");
+    rc = CLI_EXIT_FAIL;
+    goto out;
   } else {
-    snprintf(r->openings, sizeof r->openings, "%s", openings);
     if (plies >= 0 && !quiet)
       fprintf(stderr, "oware variants: the variants differ in houses or seeds: each plays its "
                       "own random openings\n");

@@ -96,25 +96,17 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
   return 0;
 }
 
-/* The SPRT of a run being resumed, from its stored command line. */
+/* The SPRT of a run being resumed, from its setting "sprt". */
 static int resume_sprt(const char *cmd, const store_run *r, tournament *t) {
-  char **av = NULL, err[256];
-  int ac = cli_unquote_args(r->command, "oware tournament", &av), rc = 0, prc;
-  tournament_args a;
-  if (ac < 0) return cli_error(cmd, "out of memory"), -1;
-  if (parse_args(ac, av, &a, &prc)) {
-    cli_error(cmd, "run %lld: its stored command line does not parse", (long long)r->id);
-    rc = -1;
-  } else if (a.sprt) {
-    if (rating_sprt_parse(a.sprt, &t->sprt, err, sizeof err)) {
-      cli_error(cmd, "run %lld: its --sprt: %s", (long long)r->id, err);
-      rc = -1;
-    }
-    t->sprt_on = !rc;
-  }
-  for (int i = 0; i < ac; i++) free(av[i]);
-  free(av);
-  return rc;
+  char err[512];
+  const char *val = NULL;
+  int rc = store_config_get_text(r, "sprt", &val, err, sizeof err);
+  if (rc < 0) return cli_error(cmd, "%s", err), -1;
+  if (rc == 1) return 0;
+  if (rating_sprt_parse(val, &t->sprt, err, sizeof err))
+    return cli_error(cmd, "run %lld: its SPRT '%s': %s", (long long)r->id, val, err), -1;
+  t->sprt_on = 1;
+  return 0;
 }
 
 /* Splits "a;b;c" (or lines of a file) into the run's players. */
@@ -128,20 +120,20 @@ static int add_players(const char *cmd, char *list, int file, store_run *r) {
     if (!l || tok[0] == '#') continue;
     if (r->nplayers == STORE_MAX_PLAYERS)
       return cli_error(cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
-    if (l >= sizeof r->player_spec[0]) return cli_error(cmd, "player spec too long: %.40s…", tok), -1;
     player_config cfg;
     char err[512];
     if (player_parse_spec(tok, &cfg, err, sizeof err))
       return cli_error(cmd, "player %d: %s", r->nplayers + 1, err), -1;
-    snprintf(r->player_name[r->nplayers], sizeof r->player_name[0], "%s", cfg.name);
-    player_config_free(&cfg);
-    snprintf(r->player_spec[r->nplayers], sizeof r->player_spec[0], "%s", tok);
     for (int i = 0; i < r->nplayers; i++)
-      if (!strcmp(r->player_name[i], r->player_name[r->nplayers]))
+      if (!strcmp(r->player_name[i], cfg.name)) {
+        player_config_free(&cfg);
         return cli_error(cmd, "two players are named '%s': give one of them name=...",
                          r->player_name[i]),
                -1;
-    r->nplayers++;
+      }
+    int oom = store_run_add_player(r, cfg.name, tok);
+    player_config_free(&cfg);
+    if (oom) return cli_error(cmd, "out of memory"), -1;
   }
   return 0;
 }
@@ -155,11 +147,12 @@ static int add_variants(const char *cmd, const char *text, store_run *r) {
     if (cli_variant(cmd, tok, &v)) return -1;
     if (r->nvariants == STORE_MAX_VARIANTS)
       return cli_error(cmd, "more than %d variants", STORE_MAX_VARIANTS), -1;
-    variant_format(&v, r->variant[r->nvariants], sizeof r->variant[0]);
+    char name[256];
+    variant_format(&v, name, sizeof name);
     for (int i = 0; i < r->nvariants; i++)
-      if (!strcmp(r->variant[i], r->variant[r->nvariants]))
+      if (!strcmp(r->variant[i], name))
         return cli_error(cmd, "variant '%s' is named twice", r->variant[i]), -1;
-    r->nvariants++;
+    if (store_run_add_variant(r, name)) return cli_error(cmd, "out of memory"), -1;
   }
   if (!r->nvariants) return cli_error(cmd, "--variant names no variant"), -1;
   return 0;
@@ -200,7 +193,7 @@ int cli_tournament(int argc, char **argv) {
   const char *db_path = a.db, *name = a.name, *sprt = a.sprt;
   long long rounds = a.rounds, threads = a.threads, seed = a.seed, resume = a.resume;
   int quiet = a.quiet, threads_set = a.threads_set, config_given = a.config_given;
-  int report = a.report;
+  int report = a.report, locked = 0;
   char err[1024];
   tournament *t = calloc(1, sizeof *t);
   if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
@@ -222,18 +215,28 @@ int cli_tournament(int argc, char **argv) {
       cli_error(cmd, "%s", err);
       goto out;
     }
-    if (!strcmp(r->status, "finished")) {
+    if (r->status == STORE_FINISHED) {
       fprintf(stderr, "oware tournament: run %lld is already finished\n", resume);
       rc = tournament_print_standings(db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
       goto out;
     }
+    if (store_run_resumable(r, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      goto out;
+    }
+    if (store_run_lock(db, r->id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    locked = 1;
     if (threads_set) r->threads = (int)threads;
     if (resume_sprt(cmd, r, t)) goto out;
     if (tournament_prepare(t, err, sizeof err)) {
       cli_error(cmd, "run %lld: %s", resume, err);
       goto out;
     }
-    if (store_run_status(db, r->id, "running", err, sizeof err)) {
+    if (store_run_status(db, r->id, STORE_RUNNING, err, sizeof err)) {
       cli_error(cmd, "%s", err);
       rc = CLI_EXIT_FAIL;
       goto out;
@@ -263,24 +266,40 @@ int cli_tournament(int argc, char **argv) {
       cli_error(cmd, "--format: %s", err);
       goto out;
     }
-    series_format_string(&f, r->format, sizeof r->format);
-    snprintf(r->kind, sizeof r->kind, "%s", kind);
-    if (strlen(openings) >= sizeof r->openings) {
-      cli_error(cmd, "--openings is too long");
+    char fbuf[128];
+    series_format_string(&f, fbuf, sizeof fbuf);
+    if (store_run_set(&r->format, fbuf)) {
+      cli_error(cmd, "out of memory");
       goto out;
     }
-    snprintf(r->openings, sizeof r->openings, "%s", openings);
+    if (store_kind_parse(kind, &r->kind) || r->kind > STORE_GAUNTLET) {
+      cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", kind);
+      goto out;
+    }
     r->rounds = (int)rounds;
     r->threads = (int)threads;
     r->seed = (uint64_t)seed;
-    snprintf(r->name, sizeof r->name, "%s", name ? name : sprt ? "sprt" : "tournament");
-    /* The command line is the run's record; --resume reads the SPRT from it. */
-    cli_quote_args("oware tournament", argc, argv, r->command, sizeof r->command);
+    /* The command line is a record for people; --resume reads the settings. */
+    if (store_run_set(&r->openings, openings) ||
+        store_run_set(&r->name, name ? name : sprt ? "sprt" : "tournament") ||
+        !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
+        (sprt && store_config_set_text(r, "sprt", sprt))) {
+      cli_error(cmd, "out of memory");
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
     if (tournament_prepare(t, err, sizeof err)) {
       cli_error(cmd, "%s", err);
       goto out;
     }
     if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
+    /* Held while it plays: a --resume of it meanwhile is refused. */
+    if (store_run_lock(db, r->id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    locked = 1;
   }
   if (!quiet)
     fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
@@ -327,6 +346,7 @@ int cli_tournament(int argc, char **argv) {
     rc = CLI_EXIT_OK;
   }
 out:
+  if (locked) store_run_unlock(db, r->id, err, sizeof err);
   if (db) store_close(db);
   tournament_free(t);
   free(t);
@@ -337,8 +357,9 @@ out:
 
 static int print_run(void *ctx, const store_run *r) {
   store *db = ctx;
-  printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id, r->status,
-         r->name, r->kind, r->nplayers, store_games_count(db, r->id), r->started);
+  printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id,
+         store_status_name(r->status), r->name, store_kind_name(r->kind), r->nplayers,
+         store_games_count(db, r->id), r->started);
   return 0;
 }
 
@@ -401,7 +422,7 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->opening, 0);
     csv_field(e->out, g->moves, 0);
     fprintf(e->out, "%s,%s,%s,%d,%s,%llu,%.3f,", s0, s1,
-            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, g->end,
+            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, match_end_name(g->end),
             (unsigned long long)g->seed, g->seconds);
     csv_field(e->out, r->variant[g->variant_idx], 0);
     csv_field(e->out, g->detail, 1);
@@ -429,7 +450,7 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, g->end};
+                        r->player_name[g->north_idx], result, match_end_name(g->end)};
   if (notation_ogn_write(e->out, &gm, &meta)) {
     snprintf(e->err, sizeof e->err, "write error");
     e->failed = 1;
@@ -464,15 +485,17 @@ int cli_export(int argc, char **argv) {
   store *db;
   char err[512];
   if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  store_run *r = malloc(sizeof *r);
+  store_run *r = calloc(1, sizeof *r);
   if (!r || store_run_load(db, run, r, err, sizeof err)) {
     store_close(db);
+    store_run_free(r);
     free(r);
     return cli_error(cmd, "%s", r ? err : "out of memory");
   }
   FILE *out = outp ? fopen(outp, "w") : stdout;
   if (!out) {
     store_close(db);
+    store_run_free(r);
     free(r);
     return cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
   }
@@ -483,6 +506,7 @@ int cli_export(int argc, char **argv) {
   int rc = store_games_foreach(db, run, export_game, &e, err, sizeof err);
   int bad = (outp && fclose(out)) || (!outp && fflush(out));
   store_close(db);
+  store_run_free(r);
   free(r);
   if (e.failed) return cli_error(cmd, "%s", e.err), CLI_EXIT_FAIL;
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;

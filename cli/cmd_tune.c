@@ -1,6 +1,7 @@
 /* cmd_tune.c: `oware tune spsa|texel`: tuning runs logged to the database, resumable, validated. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,23 @@ typedef struct tune_cfg {
   double c_end, r_end;
   int quiet, report;
 } tune_cfg;
+
+static void defaults(tune_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->variant = "abapa";
+  c->iterations = 200;
+  c->pairs = 8;
+  c->threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+  c->seed = 1;
+  c->games = 2000;
+  c->positions = 200000;
+  c->max_iter = 200;
+  c->opening_plies = 8;
+  c->db = DEFAULT_DB;
+  c->params = "all";
+}
+
+static int check(const char *cmd, tune_cfg *c);
 
 static int positive(const cli_option *o, const char *text, char *err, size_t errlen) {
   char *end;
@@ -130,6 +148,12 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
   if (!nmode || (strcmp(mode[0], "spsa") && strcmp(mode[0], "texel")))
     return cli_error(cmd, "the first argument is spsa or texel (or --resume RUN); see --help");
   c->spsa = !strcmp(mode[0], "spsa");
+  return check(cmd, c);
+}
+
+
+/* The checks after parsing (a new run) or reading the settings (--resume). */
+static int check(const char *cmd, tune_cfg *c) {
   if (!c->spec) return cli_error(cmd, "--player SPEC is needed (a minimax player)");
   if (c->validate_sprt) {
     rating_sprt sp;
@@ -140,6 +164,81 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
   }
   return 0;
 }
+
+/* The run's settings (run_config; docs/SCHEMA.md): the options by name. */
+typedef struct tune_key {
+  const char *key;
+  size_t text, num; /* offsetof the field in tune_cfg, or (size_t)-1 */
+  int real;
+} tune_key;
+#define NONE ((size_t)-1)
+static const tune_key tune_keys[] = {
+    {"player", offsetof(tune_cfg, spec), NONE, 0},
+    {"params", offsetof(tune_cfg, params), NONE, 0},
+    {"start", offsetof(tune_cfg, start), NONE, 0},
+    {"variant", offsetof(tune_cfg, variant), NONE, 0},
+    {"out", offsetof(tune_cfg, out), NONE, 0},
+    {"from-db", offsetof(tune_cfg, from_db), NONE, 0},
+    {"name", offsetof(tune_cfg, name), NONE, 0},
+    {"validate-sprt", offsetof(tune_cfg, validate_sprt), NONE, 0},
+    {"iterations", NONE, offsetof(tune_cfg, iterations), 0},
+    {"pairs", NONE, offsetof(tune_cfg, pairs), 0},
+    {"seed", NONE, offsetof(tune_cfg, seed), 0},
+    {"validate", NONE, offsetof(tune_cfg, validate), 0},
+    {"games", NONE, offsetof(tune_cfg, games), 0},
+    {"positions", NONE, offsetof(tune_cfg, positions), 0},
+    {"max-iter", NONE, offsetof(tune_cfg, max_iter), 0},
+    {"opening-plies", NONE, offsetof(tune_cfg, opening_plies), 0},
+    {"c-end", NONE, offsetof(tune_cfg, c_end), 1},
+    {"r-end", NONE, offsetof(tune_cfg, r_end), 1},
+};
+#define NKEYS (sizeof tune_keys / sizeof tune_keys[0])
+
+/* Stores the configuration as the run's settings. -1 when out of memory. */
+static int cfg_to_run(const tune_cfg *c, store_run *run) {
+  const char *base = (const char *)c;
+  int bad = 0;
+  for (size_t k = 0; k < NKEYS; k++) {
+    const tune_key *t = &tune_keys[k];
+    if (t->text != NONE) {
+      const char *v = *(const char *const *)(base + t->text);
+      if (v) bad |= store_config_set_text(run, t->key, v);
+    } else if (t->real) {
+      double v = *(const double *)(base + t->num);
+      if (v > 0) bad |= store_config_set_real(run, t->key, v);
+    } else {
+      bad |= store_config_set_int(run, t->key, *(const long long *)(base + t->num));
+    }
+  }
+  if (c->quiet) bad |= store_config_set_int(run, "quiet", 1);
+  if (c->report) bad |= store_config_set_int(run, "report", 1);
+  return bad ? -1 : 0;
+}
+
+/* The configuration of a stored run, from its settings (missing ones keep
+ * their defaults). The texts point into run. */
+static int cfg_from_run(const char *cmd, const store_run *run, tune_cfg *c) {
+  char err[512];
+  char *base = (char *)c;
+  defaults(c);
+  c->spsa = run->kind == STORE_SPSA;
+  for (size_t k = 0; k < NKEYS; k++) {
+    const tune_key *t = &tune_keys[k];
+    int rc = t->text != NONE ? store_config_get_text(run, t->key, (const char **)(base + t->text),
+                                                     err, sizeof err)
+             : t->real       ? store_config_get_real(run, t->key, (double *)(base + t->num), err,
+                                                     sizeof err)
+                       : store_config_get_int(run, t->key, (long long *)(base + t->num), err,
+                                              sizeof err);
+    if (rc < 0) return cli_error(cmd, "%s", err);
+  }
+  long long flag = 0;
+  if (store_config_get_int(run, "quiet", &flag, err, sizeof err) == 0) c->quiet = flag != 0;
+  flag = 0;
+  if (store_config_get_int(run, "report", &flag, err, sizeof err) == 0) c->report = flag != 0;
+  return check(cmd, c);
+}
+#undef NONE
 
 /* "name value name value ..." of the tuned weights (for the tuning table). */
 static void weights_text(const eval_weights *w, const int *tuned, char *buf, size_t len) {
@@ -267,7 +366,7 @@ typedef struct db_reader {
   uint64_t seed;
   int failed;
   char err[512];
-  store_run *run; /* the run being read */
+  const store_run *run; /* the run being read */
 } db_reader;
 
 static int read_game(void *ctx, const store_game *g) {
@@ -290,7 +389,7 @@ static int read_game(void *ctx, const store_game *g) {
   for (size_t i = 0; i < n; i++) moves[i] = notation_move_index(d->v, g->moves[i]);
   /* A forfeited game's outcome says nothing about its positions. */
   int rc = 0;
-  if (strncmp(g->end, "forfeit", 7)) {
+  if (g->end < MATCH_FORFEIT_TIMEOUT) {
     rc = texel_add_game(d->set, d->v, &start, moves, (int)n, g->winner, 6, 1.0,
                         rng_mix(d->seed, (uint64_t)d->games));
     d->games++;
@@ -306,7 +405,7 @@ static int read_game(void *ctx, const store_game *g) {
 
 static int read_run(void *ctx, const store_run *r) {
   db_reader *d = ctx;
-  *d->run = *r;
+  d->run = r;
   d->runs++;
   if (store_games_foreach(d->db, r->id, read_game, d, d->err, sizeof d->err)) d->failed = 1;
   return d->failed;
@@ -320,15 +419,10 @@ static int from_db(const char *cmd, const char *path, const variant *v, texel_se
   d.set = set;
   d.seed = (uint64_t)c->seed;
   variant_format(v, d.vname, sizeof d.vname);
-  d.run = malloc(sizeof *d.run);
-  if (!d.run) return cli_error(cmd, "out of memory"), -1;
-  if (store_open(path, 0, &d.db, d.err, sizeof d.err)) {
-    free(d.run);
+  if (store_open(path, 0, &d.db, d.err, sizeof d.err))
     return cli_error(cmd, "--from-db: %s", d.err), -1;
-  }
   int rc = store_runs_foreach(d.db, read_run, &d, d.err, sizeof d.err);
   store_close(d.db);
-  free(d.run);
   if (rc || d.failed) return cli_error(cmd, "--from-db %s: %s", path, d.err), -1;
   if (!set->n)
     return cli_error(cmd, "--from-db %s: no quiet position in %lld games of variant %s", path,
@@ -342,11 +436,9 @@ static int from_db(const char *cmd, const char *path, const variant *v, texel_se
 
 int cli_tune(int argc, char **argv) {
   const char *cmd = "tune";
-  /* --resume RUN: the stored command line is read back. */
+  /* --resume RUN: the run's settings are read back. */
   long long resume = -1, threads_override = 0;
-  int threads_given = 0;
-  char **rargv = NULL;
-  int rargc = 0;
+  int threads_given = 0, locked = 0;
   tune_cfg c;
   int p = parse(cmd, argc, argv, &c, &resume, &threads_given);
   if (p) return p < 0 ? CLI_EXIT_OK : p;
@@ -366,18 +458,23 @@ int cli_tune(int argc, char **argv) {
       cli_error(cmd, "%s", err);
       goto out;
     }
-    if (strcmp(run->kind, "spsa") && strcmp(run->kind, "texel")) {
-      cli_error(cmd, "run %lld is a %s, not a tuning run", resume, run->kind);
+    if (run->kind != STORE_SPSA && run->kind != STORE_TEXEL) {
+      cli_error(cmd, "run %lld is a %s, not a tuning run", resume, store_kind_name(run->kind));
       goto out;
     }
-    rargc = cli_unquote_args(run->command, "oware tune", &rargv);
-    if (rargc < 0) {
-      cli_error(cmd, "out of memory");
+    if (store_run_resumable(run, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
       goto out;
     }
-    if (parse(cmd, rargc, rargv, &c, NULL, NULL)) goto out;
+    if (cfg_from_run(cmd, run, &c)) goto out;
+    if (store_run_lock(db, run->id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    locked = 1;
     c.db = db_path;
-    if (threads_override) c.threads = threads_override;
+    c.threads = threads_override ? threads_override : run->threads;
   }
 
   /* The player, the variant, the weights. */
@@ -433,22 +530,33 @@ int cli_tune(int argc, char **argv) {
   }
   /* The run in the database. */
   if (!db) {
-    snprintf(run->name, sizeof run->name, "%s", c.name ? c.name : c.spsa ? "spsa" : "texel");
-    snprintf(run->kind, sizeof run->kind, "%s", c.spsa ? "spsa" : "texel");
-    if (c.spsa) snprintf(run->format, sizeof run->format, "iterations:%lld,pairs:%lld", c.iterations, c.pairs);
-    else snprintf(run->format, sizeof run->format, "games:%lld,positions:%lld", c.games, c.positions);
-    snprintf(run->openings, sizeof run->openings, "random:%lld", c.opening_plies);
+    char format[96], openings[32], vname[256];
+    run->kind = c.spsa ? STORE_SPSA : STORE_TEXEL;
+    if (c.spsa) snprintf(format, sizeof format, "iterations:%lld,pairs:%lld", c.iterations, c.pairs);
+    else snprintf(format, sizeof format, "games:%lld,positions:%lld", c.games, c.positions);
+    snprintf(openings, sizeof openings, "random:%lld", c.opening_plies);
+    variant_format(&v, vname, sizeof vname);
     run->rounds = 1;
     run->threads = (int)c.threads;
     run->seed = (uint64_t)c.seed;
-    cli_quote_args("oware tune", argc, argv, run->command, sizeof run->command);
-    run->nplayers = 1;
-    snprintf(run->player_name[0], sizeof run->player_name[0], "%s", c.spec);
-    snprintf(run->player_spec[0], sizeof run->player_spec[0], "%s", c.spec);
-    run->nvariants = 1;
-    variant_format(&v, run->variant[0], sizeof run->variant[0]);
+    if (store_run_set(&run->name, c.name ? c.name : c.spsa ? "spsa" : "texel") ||
+        store_run_set(&run->format, format) || store_run_set(&run->openings, openings) ||
+        !(run->command = cli_quote_args("oware tune", argc, argv)) ||
+        store_run_add_player(run, c.spec, c.spec) || store_run_add_variant(run, vname) ||
+        cfg_to_run(&c, run)) {
+      cli_error(cmd, "out of memory");
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
     if ((rc = cli_store_new_run(cmd, c.db, run, &db))) goto out;
-  } else if (store_run_status(db, run->id, "running", err, sizeof err)) {
+    /* Held while it plays: a --resume of it meanwhile is refused. */
+    if (store_run_lock(db, run->id, err, sizeof err)) {
+      cli_error(cmd, "%s", err);
+      rc = CLI_EXIT_FAIL;
+      goto out;
+    }
+    locked = 1;
+  } else if (store_run_status(db, run->id, STORE_RUNNING, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
     goto out;
@@ -462,7 +570,8 @@ int cli_tune(int argc, char **argv) {
   }
   cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
   if (!c.quiet)
-    fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)run->id, run->kind, c.db,
+    fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)run->id,
+            store_kind_name(run->kind), c.db,
             last.found ? ", resumed" : "");
   eval_weights w = start;
   long long games = 0;
@@ -615,7 +724,7 @@ int cli_tune(int argc, char **argv) {
   if (complete && c.validate > 0 && !last.validated && !atomic_load(&tune_stop)) {
     if (validate(cmd, &c, &v, &start, &w, db, run->id, games)) goto out;
   }
-  const char *status = complete ? "finished" : "interrupted";
+  store_status status = complete ? STORE_FINISHED : STORE_INTERRUPTED;
   if (store_run_status(db, run->id, status, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     goto out;
@@ -635,9 +744,9 @@ int cli_tune(int argc, char **argv) {
   rc = complete ? CLI_EXIT_OK : 130;
 out:
   cli_release_stop();
+  if (locked) store_run_unlock(db, run->id, err, sizeof err);
   if (db) store_close(db);
+  store_run_free(run);
   free(run);
-  for (int i = 0; i < rargc; i++) free(rargv[i]);
-  free(rargv);
   return rc;
 }

@@ -5,3 +5,7 @@ oware_test(test_store test_store.c LIBS oware_arena)
 find_package(SQLite3 REQUIRED)
 target_link_libraries(test_store PRIVATE SQLite::SQLite3)
 set_tests_properties(test_store PROPERTIES TIMEOUT 300)
+
+# A schema-4 database migrated on open: listed, exported, resumed from its settings.
+oware_shell_test(test_migrate test_migrate.sh)
+set_tests_properties(test_migrate PROPERTIES LABELS threads TIMEOUT 300)

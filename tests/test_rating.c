@@ -664,24 +664,20 @@ static store *open_ok(const char *path) {
 static int64_t make_run(store *s, int nplayers, const char *const *names, const char *variant2) {
   store_run *r = calloc(1, sizeof *r);
   assert_non_null(r);
-  snprintf(r->name, sizeof r->name, "t");
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "games:2");
-  snprintf(r->openings, sizeof r->openings, "random:2");
+  store_run_set(&r->name, "t");
+  r->kind = STORE_ROUND_ROBIN;
+  store_run_set(&r->format, "games:2");
+  store_run_set(&r->openings, "random:2");
   r->rounds = 1;
   r->threads = 1;
   r->seed = 1;
-  r->nplayers = nplayers;
-  for (int i = 0; i < nplayers; i++) {
-    snprintf(r->player_name[i], sizeof r->player_name[i], "%s", names[i]);
-    snprintf(r->player_spec[i], sizeof r->player_spec[i], "random");
-  }
-  r->nvariants = variant2 ? 2 : 1;
-  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
-  if (variant2) snprintf(r->variant[1], sizeof r->variant[1], "%s", variant2);
+  for (int i = 0; i < nplayers; i++) store_run_add_player(r, names[i], "random");
+  store_run_add_variant(r, "abapa");
+  if (variant2) store_run_add_variant(r, variant2);
   char err[ERRLEN] = "";
   if (store_run_create(s, r, err, sizeof err)) fail_msg("store_run_create: %s", err);
   int64_t id = r->id;
+  store_run_free(r);
   free(r);
   return id;
 }
@@ -704,7 +700,7 @@ static void make_game(store_game *g, int64_t run, int series, int game_no, int a
   g->moves = "";
   g->winner = a_result == 0 ? -1 : (a_result > 0) == a_south ? 0 : 1;
   g->score2[0] = g->score2[1] = 48;
-  snprintf(g->end, sizeof g->end, "majority");
+  g->end = MATCH_MAJORITY;
   g->seed = 7;
 }
 
@@ -872,6 +868,7 @@ static void test_migration(void **state) {
   store_run run;
   assert_int_equal(store_run_load(s, 1, &run, err, sizeof err), 0);
   assert_string_equal(run.player_name[1], "q");
+  store_run_free(&run);
   assert_int_equal(store_games_count(s, 1), 2);
   /* The old games rate; the ratings store. */
   rating_pool p;

@@ -201,21 +201,18 @@ static int group_setup(void **state) {
     }
   }
   store_run *r = calloc(1, sizeof *r);
-  snprintf(r->name, sizeof r->name, "spsa fixture");
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "games:2");
-  snprintf(r->openings, sizeof r->openings, "random:2");
+  store_run_set(&r->name, "spsa fixture");
+  r->kind = STORE_ROUND_ROBIN;
+  store_run_set(&r->format, "games:2");
+  store_run_set(&r->openings, "random:2");
   r->rounds = 1, r->threads = 1, r->seed = 3;
-  snprintf(r->command, sizeof r->command, "oware tune spsa (fixture)");
-  r->nplayers = 2;
-  snprintf(r->player_name[0], sizeof r->player_name[0], "tuned");
-  snprintf(r->player_spec[0], sizeof r->player_spec[0], "minimax:depth=2,name=tuned");
-  snprintf(r->player_name[1], sizeof r->player_name[1], "base");
-  snprintf(r->player_spec[1], sizeof r->player_spec[1], "minimax:depth=2,name=base");
-  r->nvariants = 1;
-  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
+  store_run_set(&r->command, "oware tune spsa (fixture)");
+  store_run_add_player(r, "tuned", "minimax:depth=2,name=tuned");
+  store_run_add_player(r, "base", "minimax:depth=2,name=base");
+  store_run_add_variant(r, "abapa");
   if (store_run_create(db, r, err, sizeof err)) {
     fprintf(stderr, "%s\n", err);
+    store_run_free(r);
     free(r);
     store_close(db);
     return -1;
@@ -243,6 +240,7 @@ static int group_setup(void **state) {
     bad = store_tuning_insert(db, &t, err, sizeof err);
   }
   if (bad) fprintf(stderr, "cannot store the tuning iterations of run 3: %s\n", err);
+  store_run_free(r);
   free(r);
   store_close(db);
   return bad ? -1 : 0;

@@ -106,24 +106,24 @@ static void open_bad(const char *path, int create, const char *part1, const char
 /* A run of nplayers players and two variants. */
 static void sample_run(store_run *r, int nplayers) {
   memset(r, 0, sizeof *r);
-  snprintf(r->name, sizeof r->name, "gauntlet of minimax");
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "first-to:3,lead:2,cap:20");
-  snprintf(r->openings, sizeof r->openings, "random:4");
+  assert_int_equal(store_run_set(&r->name, "gauntlet of minimax"), 0);
+  r->kind = STORE_GAUNTLET;
+  assert_int_equal(store_run_set(&r->format, "first-to:3,lead:2,cap:20"), 0);
+  assert_int_equal(store_run_set(&r->openings, "random:4"), 0);
   r->rounds = 3;
   r->threads = 8;
   r->seed = UINT64_MAX;
-  snprintf(r->command, sizeof r->command, "oware tournament --seed 18446744073709551615 'a b'");
-  snprintf(r->status, sizeof r->status, "whatever");
-  r->nplayers = nplayers;
+  assert_int_equal(
+      store_run_set(&r->command, "oware tournament --seed 18446744073709551615 'a b'"), 0);
+  r->status = STORE_FAILED; /* ignored: a new run is running */
   for (int i = 0; i < nplayers; i++) {
-    snprintf(r->player_name[i], sizeof r->player_name[i], "player-%d", i);
-    snprintf(r->player_spec[i], sizeof r->player_spec[i], "minimax:depth=%d,weights=w \"%d\".txt",
-             i + 1, i);
+    char name[32], spec[64];
+    snprintf(name, sizeof name, "player-%d", i);
+    snprintf(spec, sizeof spec, "minimax:depth=%d,weights=w \"%d\".txt", i + 1, i);
+    assert_int_equal(store_run_add_player(r, name, spec), 0);
   }
-  r->nvariants = 2;
-  snprintf(r->variant[0], sizeof r->variant[0], "abapa");
-  snprintf(r->variant[1], sizeof r->variant[1], "awari,seeds=5,repetition=2");
+  assert_int_equal(store_run_add_variant(r, "abapa"), 0);
+  assert_int_equal(store_run_add_variant(r, "awari,seeds=5,repetition=2"), 0);
 }
 
 static int64_t create_run(store *s, int nplayers) {
@@ -132,7 +132,9 @@ static int64_t create_run(store *s, int nplayers) {
   sample_run(&r, nplayers);
   if (store_run_create(s, &r, err, sizeof err)) fail_msg("store_run_create: %s", err);
   assert_true(r.id > 0);
-  return r.id;
+  int64_t id = r.id;
+  store_run_free(&r);
+  return id;
 }
 
 /* A deterministic pseudo-random generator for the test data. */
@@ -168,7 +170,7 @@ static void sample_game(store_game *g, int64_t run, int series, int no, char *mo
   g->score2[0] = (int)(next_rand() % 97);
   g->score2[1] = 96 - g->score2[0];
   g->plies = nmoves;
-  snprintf(g->end, sizeof g->end, "majority");
+  g->end = MATCH_MAJORITY;
   g->seed = next_rand();
   g->seconds = (double)(next_rand() % 100000) / 1000.0;
 }
@@ -214,6 +216,7 @@ static void test_create_open_reopen(void **state) {
   store_run r;
   if (store_run_load(s, id, &r, err, sizeof err)) fail_msg("store_run_load: %s", err);
   assert_string_equal(r.name, "gauntlet of minimax");
+  store_run_free(&r);
   /* Two handles on one file at once. */
   store *s2 = open_ok(path, 0);
   assert_int_equal(store_games_count(s2, id), 0);
@@ -231,20 +234,27 @@ static void test_run_roundtrip(void **state) {
 
   store_run in, out;
   sample_run(&in, STORE_MAX_PLAYERS);
-  /* Strings filling their buffers, quotes and non-ASCII text survive. */
-  memset(in.name, 'n', sizeof in.name - 1);
-  in.name[sizeof in.name - 1] = '\0';
-  memset(in.command, 'c', sizeof in.command - 1);
-  in.command[sizeof in.command - 1] = '\0';
-  snprintf(in.player_name[5], sizeof in.player_name[5], "O'Brien \"ö\" ; DROP TABLE runs");
-  in.nvariants = STORE_MAX_VARIANTS;
-  for (int i = 0; i < STORE_MAX_VARIANTS; i++)
-    snprintf(in.variant[i], sizeof in.variant[i], "abapa,seeds=%d", i + 1);
+  /* Long strings (schema 4 cut the command line at 2048 bytes), quotes and
+   * non-ASCII text survive whole. */
+  free(in.name);
+  in.name = malloc(5001);
+  memset(in.name, 'n', 5000);
+  in.name[5000] = '\0';
+  free(in.command);
+  in.command = malloc(100001);
+  memset(in.command, 'c', 100000);
+  in.command[100000] = '\0';
+  assert_int_equal(store_run_set(&in.player_name[5], "O'Brien \"ö\" ; DROP TABLE runs"), 0);
+  for (int i = 2; i < STORE_MAX_VARIANTS; i++) {
+    char v[32];
+    snprintf(v, sizeof v, "abapa,seeds=%d", i + 1);
+    assert_int_equal(store_run_add_variant(&in, v), 0);
+  }
   char before[32];
   time_t t0 = time(NULL);
   if (store_run_create(s, &in, err, sizeof err)) fail_msg("store_run_create: %s", err);
   assert_int_equal(in.id, 1);
-  assert_string_equal(in.status, "running");
+  assert_int_equal(in.status, STORE_RUNNING);
   assert_string_equal(in.finished, "");
   /* started is ISO 8601 UTC, now. */
   struct tm tm;
@@ -257,14 +267,16 @@ static void test_run_roundtrip(void **state) {
   if (store_run_load(s, in.id, &out, err, sizeof err)) fail_msg("store_run_load: %s", err);
   assert_int_equal(out.id, in.id);
   assert_string_equal(out.name, in.name);
-  assert_string_equal(out.kind, in.kind);
+  assert_int_equal(out.kind, STORE_GAUNTLET);
   assert_string_equal(out.format, in.format);
   assert_string_equal(out.openings, in.openings);
   assert_int_equal(out.rounds, in.rounds);
   assert_int_equal(out.threads, in.threads);
   assert_true(out.seed == UINT64_MAX);
+  assert_int_equal(strlen(out.command), 100000);
   assert_string_equal(out.command, in.command);
-  assert_string_equal(out.status, "running");
+  assert_int_equal(strlen(out.name), 5000);
+  assert_int_equal(out.status, STORE_RUNNING);
   assert_string_equal(out.started, in.started);
   assert_string_equal(out.finished, "");
   assert_int_equal(out.nplayers, STORE_MAX_PLAYERS);
@@ -274,6 +286,8 @@ static void test_run_roundtrip(void **state) {
   }
   assert_int_equal(out.nvariants, STORE_MAX_VARIANTS);
   for (int i = 0; i < out.nvariants; i++) assert_string_equal(out.variant[i], in.variant[i]);
+  store_run_free(&in);
+  store_run_free(&out);
 
   /* Other seeds at the edges. */
   const uint64_t seeds[] = {0, 1, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX - 1};
@@ -283,6 +297,8 @@ static void test_run_roundtrip(void **state) {
     if (store_run_create(s, &in, err, sizeof err)) fail_msg("store_run_create: %s", err);
     if (store_run_load(s, in.id, &out, err, sizeof err)) fail_msg("store_run_load: %s", err);
     assert_true(out.seed == seeds[i]);
+    store_run_free(&in);
+    store_run_free(&out);
   }
   store_close(s);
 
@@ -308,6 +324,8 @@ static void test_run_roundtrip(void **state) {
   in.nplayers = STORE_MAX_PLAYERS + 1;
   assert_int_equal(store_run_create(s, &in, err, sizeof err), -1);
   expect_contains(err, "players");
+  in.nplayers = 2;
+  store_run_free(&in);
   store_close(s);
   remove_db(path);
 }
@@ -347,7 +365,7 @@ static void assert_game_equal(const store_game *a, const store_game *b) {
   assert_int_equal(a->score2[0], b->score2[0]);
   assert_int_equal(a->score2[1], b->score2[1]);
   assert_int_equal(a->plies, b->plies);
-  assert_string_equal(a->end, b->end);
+  assert_int_equal(a->end, b->end);
   assert_string_equal(a->detail, b->detail);
   assert_true(a->seed == b->seed);
   assert_true(a->seconds == b->seconds);
@@ -368,12 +386,12 @@ static void test_games_roundtrip(void **state) {
   in[0].score2[0] = 47; /* 23.5 - 24.5 under cycle=split */
   in[0].score2[1] = 49;
   in[0].winner = 1;
-  snprintf(in[0].end, sizeof in[0].end, "repetition");
+  in[0].end = MATCH_REPETITION;
   in[0].seed = UINT64_MAX;
   in[0].seconds = 0.1;
   sample_game(&in[1], run, 0, 1, moves[1], 1000);
   snprintf(in[1].opening, sizeof in[1].opening, "0-1-2-3-4-5-6-7-8-9-10-11-0-0-N");
-  snprintf(in[1].end, sizeof in[1].end, "forfeit-illegal");
+  in[1].end = MATCH_FORFEIT_ILLEGAL;
   snprintf(in[1].detail, sizeof in[1].detail, "played 'G' in 4-4-4-… (not a legal move)");
   in[1].seed = 0;
   in[1].winner = -1;
@@ -564,29 +582,33 @@ static void test_status_and_runs(void **state) {
   int64_t a = create_run(s, 2), b = create_run(s, 3), c = create_run(s, 4);
   store_run r;
 
-  if (store_run_status(s, b, "finished", err, sizeof err)) fail_msg("status: %s", err);
+  if (store_run_status(s, b, STORE_FINISHED, err, sizeof err)) fail_msg("status: %s", err);
   if (store_run_load(s, b, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "finished");
+  assert_int_equal(r.status, STORE_FINISHED);
   assert_int_equal(strlen(r.finished), 20);
   assert_true(strcmp(r.finished, r.started) >= 0);
+  store_run_free(&r);
   if (store_run_load(s, a, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "running");
+  assert_int_equal(r.status, STORE_RUNNING);
   assert_string_equal(r.finished, "");
+  store_run_free(&r);
 
   /* Interrupted, then resumed (finished is cleared), then failed. */
-  if (store_run_status(s, c, "interrupted", err, sizeof err)) fail_msg("status: %s", err);
+  if (store_run_status(s, c, STORE_INTERRUPTED, err, sizeof err)) fail_msg("status: %s", err);
   if (store_run_load(s, c, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "interrupted");
+  assert_int_equal(r.status, STORE_INTERRUPTED);
   assert_int_not_equal(r.finished[0], '\0');
-  if (store_run_status(s, c, "running", err, sizeof err)) fail_msg("status: %s", err);
+  store_run_free(&r);
+  if (store_run_status(s, c, STORE_RUNNING, err, sizeof err)) fail_msg("status: %s", err);
   if (store_run_load(s, c, &r, err, sizeof err)) fail_msg("load: %s", err);
-  assert_string_equal(r.status, "running");
+  assert_int_equal(r.status, STORE_RUNNING);
   assert_string_equal(r.finished, "");
-  if (store_run_status(s, c, "failed", err, sizeof err)) fail_msg("status: %s", err);
+  store_run_free(&r);
+  if (store_run_status(s, c, STORE_FAILED, err, sizeof err)) fail_msg("status: %s", err);
 
-  assert_int_equal(store_run_status(s, a, "done", err, sizeof err), -1);
-  expect_contains(err, "'done'");
-  assert_int_equal(store_run_status(s, 42, "finished", err, sizeof err), -1);
+  assert_int_equal(store_run_status(s, a, (store_status)9, err, sizeof err), -1);
+  expect_contains(err, "unknown run status");
+  assert_int_equal(store_run_status(s, 42, STORE_FINISHED, err, sizeof err), -1);
   assert_string_equal(err, "store: no run 42");
 
   /* Newest first, with their players; early stop. */
@@ -879,6 +901,297 @@ static void kill_case(int done, int batch, int big) {
   remove_db(path);
 }
 
+/* Settings, positions and files are stored with the run, in its transaction. */
+static void test_settings_openings_files(void **state) {
+  (void)state;
+  char path[256], wpath[256], err[ERRLEN] = "";
+  path_in_tmp(path, sizeof path, "config.db");
+  path_in_tmp(wpath, sizeof wpath, "w.txt");
+  remove_db(path);
+  FILE *f = fopen(wpath, "w");
+  assert_non_null(f);
+  fputs("store 100\nseeds 3\n", f);
+  fclose(f);
+  store *s = open_ok(path, 1);
+  store_run in;
+  sample_run(&in, 2);
+  assert_int_equal(store_config_set_text(&in, "sprt", "elo0=0,elo1=5"), 0);
+  assert_int_equal(store_config_set_int(&in, "iterations", 30), 0);
+  assert_int_equal(store_config_set_int(&in, "big", -9007199254740993LL), 0);
+  assert_int_equal(store_config_set_real(&in, "c-end", 0.1), 0);
+  assert_int_equal(store_config_set_int(&in, "iterations", 31), 0); /* replaces */
+  assert_int_equal(store_run_add_position(&in, "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N"), 0);
+  assert_int_equal(store_run_add_position(&in, "5-5-5-4-4-0-5-5-5-0-5-5-0-0-S"), 0);
+  assert_int_equal(store_run_add_file(&in, wpath, err, sizeof err), 0);
+  assert_int_equal(store_run_add_file(&in, wpath, err, sizeof err), 0); /* once */
+  assert_int_equal(in.nfiles, 1);
+  assert_int_equal(store_run_add_file(&in, "/nonexistent/w.txt", err, sizeof err), -1);
+  expect_contains(err, "cannot read /nonexistent/w.txt");
+  if (store_run_create(s, &in, err, sizeof err)) fail_msg("store_run_create: %s", err);
+
+  store_run out;
+  if (store_run_load(s, in.id, &out, err, sizeof err)) fail_msg("store_run_load: %s", err);
+  const char *text = NULL;
+  long long i = 0;
+  double x = 0;
+  assert_int_equal(store_config_get_text(&out, "sprt", &text, err, sizeof err), 0);
+  assert_string_equal(text, "elo0=0,elo1=5");
+  assert_int_equal(store_config_get_int(&out, "iterations", &i, err, sizeof err), 0);
+  assert_int_equal(i, 31);
+  assert_int_equal(store_config_get_int(&out, "big", &i, err, sizeof err), 0);
+  assert_true(i == -9007199254740993LL);
+  assert_int_equal(store_config_get_real(&out, "c-end", &x, err, sizeof err), 0);
+  assert_true(x == 0.1);
+  /* Not set is not an error; another type is. */
+  i = 77;
+  assert_int_equal(store_config_get_int(&out, "pairs", &i, err, sizeof err), 1);
+  assert_int_equal(i, 77);
+  assert_int_equal(store_config_get_int(&out, "sprt", &i, err, sizeof err), -1);
+  expect_contains(err, "setting 'sprt' is text, not integer");
+  assert_int_equal(store_run_resumable(&out, err, sizeof err), 0);
+  store_run_free(&out);
+  store_run_free(&in);
+
+  char **pos = NULL;
+  int n = 0;
+  if (store_run_openings(s, 1, &pos, &n, err, sizeof err)) fail_msg("openings: %s", err);
+  assert_int_equal(n, 2);
+  assert_string_equal(pos[1], "5-5-5-4-4-0-5-5-5-0-5-5-0-0-S");
+  store_strings_free(pos, n);
+
+  /* The weights file: kept whole; a change is found and named. */
+  unsigned char *data = NULL;
+  size_t len = 0;
+  assert_int_equal(store_run_file(s, 1, wpath, &data, &len, err, sizeof err), 0);
+  assert_int_equal(len, 18);
+  assert_memory_equal(data, "store 100\nseeds 3\n", 18);
+  free(data);
+  assert_int_equal(store_run_file(s, 1, "other.txt", &data, &len, err, sizeof err), 1);
+  if (store_run_files_check(s, 1, err, sizeof err)) fail_msg("files_check: %s", err);
+  f = fopen(wpath, "w");
+  assert_non_null(f);
+  fputs("store 101\nseeds 3\n", f);
+  fclose(f);
+  assert_int_equal(store_run_files_check(s, 1, err, sizeof err), -1);
+  printf("  %s\n", err);
+  expect_contains(err, "run 1: ");
+  expect_contains(err, "w.txt has changed since the run started");
+  unlink(wpath);
+  assert_int_equal(store_run_files_check(s, 1, err, sizeof err), -1);
+  expect_contains(err, "cannot read");
+  store_close(s);
+
+  /* A setting of an unknown type in the file is an error naming it. */
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sql_exec(db, "UPDATE run_config SET type = 'blob' WHERE key = 'iterations'");
+  sqlite3_close(db);
+  s = open_ok(path, 0);
+  assert_int_equal(store_run_load(s, 1, &out, err, sizeof err), -1);
+  expect_contains(err, "run 1: setting 'iterations' has a bad type or value");
+  store_close(s);
+  remove_db(path);
+}
+
+/* A batch of games and the series rows it finishes is one transaction. */
+static void test_commit_with_series(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN] = "";
+  path_in_tmp(path, sizeof path, "commit.db");
+  remove_db(path);
+  store *s = open_ok(path, 1);
+  int64_t run = create_run(s, 2);
+  static char moves[4][16];
+  store_game g[2];
+  sample_game(&g[0], run, 0, 0, moves[0], 5);
+  sample_game(&g[1], run, 0, 1, moves[1], 5);
+  store_series sr = {run, 0, 0, 0, 0, 1, 2, 1, 0, 1, 0};
+  /* A bad series row (no variant 9) takes its games down with it. */
+  sr.variant_idx = 9;
+  assert_int_equal(store_commit(s, g, 2, &sr, 1, err, sizeof err), -1);
+  printf("  %s\n", err);
+  expect_contains(err, "series 0 of run 1");
+  assert_int_equal(store_games_count(s, run), 0);
+  sr.variant_idx = 0;
+  if (store_commit(s, g, 2, &sr, 1, err, sizeof err)) fail_msg("commit: %s", err);
+  assert_int_equal(store_games_count(s, run), 2);
+  store_close(s);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  assert_int_equal(sql_int(db, "SELECT count(*) FROM series WHERE run_id = 1 AND games = 2"), 1);
+  sqlite3_close(db);
+
+  /* A process killed between the commit of a series' last game and its
+   * series row cannot lose the row: they are one commit. The child
+   * commits and is killed at once; the parent finds both or neither. */
+  s = open_ok(path, 0);
+  int64_t run2 = create_run(s, 2);
+  store_close(s);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    store *c = NULL;
+    char e[ERRLEN];
+    if (store_open(path, 0, &c, e, sizeof e)) _exit(2);
+    store_game h[2];
+    char mv[2][16];
+    sample_game(&h[0], run2, 0, 0, mv[0], 5);
+    sample_game(&h[1], run2, 0, 1, mv[1], 5);
+    store_series r2 = {run2, 0, 0, 0, 0, 1, 2, 1, 0, 1, 0};
+    if (store_commit(c, h, 2, &r2, 1, e, sizeof e)) _exit(3);
+    raise(SIGKILL);
+    _exit(4);
+  }
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  assert_int_equal(sql_int(db, "SELECT count(*) FROM games WHERE run_id = 2"), 2);
+  assert_int_equal(sql_int(db, "SELECT count(*) FROM series WHERE run_id = 2"), 1);
+  sqlite3_close(db);
+  remove_db(path);
+}
+
+/* The run lock: a second process is refused at once while the first lives,
+ * and takes the lock over once it is dead. */
+static void test_run_lock(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN] = "";
+  path_in_tmp(path, sizeof path, "lock.db");
+  remove_db(path);
+  store *s = open_ok(path, 1);
+  int64_t run = create_run(s, 2);
+  assert_int_equal(store_run_lock(s, run, err, sizeof err), 0);
+  assert_int_equal(store_run_lock(s, run, err, sizeof err), 0); /* ours already */
+  assert_int_equal(store_run_unlock(s, run, err, sizeof err), 0);
+  assert_int_equal(store_run_lock(s, 99, err, sizeof err), -1);
+  expect_contains(err, "no run 99");
+  store_close(s);
+
+  int up[2], down[2];
+  assert_int_equal(pipe(up), 0);
+  assert_int_equal(pipe(down), 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) { /* holds the lock until told, then dies without unlocking */
+    store *c = NULL;
+    char e[ERRLEN], b = 0;
+    if (store_open(path, 0, &c, e, sizeof e) || store_run_lock(c, run, e, sizeof e)) _exit(2);
+    if (write(up[1], "L", 1) != 1 || read(down[0], &b, 1) != 1) _exit(3);
+    _exit(0);
+  }
+  char b = 0;
+  assert_int_equal(read(up[0], &b, 1), 1);
+  s = open_ok(path, 0);
+  assert_int_equal(store_run_lock(s, run, err, sizeof err), 1);
+  printf("  %s\n", err);
+  char who[64];
+  snprintf(who, sizeof who, "run %lld is being played by pid %d on host ", (long long)run,
+           (int)pid);
+  expect_contains(err, who);
+  expect_contains(err, " since 20");
+  assert_int_equal(write(down[1], "x", 1), 1);
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  /* The owner is dead: taken over. */
+  if (store_run_lock(s, run, err, sizeof err)) fail_msg("lock: %s", err);
+  /* A lock of another host is held. */
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sqlite3_busy_timeout(db, 5000);
+  sql_exec(db, "UPDATE run_locks SET host = 'elsewhere', pid = 1");
+  sqlite3_close(db);
+  assert_int_equal(store_run_lock(s, run, err, sizeof err), 1);
+  expect_contains(err, "on host elsewhere");
+  store_close(s);
+  close(up[0]);
+  close(up[1]);
+  close(down[0]);
+  close(down[1]);
+  remove_db(path);
+}
+
+static int count_games(void *ctx, const store_game *g) {
+  (void)g;
+  (*(int *)ctx)++;
+  return 0;
+}
+
+/* A malformed row read back is an error that names it. */
+static void test_bad_rows(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN] = "";
+  path_in_tmp(path, sizeof path, "bad.db");
+  remove_db(path);
+  store *s = open_ok(path, 1);
+  int64_t run = create_run(s, 2);
+  static char moves[3][16];
+  store_game g[3];
+  for (int i = 0; i < 3; i++) sample_game(&g[i], run, 2, i, moves[i], 5);
+  insert_ok(s, g, 3);
+  store_close(s);
+  static const struct {
+    const char *sql, *message;
+  } cases[] = {
+      {"PRAGMA foreign_keys=OFF; UPDATE games SET variant_idx = 40 WHERE game_no = 1",
+       "run 1, series 2, game 1: variant_idx 40 out of range (the run has 2 variants)"},
+      {"PRAGMA foreign_keys=OFF; UPDATE games SET south_idx = 5000, a_idx = 5000 WHERE game_no = 2",
+       "run 1, series 2, game 2: a_idx 5000 out of range (the run has 2 players)"},
+      {"UPDATE games SET end_reason = 'resigned' WHERE game_no = 0",
+       "run 1, series 2, game 0: unknown end_reason 'resigned'"},
+      {"UPDATE games SET seed = 'x' WHERE game_no = 0", "run 1, series 2, game 0: bad seed"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char copy[300];
+    snprintf(copy, sizeof copy, "%s.%zu", path, k);
+    remove_db(copy);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char vac[400];
+    snprintf(vac, sizeof vac, "VACUUM INTO '%s'", copy);
+    sql_exec(db, vac);
+    sqlite3_close(db);
+    assert_int_equal(sqlite3_open(copy, &db), SQLITE_OK);
+    sql_exec(db, cases[k].sql);
+    sqlite3_close(db);
+    s = open_ok(copy, 0);
+    int n = 0;
+    assert_int_equal(store_games_foreach(s, run, count_games, &n, err, sizeof err), -1);
+    printf("  %s\n", err);
+    expect_contains(err, cases[k].message);
+    if (k < 2) { /* the aggregate for rating names the row too (it used to skip it) */
+      store_pair_count *pc = NULL;
+      int npc = 0;
+      assert_int_equal(store_pair_counts(s, NULL, 0, NULL, &pc, &npc, err, sizeof err), -1);
+      printf("  %s\n", err);
+      expect_contains(err, k == 0 ? "run 1, series 2, game 1: variant_idx 40 points to no variant"
+                                  : "run 1, series 2, game 2: a_idx 5000 points to no player");
+      free(pc);
+    }
+    store_close(s);
+    remove_db(copy);
+  }
+  /* An unknown status or kind of a run. */
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sql_exec(db, "UPDATE runs SET status = 'paused'");
+  sqlite3_close(db);
+  s = open_ok(path, 0);
+  store_run r;
+  assert_int_equal(store_run_load(s, run, &r, err, sizeof err), -1);
+  assert_string_equal(err, "store: run 1: unknown status 'paused'");
+  store_close(s);
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sql_exec(db, "UPDATE runs SET status = 'running', kind = 'swiss'");
+  sqlite3_close(db);
+  s = open_ok(path, 0);
+  assert_int_equal(store_run_load(s, run, &r, err, sizeof err), -1);
+  assert_string_equal(err, "store: run 1: unknown kind 'swiss'");
+  store_close(s);
+  remove_db(path);
+}
+
 static void test_kill(void **state) {
   (void)state;
   kill_case(7, 50, 0);
@@ -930,7 +1243,9 @@ int main(void) {
       cmocka_unit_test(test_foreign_database),   cmocka_unit_test(test_newer_schema),
       cmocka_unit_test(test_not_sqlite),         cmocka_unit_test(test_unwritable),
       cmocka_unit_test(test_create0_missing),    cmocka_unit_test(test_kill),
-      cmocka_unit_test(test_throughput),
+      cmocka_unit_test(test_throughput),        cmocka_unit_test(test_settings_openings_files),
+      cmocka_unit_test(test_commit_with_series), cmocka_unit_test(test_run_lock),
+      cmocka_unit_test(test_bad_rows),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[192];

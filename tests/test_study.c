@@ -84,25 +84,25 @@ static const fixture_game fixture[] = {
 static int64_t make_run(store *s, const char *name, const char *const *variants, int nv) {
   store_run *r = calloc(1, sizeof *r);
   assert_non_null(r);
-  snprintf(r->name, sizeof r->name, "%s", name);
-  snprintf(r->kind, sizeof r->kind, "round-robin");
-  snprintf(r->format, sizeof r->format, "games:2");
-  snprintf(r->openings, sizeof r->openings, "random:2");
-  snprintf(r->command, sizeof r->command, "test_study");
+  store_run_set(&r->name, name);
+  r->kind = STORE_ROUND_ROBIN;
+  store_run_set(&r->format, "games:2");
+  store_run_set(&r->openings, "random:2");
+  store_run_set(&r->command, "test_study");
   r->rounds = 1;
   r->threads = 1;
   r->seed = 1;
   static const char *const names[] = {"alpha", "beta", "gamma"};
-  r->nplayers = 3;
   for (int i = 0; i < 3; i++) {
-    snprintf(r->player_name[i], sizeof r->player_name[i], "%s", names[i]);
-    snprintf(r->player_spec[i], sizeof r->player_spec[i], "random:name=%s", names[i]);
+    char spec[64];
+    snprintf(spec, sizeof spec, "random:name=%s", names[i]);
+    assert_int_equal(store_run_add_player(r, names[i], spec), 0);
   }
-  r->nvariants = nv;
-  for (int i = 0; i < nv; i++) snprintf(r->variant[i], sizeof r->variant[i], "%s", variants[i]);
+  for (int i = 0; i < nv; i++) assert_int_equal(store_run_add_variant(r, variants[i]), 0);
   char err[ERRLEN] = "";
   if (store_run_create(s, r, err, sizeof err)) fail_msg("store_run_create: %s", err);
   int64_t id = r->id;
+  store_run_free(r);
   free(r);
   return id;
 }
@@ -123,7 +123,7 @@ static void to_store(store_game *g, int64_t run, int series, const fixture_game 
   g->score2[0] = f->s2;
   g->score2[1] = f->n2;
   g->plies = (int)strlen(f->moves);
-  snprintf(g->end, sizeof g->end, "%s", f->end);
+  assert_int_equal(match_end_parse(f->end, &g->end), 0);
   g->seed = 7;
 }
 
