@@ -3,7 +3,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "core/clock.h"
 
 /* The one table of end names (index 0 is BOARD_END_NONE: no end). */
 static const char *const end_names[MATCH_NENDS] = {
@@ -33,12 +34,6 @@ static match_end forfeit_of(player_status s) {
   }
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void forfeit(match_result *r, const game *g, int loser, player_status s,
                     const char *why) {
   r->end = forfeit_of(s);
@@ -51,7 +46,7 @@ static void forfeit(match_result *r, const game *g, int loser, player_status s,
 int match_play(player *south, player *north, const variant *v, const board *start,
                uint64_t game_seed, game *g, match_result *r, char *err, size_t errlen) {
   player *side[2] = {south, north};
-  double t0 = now();
+  double t0 = clock_now();
   memset(r, 0, sizeof *r);
   if (game_init(g, v, start)) {
     snprintf(err, errlen, "out of memory");
@@ -83,6 +78,6 @@ int match_play(player *south, player *north, const variant *v, const board *star
   r->score2[1] = g->score2[1];
 done:
   r->plies = g->plies;
-  r->seconds = now() - t0;
+  r->seconds = clock_now() - t0;
   return 0;
 }

@@ -9,7 +9,6 @@
 #include "arena/runner.h"
 #include "core/clock.h"
 #include "core/rng.h"
-#include "players/minimax.h"
 #include "players/player.h"
 
 typedef struct pairs_run {
@@ -25,9 +24,9 @@ static const char *slot_spec(void *ctx, int slot) {
 
 static int slot_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
   const pairs_job *job = ((pairs_run *)ctx)->job;
-  const eval_weights *w = slot == 0 ? job->weights_a : job->weights_b;
-  if (w && minimax_set_weights(p, w)) {
-    snprintf(err, errlen, "only a minimax player takes weights");
+  const player_param *params = slot == 0 ? job->params_a : job->params_b;
+  int n = slot == 0 ? job->nparams_a : job->nparams_b;
+  if (player_set_params(p, params, n, err, errlen)) {
     return -1;
   }
   return 0;

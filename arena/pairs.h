@@ -7,14 +7,18 @@
 #include <stdint.h>
 
 #include "core/variant.h"
-#include "players/eval.h"
+#include "players/player.h"
 
 /* What to play: `pairs` game pairs of A against B; each pair is one
  * opening (random legal moves from the seed) played twice, colours swapped. */
 typedef struct pairs_job {
   const char *spec_a, *spec_b;
-  const eval_weights *weights_a; /* when not NULL, replace A's evaluation (minimax only) */
-  const eval_weights *weights_b;
+  /* Parameters set on each side's players after creation (player_set_params:
+   * e.g. evaluation weights by name, eval_params); NULL / 0 for none. */
+  const player_param *params_a;
+  int nparams_a;
+  const player_param *params_b;
+  int nparams_b;
   variant v;
   int pairs;
   int first_pair;   /* pair numbers first_pair .. first_pair+pairs-1: they pick the openings and seeds */

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena/rating.h"
+#include "arena/rating_store.h"
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
@@ -66,6 +66,7 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
 
 int plot_mkdirs(const char *dir, char *err, size_t errlen) {
   char path[4096];
+  if (!dir[0]) return 0; /* the current folder */
   if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
     ERR("path too long: %.60s…", dir);
     return -1;
@@ -236,7 +237,7 @@ static void wilson(double points, long long games, double *lo, double *hi) {
 }
 
 /* Elo for every player: the latest stored fit when it covers every game of
- * the run, else a fit of the run's games (arena/rating.h). */
+ * the run, else a fit of the run's games (arena/rating_store.h, stats/elo_fit.h). */
 static void choose_elo(store *db, plot_run *r) {
   int n = r->nplayers;
   if (!r->games) {

@@ -15,7 +15,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "arena/rating.h"
+#include "arena/rating_store.h"
 #include "arena/report.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -954,29 +954,10 @@ static int write_chart_data(const study *s, int chart, const char *path, char *e
   return 0;
 }
 
-static int mkdirs(const char *dir, char *err, size_t errlen) {
-  char buf[4096];
-  if (!dir[0]) return 0;
-  snprintf(buf, sizeof buf, "%s", dir);
-  for (char *p = buf + 1;; p++) {
-    if (*p == '/' || !*p) {
-      char c = *p;
-      *p = 0;
-      if (mkdir(buf, 0777) && errno != EEXIST) {
-        ERR("cannot create '%s': %s", buf, strerror(errno));
-        return -1;
-      }
-      *p = c;
-      if (!c) break;
-    }
-  }
-  return 0;
-}
-
 int study_charts(const study *s, const char *outdir, const plot_options *opt,
                  study_charts_result *res, FILE *log, char *err, size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (mkdirs(outdir, err, errlen)) return -1;
+  if (plot_mkdirs(outdir, err, errlen)) return -1;
   int all = 1;
   for (int c = 0; c < STUDY_NCHARTS; c++) {
     char dat[4200], stem[4200], gerr[1024];
@@ -1087,7 +1068,7 @@ static void both(FILE *h, FILE *m, const char *html, const char *md) {
 
 int study_report(const study *s, const char *outdir, const study_charts_result *res,
                  char *err, size_t errlen) {
-  if (mkdirs(outdir, err, errlen)) return -1;
+  if (plot_mkdirs(outdir, err, errlen)) return -1;
   char hp[4200], mp[4200], idx[4200];
   snprintf(hp, sizeof hp, "%s/variants.html", outdir);
   snprintf(mp, sizeof mp, "%s/variants.md", outdir);

@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "arena/match.h"
+#include "arena/rating_print.h"
+#include "arena/rating_store.h"
 #include "arena/runner.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -68,56 +71,103 @@ static void series_identity(const tournament *t, int series_no, int *vi, int *ro
       }
 }
 
-static int load_openings(tournament *t, const char *path, char *err, size_t errlen) {
+/* The lines of an openings file (not blank, not '#') as the run's
+ * positions: read once, when the run is made; a resume uses the stored ones. */
+static int read_openings_file(store_run *r, const char *path, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
   if (!f) {
     ERR("openings: cannot open '%s': %s", path, strerror(errno));
     return -1;
   }
   char line[512];
-  int n = 0, cap = 0, lineno = 0, rc = 0;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
+  int rc = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
     size_t l = strlen(line);
     while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ')) line[--l] = 0;
     if (!l || line[0] == '#') continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      for (int v = 0; v < t->run.nvariants; v++) {
-        board *nb = realloc(t->opening_file[v], (size_t)cap * sizeof *nb);
-        if (!nb) {
-          ERR("openings: out of memory");
-          rc = -1;
-          goto out;
-        }
-        t->opening_file[v] = nb;
-      }
+    if (store_run_add_position(r, line)) {
+      ERR("openings: out of memory");
+      rc = -1;
     }
-    for (int v = 0; v < t->run.nvariants; v++) {
-      char perr[256];
-      if (notation_parse_position(line, &t->variants[v], &t->opening_file[v][n], perr,
-                                  sizeof perr)) {
-        ERR("openings: %s line %d (variant %s): %s", path, lineno, t->run.variant[v], perr);
-        rc = -1;
-        goto out;
-      }
-      uint32_t legal;
-      if (board_status(&t->opening_file[v][n], &t->variants[v], &legal) != BOARD_END_NONE) {
-        ERR("openings: %s line %d: the game is already over in this position", path, lineno);
-        rc = -1;
-        goto out;
-      }
-    }
-    n++;
   }
-  if (!n && !rc) {
-    ERR("openings: '%s' holds no position", path);
+  if (!rc && ferror(f)) {
+    ERR("openings: cannot read '%s': %s", path, strerror(errno));
     rc = -1;
   }
-out:
   fclose(f);
-  t->opening_count = n;
   return rc;
+}
+
+/* The run's positions, parsed under each variant. */
+static int load_openings(tournament *t, const char *path, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  if (!r->npositions) {
+    if (r->id > 0) {
+      ERR("openings: run %lld stored no positions for '%s' (it cannot be resumed without "
+          "reading the file again, which could change its games)",
+          (long long)r->id, path);
+      return -1;
+    }
+    if (read_openings_file(r, path, err, errlen)) return -1;
+    if (!r->npositions) {
+      ERR("openings: '%s' holds no position", path);
+      return -1;
+    }
+  }
+  int n = r->npositions;
+  for (int v = 0; v < r->nvariants; v++) {
+    t->opening_file[v] = malloc((size_t)n * sizeof *t->opening_file[v]);
+    if (!t->opening_file[v]) {
+      ERR("openings: out of memory");
+      return -1;
+    }
+    for (int k = 0; k < n; k++) {
+      char perr[256];
+      if (notation_parse_position(r->position[k], &t->variants[v], &t->opening_file[v][k], perr,
+                                  sizeof perr)) {
+        ERR("openings: %s position %d (variant %s): %s", path, k + 1, r->variant[v], perr);
+        return -1;
+      }
+      uint32_t legal;
+      if (board_status(&t->opening_file[v][k], &t->variants[v], &legal) != BOARD_END_NONE) {
+        ERR("openings: %s position %d: the game is already over in this position", path, k + 1);
+        return -1;
+      }
+    }
+  }
+  t->opening_count = n;
+  return 0;
+}
+
+/* A new run keeps the content of every weights file its players name, so
+ * that a resume can refuse when one has changed (store_run_files_check). */
+static int keep_weights_files(store_run *r, char *err, size_t errlen) {
+  for (int i = 0; i < r->nplayers; i++) {
+    player_config pc;
+    char perr[512];
+    if (player_parse_spec(r->player_spec[i], &pc, perr, sizeof perr)) continue; /* said later */
+    const char *path = NULL;
+    for (const player_option *o = pc.type->options; o && o->name; o++)
+      if (!strcmp(o->name, "weights")) path = player_config_text(&pc, "weights");
+    int rc = 0, known = 0;
+    for (int k = 0; path && k < r->nfiles; k++) known |= !strcmp(r->files[k].path, path);
+    if (path && !known && store_run_add_file(r, path, perr, sizeof perr)) {
+      ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+      rc = -1;
+    }
+    player_config_free(&pc);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+int tournament_restore(tournament *t, store *db, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  if (store_run_files_check(db, r->id, err, errlen)) return -1;
+  store_strings_free(r->position, r->npositions);
+  r->position = NULL;
+  r->npositions = 0;
+  return store_run_openings(db, r->id, &r->position, &r->npositions, err, errlen);
 }
 
 int tournament_prepare(tournament *t, char *err, size_t errlen) {
@@ -142,6 +192,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   if (tournament_parse_openings(r->openings, &t->opening_plies, path, sizeof path, err, errlen))
     return -1;
   if (t->opening_plies < 0 && load_openings(t, path, err, errlen)) return -1;
+  if (r->id == 0 && keep_weights_files(r, err, errlen)) return -1;
   for (int i = 0; i < r->nplayers; i++) {
     char perr[512];
     player *p = player_create(r->player_spec[i], perr, sizeof perr);

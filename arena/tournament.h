@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "arena/rating.h"
+#include "stats/sprt.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "core/board.h"
@@ -57,9 +57,18 @@ typedef struct tournament {
 
 /* Parses the run's fields (variants, format, openings, kind, players) and
  * checks every player spec (creating each player once: an engine that does
- * not start is caught here). Returns 0, or -1 with a message. */
+ * not start is caught here). For a new run (run.id 0) it also reads a
+ * file:PATH openings file into run.position and the weights files the
+ * players name into run.files, which store_run_create stores with the run.
+ * Returns 0, or -1 with a message. */
 int tournament_prepare(tournament *t, char *err, size_t errlen);
 void tournament_free(tournament *t);
+
+/* For a stored run about to be resumed (t->run loaded, before
+ * tournament_prepare): reads back its openings from the store (a resume
+ * never reads the openings file again) and checks that the weights files
+ * its players name have not changed. 0, or -1 with err naming the file. */
+int tournament_restore(tournament *t, store *db, char *err, size_t errlen);
 
 /* Parses "random:PLIES" or "file:PATH" (for the checks of the CLI). */
 int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifdef __BMI2__
@@ -11,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/perft.h"
 #include "arena/store.h"
@@ -18,12 +18,6 @@
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/player.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -138,15 +132,15 @@ static int bench_core(int argc, char **argv) {
   if (!pps || !gps || !pt || !plain) return CLI_EXIT_FAIL;
   long long plies = 0;
   for (long long k = 0; k < repeat; k++) {
-    double t0 = now();
+    double t0 = clock_now();
     plies = random_games(&v, games, 0xbe7c4ULL);
-    double t = now() - t0;
+    double t = clock_now() - t0;
     if (plies < 0) return cli_error(cmd, "out of memory");
     pps[k] = (double)plies / t;
     gps[k] = (double)games / t;
-    t0 = now();
+    t0 = clock_now();
     long long pp = plain_games(games, 0xbe7c4ULL);
-    plain[k] = (double)pp / (now() - t0);
+    plain[k] = (double)pp / (clock_now() - t0);
   }
   qsort(plain, (size_t)repeat, sizeof *plain, cmp_double);
   qsort(pps, (size_t)repeat, sizeof *pps, cmp_double);
@@ -165,9 +159,9 @@ static int bench_core(int argc, char **argv) {
     uint64_t n = 0;
     board_start(&b, &v);
     for (long long k = 0; k < repeat; k++) {
-      double t0 = now();
+      double t0 = clock_now();
       n = perft_count(&b, &v, (int)pdepth);
-      pt[k] = now() - t0;
+      pt[k] = clock_now() - t0;
     }
     qsort(pt, (size_t)repeat, sizeof *pt, cmp_double);
     printf("perft %lld %llu in %.3f s (median), %.0f leaves/s\n", pdepth, (unsigned long long)n,
@@ -219,9 +213,9 @@ static long long bench_minimax(const char *cmd, const char *spec, int depth, dou
     player_info info;
     int m;
     player_new_game(p, &v, 0, err, sizeof err);
-    double t0 = now();
+    double t0 = clock_now();
     player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
-    double t = now() - t0;
+    double t = clock_now() - t0;
     game_free(&g);
     if (st != PLAYER_OK) {
       cli_error(cmd, "%s", err);
@@ -303,9 +297,9 @@ static int bench_search(int argc, char **argv) {
     if (k == 0) lim.movetime_ms = 1000;
     player_info info;
     int m;
-    double t0 = now();
+    double t0 = clock_now();
     player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
-    double t = now() - t0;
+    double t = clock_now() - t0;
     player_free(p);
     if (st != PLAYER_OK) {
       game_free(&g);
@@ -358,12 +352,12 @@ static double bench_tournament(const char *cmd, const char *players, const char 
     cli_error(cmd, "%s", err);
     goto out;
   }
-  double t0 = now();
+  double t0 = clock_now();
   if (tournament_play(t, db, &stop, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     goto out;
   }
-  double el = now() - t0;
+  double el = clock_now() - t0;
   *games = store_games_count(db, r->id);
   rate = (double)*games / el;
 out:

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/perft.h"
@@ -42,15 +43,13 @@ int cli_perft(int argc, char **argv) {
     board_start(&b, &v);
   }
   for (int d = 1; d <= depth; d++) {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = clock_now();
     uint64_t n = perft_count(&b, &v, d);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = clock_now();
     printf("perft %d %llu\n", d, (unsigned long long)n);
     fflush(stdout);
     if (timed)
-      fprintf(stderr, "perft %d took %.3f s\n", d,
-              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+      fprintf(stderr, "perft %d took %.3f s\n", d, t1 - t0);
   }
   return CLI_EXIT_OK;
 }

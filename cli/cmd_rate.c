@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/rating.h"
+#include "arena/rating_print.h"
+#include "arena/rating_store.h"
 #include "arena/store.h"
 #include "cli/cli.h"
 #include "cli/options.h"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "arena/plot.h"
+#include "arena/rating_print.h"
 #include "arena/report.h"
 #include "arena/store.h"
 #include "arena/study.h"

@@ -232,7 +232,7 @@ int cli_tournament(int argc, char **argv) {
     locked = 1;
     if (threads_set) r->threads = (int)threads;
     if (resume_sprt(cmd, r, t)) goto out;
-    if (tournament_prepare(t, err, sizeof err)) {
+    if (tournament_restore(t, db, err, sizeof err) || tournament_prepare(t, err, sizeof err)) {
       cli_error(cmd, "run %lld: %s", resume, err);
       goto out;
     }

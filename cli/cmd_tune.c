@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "arena/pairs.h"
-#include "arena/rating.h"
+#include "arena/rating_print.h"
 #include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"
@@ -18,7 +18,7 @@
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
-#include "players/minimax.h"
+#include "players/eval.h"
 #include "players/player.h"
 #include "tuner/spsa.h"
 #include "tuner/texel.h"
@@ -290,8 +290,11 @@ static void print_weights(FILE *f, const char *title, const eval_weights *w, con
 /* The validation: tuned against start, N pairs; prints and logs the Elo. */
 static int validate(const char *cmd, const tune_cfg *c, const variant *v, const eval_weights *start,
                     const eval_weights *tuned, store *db, int64_t run, long long games_so_far) {
-  pairs_job job = {c->spec, c->spec, tuned, start, *v, (int)c->validate, 0, (int)c->threads,
-                   (int)c->opening_plies,
+  player_param pt[EVAL_N], ps[EVAL_N];
+  eval_params(tuned, pt);
+  eval_params(start, ps);
+  pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, *v, (int)c->validate, 0,
+                   (int)c->threads, (int)c->opening_plies,
                    rng_mix((uint64_t)c->seed, 0x76616c6964ULL)};
   pairs_result res, part;
   char err[512];
@@ -606,8 +609,11 @@ int cli_tune(int argc, char **argv) {
       eval_weights wp = w, wm = w;
       for (int j = 0; j < sc.nparams; j++) wp.w[map[j]] = plus[j], wm.w[map[j]] = minus[j];
       /* Each iteration's openings and seeds come from (seed, k). */
-      pairs_job job = {c.spec, c.spec, &wp, &wm, v, (int)c.pairs, k * (int)c.pairs, (int)c.threads,
-                       (int)c.opening_plies, (uint64_t)c.seed};
+      player_param pp[EVAL_N], pm[EVAL_N];
+      eval_params(&wp, pp);
+      eval_params(&wm, pm);
+      pairs_job job = {c.spec, c.spec, pp, EVAL_N, pm, EVAL_N, v, (int)c.pairs,
+                       k * (int)c.pairs, (int)c.threads, (int)c.opening_plies, (uint64_t)c.seed};
       pairs_result res;
       if (pairs_play(&job, NULL, &res, err, sizeof err)) {
         cli_error(cmd, "%s", err);

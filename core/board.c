@@ -139,12 +139,8 @@ int board_play(board *b, const variant *v, int m) {
   int taken = chain(b, v, s, last, &first);
   if (taken) {
     if (v->grand_slam != VARIANT_GS_ALL && v->grand_slam != VARIANT_GS_FORBIDDEN &&
-        taken == board_row(b, v, 1 - s)) {
-      /* A grand slam: abapa takes nothing; the regional rule takes only
-       * when that wins. (forbidden: it is legal only when every move is
-       * one, and then captures normally.) */
-      if (v->grand_slam == VARIANT_GS_NOTHING || b->store[s] + taken <= v->half) taken = 0;
-    }
+        taken == board_row(b, v, 1 - s))
+      taken = board_grand_slam_take(v, b->store[s], taken);
     if (taken) {
       uint64_t k = b->key;
       for (int p = first; p <= last; p++) {

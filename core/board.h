@@ -51,6 +51,49 @@ int board_play(board *b, const variant *v, int m);
  * capture every seed on the opponent's side, whatever the grand_slam rule. */
 int board_is_grand_slam(const board *b, const variant *v, int m);
 
+/* The grand-slam rule (shared/RULES.md): the seeds a capture of `taken`
+ * seeds that would empty the opponent's row really takes, for a mover whose
+ * store holds `stored`: none under `nothing`, all of them under `all` and
+ * `forbidden` (a forbidden grand slam is played only when every move is
+ * one, and then captures), and under `win` all only when that passes half
+ * the seeds. The one place the rule is written; board_play uses it. */
+static inline int board_grand_slam_take(const variant *v, int stored, int taken) {
+  if (v->grand_slam == VARIANT_GS_NOTHING ||
+      (v->grand_slam == VARIANT_GS_WIN && stored + taken <= v->half))
+    return 0;
+  return taken;
+}
+
+/* Seeds that side s would capture by playing its non-empty house m, the
+ * grand-slam rule applied, as board_play on a copy with side s to move
+ * would return; without playing the move unless it sows a lap or more (the
+ * common case is a walk over the opponent's houses). Hot path of the
+ * evaluation, of move ordering and of MCTS playouts; tests/test_diff.c
+ * checks it against board_play. */
+static inline int board_capture_of(const board *b, const variant *v, int s, int m) {
+  const int P = v->pits, n = b->pit[m], lo = (1 - s) * v->houses, hi = lo + v->houses;
+  if (n >= P) {
+    board c = *b;
+    c.side = (uint8_t)s;
+    return board_play(&c, v, m);
+  }
+  int last = m + n;
+  if (last >= P) last -= P;
+  if (last < lo || last >= hi) return 0;
+  int take = 0; /* houses lo..last each got one seed; walk back while 2 or 3 */
+  for (int q = last; q >= lo; q--) {
+    int c = b->pit[q] + 1;
+    if (c != 2 && c != 3) break;
+    take += c;
+  }
+  if (take) {
+    int opp = last - lo + 1; /* the opponent's row after the sowing */
+    for (int q = lo; q < hi; q++) opp += b->pit[q];
+    if (take == opp) take = board_grand_slam_take(v, b->store[s], take);
+  }
+  return take;
+}
+
 /* Majority or no-move end of the position, else BOARD_END_NONE; stores the
  * legal moves in *legal when legal is not NULL (0 when over). */
 board_end board_status(const board *b, const variant *v, uint32_t *legal);

@@ -1,10 +1,10 @@
-/* clock.c: the monotonic clock. */
+/* clock.c: the monotonic clock in seconds. */
 #include "core/clock.h"
 
 #include <time.h>
 
 double clock_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

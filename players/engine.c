@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/notation.h"
 #include "players/player.h"
 
@@ -89,11 +90,7 @@ typedef struct eng {
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
-static long long now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+static long long now_ms(void) { return (long long)(clock_now() * 1000.0); }
 
 static void sleep_ms(int ms) {
   struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};

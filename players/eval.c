@@ -128,10 +128,12 @@ int eval_write(FILE *f, const eval_weights *w) {
   return 0;
 }
 
+void eval_params(const eval_weights *w, player_param out[EVAL_N]) {
+  for (int i = 0; i < EVAL_N; i++) out[i] = (player_param){eval_features[i].name, w->w[i]};
+}
+
 int eval_move_capture(const board *b, const variant *v, int m) {
-  int opp;
-  uint32_t small = eval_small_houses(b, v, b->side, &opp);
-  return eval_capture_of(b, v, b->side, m, small, opp);
+  return board_capture_of(b, v, b->side, m);
 }
 
 int eval_best_capture(const board *b, const variant *v, int s) {
@@ -148,7 +150,7 @@ int eval_best_capture(const board *b, const variant *v, int s) {
       hits |= (small >> (last & 31) & 1) << r; /* an empty house lands on itself: no hit */
     }
     for (hits &= ~laps; hits; hits &= hits - 1) {
-      int take = eval_capture_of(b, v, s, base + __builtin_ctz(hits), small, opp);
+      int take = board_capture_of(b, v, s, base + __builtin_ctz(hits));
       if (take > best) best = take;
     }
   }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/board.h"
+#include "players/player.h"
 
 /* The feature list, written once. Each feature is measured from the side to
  * move: X(ID, name, help, default weight, low, high). Weights are in
@@ -46,6 +47,12 @@ typedef struct eval_weights {
 } eval_weights;
 
 void eval_default(eval_weights *w);
+
+/* The weights as player parameters named after the features
+ * (eval_features[i].name), in feature order: what player_set_params takes
+ * to give a player (minimax, or a plug-in with the same names) these
+ * weights. The names are static; out holds EVAL_N entries. */
+void eval_params(const eval_weights *w, player_param out[EVAL_N]);
 
 /* Index of the feature called name, or -1. */
 int eval_find(const char *name);
@@ -96,30 +103,9 @@ static inline uint32_t eval_small_houses(const board *b, const variant *v, int s
   return eval_pack(small) << ((1 - s) * v->houses);
 }
 
-/* Seeds that house m of side s captures, given the opponent's small houses. */
-static inline int eval_capture_of(const board *b, const variant *v, int s, int m,
-                                  uint32_t small, int opp) {
-  const int P = v->pits, n = b->pit[m], lo = (1 - s) * v->houses, hi = lo + v->houses;
-  if (n >= P) {
-    board c = *b;
-    c.side = (uint8_t)s;
-    return board_play(&c, v, m);
-  }
-  int last = m + n;
-  if (last >= P) last -= P;
-  if (!n || last < lo || last >= hi || !(small >> last & 1)) return 0;
-  /* The chain: houses lo..last all got a seed; walk back while 2 or 3. */
-  int take = 0, q = last;
-  while (q >= lo && (small >> q & 1)) take += b->pit[q--] + 1;
-  if (take == opp + (last - lo + 1) &&
-      (v->grand_slam == VARIANT_GS_NOTHING ||
-       (v->grand_slam == VARIANT_GS_WIN && b->store[s] + take <= v->half)))
-    take = 0; /* a grand slam that takes nothing */
-  return take;
-}
-
 /* Seeds that house m (of the side to move) captures; cheap, without
- * playing the move unless it laps. For move ordering. */
+ * playing the move unless it laps (board_capture_of: the capture and
+ * grand-slam rules are core's). */
 int eval_move_capture(const board *b, const variant *v, int m);
 
 #endif

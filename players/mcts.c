@@ -10,6 +10,7 @@
 #endif
 
 #include "core/board.h"
+#include "core/clock.h"
 #include "core/rng.h"
 #include "players/player.h"
 
@@ -118,12 +119,6 @@ typedef struct mcts {
   int seldepth;          /* deepest tree node reached */
 } mcts;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* ---- The walk state: where a line is, for the rules that need history. ---- */
 
 typedef struct line {
@@ -188,39 +183,12 @@ static inline int pick_random(uint32_t legal, rng *r) {
 #endif
 }
 
-/* Seeds that playing house m (legal) would capture, without playing it when
- * it sows less than a lap (the common case). */
-static inline int gain(const board *b, const variant *v, int m) {
-  const int P = v->pits, H = v->houses, s = b->side, n = b->pit[m];
-  if (n >= P) {
-    board c = *b;
-    return board_play(&c, v, m);
-  }
-  int last = m + n;
-  if (last >= P) last -= P;
-  const int lo = (1 - s) * H;
-  if (last < lo || last >= lo + H) return 0;
-  int take = 0;
-  for (int q = last; q >= lo; q--) {
-    int c = b->pit[q] + 1; /* every house lo..last got one seed */
-    if (c != 2 && c != 3) break;
-    take += c;
-  }
-  if (take && (v->grand_slam == VARIANT_GS_NOTHING || v->grand_slam == VARIANT_GS_WIN)) {
-    int opp = last - lo + 1;
-    for (int q = lo; q < lo + H; q++) opp += b->pit[q];
-    if (take == opp && (v->grand_slam == VARIANT_GS_NOTHING || b->store[s] + take <= v->half))
-      take = 0; /* a grand slam that captures nothing */
-  }
-  return take;
-}
-
 /* The capture policy: the move that captures most (ties at random), else a
  * random move. */
 static inline int pick_capture(const board *b, const variant *v, uint32_t legal, rng *r) {
   int best = 0, ties = 0, move = -1;
   for (uint32_t l = legal; l; l &= l - 1) {
-    int m = __builtin_ctz(l), t = gain(b, v, m);
+    int m = __builtin_ctz(l), t = board_capture_of(b, v, b->side, m);
     if (t > best) {
       best = t;
       ties = 1;
@@ -474,7 +442,7 @@ static int prepare(mcts *s, const game *g) {
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mcts *s = p->data;
-  const double t0 = now();
+  const double t0 = clock_now();
   rng_seed(&s->r, player_position_seed(p, g));
   if (prepare(s, g)) {
     snprintf(err, errlen, "mcts: out of memory");
@@ -502,7 +470,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     if (done % MCTS_CHECK_EVERY == 0) {
       if (atomic_load_explicit(&p->stop, memory_order_relaxed)) break;
       if (deadline > 0 || p->on_info) {
-        double t = now();
+        double t = clock_now();
         if (deadline > 0 && t >= deadline) break;
         if (p->on_info && t >= next_info) {
           player_info it;
@@ -526,7 +494,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (info) {
     report(s, info);
     info->nodes = info->playouts = done;
-    info->seconds = now() - t0;
+    info->seconds = clock_now() - t0;
   }
   return PLAYER_OK;
 }
@@ -541,6 +509,33 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
+/* The numeric settings a tuner or a calibration may change between moves. */
+static const player_param_info params_list[] = {
+    {"playouts", "playouts per move (0 = none)", 0, 1e15, 100, 1e6, 1},
+    {"movetime", "time per move in ms (0 = none)", 0, 1e8, 0, 10000, 1},
+    {"c", "UCT exploration constant", 0, 100, 0.05, 2, 0},
+    {"solver", "MCTS-solver on (1) or off (0)", 0, 1, 0, 1, 1},
+    {NULL, NULL, 0, 0, 0, 0, 0}};
+
+static const player_param_info *params(const player *p) {
+  (void)p;
+  return params_list;
+}
+
+/* name and value were checked by player_set_param against params_list. */
+static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
+  mcts *s = p->data;
+  if (!strcmp(name, "playouts")) s->playouts = (long long)value;
+  else if (!strcmp(name, "movetime")) s->movetime_ms = (int)value;
+  else if (!strcmp(name, "c")) s->c = value;
+  else if (!strcmp(name, "solver")) s->solver = (int)value;
+  else {
+    snprintf(err, errlen, "mcts: no parameter '%s'", name);
+    return -1;
+  }
+  return 0;
+}
+
 static int create(player *p, char *err, size_t errlen) {
   mcts *s = calloc(1, sizeof *s);
   if (!s) {
@@ -550,6 +545,8 @@ static int create(player *p, char *err, size_t errlen) {
   p->data = s;
   p->choose = choose;
   p->destroy = destroy;
+  p->params = params;
+  p->set_param = set_param;
   const player_config *c = &p->config;
   s->c = player_config_real(c, "c");
   s->playouts = player_config_int(c, "playouts");

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/rng.h"
 #include "players/eval.h"
 #include "players/minimax.h"
@@ -60,12 +60,6 @@ typedef struct mm {
   int game_plies;
 } mm;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]];
 }
@@ -98,7 +92,7 @@ static int evaluate(mm *s, const board *b) {
 static void check_limits(mm *s) {
   if ((s->nodes & 255) == 0) {
     if (atomic_load(&s->p->stop)) s->aborted = 1;
-    if (s->deadline > 0 && now() >= s->deadline) s->aborted = 1;
+    if (s->deadline > 0 && clock_now() >= s->deadline) s->aborted = 1;
   }
 }
 
@@ -164,15 +158,12 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
   /* Moves, ordered: TT move, captures (largest first), killers, history.
    * Each is played only when its turn comes: a cut saves the others. */
   int move[VARIANT_MAX_PITS], order[VARIANT_MAX_PITS], n = 0;
-  int small_opp;
-  uint32_t small = 0;
   for (uint32_t l = legal; l; l &= l - 1) {
     int m = __builtin_ctz(l), o;
     if (m == tt_move) {
       o = 1 << 30;
     } else {
-      if (!small) small = eval_small_houses(b, s->v, b->side, &small_opp) | 1u << 31;
-      int c = eval_capture_of(b, s->v, b->side, m, small, small_opp);
+      int c = board_capture_of(b, s->v, b->side, m);
       if (c) o = (1 << 29) + c;
       else if (m == s->killer[ply][0]) o = (1 << 28) + 1;
       else if (m == s->killer[ply][1]) o = 1 << 28;
@@ -268,7 +259,7 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
-  double t0 = now();
+  double t0 = clock_now();
   s->v = &g->v;
   s->p = p;
   s->nodes = 0;
@@ -334,7 +325,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       it.seldepth = s->seldepth;
       it.score = sc;
       it.nodes = s->nodes;
-      it.seconds = now() - t0;
+      it.seconds = clock_now() - t0;
       it.pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
       memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
       p->on_info(p->info_ctx, &it);
@@ -350,7 +341,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     info->seldepth = s->seldepth;
     info->score = best_score;
     info->nodes = s->nodes;
-    info->seconds = now() - t0;
+    info->seconds = clock_now() - t0;
     info->pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
     memcpy(info->pv, pv, (size_t)info->pvlen * sizeof *pv);
   }
@@ -381,10 +372,37 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
-int minimax_set_weights(player *p, const eval_weights *w) {
-  if (p->type != &player_minimax) return -1;
+/* The parameters: every evaluation weight by its feature name (any value
+ * a weights file may hold; the tuner explores the feature's range), then
+ * the numeric limits of the option table. */
+static const player_param_info params_list[] = {
+#define MM_PARAM(id, name, help, def, lo, hi) {#name, help, -1e6, 1e6, lo, hi, 0},
+    EVAL_FEATURES(MM_PARAM)
+#undef MM_PARAM
+    {"depth", "search depth in plies", 1, MAXPLY - 2, 1, 20, 1},
+    {"nodes", "node limit per move (0 = none)", 0, 1e15, 0, 1e7, 1},
+    {"movetime", "time per move in ms (0 = none)", 0, 1e8, 0, 10000, 1},
+    {"noise", "seeded random noise added to the evaluation, in seeds", 0, 100, 0, 10, 0},
+    {NULL, NULL, 0, 0, 0, 0, 0}};
+
+static const player_param_info *params(const player *p) {
+  (void)p;
+  return params_list;
+}
+
+/* name and value were checked by player_set_param against params_list. */
+static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
   mm *s = p->data;
-  for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w->w[i]);
+  int i = eval_find(name);
+  if (i >= 0) s->w[i] = (int)lround(value);
+  else if (!strcmp(name, "depth")) s->depth = (int)value;
+  else if (!strcmp(name, "nodes")) s->nodes_limit = (long long)value;
+  else if (!strcmp(name, "movetime")) s->movetime_ms = (int)value;
+  else if (!strcmp(name, "noise")) s->noise = value;
+  else {
+    snprintf(err, errlen, "minimax: no parameter '%s'", name);
+    return -1;
+  }
   return 0;
 }
 
@@ -398,6 +416,8 @@ static int create(player *p, char *err, size_t errlen) {
   p->choose = choose;
   p->new_game = new_game;
   p->destroy = destroy;
+  p->params = params;
+  p->set_param = set_param;
   const player_config *c = &p->config;
   s->depth = (int)player_config_int(c, "depth");
   s->nodes_limit = player_config_int(c, "nodes");

@@ -1,4 +1,4 @@
-/* minimax.h: the minimax player type and what the tuner may change in it. */
+/* minimax.h: the minimax player type (its parameters are set through player_set_param). */
 #ifndef OWARE_MINIMAX_H
 #define OWARE_MINIMAX_H
 
@@ -6,9 +6,5 @@
 #include "players/player.h"
 
 extern const player_type player_minimax;
-
-/* Replaces the evaluation weights of a minimax player. Returns -1 when p is
- * not a minimax player. */
-int minimax_set_weights(player *p, const eval_weights *w);
 
 #endif

@@ -327,6 +327,48 @@ void player_free(player *p) {
   free(p);
 }
 
+const player_param_info *player_params(const player *p) {
+  static const player_param_info none[] = {{NULL, NULL, 0, 0, 0, 0, 0}};
+  const player_param_info *list = p->params ? p->params(p) : NULL;
+  return list ? list : none;
+}
+
+const player_param_info *player_find_param(const player *p, const char *name) {
+  for (const player_param_info *i = player_params(p); i->name; i++)
+    if (!strcmp(i->name, name)) return i;
+  return NULL;
+}
+
+int player_set_param(player *p, const char *name, double value, char *err, size_t errlen) {
+  const player_param_info *info = player_find_param(p, name);
+  if (!info || !p->set_param) {
+    const player_param_info *list = player_params(p);
+    if (!list->name) {
+      snprintf(err, errlen, "%s: a %s player takes no parameters (no '%s')", p->name,
+               p->type->name, name);
+      return -1;
+    }
+    size_t n = (size_t)snprintf(err, errlen, "%s: no parameter '%s' (parameters:", p->name, name);
+    for (; list->name && n < errlen; list++)
+      n += (size_t)snprintf(err + n, errlen - n, " %s", list->name);
+    if (n < errlen) snprintf(err + n, errlen - n, ")");
+    return -1;
+  }
+  if (!isfinite(value) || value < info->lo || value > info->hi) {
+    snprintf(err, errlen, "%s: parameter %s = %g is outside %g..%g", p->name, name, value, info->lo,
+             info->hi);
+    return -1;
+  }
+  if (info->integer) value = round(value);
+  return p->set_param(p, info->name, value, err, errlen);
+}
+
+int player_set_params(player *p, const player_param *params, int n, char *err, size_t errlen) {
+  for (int i = 0; i < n; i++)
+    if (player_set_param(p, params[i].name, params[i].value, err, errlen)) return -1;
+  return 0;
+}
+
 int player_new_game(player *p, const variant *v, uint64_t game_seed, char *err,
                     size_t errlen) {
   p->v = *v;

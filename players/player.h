@@ -101,6 +101,24 @@ typedef struct player_limits {
   int infinite; /* search until player->stop is set */
 } player_limits;
 
+/* ---- Parameters: named numbers a live player can change (tuning, calibration). ---- */
+
+/* One parameter a player takes: what set_param accepts and what a tuner
+ * may explore. */
+typedef struct player_param_info {
+  const char *name;        /* NULL ends a list */
+  const char *help;
+  double lo, hi;           /* the values player_set_param accepts */
+  double tune_lo, tune_hi; /* the range a tuner or a calibration explores (inside lo..hi) */
+  int integer;             /* a whole number: values are rounded to the nearest */
+} player_param_info;
+
+/* A value for one parameter, e.g. {"store", 109} or {"depth", 6}. */
+typedef struct player_param {
+  const char *name;
+  double value;
+} player_param;
+
 typedef void (*player_info_fn)(void *ctx, const player_info *info);
 
 typedef struct player player;
@@ -125,6 +143,13 @@ struct player {
                           player_info *info, char *err, size_t errlen);
   /* Releases data (not p itself). May be NULL. */
   void (*destroy)(player *p);
+  /* The parameters set_param takes, terminated by {NULL}; owned by the type
+   * (static). May be NULL: the player takes none. */
+  const player_param_info *(*params)(const player *p);
+  /* Sets the parameter `name` of params() to value, which player_set_param
+   * has checked (in lo..hi, rounded when integer); the next move uses it.
+   * Not while choose runs. Returns 0, or -1 with err. May be NULL. */
+  int (*set_param)(player *p, const char *name, double value, char *err, size_t errlen);
 
   atomic_int stop;        /* set from another thread to end a search early */
   player_info_fn on_info; /* progress reports during a search (may be NULL) */
@@ -157,6 +182,22 @@ void player_config_free(player_config *cfg);
 /* Creates a player from a spec. Returns NULL with err on failure. */
 player *player_create(const char *spec, char *err, size_t errlen);
 void player_free(player *p);
+
+/* The parameters of p (its params hook), terminated by {NULL}; never NULL
+ * (an empty list when p takes none). */
+const player_param_info *player_params(const player *p);
+
+/* The parameter called name in p's list, or NULL. */
+const player_param_info *player_find_param(const player *p, const char *name);
+
+/* Sets one parameter on a live player through its set_param hook, after
+ * checking that p lists it and that value is finite and in its lo..hi
+ * (integers rounded). The player's config (its spec) is not changed.
+ * Returns 0, or -1 with a message naming the player and the parameter. */
+int player_set_param(player *p, const char *name, double value, char *err, size_t errlen);
+
+/* Sets n parameters in order; stops at the first error. 0 or -1 with err. */
+int player_set_params(player *p, const player_param *params, int n, char *err, size_t errlen);
 
 /* Starts a game: sets the variant and game seed, calls new_game. */
 int player_new_game(player *p, const variant *v, uint64_t game_seed, char *err, size_t errlen);

@@ -6,8 +6,9 @@
 
 struct player_type;
 
-/* The ABI version a plug-in must declare; bumped when player.h changes. */
-#define PLUGIN_ABI_VERSION 1
+/* The ABI version a plug-in must declare; bumped when player.h changes.
+ * 2: the player struct has the params and set_param hooks. */
+#define PLUGIN_ABI_VERSION 2
 
 /* What a plug-in exports, under the symbol name PLUGIN_SYMBOL:
  *   const plugin_entry oware_plugin_v1 = {PLUGIN_ABI_VERSION, &my_type};

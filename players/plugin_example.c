@@ -4,7 +4,8 @@
  * weak player, but a whole one. Load it with
  *   oware match --south plugin:path=./build/release/players/oware_plugin_example.so,prefer=most ...
  * A plug-in is written like a built-in type (see random.c): an option table,
- * a create() that fills the hooks, and one exported entry, oware_plugin_v1,
+ * a create() that fills the hooks (here also params/set_param, which make
+ * its parameter `most` settable by a tuner), and one exported entry, oware_plugin_v1,
  * that carries the ABI version. It may call core/ and players/player.h,
  * whose functions the oware binary exports. */
 #include <stdio.h>
@@ -24,11 +25,11 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   const example *e = p->data;
   rng r;
   rng_seed(&r, player_position_seed(p, g));
-  int best = -1, ties = 0;
+  int best = 0, ties = 0; /* ties == 0: no move seen yet */
   for (uint32_t l = g->legal; l; l &= l - 1) {
     int m = __builtin_ctz(l), n = g->pos.pit[m];
     int key = e->most ? n : -n;
-    if (key > best || best < 0) {
+    if (ties == 0 || key > best) {
       best = key;
       ties = 1;
       *move = m;
@@ -45,6 +46,25 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
+/* Its one parameter, so that a tuner or a calibration can change it like a
+ * built-in player's: most = 1 plays the fullest house, 0 the emptiest. */
+static const player_param_info params_list[] = {
+    {"most", "1: play the fullest house, 0: the emptiest", 0, 1, 0, 1, 1},
+    {NULL, NULL, 0, 0, 0, 0, 0}};
+
+static const player_param_info *params(const player *p) {
+  (void)p;
+  return params_list;
+}
+
+/* player_set_param has checked the name and rounded value to 0 or 1. */
+static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
+  example *e = p->data;
+  (void)name, (void)err, (void)errlen;
+  e->most = value > 0.5;
+  return 0;
+}
+
 static int create(player *p, char *err, size_t errlen) {
   example *e = malloc(sizeof *e);
   if (!e) {
@@ -55,6 +75,8 @@ static int create(player *p, char *err, size_t errlen) {
   p->data = e;
   p->choose = choose;
   p->destroy = destroy;
+  p->params = params;
+  p->set_param = set_param;
   return 0;
 }
 

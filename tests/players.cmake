@@ -1,5 +1,11 @@
 # Players: interface, specs, weights, random/greedy/minimax, strength ladder.
 oware_test(test_players test_players.c LIBS oware_arena oware_players)
 set_tests_properties(test_players PROPERTIES TIMEOUT 600)
+# test_params loads the example plug-in, which resolves core/ and players/
+# functions from the test binary, as it does from oware.
+set_target_properties(test_players PROPERTIES ENABLE_EXPORTS ON)
+target_compile_definitions(test_players PRIVATE
+                           OWARE_PLUGIN_EXAMPLE="$<TARGET_FILE:oware_plugin_example>")
+add_dependencies(test_players oware_plugin_example)
 add_test(NAME test_players_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_players_cli.sh
          $<TARGET_FILE:oware> ${CMAKE_CURRENT_SOURCE_DIR}/data $<TARGET_FILE:oware_plugin_example>)

@@ -14,6 +14,20 @@ check() { # check NAME COMMAND...
 # The games of a run without the timing column, for comparisons.
 games() { "$oware" export --db "$1" --run "$2" --format csv | cut -d, -f1-13,15-; }
 count() { "$oware" export --db "$1" --run "$2" --format csv | tail -n +2 | wc -l; }
+# wait_games DB N: waits (at most 10 s) until DB holds N games.
+wait_games() {
+  local n
+  for _ in $(seq 1 1000); do
+    n=$(sqlite3 "$1" 'select count(*) from games' 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge "$2" ] && return 0
+    sleep 0.01
+  done
+}
+# kill_run PID: kill -9, then reaps it.
+kill_run() {
+  kill -9 "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+}
 
 P='random:name=rand;greedy;minimax:depth=3,name=mm3;mcts:playouts=300,name=mc'
 
@@ -71,13 +85,8 @@ K='minimax:depth=4,name=a;minimax:depth=3,name=b;greedy;mcts:playouts=500,name=m
 "$oware" tournament --players "$K" --format games:6 --seed 3 --threads 2 --db "$tmp/kill.db" \
   --quiet >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 200); do
-  n=$(sqlite3 "$tmp/kill.db" 'select count(*) from games' 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 8 ] && break
-  sleep 0.05
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+wait_games "$tmp/kill.db" 8
+kill_run $pid
 before=$(count "$tmp/kill.db" 1)
 check "the killed run kept its finished games ($before of 36)" test "$before" -ge 1 -a "$before" -lt 36
 "$oware" tournament --resume 1 --db "$tmp/kill.db" --quiet >/dev/null 2>&1; rc=$?
@@ -92,11 +101,7 @@ check "resuming a finished run plays nothing" bash -c "test $rc = 0 && grep -q '
 "$oware" tournament --players "$K" --format games:6 --seed 3 --threads 2 --db "$tmp/int.db" \
   >/dev/null 2>"$tmp/int.err" &
 pid=$!
-for _ in $(seq 1 200); do
-  n=$(sqlite3 "$tmp/int.db" 'select count(*) from games' 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 4 ] && break
-  sleep 0.05
-done
+wait_games "$tmp/int.db" 4
 kill -INT $pid
 wait $pid; rc=$?
 check "Ctrl-C exits with 130" test $rc = 130
@@ -129,13 +134,8 @@ check "the tournament prints ratings" grep -q 'Elo' "$tmp/s.out"
 "$oware" tournament --players 'minimax:depth=3,name=m3;minimax:depth=2,name=m2' --sprt elo0=0,elo1=3 \
   --format games:400 --openings random:6 --db "$tmp/sr.db" >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do
-  n=$(sqlite3 "$tmp/sr.db" 'select count(*) from games' 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 20 ] && break
-  sleep 0.02
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+wait_games "$tmp/sr.db" 20
+kill_run $pid
 "$oware" tournament --resume 1 --db "$tmp/sr.db" >"$tmp/sr.out" 2>&1; rc=$?
 check "a resumed SPRT run tests again" bash -c "test $rc = 0 && grep -q '^SPRT' '$tmp/sr.out'"
 # The SPRT decides on game pairs in schedule order: the same games with 1 or 2 threads, and
@@ -152,13 +152,8 @@ check "an SPRT run stores whole pairs up to its decision only" test $((n1 % 2)) 
 "$oware" tournament --players "$SP" --sprt elo0=0,elo1=15 --openings random:6 --seed 3 \
   --threads 2 --db "$tmp/sk.db" --quiet >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do
-  n=$(sqlite3 "$tmp/sk.db" 'select count(*) from games' 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 30 ] && break
-  sleep 0.01
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+wait_games "$tmp/sk.db" 30
+kill_run $pid
 "$oware" tournament --resume 1 --db "$tmp/sk.db" --quiet >/dev/null 2>&1
 check "an SPRT run killed and resumed stores the games of an uninterrupted one" \
   cmp -s <(games "$tmp/sd1.db" 1) <(games "$tmp/sk.db" 1)
@@ -212,7 +207,7 @@ check "the foreign database is untouched" cmp -s "$tmp/foreign.db" "$tmp/foreign
 bad "resume of a missing run" "no run 99" --resume 99 --db "$tmp/t1.db"
 bad "resume with a configuration" "--resume takes" --resume 1 --seed 3 --db "$tmp/t1.db"
 printf 'not a position\n' >"$tmp/open.txt"
-bad "a bad openings file" "line 1" --players 'random;greedy' --openings "file:$tmp/open.txt" --db "$tmp/bad.db"
+bad "a bad openings file" "position 1" --players 'random;greedy' --openings "file:$tmp/open.txt" --db "$tmp/bad.db"
 
 # --- Openings from a file, shared by every pairing. ---
 printf '# two openings\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0-0-S\n' >"$tmp/open.txt"
@@ -220,6 +215,27 @@ printf '# two openings\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0
   --format games:4 --db "$tmp/o.db" --quiet >/dev/null 2>&1
 check "file openings: every game starts from one of them" bash -c \
   "'$oware' export --db '$tmp/o.db' --run 1 --format csv | tail -n +2 | cut -d, -f6 | sort -u | tr '\n' ' ' | grep -qx '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N 5-5-5-4-4-0-5-5-5-0-5-5-0-0-S '"
+
+# A resume never reads the openings file again, and refuses a changed weights file (issue 12, item 4).
+printf '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0-0-S\n4-4-4-4-4-4-0-5-5-5-5-4-0-0-N\n' >"$tmp/op2.txt"
+"$oware" weights >"$tmp/w.txt"
+OP="minimax:depth=3,weights=$tmp/w.txt,name=mw;minimax:depth=2,name=m2;greedy"
+"$oware" tournament --players "$OP" --openings "file:$tmp/op2.txt" --format games:12 --seed 4 \
+  --threads 2 --db "$tmp/of.db" --quiet >/dev/null 2>&1
+"$oware" tournament --players "$OP" --openings "file:$tmp/op2.txt" --format games:12 --seed 4 \
+  --threads 2 --db "$tmp/ok.db" --quiet >/dev/null 2>&1 &
+pid=$!
+wait_games "$tmp/ok.db" 6
+kill_run $pid
+printf '0-4-4-4-4-4-5-5-5-5-4-4-4-0-N\n' >"$tmp/op2.txt"
+"$oware" tournament --resume 1 --db "$tmp/ok.db" --quiet >/dev/null 2>&1; rc=$?
+check "a run resumed after its openings file changed finishes" test $rc = 0
+check "... with the games of the uninterrupted run (the stored openings)" \
+  cmp -s <(games "$tmp/of.db" 1) <(games "$tmp/ok.db" 1)
+sqlite3 "$tmp/ok.db" "update runs set status = 'interrupted'"
+sed -i 's/^store .*/store 1/' "$tmp/w.txt"
+"$oware" tournament --resume 1 --db "$tmp/ok.db" --quiet >/dev/null 2>"$tmp/wchg.err"; rc=$?
+check "a resume refuses a weights file that changed" bash -c "test $rc != 0 && grep -q 'w.txt' '$tmp/wchg.err'"
 
 echo "$fails failed"
 [ $fails = 0 ]

@@ -492,6 +492,76 @@ static void report(const counters *c) {
          c->end_repetition_split, c->end_split_half, c->end_ply_limit, c->end_safety);
 }
 
+/* board_capture_of (the capture and grand-slam rule that the evaluation,
+ * move ordering and MCTS playouts use without playing the move) against
+ * board_play on a copy, on a million random positions: every grand_slam
+ * switch, both lap rules, every row length; rows are drawn sparse often so
+ * that chains and grand slams are common, stores so that `win` goes both
+ * ways. */
+static void test_capture_of(void **state) {
+  static const char *const slams[] = {"nothing", "forbidden", "all", "win"};
+  static const char *const laps[] = {"skip", "fill"};
+  long calls = 0, captures = 0, slams_seen = 0, slam_nothing = 0, lap_moves = 0;
+  int k = 0;
+  (void)state;
+  for (int g = 0; g < 4; g++)
+    for (int l = 0; l < 2; l++)
+      for (int h = VARIANT_MIN_HOUSES; h <= VARIANT_MAX_HOUSES; h++, k++) {
+        char text[128], err[256];
+        variant v;
+        snprintf(text, sizeof text, "abapa,houses=%d,lap=%s,grand_slam=%s", h, laps[l], slams[g]);
+        assert_int_equal(variant_parse(text, &v, err, sizeof err), 0);
+        rng r;
+        rng_seed(&r, rng_mix(4242, (uint64_t)k));
+        const int positions = 1000000 / 48 + 1;
+        for (int n = 0; n < positions; n++) {
+          int pits[VARIANT_MAX_PITS], stores[2], sum = 0;
+          int sparse = (int)rng_below(&r, 3); /* 0: any counts, 1-2: mostly 0..3 */
+          for (int p = 0; p < v.pits; p++) {
+            int c = sparse ? (int)rng_below(&r, 4) : (int)rng_below(&r, (uint32_t)(3 * v.seeds));
+            if (rng_below(&r, 40) == 0) c = v.pits + (int)rng_below(&r, (uint32_t)v.pits); /* laps */
+            if (sum + c > v.total) c = 0;
+            pits[p] = c;
+            sum += c;
+          }
+          stores[0] = (int)rng_below(&r, (uint32_t)(v.total - sum + 1));
+          stores[1] = v.total - sum - stores[0];
+          for (int side = 0; side < 2; side++) {
+            board b;
+            board_set(&b, &v, pits, stores, side);
+            for (int m = side * h; m < (side + 1) * h; m++) {
+              if (!b.pit[m]) continue;
+              board c = b;
+              int want = board_play(&c, &v, m);
+              int got = board_capture_of(&b, &v, side, m);
+              if (got != want) {
+                char pos[NOTATION_POSITION_MAX];
+                notation_format_position(&b, &v, NULL, pos, sizeof pos);
+                fail_msg("%s: %s house %d: board_capture_of %d, board_play %d", text, pos, m, got,
+                         want);
+              }
+              /* The same from the other side's turn (the evaluation asks for both sides). */
+              board o = b;
+              o.side = (uint8_t)(1 - side);
+              assert_int_equal(board_capture_of(&o, &v, side, m), want);
+              calls++;
+              captures += want > 0;
+              lap_moves += b.pit[m] >= v.pits;
+              if (board_is_grand_slam(&b, &v, m)) {
+                slams_seen++;
+                slam_nothing += want == 0;
+              }
+            }
+          }
+        }
+      }
+  printf("[diff] capture_of: %ld moves, %ld captures, %ld lap moves, %ld grand slams (%ld take "
+         "nothing)\n",
+         calls, captures, lap_moves, slams_seen, slam_nothing);
+  assert_true(captures > 100000 && lap_moves > 10000 && slams_seen > 10000);
+  assert_true(slam_nothing > 1000 && slam_nothing < slams_seen);
+}
+
 /* Runs after the game tests: every situation must have occurred. */
 static void test_situations_covered(void **state) {
   const counters *c = &total;
@@ -612,6 +682,7 @@ int main(void) {
       cmocka_unit_test(test_sweep),
       cmocka_unit_test(test_situations_covered),
       cmocka_unit_test(test_perft),
+      cmocka_unit_test(test_capture_of),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 
 #include "core/thread.h"
 #include "arena/match.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "players/player.h"
@@ -24,12 +25,6 @@
 #define FAKE OWARE_TEST_DATA "/engines/fake_engine.sh"
 /* Short waits, so that the hanging cases end quickly. */
 #define FAST "timeout=500,margin=300,grace=200"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* No child is left: neither running nor a zombie. */
 static void assert_no_children(void) {
@@ -188,9 +183,9 @@ static void test_infinite_stop(void **state) {
   assert_non_null(t);
   char err[256];
   int m;
-  double t0 = now();
+  double t0 = clock_now();
   assert_int_equal(player_choose(eng, &g, &lim, &m, NULL, err, sizeof err), PLAYER_OK);
-  double s = now() - t0;
+  double s = clock_now() - t0;
   thread_join(t);
   assert_true(s >= 0.25 && s < 5.0);
   assert_true(g.legal >> m & 1);
@@ -205,9 +200,9 @@ static match_result fake_game(const char *mode, const char *extra, double *secon
   player *f = make(spec), *r = make("random");
   variant v;
   variant_default(&v);
-  double t0 = now();
+  double t0 = clock_now();
   match_result res = play(f, r, &v, 7);
-  if (seconds) *seconds = now() - t0;
+  if (seconds) *seconds = clock_now() - t0;
   player_free(f);
   player_free(r);
   return res;
@@ -291,11 +286,11 @@ static void test_hang_after_uciok(void **state) {
   (void)state;
   char spec[1024], err[512];
   fake_spec(spec, sizeof spec, "hang", "");
-  double t0 = now();
+  double t0 = clock_now();
   player *p = player_create(spec, err, sizeof err);
   assert_null(p);
   print_message("  %s\n", err);
-  assert_true(now() - t0 < 2.0);
+  assert_true(clock_now() - t0 < 2.0);
   if (!strstr(err, "readyok") || !strstr(err, "500 ms")) fail_msg("message: %s", err);
 }
 
@@ -303,11 +298,11 @@ static void test_silent(void **state) {
   (void)state;
   char spec[1024], err[512];
   fake_spec(spec, sizeof spec, "silent", "");
-  double t0 = now();
+  double t0 = clock_now();
   player *p = player_create(spec, err, sizeof err);
   assert_null(p);
   print_message("  %s\n", err);
-  assert_true(now() - t0 < 2.0);
+  assert_true(clock_now() - t0 < 2.0);
   if (!strstr(err, "'uciok'")) fail_msg("message: %s", err);
 }
 
@@ -443,9 +438,9 @@ static void test_destroy_kills(void **state) {
   char spec[1024];
   fake_spec(spec, sizeof spec, "hanggo", "");
   player *f = make(spec);
-  double t0 = now();
+  double t0 = clock_now();
   player_free(f);
-  double s = now() - t0;
+  double s = clock_now() - t0;
   assert_true(s >= 0.15 && s < 1.5);
 }
 

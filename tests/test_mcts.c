@@ -12,16 +12,11 @@
 
 #include "core/thread.h"
 #include "arena/match.h"
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/player.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int quick(void) {
   const char *q = getenv("OWARE_TEST_QUICK");
@@ -205,9 +200,9 @@ static void test_movetime(void **state) {
 
   player *p = make("mcts:playouts=0,movetime=50");
   player_info info;
-  double t0 = now();
+  double t0 = clock_now();
   ask(p, &g, NULL, &info);
-  double took = now() - t0;
+  double took = clock_now() - t0;
   printf("[ mcts     ] movetime=50: %.3f s, %lld playouts\n", took, info.playouts);
   assert_true(took >= 0.045 && took < 0.05 + margin);
   assert_true(info.seconds <= took);
@@ -216,17 +211,17 @@ static void test_movetime(void **state) {
   /* The move's limit replaces the option; playouts= still applies too. */
   player_limits lim = {0};
   lim.movetime_ms = 30;
-  t0 = now();
+  t0 = clock_now();
   ask(p, &g, &lim, &info);
-  took = now() - t0;
+  took = clock_now() - t0;
   assert_true(took >= 0.025 && took < 0.03 + margin);
   player_free(p);
 
   p = make("mcts:playouts=300,movetime=100000");
-  t0 = now();
+  t0 = clock_now();
   ask(p, &g, NULL, &info);
   assert_int_equal(info.playouts, 300);
-  assert_true(now() - t0 < margin);
+  assert_true(clock_now() - t0 < margin);
   player_free(p);
 
   /* infinite: until another thread sets stop. */
@@ -235,10 +230,10 @@ static void test_movetime(void **state) {
   lim.infinite = 1;
   char terr[128];
   thread *th;
-  t0 = now();
+  t0 = clock_now();
   assert_non_null(th = thread_start(stop_later, p, terr, sizeof terr));
   ask(p, &g, &lim, &info);
-  took = now() - t0;
+  took = clock_now() - t0;
   thread_join(th);
   atomic_store(&p->stop, 0);
   printf("[ mcts     ] infinite, stopped after 50 ms: %.3f s, %lld playouts\n", took,
@@ -509,7 +504,7 @@ static void test_strength(void **state) {
   const int games = quick() ? 20 : 100;
   player *m = make("mcts:playouts=2000,seed=17"), *o = make("greedy:seed=23");
   int wins = 0, draws = 0;
-  double t0 = now();
+  double t0 = clock_now();
   for (int i = 0; i < games; i++) {
     game g;
     match_result r;
@@ -526,7 +521,7 @@ static void test_strength(void **state) {
   }
   printf("[ mcts     ] mcts:playouts=2000 vs greedy: %d wins, %d draws, %d losses of %d "
          "games (%.1f s)\n",
-         wins, draws, games - wins - draws, games, now() - t0);
+         wins, draws, games - wins - draws, games, clock_now() - t0);
   assert_true(wins >= games * 85 / 100);
   player_free(m);
   player_free(o);

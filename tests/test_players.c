@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "arena/match.h"
+#include "core/clock.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -133,6 +134,115 @@ static void test_weights(void **state) {
   player *p = make(spec);
   player_free(p);
   remove(path);
+}
+
+/* The parameter hook: minimax takes every weight by its feature name and
+ * its numeric options, mcts its playouts and c, a plug-in its own; the
+ * generic checks name the player and the parameter. */
+static void test_params(void **state) {
+  (void)state;
+  variant v = var("abapa");
+  char err[512];
+  int m1, m2;
+  player_info i1, i2;
+  /* minimax lists every evaluation feature and its limits. */
+  player *a = make("minimax:depth=5,hash=1");
+  for (int i = 0; i < EVAL_N; i++) {
+    const player_param_info *pi = player_find_param(a, eval_features[i].name);
+    assert_non_null(pi);
+    assert_true(pi->tune_lo == eval_features[i].lo && pi->tune_hi == eval_features[i].hi);
+  }
+  assert_non_null(player_find_param(a, "depth"));
+  assert_non_null(player_find_param(a, "noise"));
+  /* Weights set through the hook play as the same weights loaded from a file. */
+  eval_weights w;
+  eval_default(&w);
+  w.w[EVAL_STORE] = 150, w.w[EVAL_KROO] = -20, w.w[EVAL_THREAT] = -3;
+  char path[] = "/tmp/oware-params-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_int_equal(eval_write(f, &w), 0);
+  fclose(f);
+  char spec[128];
+  snprintf(spec, sizeof spec, "minimax:depth=5,hash=1,weights=%s", path);
+  player *b = make(spec);
+  player *d = make("minimax:depth=5,hash=1"); /* the defaults, for contrast */
+  player_param wp[EVAL_N];
+  eval_params(&w, wp);
+  assert_int_equal(player_set_params(a, wp, EVAL_N, err, sizeof err), 0);
+  int differs = 0;
+  for (int k = 0; k < 20; k++) {
+    game g;
+    board start = opening(&v, 900 + (uint64_t)k, 6 + k % 7);
+    assert_int_equal(game_init(&g, &v, &start), 0);
+    if (g.end != BOARD_END_NONE) {
+      game_free(&g);
+      continue;
+    }
+    assert_int_equal(player_new_game(a, &v, 1, err, sizeof err), 0);
+    assert_int_equal(player_new_game(b, &v, 1, err, sizeof err), 0);
+    assert_int_equal(player_new_game(d, &v, 1, err, sizeof err), 0);
+    assert_int_equal(player_choose(a, &g, NULL, &m1, &i1, err, sizeof err), PLAYER_OK);
+    assert_int_equal(player_choose(b, &g, NULL, &m2, &i2, err, sizeof err), PLAYER_OK);
+    assert_int_equal(m1, m2);
+    assert_int_equal(i1.nodes, i2.nodes);
+    assert_int_equal(i1.score, i2.score);
+    assert_int_equal(player_choose(d, &g, NULL, &m2, &i2, err, sizeof err), PLAYER_OK);
+    differs += i1.score != i2.score || i1.nodes != i2.nodes;
+    game_free(&g);
+  }
+  assert_true(differs > 0);
+  remove(path);
+  /* A numeric option: the depth of the next search. */
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  assert_int_equal(player_set_param(a, "depth", 3, err, sizeof err), 0);
+  assert_int_equal(player_choose(a, &g, NULL, &m1, &i1, err, sizeof err), PLAYER_OK);
+  assert_int_equal(i1.depth, 3);
+  assert_int_equal(player_set_param(a, "nodes", 1234, err, sizeof err), 0);
+  assert_int_equal(player_set_param(a, "depth", 20, err, sizeof err), 0);
+  assert_int_equal(player_choose(a, &g, NULL, &m1, &i1, err, sizeof err), PLAYER_OK);
+  assert_int_equal(i1.nodes, 1234);
+  /* Errors name the player and the parameter. */
+  assert_int_equal(player_set_param(a, "bogus", 1, err, sizeof err), -1);
+  assert_non_null(strstr(err, "no parameter 'bogus'"));
+  assert_non_null(strstr(err, "store"));
+  assert_int_equal(player_set_param(a, "depth", 0, err, sizeof err), -1);
+  assert_non_null(strstr(err, "depth = 0 is outside"));
+  player_free(a);
+  player_free(b);
+  player_free(d);
+  player *gr = make("greedy");
+  assert_null(player_params(gr)->name);
+  assert_int_equal(player_set_params(gr, wp, EVAL_N, err, sizeof err), -1);
+  assert_non_null(strstr(err, "takes no parameters"));
+  player_free(gr);
+  /* mcts: playouts. */
+  player *mc = make("mcts:playouts=100");
+  assert_int_equal(player_set_param(mc, "playouts", 321, err, sizeof err), 0);
+  assert_int_equal(player_set_param(mc, "c", 0.7, err, sizeof err), 0);
+  assert_int_equal(player_new_game(mc, &v, 1, err, sizeof err), 0);
+  assert_int_equal(player_choose(mc, &g, NULL, &m1, &i1, err, sizeof err), PLAYER_OK);
+  assert_int_equal(i1.playouts, 321);
+  player_free(mc);
+  game_free(&g);
+  /* The example plug-in: its parameter `most` changes the house it plays. */
+  player *pl = make("plugin:path=" OWARE_PLUGIN_EXAMPLE ",prefer=fewest");
+  assert_string_equal(player_params(pl)->name, "most");
+  board pos;
+  assert_int_equal(notation_parse_position("1-2-5-3-7-6-4-4-4-4-4-4-0-0-S", &v, &pos, err,
+                                           sizeof err),
+                   0);
+  assert_int_equal(game_init(&g, &v, &pos), 0);
+  assert_int_equal(player_choose(pl, &g, NULL, &m1, NULL, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m1, 0); /* A, the emptiest */
+  assert_int_equal(player_set_param(pl, "most", 1, err, sizeof err), 0);
+  assert_int_equal(player_choose(pl, &g, NULL, &m1, NULL, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m1, 4); /* E, the fullest */
+  assert_int_equal(player_set_param(pl, "most", 2, err, sizeof err), -1);
+  game_free(&g);
+  player_free(pl);
 }
 
 /* The SWAR evaluation against a plain loop over the houses. */
@@ -302,11 +412,9 @@ static void test_limits(void **state) {
   player_free(p);
   /* Time: 100 ms is honoured loosely. */
   p = make("minimax:movetime=100");
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double t0 = clock_now();
   assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double t = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  double t = clock_now() - t0;
   assert_true(t >= 0.09 && t < 1.0);
   assert_true(info.depth >= 4);
   player_free(p);
@@ -534,6 +642,7 @@ int main(void) {
       cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_spec_values),
       cmocka_unit_test(test_weights),
+      cmocka_unit_test(test_params),
       cmocka_unit_test(test_eval_features),
       cmocka_unit_test(test_legal_everywhere),
       cmocka_unit_test(test_deterministic),

@@ -49,6 +49,10 @@ check "match with a bad variant exits 2" bash -c "test $rc = 2 && grep -q seeds 
 
 "$oware" match --south "plugin:path=$plugin,prefer=fewest" --north random --games 2 >"$tmp/pl" 2>&1; rc=$?
 check "a plug-in player plays" bash -c "test $rc = 0 && grep -q '^total:' '$tmp/pl'"
+# South's houses hold 1 2 5 3 7 6: fewest plays A, most plays E (not the last house F).
+pick() { printf 'position fen 1-2-5-3-7-6-4-4-4-4-4-4-0-0-S\ngo\nquit\n' | "$oware" uci --player "plugin:path=$plugin,prefer=$1" 2>&1 | sed -n 's/^bestmove //p'; }
+check "a plug-in with prefer=fewest plays the emptiest house" test "$(pick fewest)" = A
+check "a plug-in with prefer=most plays the fullest house" test "$(pick most)" = E
 "$oware" match --south "plugin:path=$plugin,prefer=sideways" --north random >/dev/null 2>"$tmp/err"; rc=$?
 check "a plug-in checks its options" bash -c "test $rc = 2 && grep -q 'most|fewest' '$tmp/err'"
 "$oware" match --south "plugin:path=$tmp/none.so" --north random >/dev/null 2>"$tmp/err"; rc=$?

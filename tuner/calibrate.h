@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena/rating.h"
+#include "stats/elo_fit.h"
 #include "core/variant.h"
 
 #define CALIBRATE_MAX_LEVELS 16

@@ -12,7 +12,7 @@
 #include "arena/runner.h"
 #include "core/game.h"
 #include "core/rng.h"
-#include "players/minimax.h"
+#include "players/eval.h"
 #include "players/player.h"
 
 void texel_free(texel_set *set) {
@@ -78,8 +78,13 @@ static const char *sp_spec(void *ctx, int slot) {
 static int sp_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
   (void)slot;
   selfplay *sp = ctx;
-  if (sp->w && minimax_set_weights(p, sp->w)) {
-    snprintf(err, errlen, "texel: weights apply to a minimax player only");
+  player_param wp[EVAL_N];
+  if (!sp->w) return 0;
+  eval_params(sp->w, wp);
+  char perr[512];
+  if (player_set_params(p, wp, EVAL_N, perr, sizeof perr)) {
+    snprintf(err, errlen, "texel: %s (the weights need a player with an evaluation, e.g. minimax)",
+             perr);
     return -1;
   }
   return 0;
