@@ -196,7 +196,7 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
        * when it beats alpha there. */
       int r = 0;
       if (s->lmr && depth >= 3 && i >= 2 && !taken && order[i] < (1 << 28))
-        r = 1 + (depth >= 6 && i >= 4);
+        r = 1 + (depth >= 5 && i >= 3) + (depth >= 9 && i >= 4);
       sc = alpha + 1;
       if (r)
         sc = -search(s, &child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
