@@ -1,10 +1,12 @@
-/* match.c: plays one game between two players; a player's failure is its loss. */
+/* match.c: plays one game between two players (a player's failure is its loss), or a plain sequence of them. */
 #include "arena/match.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "core/clock.h"
+
+#include "core/rng.h"
 
 /* The one table of end names (index 0 is BOARD_END_NONE: no end). */
 static const char *const end_names[MATCH_NENDS] = {
@@ -45,6 +47,12 @@ static void forfeit(match_result *r, const game *g, int loser, player_status s,
 
 int match_play(player *south, player *north, const variant *v, const board *start,
                uint64_t game_seed, game *g, match_result *r, char *err, size_t errlen) {
+  return match_play_stoppable(south, north, v, start, game_seed, NULL, g, r, err, errlen);
+}
+
+int match_play_stoppable(player *south, player *north, const variant *v, const board *start,
+                         uint64_t game_seed, const atomic_int *stop, game *g, match_result *r,
+                         char *err, size_t errlen) {
   player *side[2] = {south, north};
   double t0 = clock_now();
   memset(r, 0, sizeof *r);
@@ -60,6 +68,12 @@ int match_play(player *south, player *north, const variant *v, const board *star
     }
   }
   while (g->end == BOARD_END_NONE) {
+    if (stop && atomic_load(stop)) {
+      r->plies = g->plies;
+      r->seconds = clock_now() - t0;
+      snprintf(r->detail, sizeof r->detail, "stopped after %d plies", g->plies);
+      return 1;
+    }
     int mover = g->pos.side, m;
     player_status st = player_choose(side[mover], g, NULL, &m, NULL, why, sizeof why);
     if (st != PLAYER_OK) {
@@ -79,5 +93,25 @@ int match_play(player *south, player *north, const variant *v, const board *star
 done:
   r->plies = g->plies;
   r->seconds = clock_now() - t0;
+  return 0;
+}
+
+int match_games(player *const pl[2], const variant *v, long long games, uint64_t seed,
+                match_game_fn fn, void *ctx, match_totals *t, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  for (long long k = 0; k < games; k++) {
+    int a = (int)(k % 2); /* index of the player who is South */
+    game g;
+    match_result r;
+    if (match_play(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), &g, &r, err, errlen))
+      return -1;
+    int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
+    if (winner_idx < 0) t->draws++;
+    else t->wins[winner_idx]++;
+    t->games++;
+    int stop = fn ? fn(ctx, k, a, &g, &r) : 0;
+    game_free(&g);
+    if (stop) return 1;
+  }
   return 0;
 }

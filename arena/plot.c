@@ -1,5 +1,6 @@
 /* plot.c: gathers a run's statistics, writes the chart data files and runs gnuplot (fork/exec) on scripts/KIND.gp. */
 #include "arena/plot.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -563,20 +564,20 @@ int plot_script(const char *name, const char *datafile, const char *outstem, con
   int w = opt && opt->width > 0 ? opt->width : 800, h = opt && opt->height > 0 ? opt->height : 500;
   static const char *const ext[2] = {"png", "svg"};
   for (int e = 0; e < 2; e++) {
-    char outfile[4200], vars[12288] = "";
-    snprintf(outfile, sizeof outfile, "%s.%s", outstem, ext[e]);
-    unlink(outfile); /* a stale image must not pass for a new one */
+    char image[4200], vars[12288] = "";
+    snprintf(image, sizeof image, "%s.%s", outstem, ext[e]);
+    unlink(image); /* a stale image must not pass for a new one */
     gp_var(vars, sizeof vars, "datafile", datafile);
-    gp_var(vars, sizeof vars, "outfile", outfile);
+    gp_var(vars, sizeof vars, "outfile", image);
     gp_var(vars, sizeof vars, "title", title);
     size_t n = strlen(vars);
     snprintf(vars + n, sizeof vars - n, "width=%d; height=%d; %s", w, h, extra ? extra : "");
     if (run_gnuplot(prog, vars, script, err, errlen)) {
-      unlink(outfile); /* gnuplot may leave an empty or partial file */
+      unlink(image); /* gnuplot may leave an empty or partial file */
       return -1;
     }
-    if (!file_nonempty(outfile)) {
-      ERR("gnuplot exited 0 but wrote no '%s'", outfile);
+    if (!file_nonempty(image)) {
+      ERR("gnuplot exited 0 but wrote no '%s'", image);
       return -1;
     }
   }
@@ -836,11 +837,9 @@ static int write_ends(const plot_run *r, FILE *f) {
 
 int plot_tuning_write(const char *path, int64_t run_id, const char *const *names, int nweights,
                       const plot_tuning_iter *it, int n, char *err, size_t errlen) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    ERR("cannot write '%s': %s", path, strerror(errno));
-    return -1;
-  }
+  outfile of; /* written whole or not at all */
+  if (outfile_open(&of, path, err, errlen)) return -1;
+  FILE *f = of.f;
   fprintf(f, "# oware chart data: tuning of run %lld, weights after each iteration, Elo of the "
              "validation checkpoints (NaN: none)\n",
           (long long)run_id);
@@ -859,11 +858,7 @@ int plot_tuning_write(const char *path, int64_t run_id, const char *const *names
     for (int k = 0; k < nweights; k++) fprintf(f, " %.6g", it[i].weights[k]);
     fputc('\n', f);
   }
-  if (fclose(f)) {
-    ERR("cannot write '%s'", path);
-    return -1;
-  }
-  return 0;
+  return outfile_commit(&of, err, errlen);
 }
 
 /* Splits "name value name value …" into up to max pairs. */
@@ -991,11 +986,9 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
           nodata = why;
         }
       } else {
-        FILE *f = fopen(data, "w");
-        if (!f) {
-          ERR("cannot write '%s': %s", data, strerror(errno));
-          return -1;
-        }
+        outfile of; /* written whole or not at all */
+        if (outfile_open(&of, data, err, errlen)) return -1;
+        FILE *f = of.f;
         switch (kind) {
         case PLOT_ELO: wrc = write_elo(r, f); break;
         case PLOT_RATINGS: wrc = write_ratings(r, f); break;
@@ -1003,10 +996,12 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
         case PLOT_LENGTH: wrc = write_length(r, f); break;
         default: wrc = write_ends(r, f); break;
         }
-        if (fclose(f) || wrc) {
-          ERR("cannot write '%s'%s", data, wrc ? ": out of memory" : "");
+        if (wrc) {
+          outfile_abort(&of);
+          ERR("cannot write '%s': out of memory", data);
           return -1;
         }
+        if (outfile_commit(&of, err, errlen)) return -1;
       }
     }
     if (nodata) {

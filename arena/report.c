@@ -1,5 +1,7 @@
 /* report.c: writes a run's report folder: index.html and report.md (the same content), the charts, the games as OGN. */
 #include "arena/report.h"
+#include "core/outfile.h"
+#include "arena/viewer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -225,31 +227,24 @@ static int export_game(void *ctx, const store_game *g) {
   int bad = notation_ogn_write(e->f, &gm, &meta);
   game_free(&gm);
   if (bad) {
-    snprintf(e->err, sizeof e->err, "write error");
+    snprintf(e->err, sizeof e->err, "cannot write series %d game %d: %s", g->series_no,
+             g->game_no, strerror(errno));
     return 1;
   }
   return 0;
 }
 
 static int write_ogn(store *db, const plot_run *r, const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    ERR("cannot write '%s': %s", path, strerror(errno));
-    return -1;
-  }
-  exporter e = {f, &r->run, ""};
+  outfile of; /* written whole, or the old file stays */
+  if (outfile_open(&of, path, err, errlen)) return -1;
+  exporter e = {of.f, &r->run, ""};
   int rc = store_games_foreach(db, r->run.id, export_game, &e, err, errlen);
-  int bad = fclose(f);
-  if (e.err[0]) {
-    ERR("%s: %s", path, e.err);
+  if (e.err[0] || rc) {
+    outfile_abort(&of);
+    if (e.err[0]) ERR("%s: %s", path, e.err);
     return -1;
   }
-  if (rc) return -1;
-  if (bad) {
-    ERR("cannot write '%s'", path);
-    return -1;
-  }
-  return 0;
+  return outfile_commit(&of, err, errlen);
 }
 
 /* ---- The pages ---- */
@@ -593,6 +588,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   if (plot_run_load(db, run_id, &r, err, errlen)) return -1;
   int rc = -1;
   FILE *h = NULL, *m = NULL;
+  outfile hf = {0}, mf = {0}; /* index.html and report.md: each written whole or not at all */
   char hpath[4200], mpath[4200], ogn[64], ognpath[4200];
   if (plot_mkdirs(outdir, err, errlen)) goto done;
   snprintf(ogn, sizeof ogn, "run-%lld.ogn", (long long)run_id);
@@ -607,12 +603,9 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   if (kinds && plot_charts_run(r, kinds, outdir, opt, &res, log, err, errlen) < 0) goto done;
   snprintf(hpath, sizeof hpath, "%s/index.html", outdir);
   snprintf(mpath, sizeof mpath, "%s/report.md", outdir);
-  h = fopen(hpath, "w");
-  m = h ? fopen(mpath, "w") : NULL;
-  if (!h || !m) {
-    ERR("cannot write '%s': %s", h ? mpath : hpath, strerror(errno));
-    goto done;
-  }
+  if (outfile_open(&hf, hpath, err, errlen) || outfile_open(&mf, mpath, err, errlen)) goto done;
+  h = hf.f;
+  m = mf.f;
   out o = {h, m};
   char title[400];
   snprintf(title, sizeof title, "Run %lld: %s", (long long)run_id, r->run.name);
@@ -631,15 +624,19 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
            r->run.nvariants == 1 ? "" : "s", r->games, r->run.started,
            r->run.finished[0] ? ", finished " : "", r->run.finished);
   para(&o, "sub", sub);
-  fputs("<nav><a href=\"#configuration\">Configuration</a><a href=\"#standings\">Standings</a>"
-        "<a href=\"#ratings\">Ratings</a><a href=\"#pairings\">Pairings</a>"
-        "<a href=\"#charts\">Charts</a><a href=\"#files\">Files</a></nav>\n",
-        h);
+  fprintf(h,
+          "<nav><a href=\"#configuration\">Configuration</a><a href=\"#standings\">Standings</a>"
+          "<a href=\"#ratings\">Ratings</a><a href=\"#pairings\">Pairings</a>"
+          "<a href=\"#charts\">Charts</a>%s<a href=\"#files\">Files</a></nav>\n",
+          r->games ? "<a href=\"#games\">Games</a>" : "");
   write_config(&o, r);
   write_standings(&o, r);
   write_ratings(&o, r);
   write_pairings(&o, r);
   write_charts(&o, r, &res, outdir, opt);
+  long long viewed = 0;
+  if (r->games && viewer_write(h, db, &r->run, &viewed, err, errlen)) goto done;
+  if (viewed) fprintf(m, "\nThe games can be stepped through in index.html (section Games).\n");
   write_files(&o, r, outdir, ogn);
   time_t now = time(NULL);
   struct tm tm;
@@ -648,17 +645,13 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
           when);
   fprintf(m, "\n---\nWritten by oware %s on %s.\n", OWARE_VERSION, when);
-  int bh = fclose(h), bm = fclose(m);
   h = m = NULL;
-  if (bh || bm) {
-    ERR("cannot write '%s'", bh ? hpath : mpath);
-    goto done;
-  }
+  if (outfile_commit(&hf, err, errlen) || outfile_commit(&mf, err, errlen)) goto done;
   if (log) fprintf(log, "report: %s (and report.md)\n", hpath);
   rc = 0;
 done:
-  if (h) fclose(h);
-  if (m) fclose(m);
+  outfile_abort(&hf); /* nothing left to do after a commit */
+  outfile_abort(&mf);
   plot_run_free(r);
   return rc;
 }

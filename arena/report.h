@@ -12,7 +12,8 @@
 /* Writes the report of run run_id into outdir (created if missing; the
  * default of the CLI is results/run-N/):
  *   index.html   configuration, standings, ratings, per-pairing statistics,
- *                the charts; no external CSS, JS or fonts (renders offline)
+ *                the charts, the game viewer (arena/viewer.h: step through
+ *                any game); no external CSS, JS or fonts (renders offline)
  *   report.md    the same in Markdown
  *   run-N.ogn    every game of the run (linked from both pages)
  *   <kind>.png, <kind>.svg, <kind>.dat   the charts (plot_charts, every kind

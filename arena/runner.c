@@ -142,8 +142,16 @@ int runner_play_job(const runner_schedule *s, runner_players *pl, long long job,
     r->k = k;
     r->game = g;
     game gm;
-    if (match_play(south, north, g.v, &g.start, g.seed, &gm, &r->mr, err, errlen)) {
+    int mrc = match_play_stoppable(south, north, g.v, &g.start, g.seed, stop, &gm, &r->mr, err,
+                                   errlen);
+    if (mrc < 0) {
       rc = -1;
+      break;
+    }
+    if (mrc == 1) { /* stopped in the middle of the game: it is not a finished one */
+      game_free(&gm);
+      out->partial = 1;
+      rc = 1;
       break;
     }
     r->plies = gm.plies;

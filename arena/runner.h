@@ -31,7 +31,8 @@
  *   when the sink decides.
  * - When the sink says the run is decided, no new job is handed out and
  *   nothing after the deciding game reaches the sink. When *stop is set, no
- *   new job is handed out, jobs in progress end after their current game,
+ *   new job is handed out, jobs in progress end at once (a game in
+ *   progress is dropped: it is not finished),
  *   and the sink still gets, in order, every finished game up to the first
  *   job that was cut short (that job's finished games included): what is
  *   delivered stays a prefix of the schedule.
@@ -145,8 +146,9 @@ typedef struct runner_job_result {
 void runner_job_result_free(runner_job_result *r);
 
 /* Plays job `job` with a worker's players into *out (which it resets).
- * *stop (may be NULL) ends it between games: it returns 1 with the games
- * finished so far and out->partial set. 0 when the job is whole; -1 with
+ * *stop (may be NULL) ends it, before the next move of a game in progress
+ * (that game is dropped): it returns 1 with the games finished so far and
+ * out->partial set. 0 when the job is whole; -1 with
  * err (out is then empty). */
 int runner_play_job(const runner_schedule *s, runner_players *players, long long job,
                     atomic_int *stop, runner_job_result *out, char *err, size_t errlen);

@@ -4,6 +4,8 @@
  * time (the arena's writer thread). Every sqlite3 call is checked; every
  * error message starts with "store: " and carries sqlite3_errmsg. */
 #include "arena/store.h"
+#include "core/notation.h"
+#include "core/variant.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -328,7 +330,8 @@ static void now_iso8601(char *buf, size_t len) {
 /* The one table of names per enum: the database keeps these. */
 static const char *const status_names[STORE_NSTATUS] = {"running", "finished", "interrupted",
                                                         "failed"};
-static const char *const kind_names[STORE_NKINDS] = {"round-robin", "gauntlet", "spsa", "texel"};
+static const char *const kind_names[STORE_NKINDS] = {"round-robin", "gauntlet", "spsa", "texel",
+                                                        "imported"};
 static const char *const type_names[] = {"text", "integer", "real"};
 
 const char *store_status_name(store_status st) {
@@ -959,7 +962,30 @@ static int prepare_cached(store *s, char *err, size_t errlen) {
                  errlen);
 }
 
+static int open_mode(const char *path, int create, int readonly, store **out, char *err,
+                     size_t errlen);
+
 int store_open(const char *path, int create, store **out, char *err, size_t errlen) {
+  return open_mode(path, create, 0, out, err, errlen);
+}
+
+int store_open_readonly(const char *path, store **out, char *err, size_t errlen) {
+  int rc = open_mode(path, 0, 1, out, err, errlen);
+  if (rc != 1) return rc;
+  /* An older schema: upgraded once (its runs stay listed and exportable)
+   * when the file can be written, then read. */
+  store *w;
+  if (access(path, W_OK)) {
+    errf(err, errlen, "%s has an older schema and cannot be upgraded: %s", path, strerror(errno));
+    return -1;
+  }
+  if (open_mode(path, 0, 0, &w, err, errlen)) return -1;
+  store_close(w);
+  return open_mode(path, 0, 1, out, err, errlen) ? -1 : 0;
+}
+
+static int open_mode(const char *path, int create, int readonly, store **out, char *err,
+                     size_t errlen) {
   *out = NULL;
   if (!path || !*path) {
     errf(err, errlen, "no database path given");
@@ -971,7 +997,8 @@ int store_open(const char *path, int create, store **out, char *err, size_t errl
     errf(err, errlen, "out of memory opening %s", path);
     return -1;
   }
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+  int flags = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX |
+              (create ? SQLITE_OPEN_CREATE : 0);
   int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
   if (rc != SQLITE_OK) {
     if (!s->db) {
@@ -986,7 +1013,7 @@ int store_open(const char *path, int create, store **out, char *err, size_t errl
     goto fail;
   }
   /* READWRITE falls back to read-only on a write-protected file. */
-  if (sqlite3_db_readonly(s->db, "main") == 1) {
+  if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
     errf(err, errlen, "cannot write %s: the file is read-only", path);
     goto fail;
   }
@@ -995,9 +1022,37 @@ int store_open(const char *path, int create, store **out, char *err, size_t errl
     db_fail(s->db, err, errlen, path);
     goto fail;
   }
-  if (claim(s->db, path, create, err, errlen) || configure(s->db, path, err, errlen) ||
-      prepare_cached(s, err, errlen))
+  if (readonly) {
+    /* Reading only: the file is checked, never changed (no migration, no
+     * journal mode), so a write-protected database can be read. */
+    identity id;
+    if (identify(s->db, path, &id, err, errlen)) goto fail;
+    if (is_empty(&id)) {
+      errf(err, errlen, "empty database (not created by oware): %s", path);
+      goto fail;
+    }
+    if (id.app_id != STORE_APPLICATION_ID) {
+      errf(err, errlen, "not an oware database (application id 0x%08llx): %s",
+           (unsigned long long)(uint32_t)id.app_id, path);
+      goto fail;
+    }
+    if (id.version < STORE_SCHEMA_VERSION && id.version >= 1) {
+      sqlite3_close(s->db);
+      free(s->path);
+      free(s);
+      return 1; /* older: the caller upgrades it */
+    }
+    if (id.version != STORE_SCHEMA_VERSION) {
+      errf(err, errlen, "written by a newer oware (schema %lld, this one reads %d): %s",
+           id.version, STORE_SCHEMA_VERSION, path);
+      goto fail;
+    }
+    if (exec(s->db, "PRAGMA foreign_keys=ON", err, errlen) || prepare_cached(s, err, errlen))
+      goto fail;
+  } else if (claim(s->db, path, create, err, errlen) || configure(s->db, path, err, errlen) ||
+             prepare_cached(s, err, errlen)) {
     goto fail;
+  }
   *out = s;
   return 0;
 fail:
@@ -1610,38 +1665,117 @@ int store_series_finish(store *s, const store_series *sr, char *err, size_t errl
   return store_commit(s, NULL, 0, sr, 1, err, errlen);
 }
 
-/* Counts the players and variants of a run (for checking game rows). */
-static int run_sizes(store *s, int64_t id, int *nplayers, int *nvariants, char *err,
-                     size_t errlen) {
-  sqlite3_stmt *st;
-  if (prepare(s->db,
-              "SELECT (SELECT count(*) FROM players WHERE run_id = ?1),"
-              " (SELECT count(*) FROM variants WHERE run_id = ?1)",
-              0, &st, err, errlen))
+/* What a game row of a run may hold: the run's player count and variants. */
+typedef struct row_rules {
+  int nplayers, nvariants;
+  variant v[STORE_MAX_VARIANTS];
+} row_rules;
+
+/* Reads the run's players and variants for checking its game rows. */
+static int row_rules_load(store *s, int64_t run_id, row_rules *rr, char *err, size_t errlen) {
+  sqlite3_stmt *st = NULL;
+  int rc;
+  memset(rr, 0, sizeof *rr);
+  if (prepare(s->db, "SELECT count(*) FROM players WHERE run_id = ?1", 0, &st, err, errlen))
     return -1;
-  int rc = sqlite3_bind_int64(st, 1, id);
-  if (!rc) rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    *nplayers = sqlite3_column_int(st, 0);
-    *nvariants = sqlite3_column_int(st, 1);
-  }
+  if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) goto sqlfail;
+  long long np = sqlite3_column_int64(st, 0);
+  rr->nplayers = np > STORE_MAX_PLAYERS ? STORE_MAX_PLAYERS : (int)np;
   sqlite3_finalize(st);
-  if (rc != SQLITE_ROW) return db_fail(s->db, err, errlen, "cannot read games");
+  st = NULL;
+  if (prepare(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx", 0, &st, err,
+              errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int idx = sqlite3_column_int(st, 0);
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    char verr[256];
+    if (idx != rr->nvariants || idx >= STORE_MAX_VARIANTS) {
+      errf(err, errlen, "run %" PRId64 ": variant index %d out of order or range", run_id, idx);
+      goto fail;
+    }
+    if (variant_parse(name ? name : "", &rr->v[idx], verr, sizeof verr)) {
+      errf(err, errlen, "run %" PRId64 ": stored variant %d: %s", run_id, idx, verr);
+      goto fail;
+    }
+    rr->nvariants++;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  return 0;
+sqlfail:
+  db_fail(s->db, err, errlen, "cannot read the run's players and variants");
+fail:
+  sqlite3_finalize(st);
+  return -1;
+}
+
+/* The end reasons a game row may hold (match_end_name's names). */
+/* Checks a game row read from the database (a database is input): every
+ * index in range, the moves letters of its variant, the opening a position
+ * of it. Returns 0, or -1 with a message naming the row. */
+static int game_row_check(const store_game *g, const row_rules *rr, char *err, size_t errlen) {
+  char row[96], perr[256];
+  snprintf(row, sizeof row, "run %" PRId64 " game %d (series %d)", g->run_id, g->game_no,
+           g->series_no);
+#define BAD(...)                                                                                     do {                                                                                                 char what_[400];                                                                                   snprintf(what_, sizeof what_, __VA_ARGS__);                                                        errf(err, errlen, "%s: %s", row, what_);                                                           return -1;                                                                                       } while (0)
+  if (g->series_no < 0) BAD("series_no %d is negative", g->series_no);
+  if (g->game_no < 0) BAD("game_no %d is negative", g->game_no);
+  if (g->round < 0) BAD("round %d is negative", g->round);
+  if (g->variant_idx < 0 || g->variant_idx >= rr->nvariants)
+    BAD("variant_idx %d out of range 0..%d", g->variant_idx, rr->nvariants - 1);
+  const int idx[4] = {g->a_idx, g->b_idx, g->south_idx, g->north_idx};
+  static const char *const names[4] = {"a_idx", "b_idx", "south_idx", "north_idx"};
+  for (int i = 0; i < 4; i++)
+    if (idx[i] < 0 || idx[i] >= rr->nplayers)
+      BAD("%s %d out of range 0..%d", names[i], idx[i], rr->nplayers - 1);
+  if (g->south_idx == g->north_idx || (g->south_idx != g->a_idx && g->south_idx != g->b_idx) ||
+      (g->north_idx != g->a_idx && g->north_idx != g->b_idx))
+    BAD("south_idx %d and north_idx %d are not the series' players %d and %d", g->south_idx,
+        g->north_idx, g->a_idx, g->b_idx);
+  if (g->winner < -1 || g->winner > 1) BAD("winner %d is not -1, 0 or 1", g->winner);
+  const variant *v = &rr->v[g->variant_idx];
+  if (g->score2[0] < 0 || g->score2[1] < 0 || g->score2[0] > 2 * v->total ||
+      g->score2[1] > 2 * v->total)
+    BAD("scores %g-%g out of range 0..%d", g->score2[0] / 2.0, g->score2[1] / 2.0, v->total);
+  if ((int)g->end < (int)MATCH_MAJORITY || (int)g->end >= MATCH_NENDS) BAD("end reason %d", (int)g->end);
+  size_t n = strlen(g->moves);
+  if (g->plies < 0 || (size_t)g->plies != n)
+    BAD("plies %d but %zu move letters", g->plies, n);
+  for (size_t i = 0; i < n; i++)
+    if (notation_move_index(v, g->moves[i]) < 0)
+      BAD("move %zu is '%c', not a house letter of its variant", i + 1,
+          (unsigned char)g->moves[i] >= 32 && (unsigned char)g->moves[i] < 127 ? g->moves[i] : '?');
+  board b;
+  if (notation_parse_position(g->opening, v, &b, perr, sizeof perr))
+    BAD("opening '%.60s': %s", g->opening, perr);
+#undef BAD
   return 0;
 }
 
 int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_game *g),
                         void *ctx, char *err, size_t errlen) {
-  int np = 0, nv = 0;
-  if (run_sizes(s, run_id, &np, &nv, err, errlen)) return -1;
+  /* Every row is checked before fn sees it: a database is input. */
+  row_rules *rr = malloc(sizeof *rr);
+  if (!rr) {
+    errf(err, errlen, "out of memory reading games");
+    return -1;
+  }
+  if (row_rules_load(s, run_id, rr, err, errlen)) {
+    free(rr);
+    return -1;
+  }
   /* A statement of its own (not cached), so that fn may use the store. */
   sqlite3_stmt *st;
   if (prepare(s->db,
               "SELECT run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx,"
               " north_idx, opening, moves, winner, score_south, score_north, plies, end_reason,"
               " detail, seed, seconds FROM games WHERE run_id = ?1 ORDER BY series_no, game_no",
-              0, &st, err, errlen))
+              0, &st, err, errlen)) {
+    free(rr);
     return -1;
+  }
   store_game g;
   int rc = sqlite3_bind_int64(st, 1, run_id), ret = 0;
   if (rc != SQLITE_OK) {
@@ -1668,36 +1802,40 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
     g.b_idx = sqlite3_column_int(st, 6);
     g.south_idx = sqlite3_column_int(st, 7);
     g.north_idx = sqlite3_column_int(st, 8);
-    if (g.variant_idx < 0 || g.variant_idx >= nv)
-      BAD_ROW("variant_idx %d out of range (the run has %d variant%s)", g.variant_idx, nv,
-              nv == 1 ? "" : "s");
-    const int idx[4] = {g.a_idx, g.b_idx, g.south_idx, g.north_idx};
-    static const char *const idx_name[4] = {"a_idx", "b_idx", "south_idx", "north_idx"};
-    for (int k = 0; k < 4; k++)
-      if (idx[k] < 0 || idx[k] >= np)
-        BAD_ROW("%s %d out of range (the run has %d players)", idx_name[k], idx[k], np);
+    /* Indices, winner, moves and opening: game_row_check, below. */
     column_copy(st, 9, g.opening, sizeof g.opening);
     const unsigned char *moves = sqlite3_column_text(st, 10);
     g.moves = moves ? (const char *)moves : "";
     g.winner = sqlite3_column_int(st, 11);
-    if (g.winner < -1 || g.winner > 1) BAD_ROW("winner %d (not -1, 0 or 1)", g.winner);
-    /* Scores are whole or half seeds: doubling them is exact. */
-    double s0 = sqlite3_column_double(st, 12), s1 = sqlite3_column_double(st, 13);
-    if (!(s0 >= 0 && s0 <= 1e6 && s1 >= 0 && s1 <= 1e6)) BAD_ROW("scores %g-%g", s0, s1);
-    g.score2[0] = (int)(s0 * 2.0);
-    g.score2[1] = (int)(s1 * 2.0);
+    /* Scores are whole or half seeds: doubling them is exact. Anything else
+     * (NaN, huge, a fraction) is refused before it is converted. */
+    for (int k = 0; k < 2; k++) {
+      double x = sqlite3_column_double(st, 12 + k) * 2.0;
+      if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x) {
+        errf(err, errlen, "run %" PRId64 " game %d (series %d): score_%s %g is not a score",
+             run_id, g.game_no, g.series_no, k ? "north" : "south", x / 2.0);
+        ret = -1;
+        goto done;
+      }
+      g.score2[k] = (int)x;
+    }
     g.plies = sqlite3_column_int(st, 14);
     const char *end = (const char *)sqlite3_column_text(st, 15);
-    if (match_end_parse(end, &g.end)) BAD_ROW("unknown end_reason '%s'", end ? end : "NULL");
+    if (match_end_parse(end, &g.end)) BAD_ROW("unknown end reason '%s'", end ? end : "NULL");
     column_copy(st, 16, g.detail, sizeof g.detail);
     if (parse_u64((const char *)sqlite3_column_text(st, 17), &g.seed)) BAD_ROW("bad seed");
     g.seconds = sqlite3_column_double(st, 18);
+    if (game_row_check(&g, rr, err, errlen)) {
+      ret = -1;
+      goto done;
+    }
     if (fn(ctx, &g)) goto done;
   }
 #undef BAD_ROW
   if (rc != SQLITE_DONE) ret = db_fail(s->db, err, errlen, "cannot read games");
 done:
   sqlite3_finalize(st);
+  free(rr);
   return ret;
 }
 
@@ -1865,7 +2003,7 @@ typedef struct run_names {
   int64_t run;
   int name_id[STORE_MAX_PLAYERS]; /* by player index; -1 when missing */
   int variant_ok[STORE_MAX_VARIANTS];
-  int nvariants;
+  int nplayers, nvariants;        /* indices stored for the run (rows are checked against them) */
 } run_names;
 
 typedef struct name_list {
@@ -1887,7 +2025,7 @@ static int name_id(name_list *l, const char *name) {
   return l->n++;
 }
 
-int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vname,
+int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfilter,
                       store_pair_count **out, int *n, char *err, size_t errlen) {
   *out = NULL;
   *n = 0;
@@ -1936,8 +2074,8 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
     rn = v;
     rn[nrn].run = sqlite3_column_int64(st, 0);
     for (int i = 0; i < STORE_MAX_PLAYERS; i++) rn[nrn].name_id[i] = -1;
-    for (int i = 0; i < STORE_MAX_VARIANTS; i++) rn[nrn].variant_ok[i] = !vname;
-    rn[nrn].nvariants = 0;
+    for (int i = 0; i < STORE_MAX_VARIANTS; i++) rn[nrn].variant_ok[i] = 0;
+    rn[nrn].nplayers = rn[nrn].nvariants = 0;
     nrn++;
   }
   if (rc != SQLITE_DONE) goto sqlfail;
@@ -1966,35 +2104,26 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
     RUN_INDEX(sqlite3_column_int64(st, 0), r);
     if (r < 0 || idx < 0 || idx >= STORE_MAX_PLAYERS) continue;
     if ((rn[r].name_id[idx] = name_id(&names, name ? name : "")) < 0) goto oom;
+    if (idx + 1 > rn[r].nplayers) rn[r].nplayers = idx + 1;
   }
   if (rc != SQLITE_DONE) goto sqlfail;
   sqlite3_finalize(st);
   st = NULL;
-  snprintf(sql, cap + 256, "SELECT run_id, count(*) FROM variants%s%s%s GROUP BY run_id",
-           WHERE_RUNS("run_id"));
+  /* Every run's variants (a game row's index is checked against them); those
+   * that pass the filter are counted. */
+  snprintf(sql, cap + 256, "SELECT run_id, idx, name FROM variants%s%s%s", WHERE_RUNS("run_id"));
   if (prepare(s->db, sql, 0, &st, err, errlen)) goto done;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int r, nv = sqlite3_column_int(st, 1);
+    int r, idx = sqlite3_column_int(st, 1);
+    const char *name = (const char *)sqlite3_column_text(st, 2);
     RUN_INDEX(sqlite3_column_int64(st, 0), r);
-    if (r >= 0) rn[r].nvariants = nv < STORE_MAX_VARIANTS ? nv : STORE_MAX_VARIANTS;
+    if (r < 0 || idx < 0 || idx >= STORE_MAX_VARIANTS) continue;
+    rn[r].variant_ok[idx] = !vfilter || (name && !strcmp(name, vfilter));
+    if (idx + 1 > rn[r].nvariants) rn[r].nvariants = idx + 1;
   }
   if (rc != SQLITE_DONE) goto sqlfail;
   sqlite3_finalize(st);
   st = NULL;
-  if (vname) {
-    snprintf(sql, cap + 256, "SELECT run_id, idx FROM variants%s%s%s%s name = ?1",
-             WHERE_RUNS("run_id"), nruns ? " AND" : " WHERE");
-    if (prepare(s->db, sql, 0, &st, err, errlen)) goto done;
-    if (sqlite3_bind_text(st, 1, vname, -1, SQLITE_STATIC) != SQLITE_OK) goto sqlfail;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      int r, idx = sqlite3_column_int(st, 1);
-      RUN_INDEX(sqlite3_column_int64(st, 0), r);
-      if (r >= 0 && idx >= 0 && idx < STORE_MAX_VARIANTS) rn[r].variant_ok[idx] = 1;
-    }
-    if (rc != SQLITE_DONE) goto sqlfail;
-    sqlite3_finalize(st);
-    st = NULL;
-  }
   /* The scan. */
   snprintf(sql, cap + 256,
            "SELECT run_id, series_no, game_no, variant_idx, a_idx, b_idx, winner, south_idx"
@@ -2007,28 +2136,33 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
   pair_acc *acc = NULL; /* the current series' pair; NULL: the series is not counted */
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t run = sqlite3_column_int64(st, 0);
-    int series = sqlite3_column_int(st, 1), gno = sqlite3_column_int(st, 2);
+    int series = sqlite3_column_int(st, 1), game_no = sqlite3_column_int(st, 2);
     int vidx = sqlite3_column_int(st, 3), a = sqlite3_column_int(st, 4),
         b = sqlite3_column_int(st, 5);
     if (run != cur_run) RUN_INDEX(run, r);
-    if (r < 0) continue;
-    /* A database is input: a row that points nowhere is named, not skipped
-     * (every row: a few comparisons). */
-    const char *bad = vidx < 0 || vidx >= rn[r].nvariants                       ? "variant_idx"
-                      : a < 0 || a >= STORE_MAX_PLAYERS || rn[r].name_id[a] < 0 ? "a_idx"
-                      : b < 0 || b >= STORE_MAX_PLAYERS || rn[r].name_id[b] < 0 ? "b_idx"
-                                                                                : NULL;
-    if (bad) {
-      errf(err, errlen, "run %" PRId64 ", series %d, game %d: %s %d points to no %s of the run",
-           run, series, gno, bad, bad[0] == 'v' ? vidx : bad[0] == 'a' ? a : b,
-           bad[0] == 'v' ? "variant" : "player");
-      goto done;
+    if (r >= 0) {
+      /* A database is input: every row is checked, a bad one named, never
+       * skipped in silence. */
+      if (vidx < 0 || vidx >= rn[r].nvariants) {
+        errf(err, errlen, "run %" PRId64 " game %d (series %d): variant_idx %d out of range 0..%d",
+             run, game_no, series, vidx, rn[r].nvariants - 1);
+        goto done;
+      }
+      if (a < 0 || a >= rn[r].nplayers || b < 0 || b >= rn[r].nplayers ||
+          rn[r].name_id[a] < 0 || rn[r].name_id[b] < 0) {
+        errf(err, errlen,
+             "run %" PRId64 " game %d (series %d): player indices a_idx %d, b_idx %d out of "
+             "range 0..%d",
+             run, game_no, series, a, b, rn[r].nplayers - 1);
+        goto done;
+      }
     }
     if (run != cur_run || series != cur_series) {
-      /* A new series: its variant and players, once. */
+      /* A new series: its run, variant and players, once. */
       cur_run = run;
       cur_series = series;
       acc = NULL;
+      if (r < 0) continue; /* a game of no run: the foreign key forbids it */
       if (!rn[r].variant_ok[vidx]) continue;
       int ia = rn[r].name_id[a], ib = rn[r].name_id[b];
       if (ia == ib) continue; /* a player against itself says nothing */
@@ -2038,19 +2172,24 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vnam
     if (!acc) continue;
     /* Points of A in halves, then from the side of the first name. */
     int winner = sqlite3_column_int(st, 6), south = sqlite3_column_int(st, 7);
+    if (winner < -1 || winner > 1) {
+      errf(err, errlen, "run %" PRId64 " game %d (series %d): winner %d is not -1, 0 or 1", run,
+           game_no, series, winner);
+      goto done;
+    }
     int pts = winner < 0 ? 1 : (winner == 0) == (south == sqlite3_column_int(st, 4)) ? 2 : 0;
     int mine = swap ? 2 - pts : pts;
     if (mine == 2) acc->c.wins++;
     else if (mine == 1) acc->c.draws++;
     else acc->c.losses++;
-    if (gno % 2 == 1 && run == prev_run && series == prev_series && gno == prev_game + 1) {
+    if (game_no % 2 == 1 && run == prev_run && series == prev_series && game_no == prev_game + 1) {
       int pair = swap ? 4 - (prev_pts + pts) : prev_pts + pts;
       acc->c.penta[pair]++;
       if (pair == 2 && pts != 1) acc->c.pairs_wl++;
     }
     prev_run = run;
     prev_series = series;
-    prev_game = gno;
+    prev_game = game_no;
     prev_pts = pts;
   }
 #undef RUN_INDEX

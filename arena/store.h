@@ -32,9 +32,10 @@ typedef enum {
   STORE_ROUND_ROBIN, /* "round-robin": a tournament, or a variant study */
   STORE_GAUNTLET,    /* "gauntlet" */
   STORE_SPSA,        /* "spsa": a tuning run */
-  STORE_TEXEL        /* "texel": a tuning run */
+  STORE_TEXEL,       /* "texel": a tuning run */
+  STORE_IMPORTED     /* "imported": games read from PGN or OGN (arena/pgn.h) */
 } store_kind;
-#define STORE_NKINDS 4
+#define STORE_NKINDS 5
 
 /* The one table of names of each enum: the name, or "?" out of range. */
 const char *store_status_name(store_status st);
@@ -166,6 +167,11 @@ typedef struct store_series {
  * SQLite database of another program, or one of a newer schema is an error
  * that says so. Returns 0, or -1 with err (and *out NULL). */
 int store_open(const char *path, int create, store **out, char *err, size_t errlen);
+/* Opens an existing database for reading only (the commands that only read:
+ * runs, export, rate, chart, report, variants --run): a write-protected file
+ * can be read, and nothing is ever written to it. Same checks as store_open;
+ * a database of an older schema is an error (writing upgrades it). */
+int store_open_readonly(const char *path, store **out, char *err, size_t errlen);
 void store_close(store *s);
 
 /* Inserts a new run with its players, variants, settings, positions and

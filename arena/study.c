@@ -1,5 +1,6 @@
 /* study.c: rule-variant studies: replays a run's games per variant, measures them, compares the variants, draws and reports. */
 #include "arena/study.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -920,11 +921,9 @@ static int chart_is_pct(int chart) {
 
 static int write_chart_data(const study *s, int chart, const char *path, char *err,
                             size_t errlen) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    ERR("cannot write '%s': %s", path, strerror(errno));
-    return -1;
-  }
+  outfile of; /* written whole or not at all */
+  if (outfile_open(&of, path, err, errlen)) return -1;
+  FILE *f = of.f;
   fprintf(f, "# oware chart data: variant study of run %lld, %s\n", (long long)s->run.id,
           chart_titles[chart]);
   fprintf(f, "# one line per metric: \"metric\", then per variant: value low high (95%%)\n");
@@ -947,11 +946,7 @@ static int write_chart_data(const study *s, int chart, const char *path, char *e
     }
     fputc('\n', f);
   }
-  if (fclose(f)) {
-    ERR("cannot write '%s'", path);
-    return -1;
-  }
-  return 0;
+  return outfile_commit(&of, err, errlen);
 }
 
 int study_charts(const study *s, const char *outdir, const plot_options *opt,
@@ -1074,12 +1069,13 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   snprintf(mp, sizeof mp, "%s/variants.md", outdir);
   snprintf(idx, sizeof idx, "%s/index.html", outdir);
   int has_index = !access(idx, R_OK);
-  FILE *h = fopen(hp, "w"), *m = h ? fopen(mp, "w") : NULL;
-  if (!h || !m) {
-    ERR("cannot write '%s': %s", h ? mp : hp, strerror(errno));
-    if (h) fclose(h);
+  outfile hf, mf = {0}; /* each written whole or not at all */
+  if (outfile_open(&hf, hp, err, errlen)) return -1;
+  if (outfile_open(&mf, mp, err, errlen)) {
+    outfile_abort(&hf);
     return -1;
   }
+  FILE *h = hf.f, *m = mf.f;
   char title[300];
   snprintf(title, sizeof title, "Variant study of run %lld (%s)", (long long)s->run.id,
            s->run.name);
@@ -1263,12 +1259,11 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
           when);
   fprintf(m, "---\nWritten by oware %s on %s.\n", OWARE_VERSION, when);
-  int bh = fclose(h), bm = fclose(m);
-  if (bh || bm) {
-    ERR("cannot write the variant report in '%s'", outdir);
+  if (outfile_commit(&hf, err, errlen)) {
+    outfile_abort(&mf);
     return -1;
   }
-  return 0;
+  return outfile_commit(&mf, err, errlen);
 }
 
 /* ================================================================ openings */
@@ -1280,13 +1275,9 @@ int study_write_openings(const char *path, const variant *v, int nv, int plies, 
       ERR("shared openings need the same houses and seeds under every variant");
       return -1;
     }
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    ERR("cannot write '%s': %s", tmp, strerror(errno));
-    return -1;
-  }
+  outfile of; /* written whole or not at all */
+  if (outfile_open(&of, path, err, errlen)) return -1;
+  FILE *f = of.f;
   fprintf(f, "# %d openings of %d random plies, seed %llu, shared by every variant of a study\n",
           count, plies, (unsigned long long)seed);
   for (int i = 0; i < count; i++) {
@@ -1305,15 +1296,5 @@ int study_write_openings(const char *path, const variant *v, int nv, int plies, 
     notation_format_position(&b, &v[0], NULL, pos, sizeof pos);
     fprintf(f, "%s\n", pos);
   }
-  if (fclose(f)) {
-    ERR("cannot write '%s'", tmp);
-    unlink(tmp);
-    return -1;
-  }
-  if (rename(tmp, path)) {
-    ERR("cannot write '%s': %s", path, strerror(errno));
-    unlink(tmp);
-    return -1;
-  }
-  return 0;
+  return outfile_commit(&of, err, errlen);
 }

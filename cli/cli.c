@@ -1,5 +1,6 @@
 /* cli.c: errors, numbers, files and new runs shared by the subcommands. */
 #include "cli/cli.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -50,6 +51,12 @@ char *cli_read_file(const char *cmd, const char *path) {
     cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
     return NULL;
   }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    cli_error(cmd, "cannot read '%s': it is a folder, not a file", path);
+    return NULL;
+  }
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);
   while (buf) {
@@ -68,8 +75,9 @@ char *cli_read_file(const char *cmd, const char *path) {
   int bad = ferror(f);
   fclose(f);
   if (!buf || bad) {
+    int e = errno;
     free(buf);
-    cli_error(cmd, "cannot read '%s'", path);
+    cli_error(cmd, "cannot read '%s': %s", path, !buf ? "out of memory" : strerror(e));
     return NULL;
   }
   buf[n] = '\0';
@@ -139,13 +147,41 @@ void cli_make_parent(const char *path) {
   mkdir(dir, 0777); /* an error shows when the file cannot be created */
 }
 
+/* Removes a database file (and its WAL files) that this command created. */
+static void remove_created(const char *path) {
+  char side[1100];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-journal", path);
+  unlink(side);
+}
+
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db) {
   char err[1024];
   *db = NULL;
+  /* Names go into listings and OGN tags: one line of printable text each. */
+  if (cli_check_name(cmd, "run name", run->name)) return CLI_EXIT_USAGE;
+  for (int i = 0; i < run->nplayers; i++)
+    if (cli_check_name(cmd, "player name", run->player_name[i])) return CLI_EXIT_USAGE;
   if (!strcmp(db_path, CLI_DEFAULT_DB)) cli_make_parent(db_path);
-  if (store_open(db_path, 1, db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  /* A database that this command creates and cannot write (a full disk) is
+   * removed again: no 0-byte or half-made file is left behind. */
+  struct stat st;
+  int existed = stat(db_path, &st) == 0;
+  if (store_open(db_path, 1, db, err, sizeof err)) {
+    if (!existed) remove_created(db_path);
+    return cli_error(cmd, "%s", err);
+  }
   if (store_run_create(*db, run, err, sizeof err)) {
     cli_error(cmd, "%s", err);
+    if (!existed) {
+      store_close(*db);
+      *db = NULL;
+      remove_created(db_path);
+    }
     return CLI_EXIT_FAIL;
   }
   return 0;

@@ -74,5 +74,8 @@ int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rat
 /* cmd_study.c: `oware variants` with study options or --help (cli_variants_list hands over), `oware calibrate`. */
 int cli_variants_study(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
+int cli_play(int argc, char **argv); /* cmd_play.c */
+/* cmd_egdb.c: `oware egdb build|probe|stats`, and `oware bench egdb` (cmd_bench.c hands over). */
+int cli_egdb(int argc, char **argv), cli_bench_egdb(int argc, char **argv);
 
 #endif

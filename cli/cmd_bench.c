@@ -419,7 +419,7 @@ static int bench_arena(int argc, char **argv) {
 }
 
 static const char bench_help[] =
-    "usage: oware bench core|search|arena [options]   (see 'oware bench core --help')\n";
+    "usage: oware bench core|search|arena|egdb [options]   (see 'oware bench core --help')\n";
 
 int cli_bench(int argc, char **argv) {
   if (argc == 0 || cli_is_help(argv[0])) {
@@ -429,5 +429,6 @@ int cli_bench(int argc, char **argv) {
   if (!strcmp(argv[0], "core")) return bench_core(argc - 1, argv + 1);
   if (!strcmp(argv[0], "search")) return bench_search(argc - 1, argv + 1);
   if (!strcmp(argv[0], "arena")) return bench_arena(argc - 1, argv + 1);
-  return cli_error("bench", "unknown benchmark '%s'; available: core, search, arena", argv[0]);
+  if (!strcmp(argv[0], "egdb")) return cli_bench_egdb(argc - 1, argv + 1);
+  return cli_error("bench", "unknown benchmark '%s'; available: core, search, arena, egdb", argv[0]);
 }

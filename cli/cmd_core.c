@@ -62,6 +62,87 @@ static const char replay_usage[] =
     "  status playing | status over <reason> <S>-<N> <south|north|draw>\n"
     "An illegal move exits with code 2 and a message naming it.\n";
 
+/* The start of a replay: an OGN file's game, or a variant and position. 0,
+ * or -1 after an error. */
+static int replay_start(const char *cmd, const char *ogn, const char *vtext, const char *pos,
+                        variant *v, board *start, notation_ogn *rec) {
+  char err[512];
+  if (ogn) {
+    if (vtext || pos) {
+      cli_error(cmd, "--ogn carries its own variant and position; drop --variant/--position");
+      return -1;
+    }
+    char *text = cli_read_file(cmd, ogn);
+    if (!text) return -1;
+    size_t used;
+    int r = notation_ogn_read(text, &used, rec, err, sizeof err);
+    free(text);
+    if (r <= 0) {
+      cli_error(cmd, "%s: %s", ogn, r == 0 ? "no game in the file" : err);
+      return -1;
+    }
+    *v = rec->v;
+    *start = rec->start;
+  } else {
+    if (cli_variant(cmd, vtext ? vtext : "abapa", v)) return -1;
+    if (pos) {
+      if (notation_parse_position(pos, v, start, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        return -1;
+      }
+    } else {
+      board_start(start, v);
+    }
+  }
+  return 0;
+}
+
+/* Plays the moves from start and prints where they lead. The exit code. */
+static int replay_play(const char *cmd, const variant *v, const board *start, const int *moves,
+                       int nmoves) {
+  game g;
+  if (game_init(&g, v, start)) {
+    cli_error(cmd, "out of memory");
+    return CLI_EXIT_FAIL;
+  }
+  for (int i = 0; i < nmoves; i++) {
+    int r = game_play(&g, moves[i]);
+    if (r) {
+      char legal[64];
+      notation_format_legal(v, g.legal, legal, sizeof legal);
+      if (r == -2) cli_error(cmd, "out of memory");
+      else if (g.end != BOARD_END_NONE)
+        cli_error(cmd, "move %d (%c) comes after the end of the game (%s)", i + 1,
+                  notation_move_letter(v, moves[i]), board_end_name(g.end));
+      else
+        cli_error(cmd, "move %d (%c) is illegal; legal moves: %s", i + 1,
+                  notation_move_letter(v, moves[i]), legal);
+      game_free(&g);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  board shown;
+  char ptext[NOTATION_POSITION_MAX], legal[64];
+  game_shown_position(&g, &shown);
+  notation_format_position(&shown, v, g.end == BOARD_END_NONE ? NULL : g.score2, ptext,
+                           sizeof ptext);
+  notation_format_legal(v, g.legal, legal, sizeof legal);
+  printf("position %s\nlegal %s\n", ptext, legal);
+  if (g.end == BOARD_END_NONE) {
+    printf("status playing\n");
+  } else {
+    char a[16], b[16];
+    notation_format_half(g.score2[0], a, sizeof a);
+    notation_format_half(g.score2[1], b, sizeof b);
+    printf("status over %s %s-%s %s\n", board_end_name(g.end), a, b,
+           g.winner == BOARD_SOUTH   ? "south"
+           : g.winner == BOARD_NORTH ? "north"
+                                     : "draw");
+  }
+  game_free(&g);
+  return CLI_EXIT_OK;
+}
+
 int cli_replay(int argc, char **argv) {
   const char *cmd = "replay", *vtext = NULL, *pos = NULL, *ogn = NULL;
   char err[512];
@@ -94,33 +175,7 @@ int cli_replay(int argc, char **argv) {
   }
   variant v;
   board start;
-  if (ogn) {
-    if (vtext || pos) {
-      cli_error(cmd, "--ogn carries its own variant and position; drop --variant/--position");
-      goto out;
-    }
-    char *text = cli_read_file(cmd, ogn);
-    if (!text) goto out;
-    size_t used;
-    int r = notation_ogn_read(text, &used, &rec, err, sizeof err);
-    free(text);
-    if (r <= 0) {
-      cli_error(cmd, "%s: %s", ogn, r == 0 ? "no game in the file" : err);
-      goto out;
-    }
-    v = rec.v;
-    start = rec.start;
-  } else {
-    if (cli_variant(cmd, vtext ? vtext : "abapa", &v)) goto out;
-    if (pos) {
-      if (notation_parse_position(pos, &v, &start, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        goto out;
-      }
-    } else {
-      board_start(&start, &v);
-    }
-  }
+  if (replay_start(cmd, ogn, vtext, pos, &v, &start, &rec)) goto out;
   int maxmoves = (int)strlen(movetext) + rec.nmoves + 1;
   moves = malloc((size_t)maxmoves * sizeof *moves);
   if (!moves) {
@@ -134,48 +189,7 @@ int cli_replay(int argc, char **argv) {
     goto out;
   }
   nmoves += n;
-  game g;
-  if (game_init(&g, &v, &start)) {
-    cli_error(cmd, "out of memory");
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  for (int i = 0; i < nmoves; i++) {
-    int r = game_play(&g, moves[i]);
-    if (r) {
-      char legal[64];
-      notation_format_legal(&v, g.legal, legal, sizeof legal);
-      if (r == -2) cli_error(cmd, "out of memory");
-      else if (g.end != BOARD_END_NONE)
-        cli_error(cmd, "move %d (%c) comes after the end of the game (%s)", i + 1,
-                  notation_move_letter(&v, moves[i]), board_end_name(g.end));
-      else
-        cli_error(cmd, "move %d (%c) is illegal; legal moves: %s", i + 1,
-                  notation_move_letter(&v, moves[i]), legal);
-      game_free(&g);
-      goto out;
-    }
-  }
-  board shown;
-  char ptext[NOTATION_POSITION_MAX], legal[64];
-  game_shown_position(&g, &shown);
-  notation_format_position(&shown, &v, g.end == BOARD_END_NONE ? NULL : g.score2, ptext,
-                           sizeof ptext);
-  notation_format_legal(&v, g.legal, legal, sizeof legal);
-  printf("position %s\nlegal %s\n", ptext, legal);
-  if (g.end == BOARD_END_NONE) {
-    printf("status playing\n");
-  } else {
-    char a[16], b[16];
-    notation_format_half(g.score2[0], a, sizeof a);
-    notation_format_half(g.score2[1], b, sizeof b);
-    printf("status over %s %s-%s %s\n", board_end_name(g.end), a, b,
-           g.winner == BOARD_SOUTH   ? "south"
-           : g.winner == BOARD_NORTH ? "north"
-                                     : "draw");
-  }
-  game_free(&g);
-  rc = CLI_EXIT_OK;
+  rc = replay_play(cmd, &v, &start, moves, nmoves);
 out:
   notation_ogn_free(&rec);
   free(moves);

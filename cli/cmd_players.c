@@ -7,6 +7,7 @@
 #include "arena/match.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -59,6 +60,44 @@ static const char match_usage[] =
     "is South in odd games), prints each result and the total. Game k's seed is\n"
     "derived from --seed and k, so a match replays exactly.\n";
 
+/* What each game of `oware match` is printed with. */
+typedef struct match_out {
+  const char *cmd;
+  int quiet;
+  FILE *out;        /* --ogn, or NULL */
+  const char *ogn;
+  player *const *pl;
+  int failed;
+} match_out;
+
+/* A game's line, and its OGN record. */
+static int match_game(void *ctx, long long k, int a, const game *g, const match_result *r) {
+  match_out *m = ctx;
+  const player *south = m->pl[a], *north = m->pl[1 - a];
+  char s0[16], s1[16];
+  notation_format_half(r->score2[0], s0, sizeof s0);
+  notation_format_half(r->score2[1], s1, sizeof s1);
+  if (!m->quiet) {
+    printf("game %lld: %s (S) - %s (N) %s-%s %s, %s, %d plies%s%s\n", k + 1, south->name,
+           north->name, s0, s1,
+           r->winner == GAME_DRAW ? "draw" : r->winner == BOARD_SOUTH ? "south wins" : "north wins",
+           match_end_name(r->end), r->plies, r->detail[0] ? ": " : "", r->detail);
+    fflush(stdout);
+  }
+  if (!m->out) return 0;
+  char round[32], date[16] = "????.??.??", result[40];
+  snprintf(round, sizeof round, "%lld", k + 1);
+  snprintf(result, sizeof result, "%s-%s", s0, s1);
+  int forfeit = r->end >= MATCH_FORFEIT_TIMEOUT;
+  notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
+                        forfeit ? result : NULL, forfeit ? match_end_name(r->end) : NULL};
+  if (notation_ogn_write(m->out, g, &meta)) {
+    cli_error(m->cmd, "cannot write '%s': %s", m->ogn, strerror(errno));
+    return m->failed = 1;
+  }
+  return 0;
+}
+
 int cli_match(int argc, char **argv) {
   const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL;
   long long games, seed;
@@ -78,6 +117,7 @@ int cli_match(int argc, char **argv) {
   if (!spec[0] || !spec[1]) return cli_error(cmd, "both --south and --north are needed");
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  if (ogn && cli_check_output(cmd, "--ogn", ogn)) return CLI_EXIT_USAGE;
   char err[512];
   player *pl[2] = {NULL, NULL};
   for (int k = 0; k < 2; k++) {
@@ -89,56 +129,28 @@ int cli_match(int argc, char **argv) {
     }
   }
   FILE *out = NULL;
-  if (ogn && !(out = fopen(ogn, "w"))) {
-    cli_error(cmd, "cannot write '%s': %s", ogn, strerror(errno));
-    player_free(pl[0]);
-    player_free(pl[1]);
-    return CLI_EXIT_USAGE;
+  outfile of = {0}; /* the OGN file is written whole at the end, or not at all */
+  if (ogn) {
+    if (cli_out_open(cmd, &of, ogn)) {
+      player_free(pl[0]);
+      player_free(pl[1]);
+      return CLI_EXIT_USAGE;
+    }
+    out = of.f;
   }
-  int wins[2] = {0, 0}, draws = 0, rc = CLI_EXIT_OK;
-  for (long long k = 0; k < games; k++) {
-    int a = (int)(k % 2); /* index of the player who is South */
-    player *south = pl[a], *north = pl[1 - a];
-    game g;
-    match_result r;
-    if (match_play(south, north, &v, NULL, rng_mix((uint64_t)seed, (uint64_t)k), &g, &r, err,
-                   sizeof err)) {
-      rc = cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      break;
-    }
-    int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
-    if (winner_idx < 0) draws++;
-    else wins[winner_idx]++;
-    char s0[16], s1[16];
-    notation_format_half(r.score2[0], s0, sizeof s0);
-    notation_format_half(r.score2[1], s1, sizeof s1);
-    if (!quiet) {
-      printf("game %lld: %s (S) - %s (N) %s-%s %s, %s, %d plies%s%s\n", k + 1, south->name,
-             north->name, s0, s1,
-             r.winner == GAME_DRAW ? "draw" : r.winner == BOARD_SOUTH ? "south wins" : "north wins",
-             match_end_name(r.end), r.plies, r.detail[0] ? ": " : "", r.detail);
-      fflush(stdout);
-    }
-    if (out) {
-      char round[32], date[16] = "????.??.??";
-      snprintf(round, sizeof round, "%lld", k + 1);
-      char result[40];
-      snprintf(result, sizeof result, "%s-%s", s0, s1);
-      int forfeit = r.end >= MATCH_FORFEIT_TIMEOUT;
-      notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
-                            forfeit ? result : NULL, forfeit ? match_end_name(r.end) : NULL};
-      if (notation_ogn_write(out, &g, &meta)) {
-        cli_error(cmd, "cannot write '%s'", ogn);
-        rc = CLI_EXIT_FAIL;
-      }
-    }
-    game_free(&g);
-    if (rc) break;
+  match_out mo = {cmd, quiet, out, ogn, pl, 0};
+  match_totals t;
+  int rc = CLI_EXIT_OK;
+  if (match_games(pl, &v, games, (uint64_t)seed, match_game, &mo, &t, err, sizeof err) < 0) {
+    cli_error(cmd, "%s", err);
+    rc = CLI_EXIT_FAIL;
   }
-  if (out && fclose(out)) rc = cli_error(cmd, "cannot write '%s'", ogn);
+  if (mo.failed) rc = CLI_EXIT_FAIL;
+  if (out && rc) cli_out_abort(&of);
+  else if (out && cli_out_commit(cmd, &of)) rc = CLI_EXIT_FAIL;
   printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld\n", pl[0]->name,
-         wins[0], pl[1]->name, wins[1], draws, pl[0]->name, wins[0] + 0.5 * draws, games);
+         t.wins[0], pl[1]->name, t.wins[1], t.draws, pl[0]->name, t.wins[0] + 0.5 * t.draws,
+         games);
   player_free(pl[0]);
   player_free(pl[1]);
   return rc;

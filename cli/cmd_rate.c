@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena/pgn.h"
 #include "arena/rating_print.h"
 #include "arena/rating_store.h"
 #include "arena/store.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "core/variant.h"
 
@@ -28,7 +30,13 @@ static const char rate_usage[] =
     "interval, games, score and draws (a '*' marks an estimate held finite\n"
     "because the player only won or only lost), then the likelihood of\n"
     "superiority of each pair (two players: the match statistics), and stores the\n"
-    "ratings in the database. docs/STATISTICS.md gives every formula.\n";
+    "ratings in the database. docs/STATISTICS.md gives every formula.\n"
+    "--pgn FILE (or --ogn FILE; either reads both formats) rates games played\n"
+    "elsewhere: White/South against Black/North by the Result tag, every record\n"
+    "replayed under its Variant. Without --db the ratings are printed only; with\n"
+    "--db the games are first stored as a new run of kind \"imported\" (named\n"
+    "NAME, default 'imported FILE'), which is then rated as --run would rate it\n"
+    "(and the ratings stored). docs/PGN.md describes both ways.\n";
 
 static const char sprt_usage[] =
     "usage: oware sprt --elo0 E0 --elo1 E1 (--penta LL,LD,WLDD,WD,WW | --wdl W,D,L)\n"
@@ -75,17 +83,151 @@ static int newest_run(void *ctx, const store_run *r) {
   return 1; /* newest first: the first one is it */
 }
 
+/* NAME=ELO of --anchor (split at the last '='). 0, or -1 after an error. */
+static int parse_anchor(const char *cmd, const char *anchor, char *name, double *elo) {
+  const char *eq = strrchr(anchor, '=');
+  char *end;
+  if (!eq || eq == anchor || (size_t)(eq - anchor) >= RATING_NAME_MAX)
+    return cli_error(cmd, "--anchor is '%s'; expected NAME=ELO", anchor), -1;
+  errno = 0;
+  *elo = strtod(eq + 1, &end);
+  if (errno || end == eq + 1 || *end || !isfinite(*elo))
+    return cli_error(cmd, "--anchor is '%s'; the Elo after '=' is not a number", anchor), -1;
+  memcpy(name, anchor, (size_t)(eq - anchor));
+  name[eq - anchor] = 0;
+  return 0;
+}
+
+/* What was rated, in words (stored with the ratings). */
+static void rate_scope(int all, const int64_t *runs, int nruns, const char *variant_name,
+                       char *scope, size_t len) {
+  size_t n = 0;
+  if (all) {
+    n = (size_t)snprintf(scope, len, "all runs");
+  } else {
+    n = (size_t)snprintf(scope, len, "run%s ", nruns > 1 ? "s" : "");
+    for (int i = 0; i < nruns && n < len; i++)
+      n += (size_t)snprintf(scope + n, len - n, "%s%" PRId64, i ? "," : "", runs[i]);
+  }
+  if (variant_name && n < len) snprintf(scope + n, len - n, " variant %s", variant_name);
+}
+
+/* The fit's table, and the match (two players) or the LOS matrix. */
+static void rate_print(const char *scope, const char *anchor_name, double anchor_elo,
+                       const rating_pool *pool, const rating_result *res) {
+  printf("Ratings of %s (Bradley-Terry maximum likelihood, Elo", scope);
+  if (anchor_name) printf("; %s = %g", anchor_name, anchor_elo);
+  else printf("; pool average %g", anchor_elo);
+  printf("):\n");
+  rating_print_table(stdout, res);
+  putchar('\n');
+  if (pool->n == 2) {
+    rating_match m;
+    rating_pool_match(pool, res->order[0], res->order[1], &m);
+    rating_match_print(stdout, pool->name[res->order[0]], pool->name[res->order[1]], &m, NULL);
+  } else {
+    rating_print_los(stdout, res);
+  }
+}
+
+/* Stores the fit's ratings (run_id 0: several runs; a read-only database:
+ * said, not stored). The exit code. */
+static int rate_store(const char *cmd, store *db, int read_only, const char *db_path,
+                      const rating_result *res, int64_t run_id, const char *scope) {
+  char err[1024];
+  if (read_only) {
+    fprintf(stderr, "oware %s: %s is read-only: the ratings are not stored\n", cmd, db_path);
+    return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  }
+  store_rating *rows = calloc((size_t)res->n, sizeof *rows);
+  if (!rows) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  rating_to_store(res, run_id, scope, rows);
+  int bad = store_ratings_insert(db, rows, res->n, err, sizeof err);
+  free(rows);
+  if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* The games to rate into pool: of runs (the newest run when none is given
+ * and not all). 0, or the exit code after an error. */
+static int rate_load(const char *cmd, const char *db_path, store *db, int all, int64_t *runs,
+                     int *nruns, const char *variant_name, rating_pool *pool) {
+  char err[1024];
+  if (!all && !*nruns) {
+    int64_t id = 0;
+    if (store_runs_foreach(db, newest_run, &id, err, sizeof err))
+      return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    if (!id) return cli_error(cmd, "the database %s has no run", db_path);
+    runs[(*nruns)++] = id;
+  }
+  if (rating_pool_load(pool, db, runs, *nruns, variant_name, err, sizeof err)) {
+    /* An unknown run is bad input; anything else is a failure. */
+    cli_error(cmd, "%s", err);
+    return strstr(err, "no run ") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  }
+  return 0;
+}
+
+/* What `rate --pgn FILE` was given. */
+typedef struct import_args {
+  const char *path, *name, *variant_text, *db_path;
+  int db_given, runs_given, json;
+} import_args;
+
+/* rate --pgn/--ogn: reads the file; without --db fills pool (nothing is
+ * stored); with --db stores the games as a run of kind "imported" and adds
+ * it to runs (*db left open). 0, or the exit code after an error. */
+static int rate_import(const char *cmd, const import_args *ia, int argc, char **argv,
+                       pgn_file *games, store **db, int64_t *runs, int *nruns, rating_pool *pool) {
+  char err[1024];
+  if (ia->runs_given) return cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
+  if (ia->name && !ia->db_given) return cli_error(cmd, "--name names the imported run: it needs --db");
+  if (ia->variant_text && !ia->db_given)
+    return cli_error(cmd, "--variant with --pgn/--ogn needs --db (the games are filtered there)");
+  char *text = cli_read_file(cmd, ia->path);
+  if (!text) return CLI_EXIT_USAGE;
+  int bad = pgn_file_read(text, games, err, sizeof err);
+  free(text);
+  if (bad) return cli_error(cmd, "%s: %s", ia->path, err);
+  if (games->no_result)
+    fprintf(stderr, "oware rate: %s: %d game(s) without a result ('*') left out\n", ia->path,
+            games->no_result);
+  if (!ia->db_given) {
+    if (pgn_file_pool(games, pool, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    return 0;
+  }
+  char name[512];
+  snprintf(name, sizeof name, "%s%s", ia->name ? "" : "imported ", ia->name ? ia->name : ia->path);
+  char *command = cli_quote_args("oware rate", argc, argv);
+  if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  cli_make_parent(ia->db_path);
+  if (store_open(ia->db_path, 1, db, err, sizeof err)) {
+    free(command);
+    return cli_error(cmd, "%s", err);
+  }
+  int64_t id;
+  int stored = pgn_file_store(games, *db, name, command, &id, err, sizeof err);
+  free(command);
+  if (stored) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  fprintf(ia->json ? stderr : stdout, "Stored %d game(s) of %s as run %" PRId64 " (imported).\n",
+          games->n - games->no_result, ia->path, id);
+  runs[(*nruns)++] = id;
+  return 0;
+}
+
 int cli_rate(int argc, char **argv) {
   const char *cmd = "rate", *db_path, *variant_text = NULL, *anchor = NULL;
   int64_t *runs = malloc(MAX_RUNS * sizeof *runs);
   int nruns = 0, all = 0, rc = CLI_EXIT_USAGE, nargs;
   long long boot, seed;
   char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "", err[1024];
+  const char *pgn_path = NULL, *ogn_path = NULL, *import_name = NULL;
+  pgn_file games = {0};
+  int json = 0;
   double anchor_elo = 0;
   store *db = NULL;
   rating_pool pool;
   rating_result res;
-  store_rating *rows = NULL;
   rating_pool_init(&pool);
   memset(&res, 0, sizeof res);
   if (!runs) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
@@ -99,6 +241,12 @@ int cli_rate(int argc, char **argv) {
       CLI_O_INT("bootstrap", &boot, 0, 1000000, "N", "0",
                 "intervals from N bootstrap resamples (0: from the covariance)"),
       CLI_O_INT("seed", &seed, 0, INT64_MAX, "S", "1", "the bootstrap's seed"),
+      CLI_O_TEXT("pgn", &pgn_path, "FILE", NULL,
+                 "rate the games of a PGN (or OGN) file instead (docs/PGN.md)"),
+      CLI_O_TEXT("ogn", &ogn_path, "FILE", NULL, "the same, for an OGN (or PGN) file"),
+      CLI_O_TEXT("name", &import_name, "NAME", NULL,
+                 "with --pgn/--ogn and --db: the imported run's name"),
+      CLI_O_FLAG("json", &json, "print one JSON object instead of the tables (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, rate_usage,
@@ -117,65 +265,43 @@ int cli_rate(int argc, char **argv) {
     if (cli_variant(cmd, variant_text, &v)) goto out;
     variant_format(&v, variant_name, sizeof variant_name);
   }
-  if (anchor) {
-    const char *eq = strrchr(anchor, '=');
-    char *end;
-    if (!eq || eq == anchor || (size_t)(eq - anchor) >= sizeof anchor_name) {
-      cli_error(cmd, "--anchor is '%s'; expected NAME=ELO", anchor);
-      goto out;
-    }
-    errno = 0;
-    anchor_elo = strtod(eq + 1, &end);
-    if (errno || end == eq + 1 || *end || !isfinite(anchor_elo)) {
-      cli_error(cmd, "--anchor is '%s'; the Elo after '=' is not a number", anchor);
-      goto out;
-    }
-    memcpy(anchor_name, anchor, (size_t)(eq - anchor));
-    anchor_name[eq - anchor] = 0;
-  }
-  if (store_open(db_path, 0, &db, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
+  if (anchor && parse_anchor(cmd, anchor, anchor_name, &anchor_elo)) goto out;
+  if (pgn_path && ogn_path) {
+    cli_error(cmd, "give one file: --pgn or --ogn");
     goto out;
   }
-  if (!all && !nruns) {
-    int64_t id = 0;
-    if (store_runs_foreach(db, newest_run, &id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    if (!id) {
-      cli_error(cmd, "the database %s has no run", db_path);
-      goto out;
-    }
-    runs[nruns++] = id;
+  if (ogn_path) pgn_path = ogn_path;
+  int read_only = 0; /* a write-protected database is rated, the ratings not stored */
+  if (pgn_path) {
+    import_args ia = {pgn_path, import_name, variant_text, db_path,
+                      cli_option_find(&spec, "db")->given > 0, all || nruns, json};
+    if ((rc = rate_import(cmd, &ia, argc, argv, &games, &db, runs, &nruns, &pool))) goto out;
+    rc = CLI_EXIT_USAGE;
   }
-  if (rating_pool_load(&pool, db, runs, nruns, variant_text ? variant_name : NULL, err,
-                       sizeof err)) {
-    /* An unknown run is bad input; anything else is a failure. */
-    cli_error(cmd, "%s", err);
-    rc = strstr(err, "no run ") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  if (!db && !pgn_path) {
+    if (store_open(db_path, 0, &db, err, sizeof err)) {
+      if (!strstr(err, "read-only") || store_open_readonly(db_path, &db, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        goto out;
+      }
+      read_only = 1;
+    }
+  }
+  if (db && (rc = rate_load(cmd, db_path, db, all, runs, &nruns,
+                            variant_text ? variant_name : NULL, &pool)))
     goto out;
-  }
-  /* What was rated, in words (stored with the ratings). */
+  rc = CLI_EXIT_USAGE;
   char scope[512];
-  size_t n = 0;
-  if (all) {
-    n = (size_t)snprintf(scope, sizeof scope, "all runs");
-  } else {
-    n = (size_t)snprintf(scope, sizeof scope, "run%s ", nruns > 1 ? "s" : "");
-    for (int i = 0; i < nruns && n < sizeof scope; i++)
-      n += (size_t)snprintf(scope + n, sizeof scope - n, "%s%" PRId64, i ? "," : "", runs[i]);
-  }
-  if (variant_text && n < sizeof scope)
-    snprintf(scope + n, sizeof scope - n, " variant %s", variant_name);
+  if (pgn_path && !db) snprintf(scope, sizeof scope, "%s", pgn_path);
+  else rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
   if (pool.n == 0) {
     if (anchor) {
       cli_error(cmd, "unknown anchor '%s': there are no games in %s", anchor_name, scope);
       goto out;
     }
-    printf("No games to rate in %s.\n", scope);
-    rc = CLI_EXIT_OK;
+    if (json) cli_json_rating(stdout, scope, NULL, 0, &res, NULL);
+    else printf("No games to rate in %s.\n", scope);
+    rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     goto out;
   }
   rating_options opt = {anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed, 0};
@@ -184,37 +310,15 @@ int cli_rate(int argc, char **argv) {
     rc = strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     goto out;
   }
-  printf("Ratings of %s (Bradley-Terry maximum likelihood, Elo", scope);
-  if (anchor) printf("; %s = %g", anchor_name, anchor_elo);
-  else printf("; pool average %g", anchor_elo);
-  printf("):\n");
-  rating_print_table(stdout, &res);
-  putchar('\n');
-  if (pool.n == 2) {
-    rating_match m;
-    rating_pool_match(&pool, res.order[0], res.order[1], &m);
-    rating_match_print(stdout, pool.name[res.order[0]], pool.name[res.order[1]], &m, NULL);
-  } else {
-    rating_print_los(stdout, &res);
-  }
-  rows = calloc((size_t)res.n, sizeof *rows);
-  if (!rows) {
-    cli_error(cmd, "out of memory");
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
+  if (json) cli_json_rating(stdout, scope, anchor ? anchor_name : NULL, anchor_elo, &res, &pool);
+  else rate_print(scope, anchor ? anchor_name : NULL, anchor_elo, &pool, &res);
   if (opt.bootstrap && strlen(scope) + 40 < sizeof scope)
     snprintf(scope + strlen(scope), sizeof scope - strlen(scope), "; bootstrap %d seed %lld",
              opt.bootstrap, seed);
-  rating_to_store(&res, nruns == 1 ? runs[0] : 0, scope, rows);
-  if (store_ratings_insert(db, rows, res.n, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  if (!db) rc = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* a file rated, nothing stored */
+  else rc = rate_store(cmd, db, read_only, db_path, &res, nruns == 1 ? runs[0] : 0, scope);
 out:
-  free(rows);
+  pgn_file_free(&games);
   rating_result_free(&res);
   rating_pool_free(&pool);
   if (db) store_close(db);
@@ -251,7 +355,7 @@ bad:
 int cli_sprt(int argc, char **argv) {
   const char *cmd = "sprt", *penta_text = NULL, *wdl_text = NULL;
   rating_sprt s;
-  int have0, have1, model, nargs, rc;
+  int have0, have1, model, nargs, rc, json = 0;
   static const char *const models[] = {"normalized", "logistic", NULL};
   rating_sprt_default(&s);
   cli_option opts[] = {
@@ -262,6 +366,7 @@ int cli_sprt(int argc, char **argv) {
       CLI_O_CHOICE("model", &model, models, "normalized", "the Elo of H0 and H1"),
       CLI_O_TEXT("penta", &penta_text, "LL,LD,WLDD,WD,WW", NULL, "game pair counts"),
       CLI_O_TEXT("wdl", &wdl_text, "W,D,L", NULL, "single game counts"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, sprt_usage, "Exit codes: 0 done, 2 bad input.\n", opts, 0};
@@ -284,7 +389,27 @@ int cli_sprt(int argc, char **argv) {
     if (parse_counts(cmd, "--wdl", wdl_text, c, 3)) return CLI_EXIT_USAGE;
     llr = rating_sprt_llr_wdl(&s, c[0], c[1], c[2]);
   }
-  printf("LLR %.4f\nbounds %.4f %.4f\ndecision %s\n", llr, rating_sprt_lower(&s),
-         rating_sprt_upper(&s), rating_decision_name(rating_sprt_decide(&s, llr)));
+  if (json) {
+    fputs("{\"llr\":", stdout);
+    cli_json_num(stdout, llr);
+    fputs(",\"lower\":", stdout);
+    cli_json_num(stdout, rating_sprt_lower(&s));
+    fputs(",\"upper\":", stdout);
+    cli_json_num(stdout, rating_sprt_upper(&s));
+    fputs(",\"decision\":", stdout);
+    cli_json_str(stdout, rating_decision_name(rating_sprt_decide(&s, llr)));
+    fputs(",\"elo0\":", stdout);
+    cli_json_num(stdout, s.elo0);
+    fputs(",\"elo1\":", stdout);
+    cli_json_num(stdout, s.elo1);
+    fputs(",\"alpha\":", stdout);
+    cli_json_num(stdout, s.alpha);
+    fputs(",\"beta\":", stdout);
+    cli_json_num(stdout, s.beta);
+    printf(",\"model\":\"%s\"}\n", models[model]);
+  } else {
+    printf("LLR %.4f\nbounds %.4f %.4f\ndecision %s\n", llr, rating_sprt_lower(&s),
+           rating_sprt_upper(&s), rating_decision_name(rating_sprt_decide(&s, llr)));
+  }
   return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 #include "arena/store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 
 #define DEFAULT_DB "results/oware.db"
 
@@ -100,8 +101,9 @@ int cli_chart(int argc, char **argv) {
   unsigned kinds;
   if (plot_kind_parse(a.kind, &kinds, err, sizeof err)) return cli_error(cmd, "--kind: %s", err);
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
+  if (a.out && cli_check_output_dir(cmd, "--out", a.out)) return CLI_EXIT_USAGE;
   store *db;
-  if (store_open(a.db, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(a.db, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   plot_result res;
   int rc =
       plot_charts(db, a.run, kinds, a.out ? a.out : dir, &a.opt, &res, stderr, err, sizeof err);
@@ -125,8 +127,9 @@ int cli_report(int argc, char **argv) {
   if (p) return p > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   char err[2048], dir[1024];
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
+  if (a.out && cli_check_output_dir(cmd, "--out", a.out)) return CLI_EXIT_USAGE;
   store *db;
-  if (store_open(a.db, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(a.db, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = report_write_opt(db, a.run, a.out ? a.out : dir, &a.opt, stderr, err, sizeof err);
   store_close(db);
   if (rc) {

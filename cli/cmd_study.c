@@ -13,11 +13,14 @@
 #include "arena/report.h"
 #include "arena/store.h"
 #include "arena/study.h"
+#include "arena/study_run.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
+#include "tuner/calibration.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
 #define GRAND_SLAM_VARIANTS "abapa;grandslam-forbidden;grandslam-all;grandslam-win"
@@ -33,22 +36,6 @@ static void catch_signals(int on) {
     cli_release_stop();
 }
 
-
-/* Splits "a;b;c", trimming blanks, skipping empty items: calls fn on each. */
-static int split_list(const char *text, int (*fn)(void *ctx, const char *item), void *ctx) {
-  char *buf = strdup(text);
-  if (!buf) return -1;
-  char *save = NULL;
-  int rc = 0;
-  for (char *tok = strtok_r(buf, ";", &save); tok && !rc; tok = strtok_r(NULL, ";", &save)) {
-    while (*tok == ' ' || *tok == '\t' || *tok == '\n') tok++;
-    size_t l = strlen(tok);
-    while (l && strchr(" \t\n\r", tok[l - 1])) tok[--l] = 0;
-    if (l) rc = fn(ctx, tok);
-  }
-  free(buf);
-  return rc;
-}
 
 /* ================================================================ oware variants (study) */
 
@@ -75,49 +62,6 @@ static const char study_usage[] =
 static const char study_after[] =
     "Exit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (continue with\n"
     "'oware tournament --resume N', then 'oware variants --run N').\n";
-
-typedef struct study_args {
-  store_run *r;
-  const char *cmd;
-} study_args;
-
-static int add_player(void *ctx, const char *spec) {
-  study_args *a = ctx;
-  store_run *r = a->r;
-  if (r->nplayers == STORE_MAX_PLAYERS)
-    return cli_error(a->cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
-  player_config cfg;
-  char err[512];
-  if (player_parse_spec(spec, &cfg, err, sizeof err))
-    return cli_error(a->cmd, "player %d: %s", r->nplayers + 1, err), -1;
-  for (int i = 0; i < r->nplayers; i++)
-    if (!strcmp(r->player_name[i], cfg.name)) {
-      player_config_free(&cfg);
-      return cli_error(a->cmd, "two players are named '%s': give one of them name=...",
-                       r->player_name[i]),
-             -1;
-    }
-  int oom = store_run_add_player(r, cfg.name, spec);
-  player_config_free(&cfg);
-  if (oom) return cli_error(a->cmd, "out of memory"), -1;
-  return 0;
-}
-
-static int add_variant(void *ctx, const char *text) {
-  study_args *a = ctx;
-  store_run *r = a->r;
-  variant v;
-  if (cli_variant(a->cmd, text, &v)) return -1;
-  if (r->nvariants == STORE_MAX_VARIANTS)
-    return cli_error(a->cmd, "more than %d variants", STORE_MAX_VARIANTS), -1;
-  char name[256];
-  variant_format(&v, name, sizeof name);
-  for (int i = 0; i < r->nvariants; i++)
-    if (!strcmp(r->variant[i], name))
-      return cli_error(a->cmd, "variant '%s' is named twice", r->variant[i]), -1;
-  if (store_run_add_variant(r, name)) return cli_error(a->cmd, "out of memory"), -1;
-  return 0;
-}
 
 /* The study of a stored run: compute, print, charts, report. */
 static int study_output(store *db, int64_t run_id, int save, int report, const char *outdir,
@@ -169,202 +113,129 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
   return rc;
 }
 
-int cli_variants_study(int argc, char **argv) {
-  const char *cmd = "variants";
-  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
-  const char *players = NULL, *variants, *db_path, *openings, *name, *outdir = NULL;
-  long long games, threads = sysconf(_SC_NPROCESSORS_ONLN), seed, run = -1, boot;
-  int report = 0, charts, no_charts = 0, quiet = 0, config_given = 0, list = 0, nargs, prc;
-  if (threads < 1) threads = 1;
+typedef struct study_opts {
+  const char *players, *variants, *db_path, *openings, *name, *outdir;
+  long long games, threads, seed, run, boot;
+  int report, no_charts, quiet, list, config_given;
+} study_opts;
+
+/* The options (0, -1 after the help, or the exit code after an error). */
+static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
+  int nargs, prc;
+  memset(o, 0, sizeof *o);
+  o->run = -1;
+  o->threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (o->threads < 1) o->threads = 1;
   cli_option opts[] = {
-      CLI_O_TEXT("players", &players, "'SPEC;SPEC;...'", NULL, "the players of a study"),
-      CLI_O_TEXT("variants", &variants, "'V;V;...'", GRAND_SLAM_VARIANTS, "the variants"),
-      CLI_O_TEXT("variant", &variants, "'V;V;...'", NULL, "the same as --variants"),
-      CLI_O_INT("games", &games, 2, 1000000, "N", "20", "games a pairing and variant (even)"),
-      CLI_O_INT("threads", &threads, 1, 256, "T", NULL,
+      CLI_O_TEXT("players", &o->players, "'SPEC;SPEC;...'", NULL, "the players of a study"),
+      CLI_O_TEXT("variants", &o->variants, "'V;V;...'", GRAND_SLAM_VARIANTS, "the variants"),
+      CLI_O_TEXT("variant", &o->variants, "'V;V;...'", NULL, "the same as --variants"),
+      CLI_O_INT("games", &o->games, 2, 1000000, "N", "20", "games a pairing and variant (even)"),
+      CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
                 "games played at once, by default one per core"),
-      CLI_O_INT("seed", &seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
-      CLI_O_TEXT("openings", &openings, "random:PLIES|file:PATH", "random:2", "the openings"),
-      CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
-      CLI_O_TEXT("name", &name, "NAME", "variants", "the run's name"),
-      CLI_O_INT("run", &run, 1, LLONG_MAX, "N", NULL, "study a stored run again"),
-      CLI_O_TEXT("out", &outdir, "DIR", NULL, "charts and pages (default results/run-N/)"),
-      CLI_O_INT("bootstrap", &boot, 0, 100000, "B", "1000", "bootstrap resamples of the Elos"),
-      CLI_O_FLAG("report", &report, "also write the run's report and the study's pages"),
-      CLI_O_FLAG("no-charts", &no_charts, "draw no charts"),
-      CLI_O_FLAG("quiet", &quiet, "no progress on stderr"),
-      CLI_O_FLAG("list", &list, "list the named variants (alone)"),
+      CLI_O_INT("seed", &o->seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
+      CLI_O_TEXT("openings", &o->openings, "random:PLIES|file:PATH", "random:2", "the openings"),
+      CLI_O_TEXT("db", &o->db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_TEXT("name", &o->name, "NAME", "variants", "the run's name"),
+      CLI_O_INT("run", &o->run, 1, LLONG_MAX, "N", NULL, "study a stored run again"),
+      CLI_O_TEXT("out", &o->outdir, "DIR", NULL, "charts and pages (default results/run-N/)"),
+      CLI_O_INT("bootstrap", &o->boot, 0, 100000, "B", "1000", "bootstrap resamples of the Elos"),
+      CLI_O_FLAG("report", &o->report, "also write the run's report and the study's pages"),
+      CLI_O_FLAG("no-charts", &o->no_charts, "draw no charts"),
+      CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
+      CLI_O_FLAG("list", &o->list, "list the named variants (alone)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, study_usage, study_after, opts, 0};
-  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
-  if (list) return cli_error(cmd, "--list lists the variants: it takes no other option");
-  if (games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", games);
-  charts = !no_charts;
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc ? prc : -1;
+  if (o->list) return cli_error(cmd, "--list lists the variants: it takes no other option");
+  if (o->games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", o->games);
   static const char *const config[] = {"variants", "variant", "games", "seed", "openings", "name"};
   for (size_t i = 0; i < sizeof config / sizeof *config; i++)
-    config_given |= cli_option_find(&spec, config[i])->given > 0;
+    o->config_given |= cli_option_find(&spec, config[i])->given > 0;
+  return 0;
+}
+
+/* --run N: the study of a stored run, without playing. */
+static int study_stored(const char *cmd, const study_opts *o) {
   char err[1024];
-  if (run > 0) {
-    if (players || config_given)
-      return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
-                            "--bootstrap and --no-charts go with it");
-    store *db;
-    if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-    store_run *sr = calloc(1, sizeof *sr);
-    if (!sr || store_run_load(db, run, sr, err, sizeof err)) { /* an unknown run: bad input */
-      if (!sr) snprintf(err, sizeof err, "out of memory");
-      free(sr);
-      store_close(db);
-      return cli_error(cmd, "%s", err);
-    }
+  if (o->players || o->config_given)
+    return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
+                          "--bootstrap and --no-charts go with it");
+  store *db;
+  if (store_open(o->db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  store_run *sr = calloc(1, sizeof *sr);
+  if (!sr || store_run_load(db, o->run, sr, err, sizeof err)) { /* an unknown run: bad input */
+    if (!sr) snprintf(err, sizeof err, "out of memory");
     store_run_free(sr);
     free(sr);
-    int rc = study_output(db, run, 0, report, outdir, charts, boot, 1);
     store_close(db);
-    return rc;
+    return cli_error(cmd, "%s", err);
   }
-  if (!players)
-    return cli_error(cmd, "a study needs --players 'SPEC;SPEC;...' (or --run N for a stored run)");
-  tournament *t = calloc(1, sizeof *t);
-  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  store_run_free(sr);
+  free(sr);
+  int rc = study_output(db, o->run, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
+  store_close(db);
+  return rc;
+}
+
+/* A new study: its run prepared and stored, played, studied, printed. */
+static int study_new(const char *cmd, int argc, char **argv, const study_opts *o, tournament *t) {
+  char err[1024], note[256];
+  char *command = cli_quote_args("oware variants", argc, argv);
+  if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  study_config sc = {o->players, o->variants, (int)o->games, (int)o->threads, (uint64_t)o->seed,
+                     o->openings, o->name, o->db_path, command};
+  int p = study_prepare(&sc, t, note, sizeof note, err, sizeof err);
+  free(command);
+  if (p) return cli_error(cmd, "%s", err), p == STUDY_FAILED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+  if (note[0] && !o->quiet) fprintf(stderr, "oware variants: %s\n", note);
   store_run *r = &t->run;
-  study_args a = {r, cmd};
   store *db = NULL;
-  int rc = CLI_EXIT_USAGE;
-  /* Everything is checked before the database is touched. */
-  if (split_list(players, add_player, &a)) goto out;
-  if (r->nplayers < 2) {
-    cli_error(cmd, "a study needs at least 2 players (got %d)", r->nplayers);
-    goto out;
-  }
-  if (split_list(variants, add_variant, &a)) goto out;
-  if (!r->nvariants) {
-    cli_error(cmd, "--variants names no variant");
-    goto out;
-  }
-  int plies;
-  char path[PATH_MAX];
-  if (tournament_parse_openings(openings, &plies, path, sizeof path, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  r->kind = STORE_ROUND_ROBIN;
-  char fbuf[64];
-  snprintf(fbuf, sizeof fbuf, "games:%lld", games);
-  r->rounds = 1;
-  r->threads = (int)threads;
-  r->seed = (uint64_t)seed;
-  if (store_run_set(&r->format, fbuf) || store_run_set(&r->name, name) ||
-      !(r->command = cli_quote_args("oware variants", argc, argv))) {
-    cli_error(cmd, "out of memory");
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  /* Shared openings: a file of positions, one per game pair, that every
-   * variant plays (tournament_game_setup draws random openings per
-   * variant). */
-  variant vs[STORE_MAX_VARIANTS];
-  int same_board = 1;
-  for (int i = 0; i < r->nvariants; i++) {
-    variant_parse(r->variant[i], &vs[i], err, sizeof err);
-    same_board &= vs[i].houses == vs[0].houses && vs[i].seeds == vs[0].seeds;
-  }
-  if (plies >= 0 && same_board) {
-    if (!strcmp(db_path, DEFAULT_DB)) cli_make_parent(db_path);
-    char dir[PATH_MAX], abs[PATH_MAX], file[PATH_MAX + 128];
-    snprintf(dir, sizeof dir, "%s", db_path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    else snprintf(dir, sizeof dir, ".");
-    if (!strcmp(dir, ".")) {
-      if (!getcwd(abs, sizeof abs)) {
-        cli_error(cmd, "cannot find the current folder: %s", strerror(errno));
-        goto out;
-      }
-    } else if (dir[0] == '/') {
-      snprintf(abs, sizeof abs, "%s", dir);
-    } else {
-      char cwd[PATH_MAX];
-      if (!getcwd(cwd, sizeof cwd)) {
-        cli_error(cmd, "cannot find the current folder: %s", strerror(errno));
-        goto out;
-      }
-      snprintf(abs, sizeof abs, "%.2000s/%.2000s", cwd, dir);
-    }
-    snprintf(file, sizeof file, "%s/variants-openings-p%d-n%lld-s%lld-%s.txt", abs, plies,
-             games / 2, seed, vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");
-    if (study_write_openings(file, vs, r->nvariants, plies, (int)(games / 2), (uint64_t)seed, err,
-                             sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    char *o = malloc(strlen(file) + 6);
-    if (!o) {
-      cli_error(cmd, "out of memory");
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    snprintf(o, strlen(file) + 6, "file:%s", file);
-    free(r->openings);
-    r->openings = o;
-  } else if (store_run_set(&r->openings, openings)) {
-    cli_error(cmd, "out of memory");
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  } else {
-    if (plies >= 0 && !quiet)
-      fprintf(stderr, "oware variants: the variants differ in houses or seeds: each plays its "
-                      "own random openings\n");
-  }
-  if (tournament_prepare(t, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  if (!quiet) cli_watch_tournament(t);
-  if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
-  if (!quiet)
+  if (!o->quiet) cli_watch_tournament(t);
+  int rc = cli_store_new_run(cmd, o->db_path, r, &db);
+  if (rc) goto out;
+  if (!o->quiet)
     fprintf(stderr, "run %lld: variant study, %d players, %d variants, %d series of %s, %d "
                     "thread(s), seed %llu, db %s\n",
             (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
-            (unsigned long long)r->seed, db_path);
+            (unsigned long long)r->seed, o->db_path);
   catch_signals(1);
-  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
+  int res = study_play(t, db, (int)o->boot, &stop_flag, err, sizeof err);
   catch_signals(0);
   if (res < 0) {
     fprintf(stderr, "oware variants: run %lld failed: %s\n", (long long)r->id, err);
     rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  if (res == 1) {
+  } else if (res == 1) {
     fprintf(stderr, "oware variants: run %lld interrupted; continue it with: oware tournament "
                     "--resume %lld --db %s,\nthen study it with: oware variants --run %lld "
                     "--db %s\n",
-            (long long)r->id, (long long)r->id, db_path, (long long)r->id, db_path);
+            (long long)r->id, (long long)r->id, o->db_path, (long long)r->id, o->db_path);
     rc = 130;
-    goto out;
-  }
-  /* The pooled ratings last, so that they stay the run's latest fit. */
-  study_options so = {(int)boot, 1, 0};
-  study *s = NULL;
-  if (study_compute(db, r->id, &so, &s, err, sizeof err) ||
-      study_store_ratings(db, s, err, sizeof err) || study_store_metrics(db, s, err, sizeof err)) {
-    study_free(s);
+  } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
+             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
-    goto out;
+  } else {
+    rc = study_output(db, r->id, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
   }
-  study_free(s);
-  if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  rc = study_output(db, r->id, 0, report, outdir, charts, boot, 1);
 out:
   if (db) store_close(db);
+  return rc;
+}
+
+int cli_variants_study(int argc, char **argv) {
+  const char *cmd = "variants";
+  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
+  study_opts o;
+  int rc = study_parse(cmd, argc, argv, &o);
+  if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+  if (o.run > 0) return study_stored(cmd, &o);
+  if (!o.players)
+    return cli_error(cmd, "a study needs --players 'SPEC;SPEC;...' (or --run N for a stored run)");
+  tournament *t = calloc(1, sizeof *t);
+  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  rc = study_new(cmd, argc, argv, &o, t);
   tournament_free(t);
   free(t);
   return rc;
@@ -428,13 +299,18 @@ static int add_pool(void *ctx, const char *spec) {
   return 0;
 }
 
-typedef struct progress_ctx {
-  int quiet;
-  const char *knob;
-} progress_ctx;
+/* The calibration's options, and what the observer prints with. */
+typedef struct calibrate_opts {
+  const char *base, *knob, *range, *levels, *anchor, *vtext, *openings, *pool_text, *out_path,
+      *chart;
+  long long games, max_games, verify_games, ref_games, seed, ladder, threads;
+  double tolerance, se;
+  int log_scale, quiet;
+  const tuner_calibrate_config *c; /* for the observer */
+} calibrate_opts;
 
 static void progress(void *ctx, const char *what, const calibrate_point *pt) {
-  progress_ctx *p = ctx;
+  const calibrate_opts *p = ctx;
   if (p->quiet) return;
   if (!pt) fprintf(stderr, "%s\n", what);
   else if (!strcmp(what, "measure"))
@@ -492,280 +368,260 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
   return 0;
 }
 
-int cli_calibrate(int argc, char **argv) {
-  const char *cmd = "calibrate";
-  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
-  const char *base = NULL, *knob = NULL, *range = NULL, *levels = NULL, *anchor = NULL;
-  const char *vtext, *openings, *pool_text = NULL, *out_path, *chart = NULL;
-  long long games, max_games = -1, verify_games = -1, ref_games = -1, seed, ladder;
-  long long threads = sysconf(_SC_NPROCESSORS_ONLN);
-  double tolerance, se = 0;
-  int log_scale = 0, quiet = 0, nargs, prc;
-  if (threads < 1) threads = 1;
-  cli_option opts[] = {
-      CLI_O_TEXT("base", &base, "SPEC", NULL, "the player whose knob is set"),
-      CLI_O_TEXT("knob", &knob, "KEY", NULL, "the option of SPEC to calibrate"),
-      CLI_O_TEXT("range", &range, "LO:HI", NULL, "the knob's values searched"),
-      CLI_O_TEXT("levels", &levels, "'easy=E1;medium=E2;...'", NULL, "the levels' target Elos"),
-      CLI_O_TEXT("anchor", &anchor, "SPEC=ELO", NULL, "the player that sets the scale"),
-      CLI_O_INT("games", &games, 2, 1000000, "N", "20", "games a measure plays a reference"),
-      CLI_O_INT("max-games", &max_games, 2, 10000000, "M", NULL,
-                "at most M games a measure plays a reference, by default 8N"),
-      CLI_O_INT("ref-games", &ref_games, 2, 1000000, "R", NULL,
-                "games a pairing of the reference pool, by default 2N"),
-      CLI_O_INT("verify-games", &verify_games, 2, 1000000, "V", NULL,
-                "games a pairing of the verification, by default 2N"),
-      CLI_O_INT("threads", &threads, 1, 256, "T", NULL,
-                "games played at once, by default one per core"),
-      CLI_O_INT("seed", &seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
-      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
-      CLI_O_TEXT("openings", &openings, "random:PLIES", "random:2", "the openings"),
-      CLI_O_TEXT("pool", &pool_text, "'SPEC;...'", NULL, "more reference players"),
-      CLI_O_INT("ladder", &ladder, 0, 9, "K", "3", "copies of SPEC in the reference pool"),
-      CLI_O_FLAG("log", &log_scale, "spread the ladder log-spaced"),
-      CLI_O_REAL("tolerance", &tolerance, 1, 2000, "E", "50", "Elo a verified level may miss by"),
-      CLI_O_REAL("se", &se, 5, 2000, "E", NULL,
-                 "the standard error a measure needs, by default the spacing of the targets / 4"),
-      CLI_O_TEXT("out", &out_path, "FILE", "results/levels.txt", "the levels file"),
-      CLI_O_TEXT("chart", &chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
-      CLI_O_FLAG("quiet", &quiet, "no progress on stderr"),
-      CLI_END,
-  };
-  cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
-  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
-  if (!base || !knob || !range || !levels || !anchor)
-    return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
-  char err[1024];
-  calibrate_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  if (parse_range(cmd, range, &cfg.lo, &cfg.hi)) return CLI_EXIT_USAGE;
-  if (calibrate_check_knob(base, knob, cfg.lo, cfg.hi, &cfg.integer, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  if (log_scale && !(cfg.lo > 0))
-    return cli_error(cmd, "--log needs LO > 0 (got %g)", cfg.lo);
-  if (calibrate_parse_levels(levels, cfg.level, &cfg.nlevels, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  char anchor_spec[CALIBRATE_SPEC_MAX];
-  double anchor_elo;
-  if (calibrate_parse_anchor(anchor, anchor_spec, sizeof anchor_spec, &anchor_elo, err,
-                             sizeof err))
-    return cli_error(cmd, "%s", err);
-  {
-    player_config pc;
-    if (player_parse_spec(anchor_spec, &pc, err, sizeof err))
-      return cli_error(cmd, "--anchor: %s", err);
-    player_config_free(&pc);
-  }
-  static pool_list pool;
-  memset(&pool, 0, sizeof pool);
-  pool.cmd = cmd;
-  if (pool_text && split_list(pool_text, add_pool, &pool)) return CLI_EXIT_USAGE;
-  for (int i = 0; i < pool.n; i++) {
-    if (!strcmp(pool.spec[i], anchor_spec))
-      return cli_error(cmd, "--pool: '%s' is the anchor already", pool.spec[i]);
-    for (int j = 0; j < i; j++)
-      if (!strcmp(pool.spec[i], pool.spec[j]))
-        return cli_error(cmd, "--pool: '%s' is named twice", pool.spec[i]);
-    for (int l = 0; l < cfg.nlevels; l++)
-      if (!strcmp(pool.spec[i], cfg.level[l].name))
-        return cli_error(cmd, "--pool: '%s' is also a level name", pool.spec[i]);
-  }
-  for (int l = 0; l < cfg.nlevels; l++)
-    if (!strcmp(anchor_spec, cfg.level[l].name))
-      return cli_error(cmd, "--anchor: '%s' is also a level name", anchor_spec);
-  calibrate_arena *ar = calloc(1, sizeof *ar);
-  if (!ar) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  int rc = CLI_EXIT_USAGE;
-  if (cli_variant(cmd, vtext, &ar->play.v)) goto out;
-  char opath[8];
-  if (tournament_parse_openings(openings, &ar->play.opening_plies, opath, sizeof opath, err,
-                                sizeof err) ||
-      ar->play.opening_plies < 0) {
-    cli_error(cmd, "--openings: random:PLIES only%s%s", err[0] ? ": " : "", err);
-    goto out;
-  }
-  if (max_games < 0) max_games = 8 * games;
-  if (max_games < games) {
-    cli_error(cmd, "--max-games (%lld) is below --games (%lld)", max_games, games);
-    goto out;
-  }
-  if (verify_games < 0) verify_games = 2 * games;
-  if (ref_games < 0) ref_games = 2 * games;
-  snprintf(ar->base, sizeof ar->base, "%s", base);
-  snprintf(ar->knob, sizeof ar->knob, "%s", knob);
-  ar->integer = cfg.integer;
-  ar->play.threads = (int)threads;
-  ar->play.seed = (uint64_t)seed;
-  ar->play.stop = &stop_flag;
-  progress_ctx pctx = {quiet, knob};
-  ar->play.progress = progress;
-  ar->play.progress_ctx = &pctx;
-  cfg.log_scale = log_scale;
-  cfg.pairs = (int)((games + 1) / 2);
-  cfg.max_pairs = (int)((max_games + 1) / 2);
-  cfg.tolerance = tolerance;
-  cfg.se_target = se;
-  cfg.eval = calibrate_arena_eval;
-  cfg.ctx = ar;
-  cfg.progress = progress;
-  cfg.progress_ctx = &pctx;
-  /* Every input is checked: now the games. */
-  rc = CLI_EXIT_FAIL;
-  catch_signals(1);
-  const char *pool_specs[CALIBRATE_MAX_REFS];
-  for (int i = 0; i < pool.n; i++) pool_specs[i] = pool.spec[i];
-  if (!quiet) fprintf(stderr, "reference pool: round robin, %lld games per pairing\n", ref_games);
-  if (calibrate_arena_setup(ar, anchor_spec, anchor_elo, pool_specs, pool.n, (int)ladder, cfg.lo,
-                            cfg.hi, log_scale, (int)((ref_games + 1) / 2), err, sizeof err)) {
-    cli_error(cmd, "reference pool: %s", err);
-    goto out;
-  }
-  printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", anchor_spec, anchor_elo);
+
+/* The reference pool, once its Elos are fixed. */
+static void on_pool_rated(void *ctx, const calibrate_arena *ar) {
+  const calibrate_opts *o = ctx;
+  printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", o->c->anchor_spec,
+         o->c->anchor_elo);
   for (int i = 0; i < ar->nrefs; i++)
     printf("  %-40s %7.1f  [%7.1f, %7.1f]%s\n", ar->ref_name[i], ar->ref_elo[i], ar->ref_lo[i],
            ar->ref_hi[i], ar->ref_bounded[i] ? "  (bound)" : "");
-  if (!quiet) fprintf(stderr, "search on %s in [%g, %g]%s\n", knob, cfg.lo, cfg.hi,
-                      log_scale ? " (log scale)" : "");
-  calibrate_result *cr = calloc(1, sizeof *cr);
-  if (!cr) {
-    cli_error(cmd, "out of memory");
-    goto out;
-  }
-  if (calibrate_run(&cfg, cr, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    if (atomic_load(&stop_flag)) rc = 130;
-    free(cr);
-    goto out;
-  }
+}
+
+/* The search's points, once it is over. */
+static void on_searched(void *ctx, const calibrate_result *cr) {
+  const calibrate_opts *o = ctx;
   printf("\nSearch: strength %s with %s; every point to SE <= %.1f Elo (%s), %d values "
          "measured, %lld games\n",
-         cr->direction > 0 ? "rises" : "falls", knob, cr->se_target,
-         se > 0 ? "--se" : cfg.nlevels > 1 ? "spacing of the targets / 4" : "tolerance / 2",
+         cr->direction > 0 ? "rises" : "falls", o->knob, cr->se_target,
+         o->se > 0 ? "--se" : cr->nlevels > 1 ? "spacing of the targets / 4" : "tolerance / 2",
          cr->npoints, cr->games);
   if (cr->capped)
     printf("  %d value(s) reached --max-games before that SE (those far from every reference)\n",
            cr->capped);
-  printf("  %-12s %10s %s\n", knob, "Elo", "95% interval (fixed references) / monotone fit");
+  printf("  %-12s %10s %s\n", o->knob, "Elo", "95% interval (fixed references) / monotone fit");
   for (int i = 0; i < cr->npoints; i++)
     printf("  %-12g %10.1f [%7.1f, %7.1f] fit %7.1f  (%lld games)%s\n", cr->point[i].knob,
            cr->point[i].elo, cr->point[i].elo - 1.959964 * cr->point[i].se,
            cr->point[i].elo + 1.959964 * cr->point[i].se, cr->fitted[i], cr->point[i].games,
            cr->point[i].bounded ? " bound" : "");
-  /* Verification. */
-  int nv = 0;
-  const char *vspecs[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
-  const char *vnames[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
-  static char level_spec[CALIBRATE_MAX_LEVELS][CALIBRATE_SPEC_MAX];
-  vspecs[nv] = anchor_spec, vnames[nv++] = anchor_spec;
-  for (int i = 0; i < pool.n; i++) vspecs[nv] = pool.spec[i], vnames[nv++] = pool.spec[i];
-  int first_level = nv;
-  for (int i = 0; i < cr->nlevels; i++) {
-    calibrate_spec(level_spec[i], sizeof level_spec[i], base, knob, cr->found[i].knob,
-                   cfg.integer);
-    vspecs[nv] = level_spec[i], vnames[nv++] = cr->found[i].level.name;
+}
+
+/* Checks the options and fills the driver's configuration (pool: the
+ * --pool specs, which c points into). 0, or the exit code after an error. */
+static int calibrate_check(const char *cmd, const calibrate_opts *o, pool_list *pool,
+                           tuner_calibrate_config *c, char *anchor_spec, size_t speclen) {
+  char err[1024];
+  int integer;
+  if (!o->base || !o->knob || !o->range || !o->levels || !o->anchor)
+    return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
+  if (parse_range(cmd, o->range, &c->lo, &c->hi)) return CLI_EXIT_USAGE;
+  if (calibrate_check_knob(o->base, o->knob, c->lo, c->hi, &integer, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (o->log_scale && !(c->lo > 0)) return cli_error(cmd, "--log needs LO > 0 (got %g)", c->lo);
+  if (calibrate_parse_levels(o->levels, c->level, &c->nlevels, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (calibrate_parse_anchor(o->anchor, anchor_spec, speclen, &c->anchor_elo, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  player_config pc;
+  if (player_parse_spec(anchor_spec, &pc, err, sizeof err))
+    return cli_error(cmd, "--anchor: %s", err);
+  player_config_free(&pc);
+  pool->cmd = cmd;
+  if (o->pool_text && study_split_list(o->pool_text, add_pool, pool)) return CLI_EXIT_USAGE;
+  for (int i = 0; i < pool->n; i++) {
+    if (!strcmp(pool->spec[i], anchor_spec))
+      return cli_error(cmd, "--pool: '%s' is the anchor already", pool->spec[i]);
+    for (int j = 0; j < i; j++)
+      if (!strcmp(pool->spec[i], pool->spec[j]))
+        return cli_error(cmd, "--pool: '%s' is named twice", pool->spec[i]);
+    for (int l = 0; l < c->nlevels; l++)
+      if (!strcmp(pool->spec[i], c->level[l].name))
+        return cli_error(cmd, "--pool: '%s' is also a level name", pool->spec[i]);
   }
-  if (!quiet)
-    fprintf(stderr, "verification: round robin of the levels, the anchor and the pool, %lld "
-                    "games per pairing\n",
-            verify_games);
-  rating_result vr;
-  long long before = ar->play.games;
-  if (calibrate_round_robin(&ar->play, vspecs, vnames, nv, (int)((verify_games + 1) / 2), 0,
-                            anchor_elo, &vr, err, sizeof err)) {
-    rating_result_free(&vr);
-    cli_error(cmd, "verification: %s", err);
-    if (atomic_load(&stop_flag)) rc = 130;
-    free(cr);
-    goto out;
-  }
-  printf("\nVerification round robin (%lld games, anchor %s = %g):\n", ar->play.games - before,
-         anchor_spec, anchor_elo);
-  rating_print_table(stdout, &vr);
-  /* Levels in target order must be in Elo order, each within tolerance. */
-  int order[CALIBRATE_MAX_LEVELS], all_ok = 1, in_order = 1;
-  for (int i = 0; i < cr->nlevels; i++) order[i] = i;
-  for (int i = 1; i < cr->nlevels; i++)
-    for (int j = i; j > 0 && cfg.level[order[j]].target < cfg.level[order[j - 1]].target; j--) {
-      int t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
-    }
-  for (int k = 1; k < cr->nlevels; k++)
-    in_order &= vr.player[first_level + order[k]].elo > vr.player[first_level + order[k - 1]].elo;
+  for (int l = 0; l < c->nlevels; l++)
+    if (!strcmp(anchor_spec, c->level[l].name))
+      return cli_error(cmd, "--anchor: '%s' is also a level name", anchor_spec);
+  return 0;
+}
+
+/* The rest of the configuration: variant, openings, game counts. */
+static int calibrate_games(const char *cmd, calibrate_opts *o, tuner_calibrate_config *c) {
+  char err[1024], opath[8];
+  if (cli_variant(cmd, o->vtext, &c->v)) return CLI_EXIT_USAGE;
+  if (tournament_parse_openings(o->openings, &c->opening_plies, opath, sizeof opath, err,
+                                sizeof err) ||
+      c->opening_plies < 0)
+    return cli_error(cmd, "--openings: random:PLIES only%s%s", err[0] ? ": " : "", err);
+  if (o->max_games < 0) o->max_games = 8 * o->games;
+  if (o->max_games < o->games)
+    return cli_error(cmd, "--max-games (%lld) is below --games (%lld)", o->max_games, o->games);
+  if (o->verify_games < 0) o->verify_games = 2 * o->games;
+  if (o->ref_games < 0) o->ref_games = 2 * o->games;
+  c->base = o->base;
+  c->knob = o->knob;
+  c->log_scale = o->log_scale;
+  c->ladder = (int)o->ladder;
+  c->games = o->games;
+  c->max_games = o->max_games;
+  c->ref_games = o->ref_games;
+  c->verify_games = o->verify_games;
+  c->tolerance = o->tolerance;
+  c->se = o->se;
+  c->threads = (int)o->threads;
+  c->seed = (uint64_t)o->seed;
+  return 0;
+}
+
+/* The levels: printed, and written to --out (unless '-'). 0, or -1. */
+static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
+                        const tuner_calibration *r) {
+  const calibrate_result *cr = r->search;
   FILE *lf = NULL;
-  if (strcmp(out_path, "-")) {
-    if (!strcmp(out_path, "results/levels.txt")) mkdir("results", 0777);
-    lf = fopen(out_path, "w");
-    if (!lf) {
-      cli_error(cmd, "cannot write '%s': %s", out_path, strerror(errno));
-      rating_result_free(&vr);
-      free(cr);
-      goto out;
-    }
+  outfile lof = {0}; /* the levels file is written whole or not at all */
+  if (strcmp(o->out_path, "-")) {
+    if (cli_out_open(cmd, &lof, o->out_path)) return -1;
+    lf = lof.f;
     fprintf(lf, "# oware calibrate: base %s, knob %s in [%g, %g], anchor %s = %g, variant %s,\n"
                 "# seed %lld; games per pairing: reference pool %lld, search %lld (up to %lld),\n"
                 "# verification %lld.\n"
                 "# Elo and its 95%% interval from the verification round robin; verdict: ok when\n"
                 "# |Elo - target| <= max(2 SE, %g), else off; the search's status after it.\n"
                 "# name spec elo lo hi target verdict status\n",
-            base, knob, cfg.lo, cfg.hi, anchor_spec, anchor_elo, vtext, seed, ref_games, games,
-            max_games, verify_games, tolerance);
+            o->base, o->knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->vtext, o->seed,
+            o->ref_games, o->games, o->max_games, o->verify_games, o->tolerance);
   }
-  printf("\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", tolerance);
+  printf("\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->tolerance);
   printf("  %-10s %-36s %7s %8s %18s %8s %-11s %s\n", "level", "spec", "target", "Elo",
          "95% interval", "tol", "search", "verdict");
   for (int k = 0; k < cr->nlevels; k++) {
-    int i = order[k];
+    int i = r->order[k];
     const calibrate_found *f = &cr->found[i];
-    const rating_player *p = &vr.player[first_level + i];
-    double tol = fmax(2 * p->se, tolerance);
-    int ok = fabs(p->elo - f->level.target) <= tol && f->status == CALIBRATE_OK;
-    all_ok &= ok;
+    const rating_player *p = &r->verify.player[r->first_level + i];
     printf("  %-10s %-36s %7.0f %8.1f [%7.1f, %7.1f] %8.1f %-11s %s\n", f->level.name,
-           level_spec[i], f->level.target, p->elo, p->lo, p->hi, tol,
-           calibrate_status_name(f->status), ok ? "ok" : "OFF");
+           r->level_spec[i], f->level.target, p->elo, p->lo, p->hi, r->tol[i],
+           calibrate_status_name(f->status), r->ok[i] ? "ok" : "OFF");
     if (lf)
-      fprintf(lf, "%s %s %.1f %.1f %.1f %.0f %s %s\n", f->level.name, level_spec[i], p->elo,
-              p->lo, p->hi, f->level.target, fabs(p->elo - f->level.target) <= tol ? "ok" : "off",
+      fprintf(lf, "%s %s %.1f %.1f %.1f %.0f %s %s\n", f->level.name, r->level_spec[i], p->elo,
+              p->lo, p->hi, f->level.target, r->within[i] ? "ok" : "off",
               calibrate_status_name(f->status));
   }
   for (int k = 0; k < cr->nlevels; k++) {
-    const calibrate_found *f = &cr->found[order[k]];
+    const calibrate_found *f = &cr->found[r->order[k]];
     if (f->status == CALIBRATE_UNREACHABLE)
       printf("Level %s (target %.0f) cannot be reached with %s in [%g, %g]: the closest is "
              "%s=%g at %.0f Elo.\n",
-             f->level.name, f->level.target, knob, cfg.lo, cfg.hi, knob, f->knob, f->point.elo);
+             f->level.name, f->level.target, o->knob, c->lo, c->hi, o->knob, f->knob,
+             f->point.elo);
     else if (f->status == CALIBRATE_COARSE)
       printf("Level %s (target %.0f): the closest value of %s is %g at %.0f Elo; the steps of "
              "the knob are coarser than the tolerance.\n",
-             f->level.name, f->level.target, knob, f->knob, f->point.elo);
+             f->level.name, f->level.target, o->knob, f->knob, f->point.elo);
   }
-  printf("Order of the levels: %s\n", in_order ? "as the targets" : "NOT as the targets");
+  printf("Order of the levels: %s\n", r->in_order ? "as the targets" : "NOT as the targets");
   if (lf) {
-    int bad = fclose(lf);
-    if (bad) cli_error(cmd, "cannot write '%s'", out_path);
-    else printf("Levels written to %s\n", out_path);
+    if (!cli_out_commit(cmd, &lof)) printf("Levels written to %s\n", o->out_path);
   }
-  if (chart) {
-    char cerr[1024];
-    if (write_curve(chart, cr, &vr, first_level, knob, anchor_spec, anchor_elo, cerr,
-                    sizeof cerr)) {
-      cli_error(cmd, "%s", cerr);
+  return 0;
+}
+
+/* --chart STEM: the curve's data and its chart (a failure is only said). */
+static void draw_chart(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
+                       const tuner_calibration *r) {
+  char cerr[1024];
+  if (write_curve(o->chart, r->search, &r->verify, r->first_level, o->knob, c->anchor_spec,
+                  c->anchor_elo, cerr, sizeof cerr)) {
+    cli_error(cmd, "%s", cerr);
+    return;
+  }
+  char dat[PATH_MAX], title[256], extra[256];
+  snprintf(dat, sizeof dat, "%s.dat", o->chart);
+  snprintf(title, sizeof title, "Calibration of %s: Elo against %s", o->base, o->knob);
+  snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", o->knob, o->log_scale);
+  if (study_gnuplot("calibrate", dat, o->chart, title, extra, NULL, cerr, sizeof cerr))
+    fprintf(stderr, "oware calibrate: chart not drawn: %s\n", cerr);
+  else printf("Chart: %s.png, %s.svg\n", o->chart, o->chart);
+}
+
+static int calibrate_parse(const char *cmd, int argc, char **argv, calibrate_opts *o) {
+  int nargs, prc;
+  memset(o, 0, sizeof *o);
+  o->max_games = o->verify_games = o->ref_games = -1;
+  o->threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (o->threads < 1) o->threads = 1;
+  cli_option opts[] = {
+      CLI_O_TEXT("base", &o->base, "SPEC", NULL, "the player whose knob is set"),
+      CLI_O_TEXT("knob", &o->knob, "KEY", NULL, "the option of SPEC to calibrate"),
+      CLI_O_TEXT("range", &o->range, "LO:HI", NULL, "the knob's values searched"),
+      CLI_O_TEXT("levels", &o->levels, "'easy=E1;medium=E2;...'", NULL, "the levels' target Elos"),
+      CLI_O_TEXT("anchor", &o->anchor, "SPEC=ELO", NULL, "the player that sets the scale"),
+      CLI_O_INT("games", &o->games, 2, 1000000, "N", "20", "games a measure plays a reference"),
+      CLI_O_INT("max-games", &o->max_games, 2, 10000000, "M", NULL,
+                "at most M games a measure plays a reference, by default 8N"),
+      CLI_O_INT("ref-games", &o->ref_games, 2, 1000000, "R", NULL,
+                "games a pairing of the reference pool, by default 2N"),
+      CLI_O_INT("verify-games", &o->verify_games, 2, 1000000, "V", NULL,
+                "games a pairing of the verification, by default 2N"),
+      CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
+                "games played at once, by default one per core"),
+      CLI_O_INT("seed", &o->seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
+      CLI_O_TEXT("variant", &o->vtext, "V", "abapa", "rule variant"),
+      CLI_O_TEXT("openings", &o->openings, "random:PLIES", "random:2", "the openings"),
+      CLI_O_TEXT("pool", &o->pool_text, "'SPEC;...'", NULL, "more reference players"),
+      CLI_O_INT("ladder", &o->ladder, 0, 9, "K", "3", "copies of SPEC in the reference pool"),
+      CLI_O_FLAG("log", &o->log_scale, "spread the ladder log-spaced"),
+      CLI_O_REAL("tolerance", &o->tolerance, 1, 2000, "E", "50", "Elo a verified level may miss by"),
+      CLI_O_REAL("se", &o->se, 5, 2000, "E", NULL,
+                 "the standard error a measure needs, by default the spacing of the targets / 4"),
+      CLI_O_TEXT("out", &o->out_path, "FILE", "results/levels.txt", "the levels file"),
+      CLI_O_TEXT("chart", &o->chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
+      CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
+  return cli_parse(&spec, argc, argv, NULL, &nargs, &prc) ? (prc ? prc : -1) : 0;
+}
+
+int cli_calibrate(int argc, char **argv) {
+  const char *cmd = "calibrate";
+  setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
+  static calibrate_opts o;
+  static pool_list pool;
+  static tuner_calibrate_config c;
+  static char anchor_spec[CALIBRATE_SPEC_MAX];
+  int rc = calibrate_parse(cmd, argc, argv, &o);
+  if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+  /* Where the results go is checked before the calibration starts. */
+  if (!strcmp(o.out_path, "results/levels.txt")) mkdir("results", 0777);
+  if (strcmp(o.out_path, "-") && cli_check_output(cmd, "--out", o.out_path)) return CLI_EXIT_USAGE;
+  if (o.chart) {
+    char dat[PATH_MAX];
+    snprintf(dat, sizeof dat, "%s.dat", o.chart);
+    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
+  }
+  memset(&pool, 0, sizeof pool);
+  memset(&c, 0, sizeof c);
+  if ((rc = calibrate_check(cmd, &o, &pool, &c, anchor_spec, sizeof anchor_spec)) ||
+      (rc = calibrate_games(cmd, &o, &c)))
+    return rc;
+  const char *pool_specs[CALIBRATE_MAX_REFS];
+  for (int i = 0; i < pool.n; i++) pool_specs[i] = pool.spec[i];
+  c.anchor_spec = anchor_spec;
+  c.pool = pool_specs;
+  c.npool = pool.n;
+  o.c = &c;
+  /* Every input is checked: now the games. */
+  tuner_calibrate_observer obs = {&o, progress, on_pool_rated, on_searched};
+  tuner_calibration r;
+  char err[1024];
+  catch_signals(1);
+  rc = tuner_calibrate(&c, &obs, &stop_flag, &r, err, sizeof err);
+  catch_signals(0);
+  if (rc) {
+    cli_error(cmd, "%s", err);
+    rc = atomic_load(&stop_flag) ? 130 : CLI_EXIT_FAIL;
+  } else {
+    printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r.verify_games,
+           anchor_spec, c.anchor_elo);
+    rating_print_table(stdout, &r.verify);
+    if (print_levels(cmd, &o, &c, &r)) {
+      rc = CLI_EXIT_FAIL;
     } else {
-      char dat[PATH_MAX], title[256], extra[256];
-      snprintf(dat, sizeof dat, "%s.dat", chart);
-      snprintf(title, sizeof title, "Calibration of %s: Elo against %s", base, knob);
-      snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", knob, log_scale);
-      int g = study_gnuplot("calibrate", dat, chart, title, extra, NULL, cerr, sizeof cerr);
-      if (g) fprintf(stderr, "oware calibrate: chart not drawn: %s\n", cerr);
-      else printf("Chart: %s.png, %s.svg\n", chart, chart);
+      if (o.chart) draw_chart(cmd, &o, &c, &r);
+      rc = r.all_ok && r.in_order ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     }
   }
-  rating_result_free(&vr);
-  free(cr);
-  rc = all_ok && in_order ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-out:
-  catch_signals(0);
-  free(ar);
+  tuner_calibration_free(&r);
   return rc;
 }

@@ -7,12 +7,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena/pgn.h"
+#include "arena/plot.h"
 #include "arena/report.h"
 #include "arena/series.h"
 #include "arena/store.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/notation.h"
 #include "players/player.h"
 
@@ -48,7 +52,7 @@ static const char *const tournament_kinds[] = {"round-robin", "gauntlet", NULL};
 typedef struct tournament_args {
   const char *players, *players_file, *kind, *format, *variants, *openings, *db, *name, *sprt;
   long long rounds, threads, seed, resume;
-  int kind_idx, quiet, report, threads_set, config_given;
+  int kind_idx, quiet, report, threads_set, config_given, json;
 } tournament_args;
 
 /* The options of `oware tournament`, declared once: read from the command
@@ -81,6 +85,8 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
                 "continue a run that was stopped"),
       CLI_O_FLAG("report", &a->report, "write the run's report at the end"),
       CLI_O_FLAG("quiet", &a->quiet, "no progress on stderr"),
+      CLI_O_FLAG("json", &a->json, "at the end, the standings as JSON instead of the tables "
+                                   "(docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {"tournament", tournament_usage,
@@ -183,143 +189,112 @@ void cli_watch_tournament(tournament *t) {
   t->observer = (tournament_observer){NULL, show_progress, show_sprt};
 }
 
-int cli_tournament(int argc, char **argv) {
-  const char *cmd = "tournament";
-  tournament_args a;
-  int prc;
-  if (parse_args(argc, argv, &a, &prc)) return prc;
-  const char *players = a.players, *players_file = a.players_file, *kind = a.kind;
-  const char *format = a.format, *variants = a.variants, *openings = a.openings;
-  const char *db_path = a.db, *name = a.name, *sprt = a.sprt;
-  long long rounds = a.rounds, threads = a.threads, seed = a.seed, resume = a.resume;
-  int quiet = a.quiet, threads_set = a.threads_set, config_given = a.config_given;
-  int report = a.report, locked = 0;
+/* The run's standings as JSON (docs/JSON.md). 0, or the exit code. */
+static int print_json_standings(const char *cmd, store *db, int64_t run_id) {
   char err[1024];
-  tournament *t = calloc(1, sizeof *t);
-  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  store *db = NULL;
-  int rc = CLI_EXIT_USAGE;
+  plot_run *pr;
+  if (plot_run_load(db, run_id, &pr, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  cli_json_standings(stdout, pr);
+  plot_run_free(pr);
+  return 0;
+}
+
+/* --resume RUN: the stored run into t (its SPRT read back), locked,
+ * marked running. 0, or the exit code; *done when there is nothing to play
+ * (the run is finished: its standings are printed). */
+static int tournament_resume(const char *cmd, const tournament_args *a, tournament *t,
+                             store **db, int *locked, int *done) {
+  char err[1024];
   store_run *r = &t->run;
-  if (!quiet) cli_watch_tournament(t);
-  if (resume > 0) {
-    if (config_given) {
-      cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads and "
-                     "--quiet go with it");
-      goto out;
-    }
-    if (store_open(db_path, 0, &db, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_load(db, resume, r, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (r->status == STORE_FINISHED) {
-      fprintf(stderr, "oware tournament: run %lld is already finished\n", resume);
-      rc = tournament_print_standings(db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
-      goto out;
-    }
-    if (store_run_resumable(r, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_lock(db, r->id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    locked = 1;
-    if (threads_set) r->threads = (int)threads;
-    if (resume_sprt(cmd, r, t)) goto out;
-    if (tournament_restore(t, db, err, sizeof err) || tournament_prepare(t, err, sizeof err)) {
-      cli_error(cmd, "run %lld: %s", resume, err);
-      goto out;
-    }
-    if (store_run_status(db, r->id, STORE_RUNNING, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-  } else {
-    /* Everything is checked before the database is touched. */
-    if (!players == !players_file) {
-      cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
-      goto out;
-    }
-    char *list = players ? strdup(players) : cli_read_file(cmd, players_file);
-    if (!list) goto out;
-    int bad = add_players(cmd, list, players_file != NULL, r);
-    free(list);
-    if (bad) goto out;
-    if (add_variants(cmd, variants, r)) goto out;
-    if (sprt) {
-      if (rating_sprt_parse(sprt, &t->sprt, err, sizeof err)) {
-        cli_error(cmd, "--sprt: %s", err);
-        goto out;
-      }
-      t->sprt_on = 1;
-      if (!strcmp(format, "games:2")) format = "games:20000";
-    }
-    series_format f;
-    if (series_parse(format, &f, err, sizeof err)) {
-      cli_error(cmd, "--format: %s", err);
-      goto out;
-    }
-    char fbuf[128];
-    series_format_string(&f, fbuf, sizeof fbuf);
-    if (store_run_set(&r->format, fbuf)) {
-      cli_error(cmd, "out of memory");
-      goto out;
-    }
-    if (store_kind_parse(kind, &r->kind) || r->kind > STORE_GAUNTLET) {
-      cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", kind);
-      goto out;
-    }
-    r->rounds = (int)rounds;
-    r->threads = (int)threads;
-    r->seed = (uint64_t)seed;
-    /* The command line is a record for people; --resume reads the settings. */
-    if (store_run_set(&r->openings, openings) ||
-        store_run_set(&r->name, name ? name : sprt ? "sprt" : "tournament") ||
-        !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
-        (sprt && store_config_set_text(r, "sprt", sprt))) {
-      cli_error(cmd, "out of memory");
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    if (tournament_prepare(t, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if ((rc = cli_store_new_run(cmd, db_path, r, &db))) goto out;
-    /* Held while it plays: a --resume of it meanwhile is refused. */
-    if (store_run_lock(db, r->id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    locked = 1;
+  if (a->config_given)
+    return cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads "
+                          "and --quiet go with it");
+  if (store_open(a->db, 0, db, err, sizeof err) ||
+      store_run_load(*db, a->resume, r, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (r->status == STORE_FINISHED) {
+    fprintf(stderr, "oware tournament: run %lld is already finished\n", a->resume);
+    *done = 1;
+    if (a->json) return print_json_standings(cmd, *db, r->id);
+    return tournament_print_standings(*db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
-  if (!quiet)
-    fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
-            (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
-            (unsigned long long)r->seed, db_path);
-  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
-  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
-  cli_release_stop();
-  if (res < 0) {
-    fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
+  if (store_run_resumable(r, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_run_lock(*db, r->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  *locked = 1;
+  if (a->threads_set) r->threads = (int)a->threads;
+  if (resume_sprt(cmd, r, t)) return CLI_EXIT_USAGE;
+  if (tournament_restore(t, *db, err, sizeof err) || tournament_prepare(t, err, sizeof err))
+    return cli_error(cmd, "run %lld: %s", a->resume, err);
+  if (store_run_status(*db, r->id, STORE_RUNNING, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return 0;
+}
+
+/* A new run from the options into t, stored in the database and locked
+ * (a --resume of it meanwhile is refused). Everything is checked before the
+ * database is touched. 0, or the exit code. */
+static int tournament_new(const char *cmd, int argc, char **argv, const tournament_args *a,
+                          tournament *t, store **db, int *locked) {
+  char err[1024];
+  store_run *r = &t->run;
+  const char *format = a->format;
+  if (!a->players == !a->players_file)
+    return cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
+  char *list = a->players ? strdup(a->players) : cli_read_file(cmd, a->players_file);
+  if (!list) return CLI_EXIT_USAGE;
+  int bad = add_players(cmd, list, a->players_file != NULL, r);
+  free(list);
+  if (bad || add_variants(cmd, a->variants, r)) return CLI_EXIT_USAGE;
+  if (a->sprt) {
+    if (rating_sprt_parse(a->sprt, &t->sprt, err, sizeof err))
+      return cli_error(cmd, "--sprt: %s", err);
+    t->sprt_on = 1;
+    if (!strcmp(format, "games:2")) format = "games:20000";
   }
-  if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-      tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
+  series_format f;
+  if (series_parse(format, &f, err, sizeof err)) return cli_error(cmd, "--format: %s", err);
+  char fbuf[128];
+  series_format_string(&f, fbuf, sizeof fbuf);
+  if (store_kind_parse(a->kind, &r->kind) || r->kind > STORE_GAUNTLET)
+    return cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", a->kind);
+  r->rounds = (int)a->rounds;
+  r->threads = (int)a->threads;
+  r->seed = (uint64_t)a->seed;
+  /* The command line is a record for people; --resume reads the settings. */
+  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, a->openings) ||
+      store_run_set(&r->name, a->name ? a->name : a->sprt ? "sprt" : "tournament") ||
+      !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
+      (a->sprt && store_config_set_text(r, "sprt", a->sprt)))
+    return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  if (tournament_prepare(t, err, sizeof err)) return cli_error(cmd, "%s", err);
+  int rc = cli_store_new_run(cmd, a->db, r, db);
+  if (rc) return rc;
+  if (store_run_lock(*db, r->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  *locked = 1;
+  return 0;
+}
+
+/* After the games: standings, ratings, the SPRT's verdict, --report, how
+ * to resume. The exit code. */
+static int tournament_after(const char *cmd, const tournament_args *a, tournament *t, store *db,
+                            int res) {
+  char err[1024];
+  const store_run *r = &t->run;
+  if (a->json) {
+    /* The ratings are fitted and stored as without --json; only the tables
+     * give way to the JSON. */
+    FILE *sink = fopen("/dev/null", "w");
+    int bad = !sink || tournament_print_ratings(db, r->id, t, sink, err, sizeof err);
+    if (sink) fclose(sink);
+    if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    if (print_json_standings(cmd, db, r->id)) return CLI_EXIT_FAIL;
+  } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
+             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   }
-  if (t->sprt_on)
+  if (t->sprt_on && !a->json)
     printf("\nSPRT %s: %s (LLR %.3f, bounds %.3f %.3f) after %lld game pairs, counted in "
            "schedule order; games after the deciding pair are not stored\n",
            t->sprt.model == RATING_MODEL_NORMALIZED ? "(normalized Elo)" : "(logistic Elo)",
@@ -327,23 +302,46 @@ int cli_tournament(int argc, char **argv) {
            t->sprt_result.lower, t->sprt_result.upper,
            t->sprt_match.penta[0] + t->sprt_match.penta[1] + t->sprt_match.penta[2] +
                t->sprt_match.penta[3] + t->sprt_match.penta[4]);
-  if (report) {
+  if (a->report) {
     char dir[256];
     snprintf(dir, sizeof dir, "results/run-%lld", (long long)r->id);
-    if (report_write(db, r->id, dir, stderr, err, sizeof err)) {
-      cli_error(cmd, "report: %s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
+    if (report_write(db, r->id, dir, stderr, err, sizeof err))
+      return cli_error(cmd, "report: %s", err), CLI_EXIT_FAIL;
     printf("report: %s/index.html\n", dir);
   }
-  if (res == 1) {
-    fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
-                    "--resume %lld --db %s\n",
-            (long long)r->id, (long long)r->id, db_path);
-    rc = 130;
+  if (res != 1) return CLI_EXIT_OK;
+  fprintf(stderr, "oware tournament: run %lld interrupted; continue it with: oware tournament "
+                  "--resume %lld --db %s\n",
+          (long long)r->id, (long long)r->id, a->db);
+  return 130;
+}
+
+int cli_tournament(int argc, char **argv) {
+  const char *cmd = "tournament";
+  tournament_args a;
+  int prc, done = 0, locked = 0;
+  if (parse_args(argc, argv, &a, &prc)) return prc;
+  char err[1024];
+  tournament *t = calloc(1, sizeof *t);
+  if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  store *db = NULL;
+  store_run *r = &t->run;
+  if (!a.quiet) cli_watch_tournament(t);
+  int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &locked, &done)
+                        : tournament_new(cmd, argc, argv, &a, t, &db, &locked);
+  if (rc || done) goto out;
+  if (!a.quiet)
+    fprintf(stderr, "run %lld: %d players, %d variant(s), %d series of %s, %d thread(s), seed %llu, db %s\n",
+            (long long)r->id, r->nplayers, r->nvariants, t->nseries, r->format, r->threads,
+            (unsigned long long)r->seed, a.db);
+  cli_catch_stop(&stop_flag, "\noware: stopping after the games in progress (Ctrl-C again to quit at once)\n");
+  int res = tournament_play(t, db, &stop_flag, err, sizeof err);
+  cli_release_stop();
+  if (res < 0) {
+    fprintf(stderr, "oware tournament: run %lld failed: %s\n", (long long)r->id, err);
+    rc = CLI_EXIT_FAIL;
   } else {
-    rc = CLI_EXIT_OK;
+    rc = tournament_after(cmd, &a, t, db, res);
   }
 out:
   if (locked) store_run_unlock(db, r->id, err, sizeof err);
@@ -355,8 +353,19 @@ out:
 
 /* ---- oware runs ---- */
 
+typedef struct runs_out {
+  store *db;
+  int json, n;
+} runs_out;
+
 static int print_run(void *ctx, const store_run *r) {
-  store *db = ctx;
+  runs_out *o = ctx;
+  store *db = o->db;
+  if (o->json) {
+    fputs(o->n++ ? ",\n" : "\n", stdout);
+    cli_json_run(stdout, r, store_games_count(db, r->id));
+    return 0;
+  }
   printf("%5lld  %-11s %-20.20s %-11s %3d players %7lld games  %s\n", (long long)r->id,
          store_status_name(r->status), r->name, store_kind_name(r->kind), r->nplayers,
          store_games_count(db, r->id), r->started);
@@ -365,30 +374,35 @@ static int print_run(void *ctx, const store_run *r) {
 
 int cli_runs(int argc, char **argv) {
   const char *cmd = "runs", *db_path;
-  int nargs, prc;
+  int nargs, prc, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
+      CLI_O_FLAG("json", &json, "print {\"runs\": [...]} (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {
-      cmd, "usage: oware runs [--db PATH]\nLists the runs stored in the database, newest first.\n",
+      cmd, "usage: oware runs [--db PATH] [--json]\nLists the runs stored in the database, newest first.\n",
       NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   store *db;
   char err[512];
-  if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  int rc = store_runs_foreach(db, print_run, db, err, sizeof err);
+  if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  runs_out o = {db, json, 0};
+  if (json) fputs("{\"runs\":[", stdout);
+  int rc = store_runs_foreach(db, print_run, &o, err, sizeof err);
   store_close(db);
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  return CLI_EXIT_OK;
+  if (json) fputs("]}\n", stdout);
+  return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* ---- oware export ---- */
 
 typedef struct exporter {
   FILE *out;
+  const char *out_name; /* for messages */
   const store_run *run;
-  int csv;
+  int csv, pgn;
   int failed;
   char err[512];
 } exporter;
@@ -428,6 +442,10 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->detail, 1);
     return 0;
   }
+  if (e->pgn) {
+    e->failed = pgn_write_stored(e->out, r, g, e->err, sizeof e->err) != 0;
+    return e->failed;
+  }
   /* OGN: the game is replayed from its opening, which checks the moves. */
   variant v;
   board start;
@@ -452,7 +470,8 @@ static int export_game(void *ctx, const store_game *g) {
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
                         r->player_name[g->north_idx], result, match_end_name(g->end)};
   if (notation_ogn_write(e->out, &gm, &meta)) {
-    snprintf(e->err, sizeof e->err, "write error");
+    snprintf(e->err, sizeof e->err, "cannot write the game of series %d game %d to %s: %s",
+             g->series_no, g->game_no, e->out_name, strerror(errno));
     e->failed = 1;
   }
   game_free(&gm);
@@ -463,28 +482,30 @@ int cli_export(int argc, char **argv) {
   const char *cmd = "export", *db_path, *format = NULL, *outp = NULL;
   long long run = -1;
   int nargs, prc, fmt = -1;
-  static const char *const formats[] = {"ogn", "csv", NULL};
+  static const char *const formats[] = {"ogn", "csv", "pgn", NULL};
   cli_option opts[] = {
       CLI_O_INT("run", &run, 1, (long long)(~0ULL >> 1), "N", NULL, "the run ('oware runs')"),
       CLI_O_TEXT("db", &db_path, "PATH", DEFAULT_DB, "the SQLite database"),
-      CLI_O_CHOICE("format", &fmt, formats, NULL, "OGN or CSV"),
+      CLI_O_CHOICE("format", &fmt, formats, NULL, "OGN, CSV or PGN"),
       CLI_O_TEXT("out", &outp, "FILE", NULL, "write to FILE (default: standard output)"),
       CLI_END,
   };
   cli_command_spec spec = {
       cmd,
-      "usage: oware export --run N --format ogn|csv [options]\n"
-      "Writes the games of run N as OGN (one record a game, readable by Aualé) or\n"
-      "CSV (a header line, then a game a line), to FILE or standard output.\n",
+      "usage: oware export --run N --format ogn|csv|pgn [options]\n"
+      "Writes the games of run N as OGN (one record a game, readable by Aualé),\n"
+      "CSV (a header line, then a game a line) or PGN (one record a game, White =\n"
+      "South, Black = North, Result 1-0/0-1/1/2-1/2: what Ordo and BayesElo read;\n"
+      "docs/PGN.md), to FILE or standard output.\n",
       NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   if (fmt >= 0) format = formats[fmt];
   if (run < 0) return cli_error(cmd, "--run N is needed ('oware runs' lists them)");
-  if (!format || (strcmp(format, "ogn") && strcmp(format, "csv")))
-    return cli_error(cmd, "--format must be ogn or csv");
+  if (!format) return cli_error(cmd, "--format must be ogn, csv or pgn");
+  if (outp && cli_check_output(cmd, "--out", outp)) return CLI_EXIT_USAGE;
   store *db;
   char err[512];
-  if (store_open(db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   store_run *r = calloc(1, sizeof *r);
   if (!r || store_run_load(db, run, r, err, sizeof err)) {
     store_close(db);
@@ -492,24 +513,28 @@ int cli_export(int argc, char **argv) {
     free(r);
     return cli_error(cmd, "%s", r ? err : "out of memory");
   }
-  FILE *out = outp ? fopen(outp, "w") : stdout;
-  if (!out) {
+  /* A file is written whole or not at all: a temporary file, renamed at the end. */
+  outfile of = {0};
+  if (outp && cli_out_open(cmd, &of, outp)) {
     store_close(db);
     store_run_free(r);
     free(r);
-    return cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
+    return CLI_EXIT_FAIL;
   }
-  exporter e = {out, r, !strcmp(format, "csv"), 0, ""};
+  FILE *out = outp ? of.f : stdout;
+  exporter e = {out, outp ? outp : "standard output", r, !strcmp(format, "csv"),
+                !strcmp(format, "pgn"), 0, ""};
   if (e.csv)
     fprintf(out, "series,game,round,south,north,opening,moves,score_south,score_north,winner,"
                  "plies,end,seed,seconds,variant,detail\n");
   int rc = store_games_foreach(db, run, export_game, &e, err, sizeof err);
-  int bad = (outp && fclose(out)) || (!outp && fflush(out));
   store_close(db);
   store_run_free(r);
   free(r);
-  if (e.failed) return cli_error(cmd, "%s", e.err), CLI_EXIT_FAIL;
-  if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  if (bad) return cli_error(cmd, "cannot write '%s'", outp ? outp : "standard output"), CLI_EXIT_FAIL;
-  return CLI_EXIT_OK;
+  if (e.failed || rc) {
+    if (outp) cli_out_abort(&of);
+    return cli_error(cmd, "%s", e.failed ? e.err : err), CLI_EXIT_FAIL;
+  }
+  if (outp && cli_out_commit(cmd, &of)) return CLI_EXIT_FAIL;
+  return CLI_EXIT_OK; /* standard output is checked by main */
 }

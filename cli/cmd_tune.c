@@ -9,19 +9,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena/pairs.h"
 #include "arena/rating_print.h"
 #include "arena/report.h"
 #include "arena/store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/notation.h"
-#include "core/rng.h"
+#include "cli/output.h"
 #include "players/eval.h"
-#include "players/eval.h"
-#include "players/player.h"
-#include "tuner/spsa.h"
-#include "tuner/texel.h"
+#include "tuner/spsa_run.h"
+#include "tuner/texel_run.h"
+#include "tuner/tuning.h"
+#include "tuner/validate.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
 
@@ -240,46 +238,6 @@ static int cfg_from_run(const char *cmd, const store_run *run, tune_cfg *c) {
 }
 #undef NONE
 
-/* "name value name value ..." of the tuned weights (for the tuning table). */
-static void weights_text(const eval_weights *w, const int *tuned, char *buf, size_t len) {
-  size_t n = 0;
-  buf[0] = 0;
-  for (int i = 0; i < EVAL_N && n < len; i++)
-    if (!tuned || tuned[i])
-      n += (size_t)snprintf(buf + n, len - n, "%s%s %.17g", n ? " " : "", eval_features[i].name,
-                            w->w[i]);
-}
-
-static int weights_from_text(const char *text, eval_weights *w) {
-  char buf[2048];
-  snprintf(buf, sizeof buf, "%s", text);
-  char *save = NULL;
-  for (char *name = strtok_r(buf, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
-    char *val = strtok_r(NULL, " ", &save);
-    int i = eval_find(name);
-    if (!val || i < 0) return -1;
-    w->w[i] = strtod(val, NULL);
-  }
-  return 0;
-}
-
-typedef struct last_row {
-  int found;
-  store_tuning row;
-  int validated;
-} last_row;
-
-static int keep_last(void *ctx, const store_tuning *t) {
-  last_row *l = ctx;
-  if (!strcmp(t->kind, "validation")) {
-    l->validated = 1;
-    return 0;
-  }
-  if (!l->found || t->iteration >= l->row.iteration) l->row = *t;
-  l->found = 1;
-  return 0;
-}
-
 static void print_weights(FILE *f, const char *title, const eval_weights *w, const int *tuned) {
   fprintf(f, "%s:", title);
   for (int i = 0; i < EVAL_N; i++)
@@ -287,472 +245,223 @@ static void print_weights(FILE *f, const char *title, const eval_weights *w, con
   fputc('\n', f);
 }
 
-/* The validation: tuned against start, N pairs; prints and logs the Elo. */
-static int validate(const char *cmd, const tune_cfg *c, const variant *v, const eval_weights *start,
-                    const eval_weights *tuned, store *db, int64_t run, long long games_so_far) {
-  player_param pt[EVAL_N], ps[EVAL_N];
-  eval_params(tuned, pt);
-  eval_params(start, ps);
-  pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, *v, (int)c->validate, 0,
-                   (int)c->threads, (int)c->opening_plies,
-                   rng_mix((uint64_t)c->seed, 0x76616c6964ULL)};
-  pairs_result res, part;
-  char err[512];
-  rating_match m;
-  memset(&m, 0, sizeof m);
-  memset(&res, 0, sizeof res);
-  rating_sprt sprt;
-  rating_sprt_result sr = {0};
-  if (c->validate_sprt) {
-    if (rating_sprt_parse(c->validate_sprt, &sprt, err, sizeof err))
-      return cli_error(cmd, "--validate-sprt: %s", err), -1;
-    if (!c->quiet)
-      fprintf(stderr, "validation: SPRT %s, at most %lld game pairs, tuned against start\n",
-              c->validate_sprt, c->validate);
-  } else if (!c->quiet) {
-    fprintf(stderr, "validation: %lld game pairs, tuned against start\n", c->validate);
-  }
-  /* With an SPRT the pairs are played in chunks, the test read after each. */
-  int chunk = c->validate_sprt ? 4 * (int)c->threads : (int)c->validate;
-  for (int first = 0; first < c->validate && !atomic_load(&tune_stop); first += chunk) {
-    job.first_pair = first;
-    job.pairs = (int)(c->validate - first < chunk ? c->validate - first : chunk);
-    if (pairs_play(&job, &tune_stop, &part, err, sizeof err)) return cli_error(cmd, "%s", err), -1;
-    res.wins += part.wins;
-    res.draws += part.draws;
-    res.losses += part.losses;
-    res.penta_wl += part.penta_wl;
-    for (int k = 0; k < 5; k++) res.penta[k] += part.penta[k];
-    m.wins = res.wins;
-    m.draws = res.draws;
-    m.losses = res.losses;
-    for (int k = 0; k < 5; k++) m.penta[k] = res.penta[k];
-    m.pairs_wl = res.penta_wl;
-    if (c->validate_sprt) {
-      sr = rating_sprt_test(&sprt, &m, 0);
-      if (sr.decision) break;
-    }
-  }
-  rating_match_stats st;
-  rating_match_compute(&m, &st);
-  rating_match_print(stdout, "tuned", "start", &m, c->validate_sprt ? &sprt : NULL);
-  printf("validation: Elo gain of the tuned weights %+.1f, 95%% interval [%+.1f, %+.1f], "
-         "LOS %.2f%%\n",
-         st.penta_elo, st.penta_elo - st.penta_err, st.penta_elo + st.penta_err, 100 * st.los);
-  store_tuning row;
-  memset(&row, 0, sizeof row);
-  row.run_id = run;
-  row.iteration = -1;
-  snprintf(row.kind, sizeof row.kind, "validation");
-  int all[EVAL_N];
-  for (int i = 0; i < EVAL_N; i++) all[i] = 1;
-  weights_text(tuned, all, row.weights, sizeof row.weights);
-  row.wins = res.wins;
-  row.draws = res.draws;
-  row.losses = res.losses;
-  row.value = st.penta_elo;
-  row.lo = st.penta_elo - st.penta_err;
-  row.hi = st.penta_elo + st.penta_err;
-  row.games = games_so_far + res.wins + res.draws + res.losses;
-  if (store_tuning_insert(db, &row, err, sizeof err)) return cli_error(cmd, "%s", err), -1;
-  return 0;
+/* The drivers' lines: results on stdout, the rest on stderr unless --quiet. */
+static void on_line(void *ctx, tuner_line kind, const char *text) {
+  const tune_cfg *c = ctx;
+  if (kind == TUNER_RESULT) printf("%s\n", text);
+  else if (!c->quiet) fprintf(stderr, "%s\n", text);
 }
 
-/* ---- Texel positions from the games of a database ---- */
-
-typedef struct db_reader {
-  store *db;
-  const variant *v;
-  char vname[160];
-  texel_set *set;
-  long long games, runs;
-  uint64_t seed;
-  int failed;
-  char err[512];
-  const store_run *run; /* the run being read */
-} db_reader;
-
-static int read_game(void *ctx, const store_game *g) {
-  db_reader *d = ctx;
-  if (g->variant_idx < 0 || g->variant_idx >= d->run->nvariants ||
-      strcmp(d->run->variant[g->variant_idx], d->vname))
-    return 0; /* another variant */
-  board start;
-  if (notation_parse_position(g->opening, d->v, &start, d->err, sizeof d->err)) {
-    d->failed = 1;
-    return 1;
-  }
-  size_t n = strlen(g->moves);
-  int *moves = malloc((n + 1) * sizeof *moves);
-  if (!moves) {
-    snprintf(d->err, sizeof d->err, "out of memory");
-    d->failed = 1;
-    return 1;
-  }
-  for (size_t i = 0; i < n; i++) moves[i] = notation_move_index(d->v, g->moves[i]);
-  /* A forfeited game's outcome says nothing about its positions. */
-  int rc = 0;
-  if (g->end < MATCH_FORFEIT_TIMEOUT) {
-    rc = texel_add_game(d->set, d->v, &start, moves, (int)n, g->winner, 6, 1.0,
-                        rng_mix(d->seed, (uint64_t)d->games));
-    d->games++;
-  }
-  free(moves);
-  if (rc < 0) {
-    snprintf(d->err, sizeof d->err, "out of memory");
-    d->failed = 1;
-    return 1;
-  }
-  return 0;
+static void on_iteration(void *ctx, const tuner_iteration *it) {
+  const tune_cfg *c = ctx;
+  if (!c->quiet && isatty(STDERR_FILENO))
+    fprintf(stderr, "\riteration %d/%d: plus %+lld (W %lld D %lld L %lld), %lld games   ",
+            it->k + 1, it->iterations, it->wins - it->losses, it->wins, it->draws, it->losses,
+            it->games);
 }
 
-static int read_run(void *ctx, const store_run *r) {
-  db_reader *d = ctx;
-  d->run = r;
-  d->runs++;
-  if (store_games_foreach(d->db, r->id, read_game, d, d->err, sizeof d->err)) d->failed = 1;
-  return d->failed;
-}
-
-static int from_db(const char *cmd, const char *path, const variant *v, texel_set *set,
-                   const tune_cfg *c) {
-  db_reader d;
-  memset(&d, 0, sizeof d);
-  d.v = v;
-  d.set = set;
-  d.seed = (uint64_t)c->seed;
-  variant_format(v, d.vname, sizeof d.vname);
-  if (store_open(path, 0, &d.db, d.err, sizeof d.err))
-    return cli_error(cmd, "--from-db: %s", d.err), -1;
-  int rc = store_runs_foreach(d.db, read_run, &d, d.err, sizeof d.err);
-  store_close(d.db);
-  if (rc || d.failed) return cli_error(cmd, "--from-db %s: %s", path, d.err), -1;
-  if (!set->n)
-    return cli_error(cmd, "--from-db %s: no quiet position in %lld games of variant %s", path,
-                     d.games, d.vname),
-           -1;
-  if (!c->quiet)
-    fprintf(stderr, "texel: %zu quiet positions from %lld games of %lld runs in %s\n", set->n,
-            d.games, d.runs, path);
-  return 0;
-}
-
-int cli_tune(int argc, char **argv) {
-  const char *cmd = "tune";
-  /* --resume RUN: the run's settings are read back. */
-  long long resume = -1, threads_override = 0;
-  int threads_given = 0, locked = 0;
+/* What a tuning run is given: the options, their variant and weights. */
+typedef struct tune_setup {
   tune_cfg c;
-  int p = parse(cmd, argc, argv, &c, &resume, &threads_given);
-  if (p) return p < 0 ? CLI_EXIT_OK : p;
-  const char *db_path = c.db;
-  if (threads_given) threads_override = c.threads;
-  store *db = NULL;
-  store_run *run = calloc(1, sizeof *run);
-  char err[1024];
-  int rc = CLI_EXIT_USAGE;
-  if (!run) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  if (resume > 0) {
-    if (store_open(db_path, 0, &db, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (store_run_load(db, resume, run, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (run->kind != STORE_SPSA && run->kind != STORE_TEXEL) {
-      cli_error(cmd, "run %lld is a %s, not a tuning run", resume, store_kind_name(run->kind));
-      goto out;
-    }
-    if (store_run_resumable(run, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      goto out;
-    }
-    if (cfg_from_run(cmd, run, &c)) goto out;
-    if (store_run_lock(db, run->id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    locked = 1;
-    c.db = db_path;
-    c.threads = threads_override ? threads_override : run->threads;
-  }
-
-  /* The player, the variant, the weights. */
   variant v;
-  if (cli_variant(cmd, c.variant, &v)) goto out;
-  player_config pc;
-  if (player_parse_spec(c.spec, &pc, err, sizeof err)) {
-    cli_error(cmd, "--player: %s", err);
-    goto out;
-  }
-  int is_minimax = !strcmp(pc.type->name, "minimax");
-  const char *wfile = is_minimax ? player_config_text(&pc, "weights") : NULL;
   eval_weights start;
-  eval_default(&start);
-  int bad = 0;
-  if (!is_minimax) bad = cli_error(cmd, "--player must be a minimax player (got %s)", pc.type->name);
-  else if (wfile && eval_load(wfile, &start, err, sizeof err)) bad = cli_error(cmd, "%s", err);
-  player_config_free(&pc);
-  if (bad) goto out;
-  if (c.start) {
-    if (!strncmp(c.start, "equal:", 6)) {
-      char *end;
-      double x = strtod(c.start + 6, &end);
-      if (*end || end == c.start + 6 || !isfinite(x)) {
-        cli_error(cmd, "--start equal:X needs a number (got '%s')", c.start + 6);
-        goto out;
-      }
-      for (int i = 0; i < EVAL_N; i++) start.w[i] = x;
-    } else if (eval_load(c.start, &start, err, sizeof err)) {
-      cli_error(cmd, "--start: %s", err);
-      goto out;
-    }
-  }
-  int tuned[EVAL_N] = {0};
-  if (!strcmp(c.params, "all")) {
-    for (int i = 0; i < EVAL_N; i++) tuned[i] = 1;
-  } else {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", c.params);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-      int f = eval_find(tok);
-      if (f < 0) {
-        cli_error(cmd, "--params: unknown weight '%s' ('oware weights' lists them)", tok);
-        goto out;
-      }
-      tuned[f] = 1;
-    }
-  }
-  if (c.from_db && c.spsa) {
-    cli_error(cmd, "--from-db goes with texel");
-    goto out;
-  }
-  /* The run in the database. */
-  if (!db) {
-    char format[96], openings[32], vname[256];
-    run->kind = c.spsa ? STORE_SPSA : STORE_TEXEL;
-    if (c.spsa) snprintf(format, sizeof format, "iterations:%lld,pairs:%lld", c.iterations, c.pairs);
-    else snprintf(format, sizeof format, "games:%lld,positions:%lld", c.games, c.positions);
-    snprintf(openings, sizeof openings, "random:%lld", c.opening_plies);
-    variant_format(&v, vname, sizeof vname);
-    run->rounds = 1;
-    run->threads = (int)c.threads;
-    run->seed = (uint64_t)c.seed;
-    if (store_run_set(&run->name, c.name ? c.name : c.spsa ? "spsa" : "texel") ||
-        store_run_set(&run->format, format) || store_run_set(&run->openings, openings) ||
-        !(run->command = cli_quote_args("oware tune", argc, argv)) ||
-        store_run_add_player(run, c.spec, c.spec) || store_run_add_variant(run, vname) ||
-        cfg_to_run(&c, run)) {
-      cli_error(cmd, "out of memory");
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    if ((rc = cli_store_new_run(cmd, c.db, run, &db))) goto out;
-    /* Held while it plays: a --resume of it meanwhile is refused. */
-    if (store_run_lock(db, run->id, err, sizeof err)) {
-      cli_error(cmd, "%s", err);
-      rc = CLI_EXIT_FAIL;
-      goto out;
-    }
-    locked = 1;
-  } else if (store_run_status(db, run->id, STORE_RUNNING, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
-    goto out;
-  }
-  rc = CLI_EXIT_FAIL;
-  last_row last;
-  memset(&last, 0, sizeof last);
-  if (store_tuning_foreach(db, run->id, keep_last, &last, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
-  if (!c.quiet)
-    fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)run->id,
-            store_kind_name(run->kind), c.db,
-            last.found ? ", resumed" : "");
-  eval_weights w = start;
-  long long games = 0;
-  int complete = 0;
-  if (last.found) {
-    if (weights_from_text(last.row.weights, &w)) {
-      cli_error(cmd, "run %lld: unreadable stored weights", (long long)run->id);
-      goto out;
-    }
-    games = last.row.games;
-  }
-  print_weights(stdout, "start", &start, tuned);
+  int tuned[EVAL_N];
+  int locked; /* the run's lock is held */
+} tune_setup;
 
-  if (c.spsa) {
-    spsa_config sc;
-    spsa_defaults(&sc, (int)c.iterations, (uint64_t)c.seed);
-    int map[EVAL_N];
-    for (int i = 0; i < EVAL_N; i++)
-      if (tuned[i]) {
-        map[sc.nparams] = i;
-        spsa_add_feature(&sc, i, w.w[i]);
-        if (c.c_end > 0) sc.p[sc.nparams - 1].c_end = c.c_end;
-        if (c.r_end > 0) sc.p[sc.nparams - 1].r_end = c.r_end;
-      }
-    double theta[EVAL_N], plus[EVAL_N], minus[EVAL_N];
-    int delta[EVAL_N];
-    for (int j = 0; j < sc.nparams; j++) theta[j] = w.w[map[j]];
-    int k0 = last.found ? last.row.iteration + 1 : 0;
-    for (int k = k0; k < sc.iterations && !atomic_load(&tune_stop); k++) {
-      spsa_delta(&sc, k, delta);
-      spsa_points(&sc, k, theta, delta, plus, minus);
-      eval_weights wp = w, wm = w;
-      for (int j = 0; j < sc.nparams; j++) wp.w[map[j]] = plus[j], wm.w[map[j]] = minus[j];
-      /* Each iteration's openings and seeds come from (seed, k). */
-      player_param pp[EVAL_N], pm[EVAL_N];
-      eval_params(&wp, pp);
-      eval_params(&wm, pm);
-      pairs_job job = {c.spec, c.spec, pp, EVAL_N, pm, EVAL_N, v, (int)c.pairs,
-                       k * (int)c.pairs, (int)c.threads, (int)c.opening_plies, (uint64_t)c.seed};
-      pairs_result res;
-      if (pairs_play(&job, NULL, &res, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        goto out;
-      }
-      double result = (double)(res.wins - res.losses);
-      store_tuning row;
-      memset(&row, 0, sizeof row);
-      row.run_id = run->id;
-      row.iteration = k;
-      snprintf(row.kind, sizeof row.kind, "spsa");
-      size_t n = 0;
-      for (int j = 0; j < sc.nparams && n < sizeof row.step; j++)
-        n += (size_t)snprintf(row.step + n, sizeof row.step - n, "%s%s %.4f", j ? " " : "",
-                              sc.p[j].name, spsa_c(&sc, j, k));
-      spsa_update(&sc, k, theta, delta, result);
-      for (int j = 0; j < sc.nparams; j++) w.w[map[j]] = theta[j];
-      games += res.wins + res.draws + res.losses;
-      weights_text(&w, tuned, row.weights, sizeof row.weights);
-      row.wins = res.wins;
-      row.draws = res.draws;
-      row.losses = res.losses;
-      row.value = result;
-      row.games = games;
-      if (store_tuning_insert(db, &row, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        goto out;
-      }
-      if (!c.quiet && isatty(STDERR_FILENO))
-        fprintf(stderr, "\riteration %d/%d: plus %+lld (W %lld D %lld L %lld), %lld games   ", k + 1,
-                sc.iterations, res.wins - res.losses, res.wins, res.draws, res.losses, games);
-      if (k + 1 == sc.iterations) complete = 1;
-    }
-    if (k0 >= sc.iterations) complete = 1;
-    if (!c.quiet && isatty(STDERR_FILENO)) fputc('\n', stderr);
-  } else {
-    if (last.found) {
-      printf("texel run %lld is already fitted; validating and writing the result\n",
-             (long long)run->id);
-      complete = 1;
-    } else {
-      texel_set set = {0};
-      if (c.from_db) {
-        if (from_db(cmd, c.from_db, &v, &set, &c)) {
-          texel_free(&set);
-          goto out;
-        }
-      } else {
-        if (!c.quiet)
-          fprintf(stderr, "texel: %lld self-play games of %s on %lld threads\n", c.games, c.spec,
-                  c.threads);
-        /* Positions of a game are kept with a probability that aims at M in all. */
-        double keep = (double)c.positions / ((double)c.games * 40.0);
-        if (keep > 1) keep = 1;
-        if (texel_selfplay(&set, c.spec, &start, &v, (int)c.games, (int)c.threads, (int)c.opening_plies, keep,
-                           (uint64_t)c.seed, err, sizeof err)) {
-          cli_error(cmd, "%s", err);
-          texel_free(&set);
-          goto out;
-        }
-      }
-      if (set.n > (size_t)c.positions) set.n = (size_t)c.positions;
-      double K;
-      if (texel_fit_k(&set, start.w, &K, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        texel_free(&set);
-        goto out;
-      }
-      double mse0 = texel_mse(&set, start.w, K), mse;
-      printf("texel: %zu quiet positions, K = %.6g, error at the start %.6f\n", set.n, K, mse0);
-      games = c.games;
-      double wv[EVAL_N];
-      for (int i = 0; i < EVAL_N; i++) wv[i] = start.w[i];
-      if (texel_fit(&set, K, wv, tuned, (int)c.max_iter, NULL, NULL, &mse, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        texel_free(&set);
-        goto out;
-      }
-      for (int i = 0; i < EVAL_N; i++) w.w[i] = wv[i];
-      printf("texel: error after the fit %.6f\n", mse);
-      store_tuning row;
-      memset(&row, 0, sizeof row);
-      row.run_id = run->id;
-      row.iteration = 0;
-      snprintf(row.kind, sizeof row.kind, "texel");
-      weights_text(&w, tuned, row.weights, sizeof row.weights);
-      snprintf(row.step, sizeof row.step, "K %.6g positions %zu start_mse %.6f", K, set.n, mse0);
-      row.value = mse;
-      row.games = games;
-      texel_free(&set);
-      if (store_tuning_insert(db, &row, err, sizeof err)) {
-        cli_error(cmd, "%s", err);
-        goto out;
-      }
-      complete = 1;
-    }
-  }
-  print_weights(stdout, "tuned", &w, tuned);
+/* --resume RUN: the run's settings are read back into s->c; its lock is
+ * taken. 0, or the exit code after an error. */
+static int load_resume(const char *cmd, long long resume, long long threads, tune_setup *s,
+                       store **db, store_run *run) {
+  char err[1024];
+  const char *db_path = s->c.db;
+  if (store_open(db_path, 0, db, err, sizeof err) ||
+      store_run_load(*db, resume, run, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (run->kind != STORE_SPSA && run->kind != STORE_TEXEL)
+    return cli_error(cmd, "run %lld is a %s, not a tuning run", resume, store_kind_name(run->kind));
+  if (store_run_resumable(run, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (cfg_from_run(cmd, run, &s->c)) return CLI_EXIT_USAGE;
+  if (store_run_lock(*db, run->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  s->locked = 1;
+  s->c.db = db_path;
+  s->c.threads = threads ? threads : run->threads;
+  return 0;
+}
 
-  /* The weights file. */
+/* A new run in the database for s, its settings stored, its lock taken
+ * (a --resume of it meanwhile is refused). 0, or the exit code. */
+static int new_run(const char *cmd, int argc, char **argv, tune_setup *s, store_run *run,
+                   store **db) {
+  const tune_cfg *c = &s->c;
+  char format[96], openings[32], vname[256], err[1024];
+  run->kind = c->spsa ? STORE_SPSA : STORE_TEXEL;
+  if (c->spsa) snprintf(format, sizeof format, "iterations:%lld,pairs:%lld", c->iterations, c->pairs);
+  else snprintf(format, sizeof format, "games:%lld,positions:%lld", c->games, c->positions);
+  snprintf(openings, sizeof openings, "random:%lld", c->opening_plies);
+  variant_format(&s->v, vname, sizeof vname);
+  run->rounds = 1;
+  run->threads = (int)c->threads;
+  run->seed = (uint64_t)c->seed;
+  if (store_run_set(&run->name, c->name ? c->name : c->spsa ? "spsa" : "texel") ||
+      store_run_set(&run->format, format) || store_run_set(&run->openings, openings) ||
+      !(run->command = cli_quote_args("oware tune", argc, argv)) ||
+      store_run_add_player(run, c->spec, c->spec) || store_run_add_variant(run, vname) ||
+      cfg_to_run(c, run))
+    return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  int rc = cli_store_new_run(cmd, c->db, run, db);
+  if (rc) return rc;
+  if (store_run_lock(*db, run->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  s->locked = 1;
+  return 0;
+}
+
+/* The SPSA or Texel driver on run_id. */
+static int tune_play(const tune_setup *s, store *db, int64_t run_id, tuner_result *res, char *err,
+                     size_t errlen) {
+  const tune_cfg *c = &s->c;
+  tuner_observer obs = {(void *)c, on_line, on_iteration};
+  if (c->spsa) {
+    tuner_spsa_config sc = {c->spec, s->v, s->start, {0}, (int)c->iterations, (int)c->pairs,
+                            (int)c->threads, (int)c->opening_plies, (uint64_t)c->seed,
+                            c->c_end, c->r_end};
+    memcpy(sc.tuned, s->tuned, sizeof sc.tuned);
+    int rc = tuner_spsa_run(&sc, db, run_id, &obs, &tune_stop, res, err, errlen);
+    if (!rc && !c->quiet && isatty(STDERR_FILENO)) fputc('\n', stderr);
+    return rc;
+  }
+  tuner_texel_config tc = {c->spec, s->v, s->start, {0}, c->from_db, (int)c->games,
+                           (int)c->positions, (int)c->max_iter, (int)c->threads,
+                           (int)c->opening_plies, (uint64_t)c->seed};
+  memcpy(tc.tuned, s->tuned, sizeof tc.tuned);
+  return tuner_texel_run(&tc, db, run_id, &obs, &tune_stop, res, err, errlen);
+}
+
+/* The tuned weights to --out (default results/tuned-RUN.txt). */
+static int write_weights(const char *cmd, const tune_cfg *c, int64_t run_id, const eval_weights *w) {
   char outp[512];
-  if (c.out) {
-    snprintf(outp, sizeof outp, "%s", c.out);
+  if (c->out) {
+    snprintf(outp, sizeof outp, "%s", c->out);
   } else {
     mkdir("results", 0777); /* an error shows when the file cannot be written */
-    snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run->id);
+    snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run_id);
   }
-  FILE *f = fopen(outp, "w");
-  if (!f || eval_write(f, &w) || fclose(f)) {
+  outfile wf;
+  if (cli_out_open(cmd, &wf, outp)) return -1;
+  if (eval_write(wf.f, w)) {
     cli_error(cmd, "cannot write '%s': %s", outp, strerror(errno));
-    goto out;
+    cli_out_abort(&wf);
+    return -1;
   }
+  if (cli_out_commit(cmd, &wf)) return -1;
   printf("weights written to %s (minimax:weights=%s)\n", outp, outp);
-  if (complete && c.validate > 0 && !last.validated && !atomic_load(&tune_stop)) {
-    if (validate(cmd, &c, &v, &start, &w, db, run->id, games)) goto out;
-  }
-  store_status status = complete ? STORE_FINISHED : STORE_INTERRUPTED;
-  if (store_run_status(db, run->id, status, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    goto out;
-  }
-  if (c.report) {
+  return 0;
+}
+
+/* The validation (tuned against start), printed. */
+static int validate(const char *cmd, const tune_setup *s, const eval_weights *w, store *db,
+                    int64_t run_id, long long games) {
+  const tune_cfg *c = &s->c;
+  tuner_validate_config vc = {c->spec, s->v, w, &s->start, (int)c->validate, c->validate_sprt,
+                              (int)c->threads, (int)c->opening_plies, (uint64_t)c->seed};
+  tuner_observer obs = {(void *)c, on_line, NULL};
+  tuner_validation val;
+  char err[1024];
+  if (tuner_validate(&vc, db, run_id, games, &obs, &tune_stop, &val, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  rating_match_print(stdout, "tuned", "start", &val.m, val.has_sprt ? &val.sprt : NULL);
+  printf("validation: Elo gain of the tuned weights %+.1f, 95%% interval [%+.1f, %+.1f], "
+         "LOS %.2f%%\n",
+         val.st.penta_elo, val.st.penta_elo - val.st.penta_err,
+         val.st.penta_elo + val.st.penta_err, 100 * val.st.los);
+  return 0;
+}
+
+/* After the run: its status, --report, how to resume. Returns the exit code. */
+static int finish(const char *cmd, const tune_cfg *c, store *db, int64_t id, int complete) {
+  char err[1024];
+  if (store_run_status(db, id, complete ? STORE_FINISHED : STORE_INTERRUPTED, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (c->report) {
     char dir[256];
-    snprintf(dir, sizeof dir, "results/run-%lld", (long long)run->id);
-    if (report_write(db, run->id, dir, stderr, err, sizeof err)) {
-      cli_error(cmd, "report: %s", err);
-      goto out;
-    }
+    snprintf(dir, sizeof dir, "results/run-%lld", (long long)id);
+    if (report_write(db, id, dir, stderr, err, sizeof err))
+      return cli_error(cmd, "report: %s", err), CLI_EXIT_FAIL;
     printf("report: %s/index.html\n", dir);
   }
   if (!complete)
     fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld --db %s\n",
-            (long long)run->id, (long long)run->id, c.db);
-  rc = complete ? CLI_EXIT_OK : 130;
+            (long long)id, (long long)id, c->db);
+  return complete ? CLI_EXIT_OK : 130;
+}
+
+/* The run (new or resumed) is in db: tune, write, validate, finish. */
+static int tune_run(const char *cmd, tune_setup *s, store *db, int64_t id, int resumed) {
+  const tune_cfg *c = &s->c;
+  char err[1024];
+  if (resumed && store_run_status(db, id, STORE_RUNNING, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  tuner_last last;
+  if (tuner_last_row(db, id, &last, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
+  if (!c->quiet)
+    fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)id, c->spsa ? "spsa" : "texel",
+            c->db, last.found ? ", resumed" : "");
+  print_weights(stdout, "start", &s->start, s->tuned);
+  tuner_result res;
+  if (tune_play(s, db, id, &res, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  print_weights(stdout, "tuned", &res.w, s->tuned);
+  if (write_weights(cmd, c, id, &res.w)) return CLI_EXIT_FAIL;
+  if (res.complete && c->validate > 0 && !res.validated && !atomic_load(&tune_stop) &&
+      validate(cmd, s, &res.w, db, id, res.games))
+    return CLI_EXIT_FAIL;
+  return finish(cmd, c, db, id, res.complete);
+}
+
+int cli_tune(int argc, char **argv) {
+  const char *cmd = "tune";
+  long long resume = -1;
+  int threads_given = 0;
+  tune_setup *s = calloc(1, sizeof *s);
+  store_run *run = calloc(1, sizeof *run);
+  store *db = NULL;
+  char err[1024];
+  int rc = CLI_EXIT_FAIL;
+  if (!s || !run) {
+    cli_error(cmd, "out of memory");
+    goto out;
+  }
+  rc = parse(cmd, argc, argv, &s->c, &resume, &threads_given);
+  if (rc) {
+    rc = rc < 0 ? CLI_EXIT_OK : rc;
+    goto out;
+  }
+  if (resume > 0 &&
+      (rc = load_resume(cmd, resume, threads_given ? s->c.threads : 0, s, &db, run)))
+    goto out;
+  rc = CLI_EXIT_USAGE;
+  /* The output file can be written (checked before any game is played). */
+  if (s->c.out && cli_check_output(cmd, "--out", s->c.out)) goto out;
+  if (cli_variant(cmd, s->c.variant, &s->v)) goto out;
+  if (tuner_weights_setup(s->c.spec, s->c.start, s->c.params, &s->start, s->tuned, err,
+                          sizeof err)) {
+    cli_error(cmd, "%s", err);
+    goto out;
+  }
+  if (s->c.from_db && s->c.spsa) {
+    cli_error(cmd, "--from-db goes with texel");
+    goto out;
+  }
+  if (!db && (rc = new_run(cmd, argc, argv, s, run, &db))) goto out;
+  rc = tune_run(cmd, s, db, run->id, resume > 0);
 out:
   cli_release_stop();
-  if (locked) store_run_unlock(db, run->id, err, sizeof err);
+  if (s && s->locked) store_run_unlock(db, run->id, err, sizeof err);
   if (db) store_close(db);
   store_run_free(run);
   free(run);
+  free(s);
   return rc;
 }

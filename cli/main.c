@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/output.h"
 
 typedef struct command {
   const char *name;
@@ -19,12 +20,14 @@ static const command commands[] = {
     {"match", "play games between two players", cli_match},
     {"tournament", "round robin or gauntlet into the database; --resume a run", cli_tournament},
     {"runs", "list the runs stored in a database", cli_runs},
-    {"export", "write a run's games as OGN or CSV", cli_export},
+    {"export", "write a run's games as OGN, CSV or PGN", cli_export},
     {"chart", "draw a run's charts", cli_chart}, {"report", "write a run's HTML report", cli_report},
     {"tune", "tune evaluation weights by self-play: spsa or texel", cli_tune},
     {"rate", "Elo ratings of the players in the database", cli_rate}, {"sprt", "the SPRT log-likelihood ratio of given counts", cli_sprt},
     {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
     {"variants", "list the rule variants; with --players, compare them (study)", cli_variants_list},
+    {"play", "play a game against a player in the terminal", cli_play},
+    {"egdb", "endgame databases: build, probe, stats (perfect play with few seeds)", cli_egdb},
     {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},
 };
 
@@ -42,14 +45,19 @@ int main(int argc, char **argv) {
   }
   if (cli_is_help(argv[1]) || !strcmp(argv[1], "help")) {
     usage(stdout);
-    return CLI_EXIT_OK;
+    return cli_close_stdout("help") ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   }
   if (!strcmp(argv[1], "--version")) {
     printf("oware %s\n", OWARE_VERSION);
-    return CLI_EXIT_OK;
+    return cli_close_stdout("--version") ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], commands[i].name)) {
+      int rc = commands[i].run(argc - 2, argv + 2);
+      /* What the command printed must have reached its destination. */
+      if (cli_close_stdout(commands[i].name) && rc == CLI_EXIT_OK) rc = CLI_EXIT_FAIL;
+      return rc;
+    }
   fprintf(stderr, "oware: '%s' is not a command; 'oware --help' lists them\n", argv[1]);
   return CLI_EXIT_USAGE;
 }

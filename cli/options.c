@@ -219,8 +219,10 @@ void cli_options_help(FILE *f, const cli_command_spec *spec) {
       choices_text(o->choices, "|", "|", c, sizeof c);
       v = c;
     }
-    snprintf(left, sizeof left, "  --%s%s%s", o->name, o->type == CLI_FLAG ? "" : " ",
-             o->type == CLI_FLAG ? "" : v);
+    /* A long choice list is cut in the left column (the help gives it whole). */
+    int m = snprintf(left, sizeof left, "  --%s%s%.*s", o->name, o->type == CLI_FLAG ? "" : " ",
+                     (int)(sizeof left / 2), o->type == CLI_FLAG ? "" : v);
+    (void)m;
     size_t n = (size_t)snprintf(help, sizeof help, "%s", o->help ? o->help : "");
     if (o->type == CLI_INT && o->hi < LLONG_MAX && n < sizeof help)
       n += (size_t)snprintf(help + n, sizeof help - n, " [%lld..%lld]", o->lo, o->hi);

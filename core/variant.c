@@ -215,6 +215,14 @@ int variant_parse(const char *text, variant *v, char *err, size_t errlen) {
       }
     }
   }
+  if (w.repetition == 0 && w.max_plies == 0) {
+    /* Seeds can circle for ever: with neither rule a game need never end. */
+    snprintf(err, errlen,
+             "variant: repetition=0 with max_plies=0 lets a game cycle for ever; keep the "
+             "repetition rule (2..%d) or set a ply limit (1..%d)",
+             REPETITION_LIMIT, MAX_PLIES_LIMIT);
+    return -1;
+  }
   variant_finish(&w);
   *v = w;
   return 0;

@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "core/notation.h"
+#include "players/engine.h"
 #include "players/player.h"
 
 extern char **environ;
@@ -201,6 +202,76 @@ static void set_label(eng *e, const char *text) {
   snprintf(e->label, sizeof e->label, "'%.*s'", (int)(sizeof e->label - 3), text);
 }
 
+/* Whether the first word of line is w. */
+static int starts_word(const char *line, const char *w) {
+  size_t n = strlen(w);
+  return !strncmp(line, w, n) && (line[n] == '\0' || line[n] == ' ' || line[n] == '\t');
+}
+
+/* Whether a line is something the protocol allows an engine to say. */
+static int is_protocol(const char *line) {
+  static const char *const words[] = {"info", "bestmove", "id",       "option",        "uciok",
+                                      "readyok", "copyprotection", "registration", NULL};
+  while (*line == ' ' || *line == '\t') line++;
+  if (!*line) return 1; /* blank lines are harmless */
+  for (int i = 0; words[i]; i++)
+    if (starts_word(line, words[i])) return 1;
+  return 0;
+}
+
+static int parse_info(const variant *v, const char *line, player_info *out);
+
+engine_says engine_read_line(const variant *v, char *line, size_t len, engine_line *out) {
+  memset(out, 0, sizeof *out);
+  for (size_t k = 0; k < len; k++)
+    if (!line[k]) line[k] = '?';
+  line[len] = '\0';
+  if (len && line[len - 1] == '\r') line[--len] = '\0';
+  char *l = line;
+  while (*l == ' ' || *l == '\t') l++;
+  out->word = l;
+  out->move = ENGINE_MOVE_BAD;
+  if (!*l) return out->kind = ENGINE_SAYS_BLANK;
+  if (starts_word(l, "bestmove")) {
+    char mv[16] = "";
+    const char *a = l + 8;
+    while (*a == ' ' || *a == '\t') a++;
+    size_t n = strcspn(a, " \t");
+    if (n < sizeof mv) {
+      memcpy(mv, a, n);
+      mv[n] = '\0';
+    }
+    if (n == 1 && notation_move_index(v, mv[0]) >= 0) out->move = notation_move_index(v, mv[0]);
+    else if (!strcmp(mv, "0000")) out->move = ENGINE_MOVE_NONE;
+    return out->kind = ENGINE_SAYS_BESTMOVE;
+  }
+  if (starts_word(l, "info")) {
+    out->info_any = parse_info(v, l, &out->info);
+    return out->kind = ENGINE_SAYS_INFO;
+  }
+  if (starts_word(l, "id") && !strncmp(l + 2, " name ", 6)) {
+    const char *nm = l + 8;
+    while (*nm == ' ' || *nm == '\t') nm++;
+    size_t k = 0;
+    for (; nm[k] && k + 1 < sizeof out->text; k++)
+      out->text[k] = (unsigned char)nm[k] < 32 || nm[k] == 127 ? '?' : nm[k];
+    out->text[k] = '\0';
+    return out->kind = ENGINE_SAYS_ID_NAME;
+  }
+  if (starts_word(l, "option") && !strncmp(l + 6, " name ", 6)) {
+    const char *nm = l + 12, *ty = strstr(nm, " type ");
+    if (ty && ty - nm == 7 && !strncasecmp(nm, "Variant", 7)) {
+      const char *d = strstr(ty, " default ");
+      variant w;
+      char verr[256];
+      if (d && !variant_parse(d + 9, &w, verr, sizeof verr))
+        variant_format(&w, out->text, sizeof out->text);
+      return out->kind = ENGINE_SAYS_VARIANT;
+    }
+  }
+  return out->kind = is_protocol(l) ? ENGINE_SAYS_PROTOCOL : ENGINE_SAYS_GARBAGE;
+}
+
 /* Starts the program. Returns 0, or -1 with err. */
 static int start(eng *e, char *err, size_t errlen) {
   int in[2], out[2];
@@ -326,7 +397,8 @@ static int read_line(eng *e, long long deadline, char line[LINE_CAP]) {
       size_t used = nl ? l + 1 : l;
       int was_dropping = e->dropping;
       if (!was_dropping) {
-        memcpy(line, e->buf, l);
+        /* A NUL byte would end the line early in C: read it as '?'. */
+        for (size_t k = 0; k < l; k++) line[k] = e->buf[k] ? e->buf[k] : '?';
         line[l] = '\0';
         if (l && line[l - 1] == '\r') line[l - 1] = '\0';
       }
@@ -361,23 +433,6 @@ static void quote(const char *line, char *buf, size_t len) {
   snprintf(buf, len, "'%.*s%s'", QUOTE, line, l > QUOTE ? "…" : "");
 }
 
-/* Whether the first word of line is w. */
-static int starts_word(const char *line, const char *w) {
-  size_t n = strlen(w);
-  return !strncmp(line, w, n) && (line[n] == '\0' || line[n] == ' ' || line[n] == '\t');
-}
-
-/* Whether a line is something the protocol allows an engine to say. */
-static int is_protocol(const char *line) {
-  static const char *const words[] = {"info", "bestmove", "id",       "option",        "uciok",
-                                      "readyok", "copyprotection", "registration", NULL};
-  while (*line == ' ' || *line == '\t') line++;
-  if (!*line) return 1; /* blank lines are harmless */
-  for (int i = 0; words[i]; i++)
-    if (starts_word(line, words[i])) return 1;
-  return 0;
-}
-
 /* Waits for a line equal to `want` (its first word), ignoring others.
  * Returns 0; -1 with err (the engine is then killed and reaped). */
 static int expect(eng *e, const char *sent, const char *want, char *err, size_t errlen) {
@@ -386,24 +441,19 @@ static int expect(eng *e, const char *sent, const char *want, char *err, size_t 
   for (;;) {
     int r = read_line(e, deadline, line);
     if (r == 1) {
-      char *l = line;
-      while (*l == ' ' || *l == '\t') l++;
+      engine_line el;
+      variant dv;
+      variant_default(&dv);
+      engine_read_line(&dv, line, strlen(line), &el);
+      const char *l = el.word;
       if (starts_word(l, want)) return 0;
       if (*l) snprintf(last, sizeof last, "%s", l);
       if (!strcmp(want, "uciok")) {
         /* id name X; option name N type T [default D] … */
-        if (starts_word(l, "id") && !strncmp(l + 2, " name ", 6)) set_label(e, l + 8);
-        if (starts_word(l, "option") && !strncmp(l + 6, " name ", 6)) {
-          const char *nm = l + 12, *ty = strstr(nm, " type ");
-          if (ty && ty - nm == 7 && !strncasecmp(nm, "Variant", 7)) {
-            e->has_variant = 1;
-            const char *d = strstr(ty, " default ");
-            variant v;
-            char verr[256];
-            e->variant_now[0] = '\0';
-            if (d && !variant_parse(d + 9, &v, verr, sizeof verr))
-              variant_format(&v, e->variant_now, sizeof e->variant_now);
-          }
+        if (el.kind == ENGINE_SAYS_ID_NAME && el.text[0]) set_label(e, el.text);
+        if (el.kind == ENGINE_SAYS_VARIANT) {
+          e->has_variant = 1;
+          snprintf(e->variant_now, sizeof e->variant_now, "%s", el.text);
         }
       }
       continue;
@@ -661,35 +711,35 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       ERR("engine %s %s while thinking (last line: %s)", e->label, how, q);
       return PLAYER_CRASH;
     }
-    char *l = line;
-    while (*l == ' ' || *l == '\t') l++;
+    engine_line el;
+    engine_read_line(&g->v, line, strlen(line), &el);
+    const char *l = el.word;
     if (*l) snprintf(last, sizeof last, "%s", l);
-    if (starts_word(l, "bestmove")) {
-      char mv[LINE_CAP] = "";
-      sscanf(l + 8, "%4095s", mv);
+    if (el.kind == ENGINE_SAYS_BESTMOVE) {
       quote(l, q, sizeof q);
-      int m = strlen(mv) == 1 ? notation_move_index(&g->v, mv[0]) : -1;
+      int m = el.move;
       char legal[64];
       notation_format_legal(&g->v, g->legal, legal, sizeof legal);
       if (m >= 0 && (g->legal >> m & 1)) {
         *move = m;
         return PLAYER_OK;
       }
-      if (m >= 0 || !strcmp(mv, "0000")) {
+      if (m >= 0 || m == ENGINE_MOVE_NONE) {
         ERR("engine %s played an illegal move: %s (legal: %s)", e->label, q, legal);
         return PLAYER_ILLEGAL;
       }
       ERR("engine %s sent a bestmove without a house letter: %s (legal: %s)", e->label, q, legal);
       return PLAYER_PROTOCOL;
     }
-    if (starts_word(l, "info")) {
-      if (parse_info(&g->v, l, &it)) {
+    if (el.kind == ENGINE_SAYS_INFO) {
+      if (el.info_any) {
+        it = el.info;
         if (info) *info = it;
         if (p->on_info) p->on_info(p->info_ctx, &it);
       }
       continue;
     }
-    if (!is_protocol(l)) {
+    if (el.kind == ENGINE_SAYS_GARBAGE) {
       if (!garbage) snprintf(first_garbage, sizeof first_garbage, "%s", l);
       if (garbage < 1000000000) garbage++;
     }

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/rng.h"
 #include "players/player.h"
+#include "players/tablebase.h"
 
 /* Design.
  *
@@ -117,6 +118,7 @@ typedef struct mcts {
   int horizon;           /* plies from the root where a line ends */
   board_end horizon_end; /* BOARD_END_PLY_LIMIT or END_HORIZON */
   int seldepth;          /* deepest tree node reached */
+  tablebase tb;          /* egdb=: decided endgames are proven terminal nodes */
 } mcts;
 
 /* ---- The walk state: where a line is, for the rules that need history. ---- */
@@ -212,6 +214,9 @@ static int playout(mcts *s, board *b, line *l, uint32_t legal) {
     int hit = line_push(l, keys, b->key, taken);
     board_end e = line_status(s, b, l, hit, &legal);
     if (e != BOARD_END_NONE) return south_reward(b, v, e);
+    int res;
+    if (s->tb.db && tablebase_result(&s->tb, b, v, &res))
+      return b->side == BOARD_SOUTH ? res + 1 : 1 - res;
   }
 }
 
@@ -331,6 +336,14 @@ static void iterate(mcts *s) {
         int mine = b.side == BOARD_SOUTH ? 2 - r2 : r2; /* the mover into n is 1 - side */
         n->flags |= (uint8_t)(F_TERMINAL | mine << F_SHIFT);
         if (e != END_HORIZON) n->proof = (int8_t)(mine == 2 ? 1 : mine == 0 ? -1 : 0);
+        break;
+      }
+      int res; /* the tables decide it: a terminal node, proven */
+      if (s->tb.db && tablebase_result(&s->tb, &b, s->v, &res)) {
+        r2 = b.side == BOARD_SOUTH ? res + 1 : 1 - res;
+        int mine = 1 - res;
+        n->flags |= (uint8_t)(F_TERMINAL | mine << F_SHIFT);
+        n->proof = (int8_t)(mine == 2 ? 1 : mine == 0 ? -1 : 0);
         break;
       }
       r2 = playout(s, &b, &l, legal);
@@ -499,9 +512,15 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   return PLAYER_OK;
 }
 
+static int new_game(player *p, const variant *v, char *err, size_t errlen) {
+  mcts *s = p->data;
+  return tablebase_new_game(&s->tb, v, err, errlen);
+}
+
 static void destroy(player *p) {
   mcts *s = p->data;
   if (!s) return;
+  tablebase_free(&s->tb);
   free(s->nodes);
   free(s->keys);
   free(s->path);
@@ -544,10 +563,12 @@ static int create(player *p, char *err, size_t errlen) {
   }
   p->data = s;
   p->choose = choose;
+  p->new_game = new_game;
   p->destroy = destroy;
   p->params = params;
   p->set_param = set_param;
   const player_config *c = &p->config;
+  tablebase_init(&s->tb, player_config_text(c, "egdb"));
   s->c = player_config_real(c, "c");
   s->playouts = player_config_int(c, "playouts");
   s->movetime_ms = (int)player_config_int(c, "movetime");
@@ -580,6 +601,7 @@ static const player_option options[] = {
      "MCTS-solver: propagate proven wins and losses, play a proven win at once"},
     {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
+    {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_mcts = {"mcts", "UCT Monte Carlo tree search with an MCTS-solver",

@@ -8,6 +8,7 @@
 #include "players/eval.h"
 #include "players/minimax.h"
 #include "players/player.h"
+#include "players/tablebase.h"
 
 #define MAXPLY 128
 #define INF (PLAYER_WIN + 1)
@@ -58,6 +59,7 @@ typedef struct mm {
    * bits: a count of 1 (the position itself) proves a first occurrence. */
   uint16_t seen[4096];
   int game_plies;
+  tablebase tb; /* egdb=: decided endgames score as game ends */
 } mm;
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
@@ -126,6 +128,9 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
       e = BOARD_END_PLY_LIMIT;
   }
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
+  int tbr;
+  if (ply > 0 && s->tb.db && tablebase_result(&s->tb, b, s->v, &tbr))
+    return tbr > 0 ? PLAYER_WIN - 200 - ply : tbr < 0 ? -PLAYER_WIN + 200 + ply : 0;
   if (depth <= 0 || ply >= MAXPLY - 1) return evaluate(s, b);
 
   /* Mate-distance pruning: no line from here can beat a win at this ply. */
@@ -360,12 +365,13 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
     s->dirty_over = 0;
   }
   s->age = 0;
-  return 0;
+  return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
 static void destroy(player *p) {
   mm *s = p->data;
   if (!s) return;
+  tablebase_free(&s->tb);
   free(s->tt);
   free(s->dirty);
   free(s);
@@ -424,6 +430,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->movetime_ms = (int)player_config_int(c, "movetime");
   s->noise = player_config_real(c, "noise");
   s->lmr = (int)player_config_int(c, "lmr");
+  tablebase_init(&s->tb, player_config_text(c, "egdb"));
   eval_weights w;
   eval_default(&w);
   const char *wf = player_config_text(c, "weights");
@@ -460,6 +467,7 @@ static const player_option options[] = {
      "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
+    {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_minimax = {

@@ -12,11 +12,11 @@
 #include "players/plugin.h"
 
 extern const player_type player_random, player_greedy, player_minimax, player_mcts,
-    player_engine, player_plugin;
+    player_engine, player_plugin, player_perfect;
 
 const player_type *const player_types[] = {&player_random, &player_greedy, &player_minimax,
                                            &player_mcts,   &player_engine, &player_plugin,
-                                           NULL};
+                                           &player_perfect, NULL};
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
@@ -139,6 +139,52 @@ void player_config_free(player_config *cfg) {
   cfg->plugin = NULL;
 }
 
+/* One item of a spec ("key=value") from *pp into buf (room for the whole
+ * spec), with the quoting rule of docs/PLAYERS.md resolved: "\," is a comma,
+ * "\\" a backslash, "\"" a double quote, and a value that starts with '"'
+ * runs to the next unescaped '"' (commas inside are the value's). *pp is
+ * left on the ',' that ends the item, or on the end. Returns 0, or -1 with
+ * a message for an unclosed quote or text after a closing quote. */
+static int spec_item(const char *spec, const char **pp, char *buf, char *err, size_t errlen) {
+  const char *p = *pp;
+  size_t n = 0;
+  int seen_eq = 0;
+  while (*p && *p != ',') {
+    if (*p == '\\' && (p[1] == ',' || p[1] == '\\' || p[1] == '"')) {
+      buf[n++] = p[1];
+      p += 2;
+    } else if (*p == '"' && seen_eq && n && buf[n - 1] == '=' && memchr(buf, '=', n) == buf + n - 1) {
+      const char *open = p++;
+      for (;;) {
+        if (!*p) {
+          ERR("player spec '%s': the quote opened at '%.20s' is never closed", spec, open);
+          return -1;
+        }
+        if (*p == '\\' && (p[1] == '\\' || p[1] == '"')) {
+          buf[n++] = p[1];
+          p += 2;
+        } else if (*p == '"') {
+          p++;
+          break;
+        } else {
+          buf[n++] = *p++;
+        }
+      }
+      if (*p && *p != ',') {
+        ERR("player spec '%s': '%c' after the closing quote of '%.*s'; a quoted value ends "
+            "the option", spec, *p, (int)(p - open), open);
+        return -1;
+      }
+    } else {
+      seen_eq |= *p == '=';
+      buf[n++] = *p++;
+    }
+  }
+  buf[n] = '\0';
+  *pp = p;
+  return 0;
+}
+
 int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen) {
   memset(cfg, 0, sizeof *cfg);
   cfg->seed = 1;
@@ -162,24 +208,33 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     return -1;
   }
   const char *items = colon ? colon + 1 : "";
+  char *item = malloc(strlen(spec) + 1);
+  if (!item) {
+    ERR("out of memory");
+    return -1;
+  }
   if (t == &player_plugin) {
     /* The plug-in's own type and table come from its shared object. */
     const char *p = items;
     char path[1024] = "";
     while (*p) {
-      const char *comma = strchr(p, ',');
-      size_t l = comma ? (size_t)(comma - p) : strlen(p);
-      if (l > 5 && !strncmp(p, "path=", 5) && l - 5 < sizeof path) {
-        memcpy(path, p + 5, l - 5);
-        path[l - 5] = '\0';
+      if (spec_item(spec, &p, item, err, errlen)) {
+        free(item);
+        return -1;
       }
-      p += l + (comma != NULL);
+      size_t l = strlen(item);
+      if (l > 5 && !strncmp(item, "path=", 5) && l - 5 < sizeof path) memcpy(path, item + 5, l - 4);
+      if (*p == ',') p++;
     }
     if (!*path) {
       ERR("plugin: missing path=FILE.so (the shared object of the plug-in)");
+      free(item);
       return -1;
     }
-    if (plugin_load(path, &t, &cfg->plugin, err, errlen)) return -1;
+    if (plugin_load(path, &t, &cfg->plugin, err, errlen)) {
+      free(item);
+      return -1;
+    }
   }
   cfg->type = t;
   snprintf(cfg->name, sizeof cfg->name, "%s", spec);
@@ -189,20 +244,21 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     goto fail;
   }
   while (*p) {
-    const char *comma = strchr(p, ',');
-    size_t l = comma ? (size_t)(comma - p) : strlen(p);
-    const char *eq = memchr(p, '=', l);
-    if (!eq || eq == p) {
+    if (spec_item(spec, &p, item, err, errlen)) goto fail;
+    const char *it = item;
+    size_t l = strlen(it);
+    const char *eq = memchr(it, '=', l);
+    if (!eq || eq == it) {
       char opts[512];
       list_options(t, opts, sizeof opts);
-      ERR("player spec '%s': '%.*s' is not key=value; options of %s: %s", spec, (int)l, p,
-          t->name, opts);
+      ERR("player spec '%s': '%s' is not key=value; options of %s: %s", spec, it, t->name,
+          opts);
       goto fail;
     }
-    size_t klen = (size_t)(eq - p);
+    size_t klen = (size_t)(eq - it);
     const char *val = eq + 1;
     size_t vlen = l - klen - 1;
-    if (klen == 4 && !strncmp(p, "seed", 4)) {
+    if (klen == 4 && !strncmp(it, "seed", 4)) {
       char buf[32], *end;
       if (vlen == 0 || vlen >= sizeof buf) goto badseed;
       memcpy(buf, val, vlen);
@@ -211,21 +267,21 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       unsigned long long s = strtoull(buf, &end, 10);
       if (errno || *end || buf[0] == '-') goto badseed;
       cfg->seed = s;
-    } else if (klen == 4 && !strncmp(p, "name", 4)) {
+    } else if (klen == 4 && !strncmp(it, "name", 4)) {
       if (vlen == 0 || vlen >= sizeof cfg->name) {
         ERR("option 'name' must have 1 to %d characters", PLAYER_NAME_MAX - 1);
         goto fail;
       }
       memcpy(cfg->name, val, vlen);
       cfg->name[vlen] = '\0';
-    } else if (cfg->plugin && klen == 4 && !strncmp(p, "path", 4)) {
+    } else if (cfg->plugin && klen == 4 && !strncmp(it, "path", 4)) {
       /* path= of a plug-in, already used */
     } else {
-      int i = option_index(t, p, klen);
+      int i = option_index(t, it, klen);
       if (i < 0) {
         char opts[512];
         list_options(t, opts, sizeof opts);
-        ERR("unknown option '%.*s' for player type %s; options: %s", (int)klen, p, t->name,
+        ERR("unknown option '%.*s' for player type %s; options: %s", (int)klen, it, t->name,
             opts);
         goto fail;
       }
@@ -237,7 +293,6 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       if (read_value(o, val, vlen, &cfg->v[i], err, errlen)) goto fail;
       cfg->v[i].set = 1;
     }
-    p += l;
     if (*p == ',') {
       p++;
       if (!*p) {
@@ -246,17 +301,30 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       }
     }
   }
+  /* A name is shown in listings and written into OGN tags: one line of text. */
+  for (const char *c = cfg->name; *c; c++)
+    if ((unsigned char)*c < 32 || *c == 127) goto badname;
   /* Defaults for what was not given. */
   for (int i = 0; t->options[i].name; i++) {
     const player_option *o = &t->options[i];
     if (cfg->v[i].set || !o->def) continue;
     if (read_value(o, o->def, strlen(o->def), &cfg->v[i], err, errlen)) goto fail;
   }
+  free(item);
   return 0;
 badseed:
-  ERR("option 'seed' is '%.*s'; allowed: a whole number from 0 to 2^64-1",
-      (int)(strchr(p, ',') ? strchr(p, ',') - p : (long)strlen(p)), p);
+  ERR("option 'seed' is '%s'; allowed: a whole number from 0 to 18446744073709551615", item + 5);
+  goto fail;
+badname: {
+  size_t at = strcspn(cfg->name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
+                                 "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
+                                 "\x1d\x1e\x1f\x7f");
+  ERR("player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
+      "one line of printable text", (int)at, cfg->name, (unsigned char)cfg->name[at], at + 1);
+  goto fail;
+}
 fail:
+  free(item);
   player_config_free(cfg);
   return -1;
 }

@@ -22,7 +22,11 @@ typedef struct plugin_entry {
 
 #define PLUGIN_SYMBOL "oware_plugin_v1"
 
-/* Opens path, checks the entry and its version. Returns 0 with the type and
+/* A plug-in may instead export the public interface's entry (include/oware.h,
+ * OWARE_PLUGIN_SYMBOL "oware_plugin_v2"): it then needs that header only and
+ * works wherever the embeddable library does.
+ *
+ * Opens path, checks the entry and its version. Returns 0 with the type and
  * the handle (to pass to plugin_unload), or -1 with a message. */
 int plugin_load(const char *path, const struct player_type **type, void **handle, char *err,
                 size_t errlen);

@@ -57,6 +57,7 @@
  */
 
 #define LINE_MAX_LEN 65536 /* longer command lines are refused */
+#define GO_TIME_CAP 1000000000000LL /* ms: clocks, increments and movestogo are capped here */
 /* Of a movetime, what is kept back for the answer's way out (thread join,
  * the bestmove line through the pipe): the time since the `go` line was read
  * is taken off too, so that the bestmove leaves about movetime after `go`
@@ -66,7 +67,7 @@
  * the protocol and the GUI take between moves. */
 #define UCI_CLOCK_RESERVE_MS 20
 
-typedef struct server {
+struct uci_server {
   FILE *out;
   pthread_mutex_t out_lock; /* one writer at a time on out */
   atomic_int write_failed;
@@ -99,7 +100,9 @@ typedef struct server {
   pthread_mutex_t lock; /* guards stop_requested */
   pthread_cond_t cond;
   int stop_requested;
-} server;
+  int locks; /* how many of out_lock, lock, cond exist */
+};
+typedef struct uci_server server;
 
 /* Writes one line, whole and flushed. */
 static void say(server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -282,7 +285,7 @@ static const struct alien {
   const char *note;
 } aliens[] = {
     {"OwnBook", "there is no opening book yet: the option is accepted and has no effect"},
-    {"UseLeaves", "endgame databases are not used by this player: the option is accepted and has no effect"},
+    {"UseLeaves", "accepted and has no effect: minimax's endgame databases are the egdb option (a folder), set with setoption name egdb value PATH"},
     {"Ponder", "no pondering: 'go ponder' is searched as a normal go; the option has no effect"},
     {"Hash", "this player has no hash table: the option is accepted and has no effect"},
     {NULL, NULL}};
@@ -605,18 +608,23 @@ static void cmd_go(server *s, char *args) {
   }
   int side = s->g.pos.side;
   if (!lim.movetime_ms && clock[side] >= 0) {
-    /* A clock: a share of what is left, kept well inside it. Without
+    /* A clock: a share of what is left, kept well inside it. Every input is
+     * first capped at GO_TIME_CAP (about 31 years), so that nothing below
+     * can overflow whatever the numbers sent (issue 12, defect 9). Without
      * movestogo the moves still to play are guessed from the seeds still on
      * the board (a game ends when a store passes half of them): about 34
      * from the start, 15 with 10 seeds left, never fewer than 12. A move
      * also keeps UCI_CLOCK_RESERVE_MS of the clock back for the protocol. */
+    const long long cap = GO_TIME_CAP;
+    long long c = clock[side] < cap ? clock[side] : cap;
+    long long i = inc[side] < cap ? inc[side] : cap;
     int on_board = 0;
     for (int k = 0; k < s->g.v.pits; k++) on_board += s->g.pos.pit[k];
-    long long left = togo > 0 ? togo + 1 : 10 + on_board / 2;
-    if (left < 12 && togo <= 0) left = 12;
-    long long avail = clock[side] - UCI_CLOCK_RESERVE_MS;
+    long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 10 + on_board / 2;
+    if (togo <= 0 && parts < 12) parts = 12;
+    long long avail = c - UCI_CLOCK_RESERVE_MS;
     if (avail < 1) avail = 1;
-    long long t = avail / left + inc[side] * 3 / 4;
+    long long t = avail / parts + i / 4 * 3 + i % 4 * 3 / 4;
     if (t > avail / 2) t = avail / 2;
     if (t > 100000000) t = 100000000;
     lim.movetime_ms = t > 0 ? (int)t : 1;
@@ -666,29 +674,67 @@ static int command(server *s, char *line) {
   return 0;
 }
 
-int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
+uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen) {
   server *s = calloc(1, sizeof *s);
   if (!s) {
     snprintf(err, errlen, "uci: out of memory");
-    return -1;
+    return NULL;
   }
   s->out = out;
   atomic_init(&s->write_failed, 0);
   variant_default(&s->v);
   reset_position(s);
-  int rc = -1, locks = 0; /* how many of out_lock, lock, cond exist */
-  if (!pthread_mutex_init(&s->out_lock, NULL)) locks++;
-  if (locks == 1 && !pthread_mutex_init(&s->lock, NULL)) locks++;
-  if (locks == 2 && !pthread_cond_init(&s->cond, NULL)) locks++;
-  if (locks < 3) {
+  if (!pthread_mutex_init(&s->out_lock, NULL)) s->locks++;
+  if (s->locks == 1 && !pthread_mutex_init(&s->lock, NULL)) s->locks++;
+  if (s->locks == 2 && !pthread_cond_init(&s->cond, NULL)) s->locks++;
+  if (s->locks < 3) {
     snprintf(err, errlen, "uci: cannot create a mutex");
-    goto done;
+    uci_server_free(s);
+    return NULL;
   }
   player *p = player_create(spec, err, errlen);
-  if (!p) goto done;
+  if (!p) {
+    uci_server_free(s);
+    return NULL;
+  }
   install(s, p);
-  if (take_options(s, spec, err, errlen)) goto done;
+  if (take_options(s, spec, err, errlen)) {
+    uci_server_free(s);
+    return NULL;
+  }
+  return s;
+}
 
+int uci_server_line(uci_server *s, char *line) {
+  s->line_time = clock_now(); /* a movetime counts from here */
+  size_t n = strlen(line);
+  if (n > LINE_MAX_LEN) {
+    say(s, "info string error: a command line of %zu characters (at most %d)", n, LINE_MAX_LEN);
+    return 0;
+  }
+  if (command(s, trim(line))) return 1;
+  return atomic_load(&s->write_failed) ? -1 : 0;
+}
+
+int uci_server_free(uci_server *s) {
+  if (!s) return 0;
+  /* quit, or the end of input: stop the search and wait for it. */
+  if (s->thread_active) request_stop(s);
+  finish_search(s);
+  int failed = atomic_load(&s->write_failed);
+  player_free(s->p);
+  for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) free(s->val[i]);
+  free(s->moves);
+  if (s->locks > 0) pthread_mutex_destroy(&s->out_lock);
+  if (s->locks > 1) pthread_mutex_destroy(&s->lock);
+  if (s->locks > 2) pthread_cond_destroy(&s->cond);
+  free(s);
+  return failed ? -1 : 0;
+}
+
+int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
+  server *s = uci_server_new(spec, out, err, errlen);
+  if (!s) return -1;
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -698,24 +744,16 @@ int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
           LINE_MAX_LEN);
       continue;
     }
-    s->line_time = clock_now();
-    char *l = trim(line);
-    if (command(s, l)) break;
-    if (atomic_load(&s->write_failed)) break;
+    if ((size_t)n != strlen(line)) {
+      say(s, "info string error: a command line with a NUL byte (ignored)");
+      continue;
+    }
+    if (uci_server_line(s, line)) break;
   }
   free(line);
-  /* quit, or the end of input: stop the search and wait for it. */
-  if (s->thread_active) request_stop(s);
-  finish_search(s);
-  if (atomic_load(&s->write_failed)) snprintf(err, errlen, "uci: cannot write the output");
-  else rc = 0;
-done:
-  player_free(s->p);
-  for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) free(s->val[i]);
-  free(s->moves);
-  if (locks > 0) pthread_mutex_destroy(&s->out_lock);
-  if (locks > 1) pthread_mutex_destroy(&s->lock);
-  if (locks > 2) pthread_cond_destroy(&s->cond);
-  free(s);
-  return rc;
+  if (uci_server_free(s)) {
+    snprintf(err, errlen, "uci: cannot write the output");
+    return -1;
+  }
+  return 0;
 }

@@ -19,4 +19,17 @@
  * the player cannot be created or `out` cannot be written. */
 int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen);
 
+/* The same server one line at a time (what uci_serve does with each line of
+ * its input; the fuzzer and the tests drive it directly). */
+typedef struct uci_server uci_server;
+/* A server of spec's player answering on out; NULL with err when the player
+ * cannot be created. */
+uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen);
+/* Runs one command line (modified in place; a trailing newline is allowed).
+ * Returns 0, 1 after `quit`, -1 once out cannot be written. */
+int uci_server_line(uci_server *s, char *line);
+/* Stops and waits for a search in progress, frees s. Returns 0, or -1 when
+ * some output could not be written. */
+int uci_server_free(uci_server *s);
+
 #endif

@@ -2,7 +2,8 @@
 # Sourced, not run. Sets ROOT to the project folder.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PACKAGES=(cmake make gcc libc6-dev pkg-config libgsl-dev libsqlite3-dev sqlite3 gnuplot-nox libcmocka-dev libxml2-utils)
+PACKAGES=(cmake make gcc libc6-dev pkg-config libgsl-dev libsqlite3-dev sqlite3 gnuplot-nox libcmocka-dev libxml2-utils
+  clang libclang-rt-14-dev tmux python3)
 
 say() { printf '==> %s\n' "$*" >&2; }
 

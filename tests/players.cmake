@@ -9,3 +9,5 @@ target_compile_definitions(test_players PRIVATE
 add_dependencies(test_players oware_plugin_example)
 add_test(NAME test_players_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_players_cli.sh
          $<TARGET_FILE:oware> ${CMAKE_CURRENT_SOURCE_DIR}/data $<TARGET_FILE:oware_plugin_example>)
+# Player specs: commas, quotes and backslashes in option values (docs/PLAYERS.md).
+oware_test(test_spec test_spec.c LIBS oware_players)

@@ -3,3 +3,6 @@ oware_test(test_tuner test_tuner.c LIBS oware_tuner)
 set_tests_properties(test_tuner PROPERTIES TIMEOUT 300)
 oware_shell_test(test_tune test_tune.sh)
 set_tests_properties(test_tune PROPERTIES LABELS threads TIMEOUT 600)
+# The drivers as a library: SPSA rows and resume, Texel, validation, a calibration (test_drivers.c).
+oware_test(test_drivers test_drivers.c LIBS oware_tuner)
+set_tests_properties(test_drivers PROPERTIES LABELS threads TIMEOUT 300)

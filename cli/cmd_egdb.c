@@ -1,0 +1,454 @@
+/* cmd_egdb.c: `oware egdb build|probe|stats` and `oware bench egdb`: endgame databases. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "egdb/egdb.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The default folder: $XDG_CACHE_HOME/oware/egdb or ~/.cache/oware/egdb. */
+static const char *default_dir(char *buf, size_t len) {
+  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+  if (x && *x)
+    snprintf(buf, len, "%s/oware/egdb", x);
+  else
+    snprintf(buf, len, "%s/.cache/oware/egdb", h && *h ? h : ".");
+  return buf;
+}
+
+static void format_time(double s, char *buf, size_t len) {
+  if (s < 0) s = 0;
+  long t = (long)(s + 0.5);
+  if (t >= 3600)
+    snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+  else if (t >= 60)
+    snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+  else
+    snprintf(buf, len, "%lds", t);
+}
+
+typedef struct bar {
+  double start, last;
+  int quiet, drawn;
+} bar;
+
+static int progress_bar(void *ctx, const egdb_progress *p) {
+  bar *b = ctx;
+  double t = now();
+  int final = !strcmp(p->phase, "done");
+  if (b->quiet || (!final && t - b->last < 0.25)) return 0;
+  b->last = t;
+  char el[32], left[32] = "?";
+  format_time(t - b->start, el, sizeof el);
+  if (p->fraction > 0.01) format_time((t - b->start) * (1 - p->fraction) / p->fraction, left, sizeof left);
+  char fill[31];
+  int k = (int)(p->fraction * 30 + 0.5);
+  for (int i = 0; i < 30; i++) fill[i] = i < k ? '#' : '-';
+  fill[30] = '\0';
+  if (final)
+    fprintf(stderr, "\r[%s] 100%%  done in %s%30s\n", fill, el, "");
+  else
+    fprintf(stderr, "\r[%s] %5.1f%%  n=%d/%d %-7s sweep %-3d  elapsed %s  left ~%s   ", fill,
+            100 * p->fraction, p->n, p->max_n, p->phase, p->sweep, el, left);
+  fflush(stderr);
+  b->drawn = 1;
+  return 0;
+}
+
+static const char build_help[] =
+    "usage: oware egdb build --seeds N [--variant V] [--threads T] [--dir D] [--quiet]\n"
+    "Builds the endgame tables of every position with 0..N seeds on the board by\n"
+    "retrograde analysis (docs/EGDB.md). Tables already there are checked and kept,\n"
+    "so a build that was stopped resumes at the table it was on.\n";
+
+static int egdb_build_cmd(int argc, char **argv) {
+  const char *cmd = "egdb build", *vtext = "abapa", *dir = NULL;
+  long long seeds = -1, threads = 2;
+  int quiet = 0;
+  char dbuf[4096], err[512];
+  int nargs, prc;
+  cli_option opts[] = {
+      CLI_O_INT("seeds", &seeds, 0, EGDB_MAX_SEEDS, "N", NULL,
+                "the most seeds on the board (20 takes minutes, 24 an hour)"),
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant (grand_slam=win is not supported)"),
+      CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
+      CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
+      CLI_O_FLAG("quiet", &quiet, "no progress bar"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, build_help, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  if (seeds < 0) return cli_error(cmd, "missing --seeds N (see --help)");
+  variant v;
+  if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  if (!dir) dir = default_dir(dbuf, sizeof dbuf);
+  bar b = {now(), 0, quiet, 0};
+  egdb_build_stats st;
+  int rc = egdb_build(&v, dir, (int)seeds, (int)threads, progress_bar, &b, &st, err, sizeof err);
+  if (b.drawn && rc) fputc('\n', stderr);
+  if (rc) {
+    cli_error(cmd, "%s", err);
+    return rc == EGDB_EUNSUPPORTED || rc == EGDB_EARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  }
+  char key[128];
+  egdb_variant_key(&v, key, sizeof key, err, sizeof err);
+  printf("egdb %s seeds 0..%lld in %s/%s: %d built, %d kept, %llu positions, %d sweeps, %.1f s",
+         key, seeds, dir, key, st.built, st.resumed, (unsigned long long)st.positions, st.sweeps,
+         st.seconds);
+  if (st.positions && st.seconds > 0) printf(", %.2f M positions/s", 1e-6 * (double)st.positions / st.seconds);
+  printf("\n");
+  return CLI_EXIT_OK;
+}
+
+/* "3" or "1..3"; split in half seeds as "2.5". */
+static void format_value(const egdb_value *x, char *buf, size_t len) {
+  char s[32] = "";
+  if (x->split2 >= 0) {
+    char h[16];
+    notation_format_half(x->split2, h, sizeof h);
+    snprintf(s, sizeof s, ", split %s", h);
+  }
+  if (x->lower == x->upper)
+    snprintf(buf, len, "%d (exact)%s", x->lower, s);
+  else
+    snprintf(buf, len, "%d..%d (cycle-sensitive)%s", x->lower, x->upper, s);
+}
+
+static int open_db(const char *cmd, const char *dir, const variant *v, int max_n, egdb **db) {
+  char err[4600];
+  int rc = egdb_open(dir, v, max_n, EGDB_VERIFY, db, err, sizeof err);
+  if (rc) {
+    cli_error(cmd, "%s", err);
+    return rc == EGDB_EUNSUPPORTED ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  }
+  return 0;
+}
+
+static const char probe_help[] =
+    "usage: oware egdb probe POSITION [--variant V] [--dir D]\n"
+    "Prints the database value of a position: the seeds of the board the side to\n"
+    "move ends with under perfect play, exact or as bounds (lower: endless play\n"
+    "scored against the mover, upper: for it), the split value for cycle=split\n"
+    "variants, and the same for every legal move.\n";
+
+static int egdb_probe_cmd(int argc, char **argv) {
+  const char *cmd = "egdb probe", *vtext = "abapa", *dir = NULL, *pos = NULL;
+  char dbuf[4096], err[512];
+  char *posv[1];
+  int nargs, prc;
+  cli_option opts[] = {
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
+      CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, probe_help, NULL, opts, 1};
+  if (cli_parse(&spec, argc, argv, posv, &nargs, &prc)) return prc;
+  if (nargs) pos = posv[0];
+  if (!pos) return cli_error(cmd, "missing POSITION (see --help)");
+  variant v;
+  board b;
+  if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  if (notation_parse_position(pos, &v, &b, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (egdb_variant_key(&v, dbuf, sizeof dbuf, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (!dir) dir = default_dir(dbuf, sizeof dbuf);
+  egdb *db;
+  int rc = open_db(cmd, dir, &v, -1, &db);
+  if (rc) return rc;
+  egdb_value here, mv[VARIANT_MAX_PITS];
+  uint32_t legal;
+  if (egdb_probe_moves(db, &b, &legal, mv)) {
+    int n = 0;
+    for (int p = 0; p < v.pits; p++) n += b.pit[p];
+    cli_error(cmd, "the position has %d seeds on the board; the database covers up to %d", n,
+              egdb_max_seeds(db));
+    egdb_close(db);
+    return CLI_EXIT_FAIL;
+  }
+  egdb_probe(db, &b, &here);
+  char buf[128];
+  format_value(&here, buf, sizeof buf);
+  printf("seeds %d\nvalue %s\n", here.n, buf);
+  if (!legal) printf("no legal move: the mover takes its own row\n");
+  for (int m = 0; m < v.pits; m++) {
+    if (!(legal >> m & 1u)) continue;
+    format_value(&mv[m], buf, sizeof buf);
+    printf("move %c %s\n", notation_move_letter(&v, m), buf);
+  }
+  egdb_close(db);
+  return CLI_EXIT_OK;
+}
+
+/* Per seed count statistics of one variant's tables. */
+typedef struct level_stats {
+  uint64_t count, won, drawn, lost, open, sensitive;
+  double mean_lo, mean_up, mean_split;
+} level_stats;
+
+static void table_stats(const egdb *db, int n, level_stats *s) {
+  const int P = egdb_variant(db)->pits;
+  const uint8_t *lo = egdb_table(db, n, 0), *up = egdb_table(db, n, 1), *sp = egdb_table(db, n, 2);
+  memset(s, 0, sizeof *s);
+  s->count = egdb_count(n, P);
+  double sl = 0, su = 0, ss = 0;
+  for (uint64_t i = 0; i < s->count; i++) {
+    int l = lo[i], u = up[i];
+    sl += l;
+    su += u;
+    if (l != u) s->sensitive++;
+    if (sp) {
+      int x = sp[i];
+      ss += x;
+      if (x > n) s->won++;
+      else if (x < n) s->lost++;
+      else s->drawn++;
+    } else if (2 * l > n) {
+      s->won++;
+    } else if (2 * u < n) {
+      s->lost++;
+    } else if (2 * l == n && 2 * u == n) {
+      s->drawn++;
+    } else {
+      s->open++;
+    }
+  }
+  s->mean_lo = sl / (double)s->count;
+  s->mean_up = su / (double)s->count;
+  s->mean_split = sp ? ss / 2 / (double)s->count : -1;
+}
+
+static const char stats_help[] =
+    "usage: oware egdb stats --variant V [--variant V ...] [--seeds N] [--dir D] [--markdown]\n"
+    "For each seed count n of each variant's tables: the share of positions the side\n"
+    "to move wins (ends with more than half the board), draws and loses whatever the\n"
+    "repetition rule (for cycle=split variants: under the split rule); 'open' is the\n"
+    "share whose result depends on how endless play is scored; the mean value (lower\n"
+    "and upper bound, or split) and the share of cycle-sensitive positions\n"
+    "(lower < upper).\n";
+
+/* --variant V, repeatable (at most 16). */
+typedef struct variant_list {
+  const char **v;
+  int n;
+} variant_list;
+
+static int add_variant(const cli_option *o, const char *value, char *err, size_t errlen) {
+  variant_list *l = o->target;
+  if (l->n == 16) return snprintf(err, errlen, "--variant: at most 16 variants"), -1;
+  l->v[l->n++] = value;
+  return 0;
+}
+
+static int egdb_stats_cmd(int argc, char **argv) {
+  const char *cmd = "egdb stats", *dir = NULL;
+  const char *vtexts[16];
+  int nv = 0, md = 0;
+  long long seeds = -1;
+  char dbuf[4096];
+  variant_list vl = {vtexts, 0};
+  int nargs, prc;
+  cli_option opts[] = {
+      CLI_O_CALL("variant", add_variant, &vl, "V", "a variant (repeatable; default abapa)"),
+      CLI_O_INT("seeds", &seeds, 0, EGDB_MAX_SEEDS, "N", NULL,
+                "stop at N seeds (default: every table there is)"),
+      CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
+      CLI_O_FLAG("markdown", &md, "print a Markdown table"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, stats_help, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  nv = vl.n;
+  if (!nv) vtexts[nv++] = "abapa";
+  if (!dir) dir = default_dir(dbuf, sizeof dbuf);
+  if (md)
+    printf("| variant | n | positions | won %% | drawn %% | lost %% | open %% | mean value | cycle-sensitive %% |\n"
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  else
+    printf("%-22s %3s %12s %7s %7s %7s %7s %13s %9s\n", "variant", "n", "positions", "won%",
+           "drawn%", "lost%", "open%", "mean value", "cycle%");
+  for (int k = 0; k < nv; k++) {
+    variant v;
+    egdb *db;
+    char key[128], err[512];
+    if (cli_variant(cmd, vtexts[k], &v)) return CLI_EXIT_USAGE;
+    if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);
+    int rc = open_db(cmd, dir, &v, (int)seeds, &db);
+    if (rc) return rc;
+    for (int n = 0; n <= egdb_max_seeds(db); n++) {
+      level_stats s;
+      table_stats(db, n, &s);
+      double c = (double)s.count / 100;
+      char mean[32];
+      if (s.mean_split >= 0)
+        snprintf(mean, sizeof mean, "%.3f", s.mean_split);
+      else if (s.mean_lo == s.mean_up)
+        snprintf(mean, sizeof mean, "%.3f", s.mean_lo);
+      else
+        snprintf(mean, sizeof mean, "%.3f..%.3f", s.mean_lo, s.mean_up);
+      if (md)
+        printf("| %s | %d | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.2f |\n", key, n,
+               (unsigned long long)s.count, s.won / c, s.drawn / c, s.lost / c, s.open / c, mean,
+               s.sensitive / c);
+      else
+        printf("%-22s %3d %12llu %7.2f %7.2f %7.2f %7.2f %13s %9.2f\n", key, n,
+               (unsigned long long)s.count, s.won / c, s.drawn / c, s.lost / c, s.open / c, mean,
+               s.sensitive / c);
+    }
+    egdb_close(db);
+  }
+  return CLI_EXIT_OK;
+}
+
+static const char egdb_help[] =
+    "usage: oware egdb build|probe|stats [ARGS]   (endgame databases, docs/EGDB.md)\n"
+    "  build   compute the tables up to N seeds on the board\n"
+    "  probe   the value of a position and of each of its moves\n"
+    "  stats   won/drawn/lost shares, mean value and cycle-sensitive share per seed count\n"
+    "'oware egdb SUBCOMMAND --help' describes one.\n";
+
+int cli_egdb(int argc, char **argv) {
+  if (argc < 1 || cli_is_help(argv[0])) {
+    fputs(egdb_help, argc ? stdout : stderr);
+    return argc ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+  }
+  if (!strcmp(argv[0], "build")) return egdb_build_cmd(argc - 1, argv + 1);
+  if (!strcmp(argv[0], "probe")) return egdb_probe_cmd(argc - 1, argv + 1);
+  if (!strcmp(argv[0], "stats")) return egdb_stats_cmd(argc - 1, argv + 1);
+  return cli_error("egdb", "unknown subcommand '%s' (build, probe, stats)", argv[0]);
+}
+
+/* ---- oware bench egdb ---- */
+
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+         (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static long peak_rss_mib(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024;
+}
+
+/* Removes DIR/KEY/n*.egdb and the folders, best effort. */
+static void remove_tables(const char *dir, const char *key) {
+  char folder[4200], path[4600];
+  snprintf(folder, sizeof folder, "%s/%s", dir, key);
+  DIR *d = opendir(folder);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)))
+      if (e->d_name[0] == 'n') {
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        remove(path);
+      }
+    closedir(d);
+  }
+  rmdir(folder);
+}
+
+static const char bench_help[] =
+    "usage: oware bench egdb [--seeds N,N,...] [--threads T] [--variant V] [--dir D]\n"
+    "Builds the tables up to each N from scratch (default 12,16,20) in a temporary\n"
+    "folder (or D, left in place), and prints the wall time, the CPU time of all\n"
+    "threads, positions per second (wall) and the process's peak memory, then random\n"
+    "probes per second on the largest.\n";
+
+int cli_bench_egdb(int argc, char **argv) {
+  const char *cmd = "bench egdb", *vtext = "abapa", *dir = NULL, *list = "12,16,20";
+  long long threads = 2;
+  int nargs, prc;
+  cli_option opts[] = {
+      CLI_O_TEXT("seeds", &list, "N,N,...", "12,16,20", "the seed counts built"),
+      CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
+      CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
+      CLI_O_TEXT("dir", &dir, "D", NULL, "build there and leave the tables (default: a temporary folder)"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, bench_help, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  variant v;
+  if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
+  int ns[16], nn = 0;
+  for (const char *p = list; *p;) {
+    char *end;
+    long x = strtol(p, &end, 10);
+    if (end == p || x < 0 || x > EGDB_MAX_SEEDS || (*end && *end != ',') || nn == 16)
+      return cli_error(cmd, "--seeds is '%s'; expected numbers 0..%d separated by commas", list,
+                       EGDB_MAX_SEEDS);
+    ns[nn++] = (int)x;
+    p = *end ? end + 1 : end;
+  }
+  char tmpl[] = "/tmp/oware-bench-egdb-XXXXXX", key[128], err[4600];
+  int temp = !dir;
+  if (temp && !(dir = mkdtemp(tmpl))) return cli_error(cmd, "cannot make a temporary folder");
+  if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);
+  printf("%-8s %14s %10s %10s %14s %12s\n", "seeds", "positions", "seconds", "cpu s", "positions/s",
+         "peak MiB");
+  int last = -1;
+  for (int k = 0; k < nn; k++) {
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/bench-%d", dir, ns[k]);
+    egdb_build_stats st;
+    double c0 = cpu_seconds();
+    int rc = egdb_build(&v, sub, ns[k], (int)threads, NULL, NULL, &st, err, sizeof err);
+    double cpu = cpu_seconds() - c0;
+    if (rc) {
+      cli_error(cmd, "%s", err);
+      return CLI_EXIT_FAIL;
+    }
+    printf("0..%-5d %14llu %10.1f %10.1f %14.0f %12ld\n", ns[k], (unsigned long long)st.positions,
+           st.seconds, cpu, (double)st.positions / (st.seconds > 0 ? st.seconds : 1e-9),
+           peak_rss_mib());
+    fflush(stdout);
+    if (k + 1 < nn && temp) remove_tables(sub, key), rmdir(sub);
+    last = k;
+  }
+  if (last >= 0) {
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/bench-%d", dir, ns[last]);
+    egdb *db;
+    if (egdb_open(sub, &v, -1, 0, &db, err, sizeof err) == 0) {
+      /* Random positions with up to N seeds: houses filled seed by seed. */
+      rng r;
+      rng_seed(&r, 12345);
+      const int P = v.pits, count = 2000000;
+      board *bs = malloc((size_t)4096 * sizeof *bs);
+      if (bs) {
+        for (int i = 0; i < 4096; i++) {
+          memset(&bs[i], 0, sizeof bs[i]);
+          int n = (int)rng_below(&r, (uint32_t)egdb_max_seeds(db) + 1);
+          for (int s = 0; s < n; s++) bs[i].pit[rng_below(&r, (uint32_t)P)]++;
+          bs[i].side = (uint8_t)rng_below(&r, 2);
+        }
+        double t0 = now();
+        long long sum = 0;
+        egdb_value x;
+        for (int i = 0; i < count; i++)
+          if (!egdb_probe(db, &bs[i & 4095], &x)) sum += x.lower;
+        double t = now() - t0;
+        printf("probe: %.1f M lookups/s (random positions with 0..%d seeds; checksum %lld)\n",
+               1e-6 * count / t, egdb_max_seeds(db), sum);
+        free(bs);
+      }
+      egdb_close(db);
+    }
+    if (temp) remove_tables(sub, key), rmdir(sub);
+  }
+  if (temp) rmdir(dir);
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,175 @@
+/* cmd_play.c: `oware play`: a person against a player in the terminal (arena/play.h does the game). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena/play.h"
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "core/notation.h"
+
+static const char play_usage[] =
+    "usage: oware play [options]\n"
+    "Plays a game against a player (any spec of 'oware players') in the terminal.\n"
+    "The board is drawn from South's side: North's row on top (f ... a), South's\n"
+    "below (A ... F), each store beside its row; the last move's house is in\n"
+    "[brackets] and the houses it captured are marked '*'. At the prompt type:\n"
+    "  a letter     your move: the house's letter (either case: A or a is your\n"
+    "               leftmost house)\n"
+    "  undo         take back your last move and the reply to it\n"
+    "  hint         what a stronger player would play (--hint)\n"
+    "  save         write the game so far to the --save FILE\n"
+    "  board        draw the board again\n"
+    "  quit         stop (the end of the input does the same)\n"
+    "  help         this text\n"
+    "With --save FILE the game is written as OGN after every move and at the end,\n"
+    "each time whole (a temporary file, then renamed).\n";
+
+static const char play_after[] =
+    "Exit codes: 0 the game ended or you quit, 1 a player failed or the file\n"
+    "could not be written, 2 bad options.\n";
+
+static const char commands[] = "a letter, undo, hint, save, board, quit, help";
+
+static int save(const char *cmd, play_session *s, const char *path) {
+  char err[512];
+  if (!path) return 0;
+  if (play_save(s, path, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
+static void draw(play_session *s) {
+  char buf[4096];
+  play_draw(s, buf, sizeof buf);
+  fputs(buf, stdout);
+}
+
+int cli_play(int argc, char **argv) {
+  const char *cmd = "play", *opponent, *hint, *save_path = NULL, *variant_text = NULL,
+             *start_text = NULL, *name = NULL;
+  int human = BOARD_SOUTH, nargs, prc;
+  long long seed;
+  static const char *const sides[] = {"south", "north", NULL};
+  cli_option opts[] = {
+      CLI_O_TEXT("opponent", &opponent, "SPEC", "minimax:depth=4", "the player you play against"),
+      CLI_O_CHOICE("side", &human, sides, "south", "your side (South moves first)"),
+      CLI_O_TEXT("variant", &variant_text, "V", NULL, "the rules (default abapa)"),
+      CLI_O_TEXT("start", &start_text, "POSITION", NULL, "start from this position string"),
+      CLI_O_TEXT("hint", &hint, "SPEC", PLAY_DEFAULT_HINT, "the player that gives hints"),
+      CLI_O_TEXT("save", &save_path, "FILE", NULL, "write the game to FILE as OGN"),
+      CLI_O_INT("seed", &seed, 0, (long long)(~0ULL >> 1), "S", "1",
+                "the game seed told to the players"),
+      CLI_O_TEXT("name", &name, "NAME", "you", "your name in the record"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, play_usage, play_after, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  play_config c = {opponent, hint, name, {0}, NULL, human, (uint64_t)seed};
+  variant_default(&c.v);
+  if (variant_text && cli_variant(cmd, variant_text, &c.v)) return CLI_EXIT_USAGE;
+  board start;
+  char err[1024];
+  if (start_text) {
+    if (notation_parse_position(start_text, &c.v, &start, err, sizeof err))
+      return cli_error(cmd, "--start: %s", err);
+    c.start = &start;
+  }
+  play_session *s;
+  if (play_new(&c, &s, err, sizeof err)) return cli_error(cmd, "%s", err);
+  printf("You play %s against %s. Moves by letter; also: undo, hint, save, board, quit, help.\n",
+         human == BOARD_SOUTH ? "South" : "North", play_opponent_name(s));
+  int rc = CLI_EXIT_OK;
+  char line[256];
+  draw(s);
+  for (;;) {
+    const game *g = play_game(s);
+    if (g->end != BOARD_END_NONE) break;
+    if (g->pos.side != human) {
+      int m;
+      if (play_reply(s, &m, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        rc = CLI_EXIT_FAIL;
+        break;
+      }
+      printf("%s plays %c.\n", play_opponent_name(s), notation_move_letter(&g->v, m));
+      draw(s);
+      if (save(cmd, s, save_path)) {
+        rc = CLI_EXIT_FAIL;
+        break;
+      }
+      continue;
+    }
+    printf("Your move (%s): ", commands);
+    fflush(stdout);
+    if (!fgets(line, sizeof line, stdin)) {
+      printf("\n");
+      break;
+    }
+    /* Input that is not typed at a terminal is echoed: a transcript reads
+     * like the session it replays. */
+    if (!isatty(STDIN_FILENO)) printf("%s%s", line, strchr(line, '\n') ? "" : "\n");
+    char *w = line;
+    while (isspace((unsigned char)*w)) w++;
+    size_t n = strlen(w);
+    while (n && isspace((unsigned char)w[n - 1])) w[--n] = 0;
+    if (!n) continue;
+    if (n == 1 && isalpha((unsigned char)*w)) {
+      if (play_move(s, *w, err, sizeof err)) {
+        printf("%s\n", err);
+        continue;
+      }
+      draw(s);
+      if (save(cmd, s, save_path)) {
+        rc = CLI_EXIT_FAIL;
+        break;
+      }
+    } else if (!strcmp(w, "undo")) {
+      int k = play_undo(s);
+      if (!k) printf("Nothing to take back.\n");
+      else printf("Took back %d move%s.\n", k, k == 1 ? "" : "s");
+      draw(s);
+      if (k && save(cmd, s, save_path)) {
+        rc = CLI_EXIT_FAIL;
+        break;
+      }
+    } else if (!strcmp(w, "hint")) {
+      int m;
+      player_info info = {0};
+      if (play_hint(s, &m, &info, err, sizeof err)) {
+        printf("No hint: %s\n", err);
+        continue;
+      }
+      printf("Hint: %c", notation_move_letter(&g->v, m));
+      if (info.depth) {
+        if (info.score >= PLAYER_WIN - 1000) printf(" (wins in %d plies)", PLAYER_WIN - info.score);
+        else if (info.score <= -(PLAYER_WIN - 1000))
+          printf(" (loses in %d plies)", PLAYER_WIN + info.score);
+        else printf(" (%+.2f seeds at depth %d)", info.score / 100.0, info.depth);
+      }
+      printf(".\n");
+    } else if (!strcmp(w, "save")) {
+      if (!save_path) printf("No file to save to: start with --save FILE.\n");
+      else if (!save(cmd, s, save_path)) printf("Saved to %s.\n", save_path);
+    } else if (!strcmp(w, "board")) {
+      draw(s);
+    } else if (!strcmp(w, "quit")) {
+      break;
+    } else if (!strcmp(w, "help")) {
+      cli_options_help(stdout, &spec);
+    } else {
+      printf("'%s' is not a move or a command (%s).\n", w, commands);
+    }
+  }
+  if (rc == CLI_EXIT_OK && save_path) {
+    if (save(cmd, s, save_path)) rc = CLI_EXIT_FAIL;
+    else printf("Game saved to %s.\n", save_path);
+  }
+  play_free(s);
+  if (fflush(stdout)) rc = CLI_EXIT_FAIL;
+  return rc;
+}

@@ -1,0 +1,35 @@
+/* json.h: the machine-readable output of `--json` (docs/JSON.md): values, and the runs, ratings and SPRT objects the commands print. */
+#ifndef OWARE_CLI_JSON_H
+#define OWARE_CLI_JSON_H
+
+#include <stdio.h>
+
+#include "stats/elo_fit.h"
+#include "arena/store.h"
+
+/* A JSON string (UTF-8 passed through; '"', '\' and control characters escaped). */
+void cli_json_str(FILE *f, const char *s);
+/* A number: integers without a fraction, others with up to 10 significant
+ * digits; NaN and infinities (which JSON lacks) as null. */
+void cli_json_num(FILE *f, double x);
+
+/* One run as an object: id, name, kind, status, started, finished (null
+ * while running), format, openings, rounds, seed, players (names), variants,
+ * games. */
+void cli_json_run(FILE *f, const store_run *r, long long games);
+
+/* A fit as an object: scope, anchor (null or {name, elo}), games,
+ * bootstrap, players (in rank order: rank, name, elo, lo, hi, se, games,
+ * wins, draws, losses, score, draw_ratio, bounded) and los (rank order, a
+ * matrix of probabilities); with two players in pool also "match": the
+ * statistics of the first ranked against the second. */
+void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
+                     const rating_result *r, const rating_pool *pool);
+
+/* A run's standings (docs/JSON.md): {"run": the run object, "standings":
+ * [{rank, name, games, wins, draws, losses, points, score, elo, lo, hi,
+ * bounded}] in standings order (elo null when the run has no Elo)}. */
+struct plot_run;
+void cli_json_standings(FILE *f, const struct plot_run *r);
+
+#endif

@@ -1,0 +1,109 @@
+/* output.c: standard output's final check, output paths checked early, names without control characters. */
+#include "cli/output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+int cli_close_stdout(const char *cmd) {
+  int e = 0;
+  errno = 0;
+  if (fflush(stdout)) e = errno ? errno : EIO;
+  if (!e && ferror(stdout)) {
+    /* A write failed earlier and its reason is gone: the output is already
+     * incomplete, so one more byte may be risked to learn the reason. */
+    if (write(STDOUT_FILENO, "\n", 1) < 0) e = errno;
+    else e = EIO;
+  }
+  errno = 0;
+  if (fclose(stdout) && !e) e = errno ? errno : EIO;
+  if (!e) return 0;
+  fprintf(stderr, "oware %s: write error on standard output: %s\n", cmd, strerror(e));
+  return -1;
+}
+
+int cli_check_output(const char *cmd, const char *opt, const char *path) {
+  char err[1200];
+  if (outfile_check(path, err, sizeof err)) {
+    cli_error(cmd, "%s: %s", opt, err);
+    return -1;
+  }
+  return 0;
+}
+
+int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
+  struct stat st;
+  if (!dir || !*dir) {
+    cli_error(cmd, "%s: no folder given", opt);
+    return -1;
+  }
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) {
+      cli_error(cmd, "%s: cannot write into '%s': it is not a folder", opt, dir);
+      return -1;
+    }
+    if (access(dir, W_OK | X_OK)) {
+      cli_error(cmd, "%s: cannot write into '%s': %s", opt, dir, strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
+  if (errno != ENOENT) {
+    cli_error(cmd, "%s: cannot write into '%s': %s", opt, dir, strerror(errno));
+    return -1;
+  }
+  /* It will be made: its parent must be a writable folder (checked as if
+   * dir were a file to write in it). */
+  char probe[1100];
+  snprintf(probe, sizeof probe, "%s", dir);
+  size_t n = strlen(probe);
+  while (n > 1 && probe[n - 1] == '/') probe[--n] = '\0';
+  char err[1200];
+  if (outfile_check(probe, err, sizeof err)) {
+    const char *why = strstr(err, "': ");
+    cli_error(cmd, "%s: cannot make '%s'%s%s", opt, dir, why ? ": " : "", why ? why + 3 : "");
+    return -1;
+  }
+  return 0;
+}
+
+int cli_check_name(const char *cmd, const char *what, const char *name) {
+  for (const char *c = name; *c; c++) {
+    unsigned char u = (unsigned char)*c;
+    if (u < 32 || u == 127) {
+      char shown[32];
+      if (u == '\n') snprintf(shown, sizeof shown, "a newline");
+      else if (u == '\t') snprintf(shown, sizeof shown, "a tab");
+      else if (u == '\r') snprintf(shown, sizeof shown, "a carriage return");
+      else snprintf(shown, sizeof shown, "byte 0x%02x", u);
+      cli_error(cmd, "%s '%.*s…' holds a control character (%s at position %d); names are one "
+                "line of printable text", what, (int)(c - name), name, shown, (int)(c - name) + 1);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int cli_out_open(const char *cmd, outfile *o, const char *path) {
+  char err[1200];
+  if (outfile_open(o, path, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
+int cli_out_commit(const char *cmd, outfile *o) {
+  char err[1200];
+  if (outfile_commit(o, err, sizeof err)) {
+    cli_error(cmd, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
+void cli_out_abort(outfile *o) { outfile_abort(o); }

@@ -1,0 +1,29 @@
+/* output.h: the commands' checks on what they write and name: standard output, output paths, names. */
+#ifndef OWARE_CLI_OUTPUT_H
+#define OWARE_CLI_OUTPUT_H
+
+#include "core/outfile.h"
+
+/* Flushes and closes standard output; when anything written to it was lost
+ * prints "oware CMD: write error on standard output: REASON" and returns -1. */
+int cli_close_stdout(const char *cmd);
+
+/* Checks before the work starts that the file path (given with option opt,
+ * e.g. "--out") can be written. Returns 0, or -1 after printing an error. */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
+
+/* The same for a folder that a command makes (one level) and writes into. */
+int cli_check_output_dir(const char *cmd, const char *opt, const char *dir);
+
+/* Refuses a name (of a run, a player) holding a control character: prints
+ * "oware CMD: WHAT 'NAME' holds a control character (…)" and returns -1. */
+int cli_check_name(const char *cmd, const char *what, const char *name);
+
+/* Opens path for writing whole (core/outfile.h), or prints an error and
+ * returns -1. cli_out_commit renames it into place (-1 after printing an
+ * error naming the file and the reason); cli_out_abort drops it. */
+int cli_out_open(const char *cmd, outfile *o, const char *path);
+int cli_out_commit(const char *cmd, outfile *o);
+void cli_out_abort(outfile *o);
+
+#endif

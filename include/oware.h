@@ -1,0 +1,119 @@
+/* oware.h: the embeddable oware library: games under any variant, moves by letter, players from specs; plug-in player types. */
+#ifndef OWARE_H
+#define OWARE_H
+
+/* A small, stable C interface (docs/LIBRARY.md). Link with
+ * `pkg-config --cflags --libs oware`. Every function that can fail returns
+ * -1 (or NULL) and writes a message into the caller's err buffer (errlen
+ * bytes; err may be NULL); nothing here prints or exits. Houses are letters:
+ * South's A, B, ... (A = South's leftmost), North's a, b, ...; positions are
+ * strings such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S (docs/RULES.md). */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Incremented when this interface changes incompatibly. */
+#define OWARE_API_VERSION 1
+
+/* "0.1.0": the library's version. */
+const char *oware_version(void);
+
+/* ------------------------------------------------------------------ games */
+
+typedef struct oware_game oware_game;
+
+/* A new game under variant (a name such as "abapa" or "awari", with
+ * switches: "abapa,seeds=5"; NULL: abapa) from position (NULL: the start).
+ * NULL with a message on a bad variant or position. */
+oware_game *oware_game_new(const char *variant, const char *position, char *err, size_t errlen);
+void oware_game_free(oware_game *g);
+
+/* Plays the house of letter m for the side to move. 0, or -1 with a message
+ * (not a house, not legal, the game is over). */
+int oware_game_play(oware_game *g, char m, char *err, size_t errlen);
+
+/* The legal moves as letters ("ABDF"; "" once over) into buf. Returns their
+ * count. */
+int oware_game_legal(const oware_game *g, char *buf, size_t len);
+
+/* 0 when South is to move, 1 when North is. */
+int oware_game_side(const oware_game *g);
+
+/* 1 once the game is over. */
+int oware_game_over(const oware_game *g);
+
+/* The result: 0 South won, 1 North won, -1 a draw, -2 still playing.
+ * score (may be NULL) gets the final seeds (or the stores while playing);
+ * *reason (may be NULL) "majority", "no-move", "repetition", "ply-limit"
+ * or "playing". */
+int oware_game_result(const oware_game *g, double score[2], const char **reason);
+
+/* The position now (after the final transfer once over) into buf. */
+void oware_game_position(const oware_game *g, char *buf, size_t len);
+
+/* The moves played, as letters written together ("FdEe"), into buf.
+ * Returns the number of moves. */
+int oware_game_moves(const oware_game *g, char *buf, size_t len);
+
+/* The canonical variant string into buf. */
+void oware_game_variant(const oware_game *g, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- players */
+
+typedef struct oware_player oware_player;
+
+/* A player from a spec, as `oware players` lists them: "greedy",
+ * "minimax:depth=6", "mcts:playouts=5000", "engine:cmd=...",
+ * "plugin:path=./x.so,...". NULL with a message on a bad spec. */
+oware_player *oware_player_new(const char *spec, char *err, size_t errlen);
+void oware_player_free(oware_player *p);
+
+/* The player's name (name= of its spec, else the spec). */
+const char *oware_player_name(const oware_player *p);
+
+/* Asks the player for its move in g (not over): *m gets the letter. The
+ * player is told of a new game when g is another game than last time, or
+ * the same game taken back. 0, or -1 with a message (the player failed). */
+int oware_player_move(oware_player *p, const oware_game *g, char *m, char *err, size_t errlen);
+
+/* --------------------------------------------------------------- plug-ins */
+
+/* A plug-in is a shared object that exports, under the name
+ * OWARE_PLUGIN_SYMBOL, one `const oware_plugin`; `plugin:path=FILE.so,...`
+ * then makes its players (in the oware binary and wherever this library
+ * runs). It needs this header only: it links nothing of ours. */
+typedef struct oware_plugin_option {
+  const char *name;
+  const char *def;  /* default as text; NULL: none */
+  const char *help;
+} oware_plugin_option;
+
+typedef struct oware_plugin {
+  int api_version;                    /* OWARE_API_VERSION */
+  const char *name;                   /* the type's name, e.g. "mine" */
+  const char *summary;                /* one line for `oware players` */
+  const oware_plugin_option *options; /* terminated by {NULL}; values are text */
+  /* Makes a player; options[i] is the value of the i-th option (its default
+   * when not given, NULL when it has none); seed is the spec's seed=.
+   * Returns the player's state, or NULL with a message in err. */
+  void *(*create)(const char *const *options, unsigned long long seed, char *err,
+                  size_t errlen);
+  /* Chooses a move: variant (canonical string), position (the position
+   * string), legal (the legal letters) and moves (the game's letters so far,
+   * from start, its start position). Writes one of legal's letters to *m and
+   * returns 0, or returns -1 with a message (the player forfeits). */
+  int (*choose)(void *state, const char *variant, const char *start, const char *moves,
+                const char *position, const char *legal, char *m, char *err, size_t errlen);
+  void (*destroy)(void *state); /* may be NULL */
+} oware_plugin;
+
+#define OWARE_PLUGIN_SYMBOL "oware_plugin_v2"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

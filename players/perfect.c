@@ -1,0 +1,123 @@
+/* perfect.c: the `perfect` player: endgame-database moves where the tables cover the position, a fallback player elsewhere. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "players/player.h"
+#include "players/tablebase.h"
+
+/*
+ * The move: the best database value for the mover. cycle=split variants
+ * (awari) rank moves by the split value, which is exact for them. Other
+ * variants rank by the lower bound, then the upper bound: where the two
+ * differ (a cycle-sensitive position) the value depends on the repetition
+ * rule and the game's history, and this player takes the move that is best
+ * if endless play were scored against it, the best of those if it were
+ * scored for it (a stated fallback, not a proof). Ties: at random from the
+ * position seed. Above the tables' seed count, the fallback player moves.
+ */
+
+typedef struct pf {
+  tablebase tb;
+  player *fallback; /* owned */
+} pf;
+
+static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen) {
+  pf *s = p->data;
+  if (!s->tb.db) {
+    snprintf(err, errlen, "perfect: no endgame tables for this variant in %s (%s)", s->tb.dir,
+             s->tb.err[0] ? s->tb.err : "build them with 'oware egdb build'");
+    return PLAYER_ERROR;
+  }
+  egdb_value mv[VARIANT_MAX_PITS];
+  uint32_t legal;
+  if (egdb_probe_moves(s->tb.db, &g->pos, &legal, mv))
+    return player_choose(s->fallback, g, lim, move, info, err, errlen);
+  const int split = egdb_split(s->tb.db) && g->v.cycle == VARIANT_CYCLE_SPLIT;
+  rng r;
+  rng_seed(&r, player_position_seed(p, g));
+  long best = -1;
+  int ties = 0;
+  *move = __builtin_ctz(g->legal);
+  for (uint32_t l = g->legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l);
+    long k = split ? (long)mv[m].split2 * 4096 + mv[m].lower * 64 + mv[m].upper
+                   : (long)mv[m].lower * 64 + mv[m].upper;
+    if (k > best) {
+      best = k, ties = 1, *move = m;
+    } else if (k == best && rng_below(&r, (uint32_t)++ties) == 0) {
+      *move = m;
+    }
+  }
+  if (info) {
+    memset(info, 0, sizeof *info);
+    const egdb_value *x = &mv[*move];
+    int me = g->pos.store[g->pos.side], you = g->pos.store[1 - g->pos.side];
+    /* centiseeds: the final difference with the value played */
+    int w2 = split ? x->split2 : 2 * x->lower;
+    info->score = 100 * (me - you) + 50 * (2 * w2 - 2 * x->n);
+    info->pv[0] = *move;
+    info->pvlen = 1;
+  }
+  return PLAYER_OK;
+}
+
+static int new_game(player *p, const variant *v, char *err, size_t errlen) {
+  pf *s = p->data;
+  /* Missing tables are reported when a move is asked for: players are
+   * created under abapa before they learn the game's variant. */
+  s->tb.err[0] = '\0';
+  if (tablebase_new_game(&s->tb, v, s->tb.err, sizeof s->tb.err)) s->tb.db = NULL;
+  return player_new_game(s->fallback, v, p->game_seed, err, errlen);
+}
+
+static void destroy(player *p) {
+  pf *s = p->data;
+  if (!s) return;
+  tablebase_free(&s->tb);
+  player_free(s->fallback);
+  free(s);
+  p->data = NULL;
+}
+
+static int create(player *p, char *err, size_t errlen) {
+  pf *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(err, errlen, "perfect: out of memory");
+    return -1;
+  }
+  p->data = s;
+  p->choose = choose;
+  p->new_game = new_game;
+  p->destroy = destroy;
+  const char *dir = player_config_text(&p->config, "egdb");
+  tablebase_init(&s->tb, dir && strcmp(dir, "off") ? dir : "auto");
+  s->tb.mode = TABLEBASE_DIR; /* the tables are required */
+  const char *fb = player_config_text(&p->config, "fallback");
+  if (!strncmp(fb, "perfect", 7)) {
+    snprintf(err, errlen, "perfect: fallback '%s' may not be another perfect player", fb);
+    destroy(p);
+    return -1;
+  }
+  char e[400];
+  s->fallback = player_create(fb, e, sizeof e);
+  if (!s->fallback) {
+    snprintf(err, errlen, "perfect: fallback '%s': %s", fb, e);
+    destroy(p);
+    return -1;
+  }
+  return 0;
+}
+
+static const player_option options[] = {
+    {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL,
+     "folder of the endgame tables (auto: ~/.cache/oware/egdb)"},
+    {"fallback", PLAYER_OPT_TEXT, "minimax:depth=8", 0, 0, NULL,
+     "player for positions with more seeds than the tables hold"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+const player_type player_perfect = {
+    "perfect", "endgame-database moves (oware egdb build); a fallback player above the tables",
+    options, create, 0};

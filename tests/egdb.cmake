@@ -1,0 +1,6 @@
+# egdb.cmake: endgame databases: every value against a plain solver on the reference rules, table equations, files, threads.
+oware_test(test_egdb test_egdb.c reference/ref_egdb.c reference/ref_rules.c LIBS oware_egdb)
+set_tests_properties(test_egdb PROPERTIES LABELS threads TIMEOUT 1500)
+oware_shell_test(test_egdb_cli test_egdb.sh)
+oware_test(test_egdb_players test_egdb_players.c LIBS oware_players oware_egdb)
+set_tests_properties(test_egdb_players PROPERTIES LABELS threads TIMEOUT 900)

@@ -1,0 +1,400 @@
+/* test_drivers.c: the tuning and calibration drivers called as a library (no argv): SPSA rows and resume, Texel, validation, a calibration. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "arena/store.h"
+#include "arena/study_run.h"
+#include "tuner/calibration.h"
+#include "tuner/spsa_run.h"
+#include "tuner/texel_run.h"
+#include "tuner/tuning.h"
+#include "tuner/validate.h"
+
+#define ERRLEN 1024
+
+static char dir[] = "/tmp/oware-drivers-XXXXXX";
+
+/* A fresh database with one run of that kind. */
+static store *open_db(const char *name, store_kind kind, int64_t *id) {
+  char path[256], err[ERRLEN];
+  snprintf(path, sizeof path, "%s/%s.db", dir, name);
+  unlink(path);
+  store *db;
+  if (store_open(path, 1, &db, err, sizeof err)) fail_msg("store_open: %s", err);
+  store_run *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  r->kind = kind;
+  r->rounds = 1;
+  r->threads = 2;
+  r->seed = 3;
+  assert_int_equal(store_run_set(&r->name, name) || store_run_set(&r->format, "iterations:3") ||
+                       store_run_set(&r->openings, "random:8") ||
+                       store_run_add_player(r, "minimax:depth=1", "minimax:depth=1") ||
+                       store_run_add_variant(r, "abapa"),
+                   0);
+  if (store_run_create(db, r, err, sizeof err)) fail_msg("store_run_create: %s", err);
+  *id = r->id;
+  store_run_free(r);
+  free(r);
+  return db;
+}
+
+typedef struct rows {
+  int n;
+  store_tuning row[8];
+} rows;
+
+static int keep_row(void *ctx, const store_tuning *t) {
+  rows *r = ctx;
+  if (r->n < 8) r->row[r->n++] = *t;
+  return 0;
+}
+
+static void read_rows(store *db, int64_t id, rows *out) {
+  char err[ERRLEN];
+  memset(out, 0, sizeof *out);
+  if (store_tuning_foreach(db, id, keep_row, out, err, sizeof err)) fail_msg("%s", err);
+}
+
+static tuner_spsa_config spsa_config3(void) {
+  tuner_spsa_config c;
+  memset(&c, 0, sizeof c);
+  c.spec = "minimax:depth=1";
+  char err[ERRLEN];
+  if (variant_parse("abapa", &c.v, err, sizeof err)) fail_msg("%s", err);
+  if (tuner_weights_setup(c.spec, NULL, "store,mobility,threat", &c.start, c.tuned, err,
+                          sizeof err))
+    fail_msg("%s", err);
+  c.iterations = 3;
+  c.pairs = 1;
+  c.threads = 2;
+  c.opening_plies = 8;
+  c.seed = 3;
+  return c;
+}
+
+/* Counts iterations; sets the stop flag after iteration stop_after. */
+typedef struct watch {
+  int calls, stop_after;
+  atomic_int *stop;
+  int lines[2];
+} watch;
+
+static void on_iteration(void *ctx, const tuner_iteration *it) {
+  watch *w = ctx;
+  w->calls++;
+  assert_int_equal(it->iterations, 3);
+  if (it->k == w->stop_after) atomic_store(w->stop, 1);
+}
+
+static void on_line(void *ctx, tuner_line kind, const char *text) {
+  watch *w = ctx;
+  assert_true(text[0] && !strchr(text, '\n'));
+  w->lines[kind]++;
+}
+
+/* Three iterations: three rows, games adding up, the result the last row. */
+static void test_spsa_rows(void **state) {
+  (void)state;
+  int64_t id;
+  store *db = open_db("spsa", STORE_SPSA, &id);
+  tuner_spsa_config c = spsa_config3();
+  atomic_int stop = 0;
+  watch w = {0, -1, &stop, {0, 0}};
+  tuner_observer obs = {&w, on_line, on_iteration};
+  tuner_result res;
+  char err[ERRLEN];
+  if (tuner_spsa_run(&c, db, id, &obs, &stop, &res, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(w.calls, 3);
+  assert_true(res.complete && !res.resumed && !res.validated);
+  assert_int_equal(res.games, 6);
+  rows r;
+  read_rows(db, id, &r);
+  assert_int_equal(r.n, 3);
+  for (int k = 0; k < 3; k++) {
+    assert_int_equal(r.row[k].iteration, k);
+    assert_string_equal(r.row[k].kind, "spsa");
+    assert_int_equal(r.row[k].games, 2 * (k + 1));
+    assert_int_equal(r.row[k].wins + r.row[k].draws + r.row[k].losses, 2);
+    assert_true(r.row[k].value == (double)(r.row[k].wins - r.row[k].losses));
+    assert_non_null(strstr(r.row[k].step, "store "));
+    assert_null(strstr(r.row[k].weights, "kroo")); /* only the tuned weights */
+  }
+  eval_weights last = c.start;
+  assert_int_equal(tuner_weights_parse(r.row[2].weights, &last), 0);
+  assert_memory_equal(&last, &res.w, sizeof last);
+  /* A finished run plays nothing more. */
+  w.calls = 0;
+  if (tuner_spsa_run(&c, db, id, &obs, &stop, &res, err, sizeof err)) fail_msg("%s", err);
+  assert_true(res.complete && res.resumed && w.calls == 0 && res.games == 6);
+  read_rows(db, id, &r);
+  assert_int_equal(r.n, 3);
+  store_close(db);
+}
+
+/* Stopped after iteration 0, then resumed: the same rows as without a stop. */
+static void test_spsa_resume(void **state) {
+  (void)state;
+  int64_t id1, id2;
+  store *db1 = open_db("whole", STORE_SPSA, &id1), *db2 = open_db("stopped", STORE_SPSA, &id2);
+  tuner_spsa_config c = spsa_config3();
+  atomic_int stop = 0;
+  watch w = {0, -1, &stop, {0, 0}};
+  tuner_observer obs = {&w, NULL, on_iteration};
+  tuner_result whole, part, rest;
+  char err[ERRLEN];
+  if (tuner_spsa_run(&c, db1, id1, &obs, &stop, &whole, err, sizeof err)) fail_msg("%s", err);
+  w.stop_after = 0;
+  if (tuner_spsa_run(&c, db2, id2, &obs, &stop, &part, err, sizeof err)) fail_msg("%s", err);
+  assert_true(!part.complete && part.games == 2);
+  rows r1, r2;
+  read_rows(db2, id2, &r2);
+  assert_int_equal(r2.n, 1);
+  atomic_store(&stop, 0);
+  w.stop_after = -1;
+  if (tuner_spsa_run(&c, db2, id2, &obs, &stop, &rest, err, sizeof err)) fail_msg("%s", err);
+  assert_true(rest.complete && rest.resumed && rest.games == whole.games);
+  assert_memory_equal(&rest.w, &whole.w, sizeof whole.w);
+  read_rows(db1, id1, &r1);
+  read_rows(db2, id2, &r2);
+  assert_int_equal(r1.n, 3);
+  assert_int_equal(r2.n, 3);
+  for (int k = 0; k < 3; k++) {
+    assert_string_equal(r1.row[k].weights, r2.row[k].weights);
+    assert_string_equal(r1.row[k].step, r2.row[k].step);
+    assert_true(r1.row[k].wins == r2.row[k].wins && r1.row[k].draws == r2.row[k].draws &&
+                r1.row[k].losses == r2.row[k].losses && r1.row[k].games == r2.row[k].games);
+  }
+  store_close(db1);
+  store_close(db2);
+}
+
+/* A Texel run fits once and stores one row; run again, it returns that fit.
+ * Then a validation of the fit: its row, its games. */
+static void test_texel_and_validation(void **state) {
+  (void)state;
+  int64_t id;
+  store *db = open_db("texel", STORE_TEXEL, &id);
+  tuner_texel_config c;
+  memset(&c, 0, sizeof c);
+  char err[ERRLEN];
+  c.spec = "minimax:depth=1";
+  if (variant_parse("abapa", &c.v, err, sizeof err)) fail_msg("%s", err);
+  if (tuner_weights_setup(c.spec, NULL, "all", &c.start, c.tuned, err, sizeof err))
+    fail_msg("%s", err);
+  c.games = 12;
+  c.positions = 100000;
+  c.max_iter = 5;
+  c.threads = 2;
+  c.opening_plies = 8;
+  c.seed = 11;
+  watch w = {0, -1, NULL, {0, 0}};
+  tuner_observer obs = {&w, on_line, NULL};
+  tuner_result res, again;
+  if (tuner_texel_run(&c, db, id, &obs, NULL, &res, err, sizeof err)) fail_msg("%s", err);
+  assert_true(res.complete && !res.resumed && res.games == 12);
+  assert_int_equal(w.lines[TUNER_LOG], 1);    /* the self-play */
+  assert_int_equal(w.lines[TUNER_RESULT], 2); /* K and the start error, the error after */
+  rows r;
+  read_rows(db, id, &r);
+  assert_int_equal(r.n, 1);
+  assert_string_equal(r.row[0].kind, "texel");
+  assert_true(!strncmp(r.row[0].step, "K ", 2));
+  if (tuner_texel_run(&c, db, id, &obs, NULL, &again, err, sizeof err)) fail_msg("%s", err);
+  assert_true(again.complete && again.resumed);
+  assert_int_equal(w.lines[TUNER_RESULT], 3); /* "already fitted" */
+  eval_weights stored = c.start;
+  assert_int_equal(tuner_weights_parse(r.row[0].weights, &stored), 0);
+  assert_memory_equal(&again.w, &stored, sizeof stored);
+
+  tuner_validate_config vc = {c.spec, c.v, &res.w, &c.start, 2, NULL, 2, 8, 11};
+  tuner_validation val;
+  if (tuner_validate(&vc, db, id, res.games, &obs, NULL, &val, err, sizeof err))
+    fail_msg("%s", err);
+  assert_int_equal(val.m.wins + val.m.draws + val.m.losses, 4);
+  assert_int_equal(!val.has_sprt, 1);
+  read_rows(db, id, &r);
+  assert_int_equal(r.n, 2);
+  assert_string_equal(r.row[1].kind, "validation");
+  assert_int_equal(r.row[1].iteration, -1);
+  assert_int_equal(r.row[1].games, 16);
+  tuner_last last;
+  assert_int_equal(tuner_last_row(db, id, &last, err, sizeof err), 0);
+  assert_true(last.found && last.validated && last.row.iteration == 0);
+  /* Without a database: the same games, nothing stored; an SPRT caps at the pairs. */
+  vc.sprt = "elo0=0,elo1=10";
+  if (tuner_validate(&vc, NULL, 0, 0, NULL, NULL, &val, err, sizeof err)) fail_msg("%s", err);
+  assert_true(val.has_sprt && val.m.wins + val.m.draws + val.m.losses == 4);
+  vc.sprt = "elo0=10,elo1=0";
+  assert_int_equal(tuner_validate(&vc, NULL, 0, 0, NULL, NULL, &val, err, sizeof err), -1);
+  store_close(db);
+}
+
+/* Bad start weights and parameters are errors that name the part. */
+static void test_weights_setup(void **state) {
+  (void)state;
+  eval_weights w;
+  int tuned[EVAL_N];
+  char err[ERRLEN];
+  assert_int_equal(tuner_weights_setup("random", NULL, "all", &w, tuned, err, sizeof err), -1);
+  assert_non_null(strstr(err, "minimax"));
+  assert_int_equal(tuner_weights_setup("minimax", NULL, "nosuch", &w, tuned, err, sizeof err), -1);
+  assert_non_null(strstr(err, "nosuch"));
+  assert_int_equal(tuner_weights_setup("minimax", "equal:x", "all", &w, tuned, err, sizeof err), -1);
+  assert_int_equal(tuner_weights_setup("minimax", "equal:7", "store", &w, tuned, err, sizeof err), 0);
+  for (int i = 0; i < EVAL_N; i++) assert_true(w.w[i] == 7 && tuned[i] == (i == eval_find("store")));
+  char text[2048];
+  tuner_weights_text(&w, tuned, text, sizeof text);
+  assert_string_equal(text, "store 7");
+}
+
+typedef struct cal_watch {
+  int pool, searched, lines;
+} cal_watch;
+
+static void cal_progress(void *ctx, const char *what, const calibrate_point *pt) {
+  cal_watch *w = ctx;
+  if (!pt) w->lines++;
+  (void)what;
+}
+static void cal_pool(void *ctx, const calibrate_arena *a) {
+  cal_watch *w = ctx;
+  w->pool++;
+  assert_true(a->nrefs >= 2);
+}
+static void cal_searched(void *ctx, const calibrate_result *r) {
+  cal_watch *w = ctx;
+  w->searched++;
+  assert_int_equal(r->nlevels, 2);
+}
+
+/* A tiny real calibration: every phase reported once, the verdicts agree
+ * with the verification's Elos. */
+static void test_calibration(void **state) {
+  (void)state;
+  tuner_calibrate_config c;
+  memset(&c, 0, sizeof c);
+  char err[ERRLEN];
+  c.base = "mcts";
+  c.knob = "playouts";
+  c.lo = 4;
+  c.hi = 400;
+  c.log_scale = 1;
+  if (calibrate_parse_levels("easy=-100;hard=100", c.level, &c.nlevels, err, sizeof err))
+    fail_msg("%s", err);
+  c.anchor_spec = "greedy";
+  c.anchor_elo = 0;
+  c.ladder = 3;
+  c.games = 4;
+  c.max_games = 8;
+  c.ref_games = 4;
+  c.verify_games = 4;
+  c.tolerance = 50;
+  if (variant_parse("abapa", &c.v, err, sizeof err)) fail_msg("%s", err);
+  c.threads = 2;
+  c.opening_plies = 2;
+  c.seed = 9;
+  cal_watch w = {0, 0, 0};
+  tuner_calibrate_observer obs = {&w, cal_progress, cal_pool, cal_searched};
+  tuner_calibration r;
+  if (tuner_calibrate(&c, &obs, NULL, &r, err, sizeof err)) fail_msg("%s", err);
+  assert_true(w.pool == 1 && w.searched == 1 && w.lines >= 3);
+  assert_int_equal(r.first_level, 1);
+  assert_int_equal(r.verify.n, 3);
+  assert_true(r.verify_games > 0);
+  int all_ok = 1;
+  for (int i = 0; i < 2; i++) {
+    assert_true(!strncmp(r.level_spec[i], "mcts:playouts=", 14));
+    const rating_player *p = &r.verify.player[1 + i];
+    assert_int_equal(r.within[i], fabs(p->elo - c.level[i].target) <= r.tol[i]);
+    all_ok &= r.ok[i];
+  }
+  assert_int_equal(r.all_ok, all_ok);
+  assert_true(r.order[0] == 0 && r.order[1] == 1);
+  tuner_calibration_free(&r);
+  /* A knob the player does not have: an error before any game. */
+  c.knob = "depth";
+  w.lines = 0;
+  assert_int_equal(tuner_calibrate(&c, &obs, NULL, &r, err, sizeof err), -1);
+  assert_int_equal(w.lines, 0);
+  tuner_calibration_free(&r);
+}
+
+static int count_metric(void *ctx, const store_metric *m) {
+  (void)m;
+  ++*(int *)ctx;
+  return 0;
+}
+
+/* A variant study without argv: its run, its games, its metrics; bad input
+ * writes nothing. */
+static void test_study(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN], note[256];
+  snprintf(path, sizeof path, "%s/study.db", dir);
+  study_config c = {"random;greedy", "abapa;grandslam-forbidden", 2, 2, 5, "random:2",
+                    "study", path, NULL};
+  tournament *t = calloc(1, sizeof *t);
+  assert_non_null(t);
+  if (study_prepare(&c, t, note, sizeof note, err, sizeof err)) fail_msg("%s", err);
+  assert_string_equal(note, "");
+  assert_true(!strncmp(t->run.openings, "file:", 5) && !access(t->run.openings + 5, R_OK));
+  store *db;
+  if (store_open(path, 1, &db, err, sizeof err)) fail_msg("%s", err);
+  if (store_run_create(db, &t->run, err, sizeof err)) fail_msg("%s", err);
+  if (study_play(t, db, 50, NULL, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(store_games_count(db, t->run.id), 4); /* 1 pairing x 2 variants x 2 games */
+  int metrics = 0;
+  if (store_metrics_foreach(db, t->run.id, count_metric, &metrics, err, sizeof err))
+    fail_msg("%s", err);
+  assert_true(metrics > 0);
+  store_close(db);
+  /* Texel's positions from those games: the abapa ones only. */
+  texel_set set = {0};
+  long long games = 0, runs = 0;
+  variant v;
+  if (variant_parse("abapa", &v, err, sizeof err)) fail_msg("%s", err);
+  if (tuner_texel_from_db(path, &v, 1, &set, &games, &runs, err, sizeof err)) fail_msg("%s", err);
+  assert_true(games == 2 && runs == 1 && set.n > 0);
+  texel_free(&set);
+  tournament_free(t);
+  c.players = "random;random";
+  assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);
+  assert_non_null(strstr(err, "two players are named"));
+  tournament_free(t);
+  c.players = "random;greedy";
+  c.variants = "abapa;nosuch";
+  assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), STUDY_BAD_INPUT);
+  c.variants = "abapa;awari,houses=5";
+  tournament_free(t);
+  assert_int_equal(study_prepare(&c, t, note, sizeof note, err, sizeof err), 0);
+  {
+    assert_non_null(strstr(note, "own random openings")); /* boards differ: no shared file */
+    assert_string_equal(t->run.openings, "random:2");
+  }
+  tournament_free(t);
+  free(t);
+}
+
+int main(void) {
+  if (!mkdtemp(dir)) return 1;
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_spsa_rows),         cmocka_unit_test(test_spsa_resume),
+      cmocka_unit_test(test_texel_and_validation), cmocka_unit_test(test_weights_setup),
+      cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
+  };
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) rc = rc ? rc : 1;
+  return rc;
+}

@@ -1,0 +1,119 @@
+# test_egdb.sh: end-to-end checks of oware egdb build/probe/stats and bench egdb: output, resume, bad input, exit codes.
+# Usage: bash test_egdb.sh OWARE_BINARY TESTS_DATA_DIR
+set -u
+
+OWARE=${1:?usage: test_egdb.sh OWARE_BINARY DATA_DIR}
+checks=0
+fails=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+run() {
+  timeout 300 "$OWARE" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  out=$(cat "$tmp/out")
+  err=$(cat "$tmp/err")
+  what="oware $*"
+}
+fail() {
+  fails=$((fails + 1))
+  echo "FAIL: $what: $*"
+}
+expect_rc() {
+  checks=$((checks + 1))
+  [ "$rc" -eq "$1" ] || fail "exit code $rc, expected $1 (stderr: ${err:0:300})"
+}
+expect_in() { # expect_in TEXT WHERE(out|err)
+  checks=$((checks + 1))
+  local s
+  if [ "$2" = out ]; then s=$out; else s=$err; fi
+  case "$s" in *"$1"*) ;; *) fail "$2 lacks '$1':
+$s" ;; esac
+}
+
+db=$tmp/db
+# A build with its progress bar, then one that keeps every table.
+run egdb build --seeds 7 --dir "$db"
+expect_rc 0
+expect_in "8 built, 0 kept" out
+expect_in "100%" err
+run egdb build --seeds 7 --dir "$db" --quiet
+expect_rc 0
+expect_in "0 built, 8 kept" out
+[ -z "$err" ] || fail "--quiet printed: $err"
+# A killed build resumes at the table it was on (a leftover temporary file is ignored).
+rm "$db/abapa/n07.egdb"
+echo junk >"$db/abapa/n07.egdb.tmp"
+run egdb build --seeds 7 --dir "$db" --quiet
+expect_rc 0
+expect_in "1 built, 7 kept" out
+# XDG cache folder by default.
+XDG_CACHE_HOME=$tmp/cache run egdb build --seeds 2 --quiet
+expect_rc 0
+[ -f "$tmp/cache/oware/egdb/abapa/n02.egdb" ] || { fails=$((fails + 1)); echo "FAIL: no table in the XDG cache"; }
+
+# Probe: South has 1 in E, 2 in F; North 1 in d; 44 seeds in the stores.
+run egdb probe 0-0-0-0-1-2-0-0-0-1-0-0-20-24-S --dir "$db"
+expect_rc 0
+expect_in "seeds 4" out
+expect_in "move E " out
+expect_in "move F " out
+[ "$(grep -c '^move' "$tmp/out")" -eq 2 ] || fail "expected 2 moves: $out"
+# North to move: South 2 in A, North 3 in f; 3 seeds captured... values from North's side.
+run egdb probe 2-0-0-0-0-0-0-0-0-0-0-3-20-23-N --dir "$db"
+expect_rc 0
+expect_in "seeds 5" out
+expect_in "move f " out
+# Too many seeds, bad position, unsupported variant, missing tables.
+run egdb probe 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S --dir "$db"
+expect_rc 1
+expect_in "covers up to 7" err
+run egdb probe 1-2-3 --dir "$db"
+expect_rc 2
+run egdb build --seeds 3 --variant grandslam-win --dir "$db"
+expect_rc 2
+expect_in "not supported" err
+run egdb probe 0-0-0-0-1-2-0-0-0-1-0-0-20-24-S --dir "$db" --variant grandslam-all
+expect_rc 1
+expect_in "no endgame tables" err
+run egdb build --dir "$db"
+expect_rc 2
+expect_in "missing --seeds" err
+run egdb build --seeds 99 --dir "$db"
+expect_rc 2
+
+# Awari: the split value.
+run egdb build --seeds 5 --variant awari --dir "$db" --quiet
+expect_rc 0
+run egdb probe 0-0-0-0-1-2-0-0-0-1-0-1-20-23-N --dir "$db" --variant awari
+expect_rc 0
+expect_in "split" out
+
+# Stats, plain and Markdown.
+run egdb stats --variant abapa --variant awari --seeds 5 --dir "$db"
+expect_rc 0
+expect_in "cycle%" out
+[ "$(grep -c '^awari' "$tmp/out")" -eq 6 ] || fail "expected 6 awari rows: $out"
+run egdb stats --variant abapa --dir "$db" --markdown
+expect_rc 0
+expect_in "| abapa | 7 | 31824 |" out
+
+# A corrupt table is rejected, naming the file and the fault.
+printf 'X' | dd of="$db/abapa/n06.egdb" bs=1 seek=500 conv=notrunc 2>/dev/null
+run egdb probe 0-0-0-0-1-2-0-0-0-1-0-0-20-24-S --dir "$db"
+expect_rc 1
+expect_in "n06.egdb: checksum mismatch" err
+truncate -s 300 "$db/abapa/n06.egdb"
+run egdb stats --dir "$db"
+expect_rc 1
+expect_in "n06.egdb: truncated" err
+
+# The benchmark, small.
+run bench egdb --seeds 4,6
+expect_rc 0
+expect_in "lookups/s" out
+run bench egdb --seeds x
+expect_rc 2
+
+echo "$checks checks, $fails failures"
+[ "$fails" -eq 0 ]

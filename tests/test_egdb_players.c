@@ -1,0 +1,183 @@
+/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/game.h"
+#include "core/rng.h"
+#include "egdb/egdb.h"
+#include "players/player.h"
+
+static int quick(void) { return getenv("OWARE_TEST_QUICK") != NULL; }
+
+static char tmpdir[64];
+#define N_SEEDS 10
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/oware-test-egdbp-XXXXXX");
+  if (!mkdtemp(tmpdir)) return -1;
+  const char *names[] = {"abapa", "awari"};
+  for (int k = 0; k < 2; k++) {
+    variant v;
+    char err[512];
+    if (variant_parse(names[k], &v, err, sizeof err)) return -1;
+    if (egdb_build(&v, tmpdir, N_SEEDS, 2, NULL, NULL, NULL, err, sizeof err)) {
+      fprintf(stderr, "build: %s\n", err);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A random position of v with n seeds on the board and the rest in the
+ * stores, neither above half (so that the game is on). */
+static void random_position(const variant *v, int n, int side, rng *r, board *b) {
+  int pits[VARIANT_MAX_PITS] = {0}, stores[2];
+  for (int s = 0; s < n; s++) pits[rng_below(r, (uint32_t)v->pits)]++;
+  stores[0] = (v->total - n) / 2;
+  stores[1] = v->total - n - stores[0];
+  board_set(b, v, pits, stores, side);
+}
+
+/* Plays games of `spec` against random from random endings; at every move
+ * of spec checks the move's database value against the position's. mode 0:
+ * the lower bound (split value for cycle=split) is kept; mode 1: a won (or drawn)
+ * result, when the tables decide it, stays won (drawn or better). */
+static void play(const char *vname, const char *spec_fmt, int games, int mode) {
+  variant v;
+  char err[512], spec[512];
+  assert_int_equal(variant_parse(vname, &v, err, sizeof err), 0);
+  snprintf(spec, sizeof spec, spec_fmt, tmpdir);
+  player *p = player_create(spec, err, sizeof err);
+  if (!p) fail_msg("%s: %s", spec, err);
+  player *opp = player_create("random:seed=7", err, sizeof err);
+  assert_non_null(opp);
+  egdb *db;
+  assert_int_equal(egdb_open(tmpdir, &v, -1, EGDB_VERIFY, &db, err, sizeof err), 0);
+  rng r;
+  rng_seed(&r, 99);
+  long moves = 0, kept = 0;
+  for (int i = 0; i < games; i++) {
+    board start;
+    random_position(&v, 2 + (int)rng_below(&r, N_SEEDS - 1), (int)rng_below(&r, 2), &r, &start);
+    game g;
+    assert_int_equal(game_init(&g, &v, &start), 0);
+    if (player_new_game(p, &v, (uint64_t)i + 1, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(player_new_game(opp, &v, (uint64_t)i + 1, err, sizeof err), 0);
+    int me = i % 2 ? BOARD_NORTH : BOARD_SOUTH;
+    while (g.end == BOARD_END_NONE) {
+      int m;
+      if (g.pos.side == me) {
+        player_status st = player_choose(p, &g, NULL, &m, NULL, err, sizeof err);
+        if (st != PLAYER_OK) fail_msg("%s: %s", spec, err);
+        egdb_value here, mv[VARIANT_MAX_PITS];
+        uint32_t legal;
+        assert_int_equal(egdb_probe(db, &g.pos, &here), 0);
+        assert_int_equal(egdb_probe_moves(db, &g.pos, &legal, mv), 0);
+        moves++;
+        if (mode == 0) {
+          /* awari ranks by the split value (exact there), the others by the lower bound */
+          if (v.cycle == VARIANT_CYCLE_SPLIT ? mv[m].split2 != here.split2
+                                             : mv[m].lower != here.lower)
+            fail_msg("%s game %d ply %d: move %d worth lower %d split2 %d, the position %d %d",
+                     spec, i, g.plies, m, mv[m].lower, mv[m].split2, here.lower, here.split2);
+          kept++;
+        } else {
+          /* Results with the stores, by the split value (awari) or exact values. */
+          int exact = v.cycle == VARIANT_CYCLE_SPLIT || here.lower == here.upper;
+          if (exact) {
+            int st2 = 2 * (g.pos.store[me] - g.pos.store[1 - me]);
+            int a = v.cycle == VARIANT_CYCLE_SPLIT ? here.split2 : 2 * here.lower;
+            int b = v.cycle == VARIANT_CYCLE_SPLIT ? mv[m].split2 : 2 * mv[m].lower;
+            int before = st2 + 2 * a - 2 * here.n, after = st2 + 2 * b - 2 * here.n;
+            int rb = (before > 0) - (before < 0), ra = (after > 0) - (after < 0);
+            if (ra < rb)
+              fail_msg("%s game %d ply %d: move %d turns result %d into %d", spec, i, g.plies, m,
+                       rb, ra);
+            kept++;
+          }
+        }
+      } else {
+        assert_int_equal(player_choose(opp, &g, NULL, &m, NULL, err, sizeof err), PLAYER_OK);
+      }
+      assert_int_equal(game_play(&g, m), 0);
+    }
+    game_free(&g);
+  }
+  printf("%s (%s): %d games, %ld moves, %ld checked, none lost value\n", spec, vname, games,
+         moves, kept);
+  egdb_close(db);
+  player_free(p);
+  player_free(opp);
+}
+
+static void test_perfect_abapa(void **state) {
+  (void)state;
+  play("abapa", "perfect:egdb=%s,fallback=random", quick() ? 60 : 300, 0);
+}
+static void test_perfect_awari(void **state) {
+  (void)state;
+  play("awari", "perfect:egdb=%s,fallback=random", quick() ? 60 : 300, 0);
+}
+static void test_minimax_egdb(void **state) {
+  (void)state;
+  play("abapa", "minimax:depth=2,egdb=%s", quick() ? 30 : 150, 1);
+  play("awari", "minimax:depth=2,egdb=%s", quick() ? 30 : 150, 1);
+}
+static void test_mcts_egdb(void **state) {
+  (void)state;
+  play("abapa", "mcts:playouts=300,egdb=%s", quick() ? 20 : 100, 1);
+}
+
+/* A folder without the tables is an error for perfect and egdb=DIR, and
+ * nothing for egdb=off. */
+static void test_missing(void **state) {
+  (void)state;
+  char err[512], spec[256];
+  variant v;
+  assert_int_equal(variant_parse("grandslam-all", &v, err, sizeof err), 0);
+  snprintf(spec, sizeof spec, "minimax:egdb=%s", tmpdir);
+  player *p = player_create(spec, err, sizeof err); /* created under abapa: tables there */
+  assert_non_null(p);
+  assert_int_equal(player_new_game(p, &v, 1, err, sizeof err), -1);
+  assert_non_null(strstr(err, "no endgame tables"));
+  player_free(p);
+  snprintf(spec, sizeof spec, "perfect:egdb=%s/nothing", tmpdir);
+  p = player_create(spec, err, sizeof err);
+  assert_non_null(p);
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  int m;
+  assert_int_equal(player_new_game(p, &v, 1, err, sizeof err), 0);
+  assert_int_equal(player_choose(p, &g, NULL, &m, NULL, err, sizeof err), PLAYER_ERROR);
+  assert_non_null(strstr(err, "no endgame tables"));
+  game_free(&g);
+  player_free(p);
+  p = player_create("minimax:egdb=off", err, sizeof err);
+  assert_non_null(p);
+  player_free(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_perfect_abapa), cmocka_unit_test(test_perfect_awari),
+      cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
+      cmocka_unit_test(test_missing),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# test_install.sh: `cmake --install` into a temporary prefix; the example program and a plug-in built against the installed header with pkg-config; both play.
+set -u
+build=$1 # the build folder
+src=$2   # the source folder
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.out" 2>&1
+check "cmake --install into a temporary prefix" test $? = 0
+check "the oware binary is installed" test -x "$prefix/bin/oware"
+"$prefix/bin/oware" --version >"$tmp/v.out" 2>&1
+check "the installed binary runs" grep -q '^oware ' "$tmp/v.out"
+check "the header is installed" test -f "$prefix/include/oware.h"
+pc=$(find "$prefix" -name oware.pc | head -1)
+check "the pkg-config file is installed" test -n "$pc"
+lib=$(dirname "$(dirname "$pc")")
+check "the shared library is installed" test -e "$lib/liboware.so"
+check "the shared library exports only oware_ functions" \
+  test -z "$(nm -D --defined-only "$lib/liboware.so" | awk '$2 == "T" && $3 !~ /^oware_/')"
+
+export PKG_CONFIG_PATH=$(dirname "$pc")
+# A sanitizer build's library needs its runtime first: build the programs
+# with the same sanitizer (scripts/test runs this under address and thread).
+san=()
+if ldd "$lib/liboware.so" | grep -q libasan; then san=(-fsanitize=address,undefined);
+elif ldd "$lib/liboware.so" | grep -q libtsan; then san=(-fsanitize=thread); fi
+check "pkg-config knows oware" test "$(pkg-config --modversion oware)" = "$("$prefix/bin/oware" --version | cut -d' ' -f2)"
+# The example, built from the installed copy, only with what pkg-config says.
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$prefix/share/oware/examples/example.c" \
+  $(pkg-config --cflags --libs oware) -o "$tmp/example" 2>"$tmp/cc.err"
+check "the example builds against the installed files" test $? = 0
+cat "$tmp/cc.err"
+LD_LIBRARY_PATH=$lib "$tmp/example" abapa 'minimax:depth=3' greedy >"$tmp/ex.out" 2>&1
+check "the example plays a game to its end" test $? = 0
+cat "$tmp/ex.out"
+check "it prints the result" grep -Eq '^result: [0-9.]+-[0-9.]+ \((majority|no-move|repetition|ply-limit)\)' "$tmp/ex.out"
+# The moves it printed replay to the same end with the installed binary.
+moves=$(sed -n 's/^moves ([0-9]*): //p' "$tmp/ex.out")
+final=$(sed -n 's/^final position: //p' "$tmp/ex.out")
+"$prefix/bin/oware" replay "$moves" >"$tmp/replay.out" 2>&1
+check "oware replay agrees the moves are legal" test $? = 0
+LD_LIBRARY_PATH=$lib "$tmp/example" 'awari' 'mcts:playouts=200' random >"$tmp/ex2.out" 2>&1
+check "another variant and players" grep -q 'variant awari' "$tmp/ex2.out"
+LD_LIBRARY_PATH=$lib "$tmp/example" nosuch >"$tmp/ex3.out" 2>&1
+check "a bad variant is an error from the library" test $? = 2
+check "which names the variant" grep -q 'variant:' "$tmp/ex3.out"
+
+# A plug-in built against the same header, loaded by the binary and by the library.
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -shared -fPIC "$src/tests/data/plugin_first.c" \
+  $(pkg-config --cflags oware) -o "$tmp/first.so" 2>"$tmp/cc2.err"
+check "a plug-in builds against the installed header" test $? = 0
+cat "$tmp/cc2.err"
+"$prefix/bin/oware" match --south "plugin:path=$tmp/first.so,order=last" --north greedy --games 2 \
+  >"$tmp/pm.out" 2>&1
+check "the binary plays the plug-in" test $? = 0
+LD_LIBRARY_PATH=$lib "$tmp/example" abapa "plugin:path=$tmp/first.so" greedy >"$tmp/ex4.out" 2>&1
+check "the library plays the plug-in" grep -q '^result: ' "$tmp/ex4.out"
+check "the plug-in's moves are its rule's (the first legal house)" \
+  grep -q '^moves ([0-9]*): A' "$tmp/ex4.out"
+"$prefix/bin/oware" match --south "plugin:path=$tmp/first.so,nosuch=1" --north greedy --games 1 \
+  >"$tmp/pm2.out" 2>&1
+check "an unknown plug-in option is an error" grep -q "unknown option 'nosuch'" "$tmp/pm2.out"
+
+echo "$fails failure(s)"
+[ "$fails" = 0 ]

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# test_pgn.sh: end to end: `oware export --format pgn` read back by an independent reader, and `oware rate --pgn/--ogn` rating as the database does.
+set -u
+oware=$1 # $2: tests/data
+here=$(cd "$(dirname "$0")" && pwd)
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+# Ratings printed without their first line (which names what was rated).
+body() { tail -n +2 "$1"; }
+
+# Openings: one where North moves first, so that movetext starts "1... x".
+printf '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-1-5-5-5-5-4-4-4-0-5-5-0-0-S\n' >"$tmp/open.txt"
+"$oware" tournament --players 'random;greedy;minimax:depth=2,name=mm "two"' --format games:4 \
+  --openings "file:$tmp/open.txt" --seed 7 --threads 2 --db "$tmp/t.db" --quiet --name 'pgn run' \
+  >"$tmp/t.out" 2>&1
+check "the fixture tournament runs" test $? = 0
+"$oware" tournament --players 'greedy;mcts:playouts=40' --format games:6 --rounds 2 --variant awari \
+  --seed 9 --threads 2 --db "$tmp/t.db" --quiet >"$tmp/t2.out" 2>&1
+check "the two-player awari tournament runs" test $? = 0
+
+for run in 1 2; do
+  "$oware" export --run $run --db "$tmp/t.db" --format pgn --out "$tmp/r$run.pgn" 2>"$tmp/e.err"
+  check "export --format pgn run $run exits 0" test $? = 0
+  "$oware" export --run $run --db "$tmp/t.db" --format csv --out "$tmp/r$run.csv"
+  "$oware" export --run $run --db "$tmp/t.db" --format ogn --out "$tmp/r$run.ogn"
+  python3 "$here/pgn_read.py" "$tmp/r$run.pgn" "$tmp/r$run.csv" >"$tmp/p.out" 2>&1
+  check "run $run: an independent reader reads every record back as stored" test $? = 0
+  cat "$tmp/p.out"
+  "$oware" rate --db "$tmp/t.db" --run $run >"$tmp/db$run.txt" 2>&1
+  "$oware" rate --pgn "$tmp/r$run.pgn" >"$tmp/pgn$run.txt" 2>&1
+  check "run $run: rate --pgn exits 0" test $? = 0
+  check "run $run: rate --pgn gives the database's ratings" \
+    cmp -s <(body "$tmp/db$run.txt") <(body "$tmp/pgn$run.txt")
+  "$oware" rate --ogn "$tmp/r$run.ogn" >"$tmp/ogn$run.txt" 2>&1
+  check "run $run: rate --ogn gives the database's ratings" \
+    cmp -s <(body "$tmp/db$run.txt") <(body "$tmp/ogn$run.txt")
+done
+grep -q '^1\.\.\. [a-f]' "$tmp/r1.pgn"
+check "a game North starts begins '1... x'" test $? = 0
+grep -q '^\[Score "[0-9]*\.5-' "$tmp/r2.pgn"
+check "awari's split cycles give half-seed scores in Score" test $? = 0
+grep -q '\[White "mm \\"two\\""\]' "$tmp/r1.pgn"
+check "a quote in a name is escaped" test $? = 0
+
+# Into a database as an imported run: rated as the original run.
+cp "$tmp/t.db" "$tmp/i.db"
+"$oware" rate --pgn "$tmp/r2.pgn" --db "$tmp/i.db" --name from-pgn >"$tmp/imp.txt" 2>&1
+check "rate --pgn --db exits 0" test $? = 0
+check "it says which run it stored" grep -q 'as run 3 (imported)' "$tmp/imp.txt"
+check "the imported run rates as the original" cmp -s <(body "$tmp/db2.txt") <(tail -n +3 "$tmp/imp.txt")
+"$oware" rate --db "$tmp/i.db" --run 3 >"$tmp/imp3.txt" 2>&1
+check "rate --run of the imported run gives the same" cmp -s <(body "$tmp/db2.txt") <(body "$tmp/imp3.txt")
+"$oware" runs --db "$tmp/i.db" >"$tmp/runs.txt" 2>&1
+check "runs lists the imported run with its kind" grep -q 'imported' "$tmp/runs.txt"
+"$oware" export --run 3 --db "$tmp/i.db" --format csv --out "$tmp/i3.csv"
+check "the imported games are the same games" \
+  cmp -s <(cut -d, -f1-12 "$tmp/r2.csv") <(cut -d, -f1-12 "$tmp/i3.csv")
+
+# Games from elsewhere: no Round tags, pairs by colour swaps, comments, NAGs.
+cat >"$tmp/else.pgn" <<'PGN'
+[Event "club"]
+[White "ann"]
+[Black "bob"]
+[Result "1-0"]
+
+1. F {a comment} d 2. E $1 e 3. D ; to the end of the line
+f 4. C 1-0
+PGN
+"$oware" rate --pgn "$tmp/else.pgn" >"$tmp/else.out" 2>&1
+check "a game whose moves do not end it is rated by its Result" grep -q 'ann' "$tmp/else.out"
+cat >"$tmp/two.pgn" <<'PGN'
+[White "ann"] [Black "bob"] [Result "1-0"]
+1. F d 1-0
+[White "bob"] [Black "ann"] [Result "1/2-1/2"]
+1. F d 1/2-1/2
+[White "ann"] [Black "bob"] [Result "0-1"] 0-1
+PGN
+"$oware" rate --pgn "$tmp/two.pgn" >"$tmp/two.out" 2>&1
+check "tags on one line, records without moves" grep -q 'Games: 3, Wins: 1, Losses: 1, Draws: 1' "$tmp/two.out"
+check "two records that swap colours are a pair" grep -q 'Ptnml(0-2): \[0, 0, 0, 1, 0\]' "$tmp/two.out"
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/two.db" >"$tmp/two2.out" 2>&1
+check "stored, they rate the same" cmp -s <(body "$tmp/two.out") <(tail -n +3 "$tmp/two2.out")
+
+# Bad input: exit 2 and a message naming the record, its line and the fault.
+bad() { # bad NAME EXPECTED-TEXT PGN-TEXT
+  printf '%s\n' "$3" >"$tmp/bad.pgn"
+  "$oware" rate --pgn "$tmp/bad.pgn" >"$tmp/bad.out" 2>"$tmp/bad.err"
+  local rc=$?
+  check "bad input ($1) exits 2" test $rc = 2
+  check "bad input ($1) says: $2" grep -qF "$2" "$tmp/bad.err"
+}
+bad "illegal move" "record 2 (line 5): move 3 (F) is not legal" \
+  $'[White "a"]\n[Black "b"]\n[Result "*"]\n\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F d 2. F e 1-0'
+bad "not a letter" "'x' is not a house letter" $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F x 1-0'
+bad "no Black" "the North player is not named" $'[White "a"]\n[Result "1-0"]\n\n1. F 1-0'
+bad "bad Result" "tag Result is 'won'" $'[White "a"]\n[Black "b"]\n[Result "won"]\n\n1. F *'
+bad "Result against movetext" "tag Result says South wins, the movetext's result North wins" \
+  $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 0-1'
+bad "bad tag" "record 1 (line 2): a tag is not" $'[White "a"]\n[Black b]\n[Result "1-0"]'
+bad "bad variant" "tag Variant" $'[White "a"]\n[Black "b"]\n[Variant "nosuch"]\n[Result "1-0"]\n1-0'
+bad "unclosed comment" "'{' is never closed" $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n1. F { open'
+"$oware" rate --pgn "$tmp/none.pgn" >/dev/null 2>"$tmp/bad.err"
+check "a missing file exits 2" test $? = 2
+"$oware" rate --pgn "$tmp/two.pgn" --run 1 >/dev/null 2>"$tmp/bad.err"
+check "--pgn with --run exits 2" test $? = 2
+
+echo "$fails failure(s)"
+[ "$fails" = 0 ]

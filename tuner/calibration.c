@@ -1,0 +1,134 @@
+/* calibration.c: a calibration from end to end: reference pool, search, verification, verdicts. */
+#include "tuner/calibration.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A phase's line, to the observer's progress. */
+__attribute__((format(printf, 2, 3))) static void say(const tuner_calibrate_observer *obs, const char *fmt, ...) {
+  if (!obs || !obs->progress) return;
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  obs->progress(obs->ctx, buf, NULL);
+}
+
+static void search_config(const tuner_calibrate_config *c, calibrate_arena *ar, int integer,
+                          const tuner_calibrate_observer *obs, calibrate_config *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->lo = c->lo;
+  cfg->hi = c->hi;
+  cfg->integer = integer;
+  cfg->log_scale = c->log_scale;
+  cfg->nlevels = c->nlevels;
+  memcpy(cfg->level, c->level, sizeof cfg->level);
+  cfg->pairs = (int)((c->games + 1) / 2);
+  cfg->max_pairs = (int)((c->max_games + 1) / 2);
+  cfg->tolerance = c->tolerance;
+  cfg->se_target = c->se;
+  cfg->eval = calibrate_arena_eval;
+  cfg->ctx = ar;
+  cfg->progress = obs ? obs->progress : NULL;
+  cfg->progress_ctx = obs ? obs->ctx : NULL;
+}
+
+/* The verification round robin of the anchor, the pool and the levels. */
+static int verify(const tuner_calibrate_config *c, const tuner_calibrate_observer *obs,
+                  tuner_calibration *out, char *err, size_t errlen) {
+  calibrate_result *cr = out->search;
+  int nv = 0;
+  const char *vspecs[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
+  const char *vnames[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
+  vspecs[nv] = c->anchor_spec, vnames[nv++] = c->anchor_spec;
+  for (int i = 0; i < c->npool; i++) vspecs[nv] = c->pool[i], vnames[nv++] = c->pool[i];
+  out->first_level = nv;
+  for (int i = 0; i < cr->nlevels; i++) {
+    calibrate_spec(out->level_spec[i], sizeof out->level_spec[i], c->base, c->knob,
+                   cr->found[i].knob, out->arena->integer);
+    vspecs[nv] = out->level_spec[i], vnames[nv++] = cr->found[i].level.name;
+  }
+  say(obs, "verification: round robin of the levels, the anchor and the pool, %lld games per "
+           "pairing",
+      c->verify_games);
+  long long before = out->arena->play.games;
+  char e[1024];
+  if (calibrate_round_robin(&out->arena->play, vspecs, vnames, nv, (int)((c->verify_games + 1) / 2),
+                            0, c->anchor_elo, &out->verify, e, sizeof e)) {
+    rating_result_free(&out->verify);
+    return snprintf(err, errlen, "verification: %s", e), -1;
+  }
+  out->has_verify = 1;
+  out->verify_games = out->arena->play.games - before;
+  return 0;
+}
+
+/* Levels in target order must be in Elo order, each within tolerance. */
+static void judge(const tuner_calibrate_config *c, tuner_calibration *out) {
+  const calibrate_result *cr = out->search;
+  int *order = out->order;
+  for (int i = 0; i < cr->nlevels; i++) order[i] = i;
+  for (int i = 1; i < cr->nlevels; i++)
+    for (int j = i; j > 0 && c->level[order[j]].target < c->level[order[j - 1]].target; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  out->in_order = 1;
+  out->all_ok = 1;
+  const rating_player *p = out->verify.player + out->first_level;
+  for (int k = 1; k < cr->nlevels; k++) out->in_order &= p[order[k]].elo > p[order[k - 1]].elo;
+  for (int i = 0; i < cr->nlevels; i++) {
+    out->tol[i] = fmax(2 * p[i].se, c->tolerance);
+    out->within[i] = fabs(p[i].elo - cr->found[i].level.target) <= out->tol[i];
+    out->ok[i] = out->within[i] && cr->found[i].status == CALIBRATE_OK;
+    out->all_ok &= out->ok[i];
+  }
+}
+
+int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_observer *obs,
+                    atomic_int *stop, tuner_calibration *out, char *err, size_t errlen) {
+  memset(out, 0, sizeof *out);
+  int integer;
+  if (calibrate_check_knob(c->base, c->knob, c->lo, c->hi, &integer, err, errlen)) return -1;
+  out->arena = calloc(1, sizeof *out->arena);
+  out->search = calloc(1, sizeof *out->search);
+  if (!out->arena || !out->search) return snprintf(err, errlen, "out of memory"), -1;
+  calibrate_arena *ar = out->arena;
+  ar->play.v = c->v;
+  ar->play.opening_plies = c->opening_plies;
+  snprintf(ar->base, sizeof ar->base, "%s", c->base);
+  snprintf(ar->knob, sizeof ar->knob, "%s", c->knob);
+  ar->integer = integer;
+  ar->play.threads = c->threads;
+  ar->play.seed = c->seed;
+  ar->play.stop = stop;
+  ar->play.progress = obs ? obs->progress : NULL;
+  ar->play.progress_ctx = obs ? obs->ctx : NULL;
+  calibrate_config cfg;
+  search_config(c, ar, integer, obs, &cfg);
+  char e[1024];
+  say(obs, "reference pool: round robin, %lld games per pairing", c->ref_games);
+  if (calibrate_arena_setup(ar, c->anchor_spec, c->anchor_elo, c->pool, c->npool, c->ladder,
+                            c->lo, c->hi, c->log_scale, (int)((c->ref_games + 1) / 2), e,
+                            sizeof e))
+    return snprintf(err, errlen, "reference pool: %s", e), -1;
+  if (obs && obs->pool_rated) obs->pool_rated(obs->ctx, ar);
+  say(obs, "search on %s in [%g, %g]%s", c->knob, c->lo, c->hi, c->log_scale ? " (log scale)" : "");
+  if (calibrate_run(&cfg, out->search, err, errlen)) return -1;
+  if (obs && obs->searched) obs->searched(obs->ctx, out->search);
+  if (verify(c, obs, out, err, errlen)) return -1;
+  judge(c, out);
+  return 0;
+}
+
+void tuner_calibration_free(tuner_calibration *out) {
+  if (out->has_verify) rating_result_free(&out->verify);
+  free(out->arena);
+  free(out->search);
+  memset(out, 0, sizeof *out);
+}

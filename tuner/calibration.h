@@ -1,0 +1,74 @@
+/* calibration.h: a whole difficulty calibration: the reference pool's round robin, the search on the knob, the verification round robin and its verdicts. */
+#ifndef OWARE_CALIBRATION_H
+#define OWARE_CALIBRATION_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/elo_fit.h"
+#include "core/variant.h"
+#include "tuner/calibrate.h"
+
+typedef struct tuner_calibrate_config {
+  const char *base, *knob;     /* the player and its option (checked: calibrate_check_knob) */
+  double lo, hi;               /* the knob's range */
+  int log_scale;               /* a log-spaced ladder, log interpolation (lo > 0) */
+  int nlevels;
+  calibrate_level level[CALIBRATE_MAX_LEVELS];
+  const char *anchor_spec;     /* the player whose Elo is fixed */
+  double anchor_elo;
+  const char *const *pool;     /* more reference players (npool of them) */
+  int npool;
+  int ladder;                  /* copies of base at knob values in the reference pool */
+  long long games;             /* games a measure plays a reference (first measurement) */
+  long long max_games;         /* at most, for one knob value and reference */
+  long long ref_games;         /* games a pairing of the reference pool */
+  long long verify_games;      /* games a pairing of the verification */
+  double tolerance;            /* Elo a verified level may miss by (with 2 SE) */
+  double se;                   /* the SE a measure needs; 0: calibrate_run's rule */
+  variant v;
+  int threads;
+  int opening_plies;
+  uint64_t seed;
+} tuner_calibrate_config;
+
+/* Callbacks as the calibration goes (each may be NULL), on the caller's
+ * thread. progress gets the search's measures and levels (calibrate_run),
+ * the round robins' pairings and a line when each phase starts (pt NULL:
+ * what is the line). */
+typedef struct tuner_calibrate_observer {
+  void *ctx;
+  calibrate_progress_fn progress;
+  void (*pool_rated)(void *ctx, const calibrate_arena *a);     /* the references' Elos are fixed */
+  void (*searched)(void *ctx, const calibrate_result *r);      /* the search is over */
+} tuner_calibrate_observer;
+
+/* What a calibration found. */
+typedef struct tuner_calibration {
+  calibrate_arena *arena;      /* the reference pool and every measure (owned) */
+  calibrate_result *search;    /* the search (owned) */
+  rating_result verify;        /* the verification: anchor, pool, then the levels */
+  int has_verify;
+  long long verify_games;      /* games of the verification */
+  int first_level;             /* the index of the first level in verify */
+  char level_spec[CALIBRATE_MAX_LEVELS][CALIBRATE_SPEC_MAX]; /* base with the knob found */
+  int order[CALIBRATE_MAX_LEVELS];  /* the levels by target */
+  double tol[CALIBRATE_MAX_LEVELS]; /* max(2 SE, tolerance) */
+  int within[CALIBRATE_MAX_LEVELS]; /* |verified Elo - target| <= tol */
+  int ok[CALIBRATE_MAX_LEVELS];     /* within and found (CALIBRATE_OK) */
+  int in_order;                /* the verified Elos are in the order of the targets */
+  int all_ok;                  /* every level ok */
+} tuner_calibration;
+
+/* Rates the reference pool (anchor, pool, ladder) by a round robin, runs
+ * the search (calibrate_run with the arena's evaluator), then the
+ * verification round robin of the anchor, the pool and the levels found,
+ * and judges each level. *stop (may be NULL) ends it early: an error.
+ * *out is to be freed with tuner_calibration_free whatever the return.
+ * 0, or -1 with err ("reference pool: ...", "verification: ..."). */
+int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_observer *obs,
+                    atomic_int *stop, tuner_calibration *out, char *err, size_t errlen);
+void tuner_calibration_free(tuner_calibration *out);
+
+#endif

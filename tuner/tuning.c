@@ -1,0 +1,109 @@
+/* tuning.c: what the tuning drivers share: the observer's lines, the start weights, the tuning table's rows. */
+#include "tuner/tuning.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "players/player.h"
+
+void tuner_report(const tuner_observer *obs, tuner_line kind, const char *fmt, ...) {
+  if (!obs || !obs->line) return;
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  obs->line(obs->ctx, kind, buf);
+}
+
+static int start_weights(const char *start, eval_weights *w, char *err, size_t errlen) {
+  if (strncmp(start, "equal:", 6)) {
+    char e[512];
+    if (eval_load(start, w, e, sizeof e)) return snprintf(err, errlen, "--start: %s", e), -1;
+    return 0;
+  }
+  char *end;
+  double x = strtod(start + 6, &end);
+  if (*end || end == start + 6 || !isfinite(x))
+    return snprintf(err, errlen, "--start equal:X needs a number (got '%s')", start + 6), -1;
+  for (int i = 0; i < EVAL_N; i++) w->w[i] = x;
+  return 0;
+}
+
+static int tuned_params(const char *params, int *tuned, char *err, size_t errlen) {
+  for (int i = 0; i < EVAL_N; i++) tuned[i] = !strcmp(params, "all");
+  if (!strcmp(params, "all")) return 0;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", params);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int f = eval_find(tok);
+    if (f < 0)
+      return snprintf(err, errlen, "--params: unknown weight '%s' ('oware weights' lists them)",
+                      tok),
+             -1;
+    tuned[f] = 1;
+  }
+  return 0;
+}
+
+int tuner_weights_setup(const char *spec, const char *start, const char *params, eval_weights *w,
+                        int *tuned, char *err, size_t errlen) {
+  player_config pc;
+  char e[512];
+  if (player_parse_spec(spec, &pc, e, sizeof e))
+    return snprintf(err, errlen, "--player: %s", e), -1;
+  int is_minimax = !strcmp(pc.type->name, "minimax");
+  const char *wfile = is_minimax ? player_config_text(&pc, "weights") : NULL;
+  eval_default(w);
+  int bad = 0;
+  if (!is_minimax)
+    bad = snprintf(err, errlen, "--player must be a minimax player (got %s)", pc.type->name);
+  else if (wfile && eval_load(wfile, w, e, sizeof e))
+    bad = snprintf(err, errlen, "%s", e);
+  player_config_free(&pc);
+  if (bad) return -1;
+  if (start && start_weights(start, w, err, errlen)) return -1;
+  return tuned_params(params ? params : "all", tuned, err, errlen);
+}
+
+void tuner_weights_text(const eval_weights *w, const int *tuned, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (int i = 0; i < EVAL_N && n < len; i++)
+    if (!tuned || tuned[i])
+      n += (size_t)snprintf(buf + n, len - n, "%s%s %.17g", n ? " " : "", eval_features[i].name,
+                            w->w[i]);
+}
+
+int tuner_weights_parse(const char *text, eval_weights *w) {
+  char buf[2048];
+  snprintf(buf, sizeof buf, "%s", text);
+  char *save = NULL;
+  for (char *name = strtok_r(buf, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+    char *val = strtok_r(NULL, " ", &save);
+    int i = eval_find(name);
+    if (!val || i < 0) return -1;
+    w->w[i] = strtod(val, NULL);
+  }
+  return 0;
+}
+
+static int keep_last(void *ctx, const store_tuning *t) {
+  tuner_last *l = ctx;
+  if (!strcmp(t->kind, "validation")) {
+    l->validated = 1;
+    return 0;
+  }
+  if (!l->found || t->iteration >= l->row.iteration) l->row = *t;
+  l->found = 1;
+  return 0;
+}
+
+int tuner_last_row(store *db, int64_t run_id, tuner_last *out, char *err, size_t errlen) {
+  memset(out, 0, sizeof *out);
+  return store_tuning_foreach(db, run_id, keep_last, out, err, errlen);
+}

@@ -1,0 +1,70 @@
+/* validate.c: tuned against start weights: fixed game pairs or an SPRT, stored as the run's validation row. */
+#include "tuner/validate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "arena/pairs.h"
+#include "core/rng.h"
+
+static void add(rating_match *m, const pairs_result *part) {
+  m->wins += part->wins;
+  m->draws += part->draws;
+  m->losses += part->losses;
+  m->pairs_wl += part->penta_wl;
+  for (int k = 0; k < 5; k++) m->penta[k] += part->penta[k];
+}
+
+static int store_row(const tuner_validation *val, const eval_weights *tuned, store *db,
+                     int64_t run_id, long long games_so_far, char *err, size_t errlen) {
+  store_tuning row;
+  memset(&row, 0, sizeof row);
+  row.run_id = run_id;
+  row.iteration = -1;
+  snprintf(row.kind, sizeof row.kind, "validation");
+  tuner_weights_text(tuned, NULL, row.weights, sizeof row.weights);
+  row.wins = val->m.wins;
+  row.draws = val->m.draws;
+  row.losses = val->m.losses;
+  row.value = val->st.penta_elo;
+  row.lo = val->st.penta_elo - val->st.penta_err;
+  row.hi = val->st.penta_elo + val->st.penta_err;
+  row.games = games_so_far + val->m.wins + val->m.draws + val->m.losses;
+  return store_tuning_insert(db, &row, err, errlen);
+}
+
+int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
+                   long long games_so_far, const tuner_observer *obs, atomic_int *stop,
+                   tuner_validation *out, char *err, size_t errlen) {
+  memset(out, 0, sizeof *out);
+  if (c->sprt) {
+    char e[256];
+    if (rating_sprt_parse(c->sprt, &out->sprt, e, sizeof e))
+      return snprintf(err, errlen, "--validate-sprt: %s", e), -1;
+    out->has_sprt = 1;
+    tuner_report(obs, TUNER_LOG, "validation: SPRT %s, at most %d game pairs, tuned against start",
+                 c->sprt, c->pairs);
+  } else {
+    tuner_report(obs, TUNER_LOG, "validation: %d game pairs, tuned against start", c->pairs);
+  }
+  player_param pt[EVAL_N], ps[EVAL_N];
+  eval_params(c->tuned, pt);
+  eval_params(c->start, ps);
+  pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
+                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL)};
+  /* With an SPRT the pairs are played in chunks, the test read after each. */
+  int chunk = c->sprt ? 4 * c->threads : c->pairs;
+  for (int first = 0; first < c->pairs && !(stop && atomic_load(stop)); first += chunk) {
+    pairs_result part;
+    job.first_pair = first;
+    job.pairs = c->pairs - first < chunk ? c->pairs - first : chunk;
+    if (pairs_play(&job, stop, &part, err, errlen)) return -1;
+    add(&out->m, &part);
+    if (c->sprt) {
+      out->sr = rating_sprt_test(&out->sprt, &out->m, 0);
+      if (out->sr.decision) break;
+    }
+  }
+  rating_match_compute(&out->m, &out->st);
+  return db ? store_row(out, c->tuned, db, run_id, games_so_far, err, errlen) : 0;
+}
