@@ -28,6 +28,7 @@ typedef struct mm {
   long long nodes_limit;
   int movetime_ms;
   double noise;
+  int lmr; /* late-move reductions on (lmr=1) */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   tt_entry *tt;
@@ -52,6 +53,7 @@ typedef struct mm {
   int pv[MAXPLY][MAXPLY];
   int pvlen[MAXPLY];
   int seldepth;
+  int root_score; /* score of the root's best move so far in this iteration */
   uint64_t *keys; /* positions since the last capture, game then path */
   /* How many of the positions in keys fall in each bucket of the low key
    * bits: a count of 1 (the position itself) proves a first occurrence. */
@@ -86,10 +88,11 @@ static int evaluate(mm *s, const board *b) {
   return e;
 }
 
-/* The stop flag and the clock, every 1024 nodes (the node limit is checked
- * on entering a node, in search). */
+/* The stop flag and the clock, every 256 nodes (a fraction of a millisecond
+ * even on a loaded machine; the node limit is checked on entering a node, in
+ * search). */
 static void check_limits(mm *s) {
-  if ((s->nodes & 1023) == 0) {
+  if ((s->nodes & 255) == 0) {
     if (atomic_load(&s->p->stop)) s->aborted = 1;
     if (s->deadline > 0 && clock_now() >= s->deadline) s->aborted = 1;
   }
@@ -193,7 +196,17 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
     if (i == 0) {
       sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     } else {
-      sc = -search(s, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      /* Late-move reductions: a late quiet move (no capture, not a killer)
+       * is first searched a ply shallower, and again at full depth only
+       * when it beats alpha there. */
+      int r = 0;
+      if (s->lmr && depth >= 3 && i >= 2 && !taken && order[i] < (1 << 28))
+        r = 1 + (depth >= 5 && i >= 3) + (depth >= 9 && i >= 4);
+      sc = alpha + 1;
+      if (r)
+        sc = -search(s, &child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      if (sc > alpha && !s->aborted)
+        sc = -search(s, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
       if (sc > alpha && sc < beta && !s->aborted)
         sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     }
@@ -204,6 +217,7 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
       best_move = move[i];
       if (sc > alpha) {
         alpha = sc;
+        if (ply == 0) s->root_score = sc;
         s->pv[ply][ply] = move[i];
         for (int j = ply + 1; j < s->pvlen[ply + 1]; j++) s->pv[ply][j] = s->pv[ply + 1][j];
         s->pvlen[ply] = s->pvlen[ply + 1] > ply + 1 ? s->pvlen[ply + 1] : ply + 1;
@@ -292,7 +306,19 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   int pv[MAXPLY], pvlen = 0;
   for (int d = 1; d <= maxdepth; d++) {
     int sc = search(s, &g->pos, d, -INF, INF, 0, 0, root);
-    if (s->aborted) break; /* keep the last completed iteration's move */
+    if (s->aborted) {
+      /* An unfinished iteration whose first root move was searched to the
+       * end has a best move at least as well founded as the last completed
+       * iteration's (the first move tried is that iteration's best): play
+       * it, with its line. */
+      if (s->pvlen[0] > 0) {
+        pvlen = s->pvlen[0];
+        memcpy(pv, s->pv[0], (size_t)pvlen * sizeof *pv);
+        best_move = pv[0];
+        best_score = s->root_score;
+      }
+      break;
+    }
     best_score = sc;
     done_depth = d;
     pvlen = s->pvlen[0];
@@ -403,6 +429,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->nodes_limit = player_config_int(c, "nodes");
   s->movetime_ms = (int)player_config_int(c, "movetime");
   s->noise = player_config_real(c, "noise");
+  s->lmr = (int)player_config_int(c, "lmr");
   tablebase_init(&s->tb, player_config_text(c, "egdb"));
   eval_weights w;
   eval_default(&w);
@@ -436,6 +463,8 @@ static const player_option options[] = {
     {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
     {"hash", PLAYER_OPT_INT, "16", 0, 16384, NULL, "transposition table in MiB (0 = none)"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
+    {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},

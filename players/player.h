@@ -136,7 +136,9 @@ struct player {
   int (*new_game)(player *p, const variant *v, char *err, size_t errlen);
   /* Chooses a move for g, which is not over; writes a house index to *move.
    * lim may be NULL. info may be NULL. The move of an in-process player
-   * depends only on (seed, game_seed, g, limits), except under movetime. */
+   * depends only on (seed, game_seed, g, limits) and the earlier calls since
+   * new_game (minimax keeps its hash table through a game; with reductions
+   * what it holds can change a search), except under movetime. */
   player_status (*choose)(player *p, const game *g, const player_limits *lim, int *move,
                           player_info *info, char *err, size_t errlen);
   /* Releases data (not p itself). May be NULL. */

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "core/game.h"
+#include "core/clock.h"
 #include "core/notation.h"
 #include "core/thread.h"
 #include "players/player.h"
@@ -27,6 +28,11 @@
  *                       re-created from the rebuilt spec. An empty value or
  *                       `<empty>` returns an option to its default. A bad
  *                       value: `info string error: …`, nothing changes.
+ *                       Aualé's options OwnBook, UseLeaves, Ponder (check)
+ *                       and Hash (spin, MiB) are offered and accepted when
+ *                       the player has no option of that name; for now they
+ *                       change nothing, and the `info string` answer says so
+ *                       (minimax's own hash= takes `Hash`: it sizes the TT).
  *   position startpos|fen POS [moves FdEe…]
  *                       letters together or apart; an illegal move or a bad
  *                       position string: `info string error: …`, the position
@@ -35,7 +41,10 @@
  *      [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N]
  *                       limits given replace the player's own (nodes are also
  *                       mcts playouts); wtime/winc are South's clock, btime/binc
- *                       North's, turned into a movetime when none is given.
+ *                       North's, turned into a movetime when none is given:
+ *                       (clock − 20 ms) / moves to go (movestogo, else
+ *                       guessed from the seeds on the board) + ¾ of the
+ *                       increment, at most half the clock.
  *                       -> info lines after each iteration, then bestmove X
  *                       (`bestmove 0000` when the game is over). Under
  *                       `infinite` the bestmove waits for stop.
@@ -49,6 +58,14 @@
 
 #define LINE_MAX_LEN 65536 /* longer command lines are refused */
 #define GO_TIME_CAP 1000000000000LL /* ms: clocks, increments and movestogo are capped here */
+/* Of a movetime, what is kept back for the answer's way out (thread join,
+ * the bestmove line through the pipe): the time since the `go` line was read
+ * is taken off too, so that the bestmove leaves about movetime after `go`
+ * arrived (docs/PERFORMANCE.md has the measure). */
+#define UCI_RESERVE_MS 1.0
+/* Of a clock (wtime/btime), what each move leaves untouched for the time
+ * the protocol and the GUI take between moves. */
+#define UCI_CLOCK_RESERVE_MS 20
 
 struct uci_server {
   FILE *out;
@@ -79,6 +96,7 @@ struct uci_server {
   int infinite;
   game g;
   player_limits lim;
+  double line_time; /* clock_now() when the current command line was read */
   pthread_mutex_t lock; /* guards stop_requested */
   pthread_cond_t cond;
   int stop_requested;
@@ -155,6 +173,11 @@ static void *search_main(void *arg) {
   int m = -1;
   player_info info;
   char err[256];
+  if (s->lim.movetime_ms > 0) {
+    /* Time already spent since `go` was read, and the reserve, come off. */
+    double left = s->lim.movetime_ms - (clock_now() - s->line_time) * 1000.0 - UCI_RESERVE_MS;
+    s->lim.movetime_ms = left < 1 ? 1 : (int)left;
+  }
   player_status st = player_choose(s->p, &s->g, &s->lim, &m, &info, err, sizeof err);
   if (s->infinite) {
     /* "infinite": the bestmove waits for stop (or quit). */
@@ -254,6 +277,45 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
   return 0;
 }
 
+/* Options that Aualé (and other GUIs) send and that no player of ours acts
+ * on yet: accepted with a word on what they do, so that a GUI's setoption
+ * is never an error. `Hash` is here for players without a hash= option. */
+static const struct alien {
+  const char *name;
+  const char *note;
+} aliens[] = {
+    {"OwnBook", "there is no opening book yet: the option is accepted and has no effect"},
+    {"UseLeaves", "accepted and has no effect: minimax's endgame databases are the egdb option (a folder), set with setoption name egdb value PATH"},
+    {"Ponder", "no pondering: 'go ponder' is searched as a normal go; the option has no effect"},
+    {"Hash", "this player has no hash table: the option is accepted and has no effect"},
+    {NULL, NULL}};
+
+static int type_has_option(const player_type *t, const char *name) {
+  for (int k = 0; t->options[k].name; k++)
+    if (!strcasecmp(t->options[k].name, name)) return 1;
+  return 0;
+}
+
+/* setoption for one of aliens[] the player does not have: 1 when handled. */
+static int set_alien(server *s, const char *name, const char *value) {
+  if (type_has_option(s->type, name)) return 0;
+  for (int k = 0; aliens[k].name; k++) {
+    if (strcasecmp(aliens[k].name, name)) continue;
+    int check = strcasecmp(name, "Hash") != 0;
+    char *end = NULL;
+    if (check ? (*value && strcasecmp(value, "true") && strcasecmp(value, "false"))
+              : (*value && (strtoll(value, &end, 10) < 0 || *end))) {
+      say(s, "info string error: option %s is '%s'; allowed: %s", aliens[k].name, value,
+          check ? "true or false" : "a whole number of MiB");
+      return 1;
+    }
+    say(s, "info string option %s %s: %s", aliens[k].name, *value ? value : "(default)",
+        aliens[k].note);
+    return 1;
+  }
+  return 0;
+}
+
 static void print_options(server *s) {
   const player_config *c = &s->p->config;
   for (int i = 0; s->type->options[i].name; i++) {
@@ -288,6 +350,13 @@ static void print_options(server *s) {
     }
     }
   }
+  /* The options Aualé sends to its engine. Hash is the player's own hash=
+   * when it has one (matched without regard to case); the others are
+   * accepted and have no effect yet (see aliens[]). */
+  if (!type_has_option(s->type, "Hash")) say(s, "option name Hash type spin default 16 min 0 max 16384");
+  for (int k = 0; aliens[k].name; k++)
+    if (!type_has_option(s->type, aliens[k].name))
+      say(s, "option name %s type check default false", aliens[k].name);
   say(s, "option name seed type string default %llu", s->seed);
   char vt[256];
   variant_format(&s->v, vt, sizeof vt);
@@ -356,6 +425,7 @@ static void cmd_setoption(server *s, char *args) {
         name);
     return;
   }
+  if (set_alien(s, name, value)) return;
   int i = -1;
   int is_seed = !strcasecmp(name, "seed");
   unsigned long long new_seed = s->seed;
@@ -540,13 +610,22 @@ static void cmd_go(server *s, char *args) {
   if (!lim.movetime_ms && clock[side] >= 0) {
     /* A clock: a share of what is left, kept well inside it. Every input is
      * first capped at GO_TIME_CAP (about 31 years), so that nothing below
-     * can overflow whatever the numbers sent (issue 12, defect 9). */
+     * can overflow whatever the numbers sent (issue 12, defect 9). Without
+     * movestogo the moves still to play are guessed from the seeds still on
+     * the board (a game ends when a store passes half of them): about 34
+     * from the start, 15 with 10 seeds left, never fewer than 12. A move
+     * also keeps UCI_CLOCK_RESERVE_MS of the clock back for the protocol. */
     const long long cap = GO_TIME_CAP;
     long long c = clock[side] < cap ? clock[side] : cap;
     long long i = inc[side] < cap ? inc[side] : cap;
-    long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 30;
-    long long t = c / parts + i / 4 * 3 + i % 4 * 3 / 4;
-    if (t > c / 2) t = c / 2;
+    int on_board = 0;
+    for (int k = 0; k < s->g.v.pits; k++) on_board += s->g.pos.pit[k];
+    long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 10 + on_board / 2;
+    if (togo <= 0 && parts < 12) parts = 12;
+    long long avail = c - UCI_CLOCK_RESERVE_MS;
+    if (avail < 1) avail = 1;
+    long long t = avail / parts + i / 4 * 3 + i % 4 * 3 / 4;
+    if (t > avail / 2) t = avail / 2;
     if (t > 100000000) t = 100000000;
     lim.movetime_ms = t > 0 ? (int)t : 1;
   }
@@ -627,6 +706,7 @@ uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen
 }
 
 int uci_server_line(uci_server *s, char *line) {
+  s->line_time = clock_now(); /* a movetime counts from here */
   size_t n = strlen(line);
   if (n > LINE_MAX_LEN) {
     say(s, "info string error: a command line of %zu characters (at most %d)", n, LINE_MAX_LEN);

@@ -34,6 +34,7 @@ check "uci ends with uciok" expect '^uciok$'
 check "uci names the engine" has '^id name oware minimax:depth=4'
 check "uci offers the player's options" has '^option name depth type spin default 4 min 1 max 126$'
 check "uci offers Variant" has '^option name Variant type string default abapa$'
+check "uci offers Aualé's OwnBook, UseLeaves and Ponder" bash -c "grep -qx 'option name OwnBook type check default false' <<<'$got' && grep -qx 'option name UseLeaves type check default false' <<<'$got' && grep -qx 'option name Ponder type check default false' <<<'$got'"
 send isready
 check "isready gives readyok" expect '^readyok$'
 
@@ -49,6 +50,18 @@ send "setoption name depth value 0"
 check "a bad option value is an error line" expect '^info string error: .*depth'
 send "setoption name nosuch value 3"
 check "an unknown option is an error line" expect "^info string error: no option 'nosuch'"
+send "setoption name OwnBook value true"
+check "OwnBook is accepted and said to have no effect" expect '^info string option OwnBook true: .*no effect'
+send "setoption name UseLeaves value true"
+check "UseLeaves is accepted and said to have no effect" expect '^info string option UseLeaves true: .*no effect'
+send "setoption name Ponder value false"
+check "Ponder is accepted" expect '^info string option Ponder false: '
+send "setoption name Ponder value maybe"
+check "a bad check value is an error line" expect "^info string error: option Ponder is 'maybe'"
+send "setoption name Hash value 8"
+send isready
+check "Hash sets minimax's hash (no error line)" expect '^readyok$'
+check "... and nothing else is said" bash -c "! grep -q 'info string' <<<'$got'"
 send "setoption name Variant value nonsense"
 check "a bad Variant is an error line" expect '^info string error: option Variant'
 send "position startpos moves FdZ"
@@ -102,6 +115,12 @@ out=$(printf 'uci\nisready\n' | timeout 10 "$oware" uci --player random)
 check "the end of input acts as quit" bash -c "test $? = 0 && grep -q readyok <<<'$out'"
 out=$(printf 'go movetime 200\n' | timeout 10 "$oware" uci --player minimax)
 check "the end of input stops the search, which still answers" grep -q '^bestmove [A-F]$' <<<"$out"
+# A clock: 3 s left from the start is about 3000 / 34 ms; the last info line's time stays below it.
+out=$( (printf 'position startpos\ngo wtime 3000 btime 3000 winc 0 binc 0\n'; sleep 1; printf 'quit\n') |
+  timeout 10 "$oware" uci --player minimax)
+t=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/.* time \([0-9]*\).*/\1/')
+check "go wtime/btime: a bestmove inside the share of the clock (last info at ${t:-?} ms)" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 100"
 "$oware" uci --help >/dev/null
 check "uci --help exits 0" test $? = 0
 "$oware" uci --player nosuch </dev/null >/dev/null 2>&1

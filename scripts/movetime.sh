@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# movetime.sh: how long `oware uci` really thinks under `go movetime MS`, seen from the GUI's side.
+# Usage: movetime.sh OWARE [MS] [MAX_PLIES] [PLAYER_SPEC]
+# Plays one self-play game through one `oware uci` process, timing each move
+# from the moment its `go` line is written to the moment `bestmove` is read
+# (bash's $EPOCHREALTIME, no process per reading), and prints the moves, the
+# mean, the smallest and the largest time in ms. Exit 1 when the engine fails.
+set -euo pipefail
+oware=$1 ms=${2:-100} max=${3:-400} spec=${4:-minimax}
+coproc ENG { "$oware" uci --player "$spec"; }
+trap 'kill "${ENG_PID:-}" 2>/dev/null || true' EXIT
+say() { printf '%s\n' "$1" >&"${ENG[1]}"; }
+wait_for() { # wait_for REGEX: reads lines until one matches; it is left in $line
+  while IFS= read -r -t 30 line <&"${ENG[0]}"; do [[ $line =~ $1 ]] && return 0; done
+  echo "movetime.sh: no '$1' from the engine" >&2; exit 1
+}
+say uci; wait_for '^uciok'
+say isready; wait_for '^readyok'
+say ucinewgame
+moves="" n=0 sum=0 lo=999999999 hi=0
+while [ "$n" -lt "$max" ]; do
+  say "position startpos moves $moves"
+  say isready; wait_for '^readyok'
+  t0=${EPOCHREALTIME/./}
+  say "go movetime $ms"
+  wait_for '^bestmove '
+  t1=${EPOCHREALTIME/./}
+  mv=${line#bestmove }
+  [ "$mv" = 0000 ] && break
+  us=$((t1 - t0)); sum=$((sum + us)); n=$((n + 1))
+  [ "$us" -lt "$lo" ] && lo=$us
+  [ "$us" -gt "$hi" ] && hi=$us
+  moves="$moves$mv"
+done
+say quit
+[ "$n" -gt 0 ] || { echo "movetime.sh: no move was played" >&2; exit 1; }
+awk -v n="$n" -v s="$sum" -v lo="$lo" -v hi="$hi" -v ms="$ms" 'BEGIN {
+  printf "movetime %d ms: %d moves, mean %.1f ms, min %.1f ms, max %.1f ms\n", ms, n, s / n / 1000, lo / 1000, hi / 1000 }'
