@@ -55,16 +55,7 @@ int tuner_spsa_run(const tuner_spsa_config *c, store *db, int64_t run_id,
                    const tuner_observer *obs, atomic_int *stop, tuner_result *out, char *err,
                    size_t errlen) {
   tuner_last last;
-  memset(out, 0, sizeof *out);
-  if (tuner_last_row(db, run_id, &last, err, errlen)) return -1;
-  out->w = c->start;
-  out->resumed = last.found;
-  out->validated = last.validated;
-  if (last.found) {
-    if (tuner_weights_parse(last.row.weights, &out->w))
-      return snprintf(err, errlen, "run %lld: unreadable stored weights", (long long)run_id), -1;
-    out->games = last.row.games;
-  }
+  if (tuner_resume_point(db, run_id, &c->start, out, &last, err, errlen)) return -1;
   spsa_config sc;
   spsa_defaults(&sc, c->iterations, c->seed);
   int map[EVAL_N];

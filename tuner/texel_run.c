@@ -138,15 +138,8 @@ int tuner_texel_run(const tuner_texel_config *c, store *db, int64_t run_id,
                     size_t errlen) {
   (void)stop;
   tuner_last last;
-  memset(out, 0, sizeof *out);
-  if (tuner_last_row(db, run_id, &last, err, errlen)) return -1;
-  out->w = c->start;
-  out->resumed = last.found;
-  out->validated = last.validated;
+  if (tuner_resume_point(db, run_id, &c->start, out, &last, err, errlen)) return -1;
   if (last.found) {
-    if (tuner_weights_parse(last.row.weights, &out->w))
-      return snprintf(err, errlen, "run %lld: unreadable stored weights", (long long)run_id), -1;
-    out->games = last.row.games;
     out->complete = 1;
     tuner_report(obs, TUNER_RESULT,
                  "texel run %lld is already fitted; validating and writing the result",

@@ -107,3 +107,17 @@ int tuner_last_row(store *db, int64_t run_id, tuner_last *out, char *err, size_t
   memset(out, 0, sizeof *out);
   return store_tuning_foreach(db, run_id, keep_last, out, err, errlen);
 }
+
+int tuner_resume_point(store *db, int64_t run_id, const eval_weights *start, tuner_result *out,
+                       tuner_last *last, char *err, size_t errlen) {
+  memset(out, 0, sizeof *out);
+  if (tuner_last_row(db, run_id, last, err, errlen)) return -1;
+  out->w = *start;
+  out->resumed = last->found;
+  out->validated = last->validated;
+  if (!last->found) return 0;
+  if (tuner_weights_parse(last->row.weights, &out->w))
+    return snprintf(err, errlen, "run %lld: unreadable stored weights", (long long)run_id), -1;
+  out->games = last->row.games;
+  return 0;
+}

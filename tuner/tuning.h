@@ -69,4 +69,10 @@ typedef struct tuner_last {
 
 int tuner_last_row(store *db, int64_t run_id, tuner_last *out, char *err, size_t errlen);
 
+/* Where a tuning run starts: *out reset to the start weights, or, when the
+ * run has stored iterations (a resume), to the last stored weights and
+ * games; *last gets that row. 0, or -1 with err. */
+int tuner_resume_point(store *db, int64_t run_id, const eval_weights *start, tuner_result *out,
+                       tuner_last *last, char *err, size_t errlen);
+
 #endif
