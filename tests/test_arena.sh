@@ -6,11 +6,7 @@ data=$2
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 # The games of a run without the timing column, for comparisons.
 games() { "$oware" export --db "$1" --run "$2" --format csv | cut -d, -f1-13,15-; }
 count() { "$oware" export --db "$1" --run "$2" --format csv | tail -n +2 | wc -l; }

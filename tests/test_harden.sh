@@ -6,11 +6,7 @@ data=$2
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 says() { grep -q -- "$1" "$2" || { echo "  expected '$1' in:"; sed 's/^/  | /' "$2"; return 1; }; }
 
 # --- 1. A variant whose games could cycle for ever is refused at once. ---

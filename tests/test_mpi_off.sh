@@ -3,11 +3,7 @@
 set -u
 oware=$1
 fails=0
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 "$oware" --mpi perft 1 >/dev/null 2>"$err"; rc=$?

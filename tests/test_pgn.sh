@@ -6,11 +6,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 # Ratings printed without their first line (which names what was rated).
 body() { tail -n +2 "$1"; }
 

@@ -10,11 +10,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 # Input that tries every house in turn, many times: illegal tries are refused
 # and the next letter is tried, so the game goes on to its end.
 tries() { for _ in $(seq 1 400); do printf 'A\nB\nC\nD\nE\nF\n'; done; }

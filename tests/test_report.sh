@@ -5,11 +5,7 @@ oware=$1 # $2: tests/data
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 # png_size FILE: "WIDTHxHEIGHT" when FILE starts with the PNG signature and an IHDR chunk.
 png_size() {
   local h

@@ -11,11 +11,7 @@ fi
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 png_size() {
   local h
   h=$(od -An -tx1 -N24 "$1" 2>/dev/null | tr -d ' \n')

@@ -10,11 +10,7 @@ fi
 fails=0
 tmp=$(mktemp -d)
 trap "rm -rf $tmp" EXIT
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 # Headless Chromium with no network at all.
 browser() {
   timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
