@@ -69,6 +69,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   if (r->k == 1) {
     pr->res.penta[pr->points2]++;
     if (pr->points2 == 2 && pr->draws == 0) pr->res.penta_wl++;
+    if (pr->job->decide && pr->job->decide(pr->job->decide_ctx, &pr->res)) return 1;
   }
   return 0;
 }

@@ -9,6 +9,8 @@
 #include "core/variant.h"
 #include "players/player.h"
 
+struct pairs_result;
+
 /* What to play: `pairs` game pairs of A against B; each pair is one
  * opening (random legal moves from the seed) played twice, colours swapped. */
 typedef struct pairs_job {
@@ -25,6 +27,11 @@ typedef struct pairs_job {
   int threads;
   int opening_plies;
   uint64_t seed;
+  /* Optional: called after each whole pair, in pair order (so whatever the
+   * threads), with the counts so far; returns 1 to end the job at that pair
+   * (an SPRT decided), 0 to go on. Only the caller's process calls it. */
+  int (*decide)(void *ctx, const struct pairs_result *so_far);
+  void *decide_ctx;
 } pairs_job;
 
 /* Results from A's point of view. penta[k]: pairs in which A scored k/2
@@ -37,8 +44,9 @@ typedef struct pairs_result {
   double seconds;
 } pairs_result;
 
-/* Plays the job. The result does not depend on the thread count. *stop (may
- * be NULL) ends it early: then only whole pairs are counted. Returns 0, or
+/* Plays the job. The result does not depend on the thread count, decide
+ * included. *stop (may be NULL) ends it early: then only whole pairs are
+ * counted. Returns 0, or
  * -1 with err (a player that cannot be made, out of memory). */
 int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *err,
                size_t errlen);

@@ -239,6 +239,34 @@ static void test_texel_and_validation(void **state) {
   store_close(db);
 }
 
+/* A validation SPRT decides at the same pair whatever the threads (it was
+ * read after chunks of 4 pairs a thread: 1 and 5 threads stopped at 8 and
+ * 20 pairs). */
+static void test_validation_sprt_threads(void **state) {
+  (void)state;
+  char err[ERRLEN];
+  variant v;
+  if (variant_parse("abapa", &v, err, sizeof err)) fail_msg("%s", err);
+  eval_weights start, tuned;
+  int mask[EVAL_N];
+  if (tuner_weights_setup("minimax:depth=1", NULL, "all", &start, mask, err, sizeof err))
+    fail_msg("%s", err);
+  tuned = start;
+  tuned.w[0] *= 3; /* a different player, not a much stronger one */
+  tuner_validate_config vc = {"minimax:depth=1", v, &tuned, &start, 300, "elo0=0,elo1=300", 1, 8, 5};
+  tuner_validation one, three;
+  if (tuner_validate(&vc, NULL, 0, 0, NULL, NULL, &one, err, sizeof err)) fail_msg("%s", err);
+  vc.threads = 5;
+  if (tuner_validate(&vc, NULL, 0, 0, NULL, NULL, &three, err, sizeof err)) fail_msg("%s", err);
+  long long g1 = one.m.wins + one.m.draws + one.m.losses;
+  long long g3 = three.m.wins + three.m.draws + three.m.losses;
+  assert_true(one.sr.decision != 0);
+  assert_true(g1 < 600 && g1 % 2 == 0);
+  assert_int_equal(g1, g3);
+  assert_memory_equal(one.m.penta, three.m.penta, sizeof one.m.penta);
+  assert_true(one.sr.llr == three.sr.llr);
+}
+
 /* Bad start weights and parameters are errors that name the part. */
 static void test_weights_setup(void **state) {
   (void)state;
@@ -389,7 +417,8 @@ int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spsa_rows),         cmocka_unit_test(test_spsa_resume),
-      cmocka_unit_test(test_texel_and_validation), cmocka_unit_test(test_weights_setup),
+      cmocka_unit_test(test_texel_and_validation),
+      cmocka_unit_test(test_validation_sprt_threads), cmocka_unit_test(test_weights_setup),
       cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@ static int iteration(const tuner_spsa_config *c, const spsa_config *sc, const in
   eval_params(&wp, pp);
   eval_params(&wm, pm);
   pairs_job job = {c->spec, c->spec, pp, EVAL_N, pm, EVAL_N, c->v, c->pairs, k * c->pairs,
-                   c->threads, c->opening_plies, c->seed};
+                   c->threads, c->opening_plies, c->seed, NULL, NULL};
   pairs_result res;
   if (pairs_play(&job, NULL, &res, err, errlen)) return -1;
   double result = (double)(res.wins - res.losses);

@@ -15,6 +15,15 @@ static void add(rating_match *m, const pairs_result *part) {
   for (int k = 0; k < 5; k++) m->penta[k] += part->penta[k];
 }
 
+/* pairs_job.decide: the SPRT on the pairs so far. */
+static int sprt_decide(void *ctx, const pairs_result *so_far) {
+  tuner_validation *val = ctx;
+  memset(&val->m, 0, sizeof val->m);
+  add(&val->m, so_far);
+  val->sr = rating_sprt_test(&val->sprt, &val->m, 0);
+  return val->sr.decision != 0;
+}
+
 static int store_row(const tuner_validation *val, const eval_weights *tuned, store *db,
                      int64_t run_id, long long games_so_far, char *err, size_t errlen) {
   store_tuning row;
@@ -51,20 +60,18 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
   eval_params(c->tuned, pt);
   eval_params(c->start, ps);
   pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
-                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL)};
-  /* With an SPRT the pairs are played in chunks, the test read after each. */
-  int chunk = c->sprt ? 4 * c->threads : c->pairs;
-  for (int first = 0; first < c->pairs && !(stop && atomic_load(stop)); first += chunk) {
-    pairs_result part;
-    job.first_pair = first;
-    job.pairs = c->pairs - first < chunk ? c->pairs - first : chunk;
-    if (pairs_play(&job, stop, &part, err, errlen)) return -1;
-    add(&out->m, &part);
-    if (c->sprt) {
-      out->sr = rating_sprt_test(&out->sprt, &out->m, 0);
-      if (out->sr.decision) break;
-    }
+                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL), NULL, NULL};
+  /* With an SPRT the test is read after every pair, in pair order: it
+   * decides at the same pair whatever the threads (and ranks). */
+  if (c->sprt) {
+    job.decide = sprt_decide;
+    job.decide_ctx = out;
   }
+  pairs_result res;
+  if (pairs_play(&job, stop, &res, err, errlen)) return -1;
+  memset(&out->m, 0, sizeof out->m);
+  add(&out->m, &res);
+  if (c->sprt) out->sr = rating_sprt_test(&out->sprt, &out->m, 0);
   rating_match_compute(&out->m, &out->st);
   return db ? store_row(out, c->tuned, db, run_id, games_so_far, err, errlen) : 0;
 }

@@ -34,9 +34,9 @@ typedef struct tuner_validation {
   rating_sprt_result sr;       /* its state at the end */
 } tuner_validation;
 
-/* Plays the validation (with an SPRT, in chunks of 4 pairs a thread, the
- * test read after each), reports what it does through obs, and when db is
- * not NULL stores its row in run_id's tuning table (iteration -1, kind
+/* Plays the validation (with an SPRT, the test read after every pair, in
+ * pair order, so that it stops at the same pair whatever the threads),
+ * reports what it does through obs, and when db is not NULL stores its row in run_id's tuning table (iteration -1, kind
  * "validation": the tuned weights, W/D/L, the pentanomial Elo gain and its
  * 95% interval, games_so_far plus its games). *stop (may be NULL) ends it
  * early with the pairs finished. 0, or -1 with err. */
