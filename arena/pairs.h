@@ -25,6 +25,10 @@ typedef struct pairs_job {
   int threads;
   int opening_plies;
   uint64_t seed;
+  /* Optional: after each pair delivered, the games done of the job's total
+   * (for a progress line); on the caller's thread. */
+  void (*progress)(void *ctx, long long done, long long total);
+  void *progress_ctx;
 } pairs_job;
 
 /* Results from A's point of view. penta[k]: pairs in which A scored k/2

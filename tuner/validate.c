@@ -50,14 +50,17 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
   player_param pt[EVAL_N], ps[EVAL_N];
   eval_params(c->tuned, pt);
   eval_params(c->start, ps);
-  pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
-                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL)};
+  tuner_games_relay relay = {obs, "validation", 0, 2LL * c->pairs};
+  pairs_job job = {c->spec,    c->spec,    pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
+                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL), tuner_games_relay_fn,
+                   &relay};
   /* With an SPRT the pairs are played in chunks, the test read after each. */
   int chunk = c->sprt ? 4 * c->threads : c->pairs;
   for (int first = 0; first < c->pairs && !(stop && atomic_load(stop)); first += chunk) {
     pairs_result part;
     job.first_pair = first;
     job.pairs = c->pairs - first < chunk ? c->pairs - first : chunk;
+    relay.before = 2LL * first;
     if (pairs_play(&job, stop, &part, err, errlen)) return -1;
     add(&out->m, &part);
     if (c->sprt) {
