@@ -74,6 +74,11 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   return 0;
 }
 
+static void on_progress(void *ctx, const runner_progress *p) {
+  const pairs_job *job = ((pairs_run *)ctx)->job;
+  job->progress(job->progress_ctx, p->games, 2LL * job->pairs);
+}
+
 static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen);
 
 int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *err,
@@ -84,7 +89,7 @@ int pairs_play(const pairs_job *job, atomic_int *stop, pairs_result *out, char *
   pr.job = job;
   runner_schedule s = {job->pairs > 0 ? job->pairs : 0, 2, &pr, slot_spec, slot_prepare, next_game,
                        pairs_schedule_kind.name, pack_schedule};
-  runner_sink k = {&pr, on_game, NULL, NULL};
+  runner_sink k = {&pr, on_game, NULL, job->progress ? on_progress : NULL};
   runner_config c = {job->threads < 1 ? 1 : job->threads, 0, stop, NULL};
   int rc = runner_run(&s, &k, &c, NULL, err, errlen);
   *out = pr.res;

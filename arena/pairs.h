@@ -27,6 +27,10 @@ typedef struct pairs_job {
   int threads;
   int opening_plies;
   uint64_t seed;
+  /* Optional: after each pair delivered, the games done of the job's total
+   * (for a progress line); on the caller's thread. */
+  void (*progress)(void *ctx, long long done, long long total);
+  void *progress_ctx;
   /* Optional: called after each whole pair, in pair order (so whatever the
    * threads), with the counts so far; returns 1 to end the job at that pair
    * (an SPRT decided), 0 to go on. Only the caller's process calls it. */

@@ -54,7 +54,8 @@ void cli_release_stop(void);
 /* Shows a tournament's progress line (on a terminal) and its SPRT's course
  * on stderr as it is played (cmd_tournament.c). */
 struct tournament;
-void cli_watch_tournament(struct tournament *t);
+struct cli_progress;
+void cli_watch_tournament(struct tournament *t, struct cli_progress *line);
 
 /* Subcommands: each takes the arguments after its name. */
 int cli_perft(int argc, char **argv);

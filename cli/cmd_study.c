@@ -16,8 +16,10 @@
 #include "arena/study_run.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
 #include "tuner/calibration.h"
@@ -63,9 +65,19 @@ static const char study_after[] =
     "Exit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (continue with\n"
     "'oware tournament --resume N', then 'oware variants --run N').\n";
 
-/* The study of a stored run: compute, print, charts, report. */
+/* The study as JSON, with the run's standings (docs/JSON.md). 0 or -1 with err. */
+static int study_json(store *db, int64_t run_id, const study *s, char *err, size_t errlen) {
+  plot_run *pr;
+  if (plot_run_load(db, run_id, &pr, err, errlen)) return -1;
+  cli_json_study(stdout, pr, s);
+  plot_run_free(pr);
+  return 0;
+}
+
+/* The study of a stored run: compute, print (text or --json: then the notes
+ * go to stderr), charts, report. */
 static int study_output(store *db, int64_t run_id, int save, int report, const char *outdir,
-                        int charts, long long boot, uint64_t seed) {
+                        int charts, long long boot, uint64_t seed, int json) {
   const char *cmd = "variants";
   char err[1024], dir[PATH_MAX];
   study *s = NULL;
@@ -77,7 +89,13 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
     study_free(s);
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   }
-  study_print(stdout, s);
+  FILE *notes = json ? stderr : stdout;
+  if (!json) {
+    study_print(stdout, s);
+  } else if (study_json(db, run_id, s, err, sizeof err)) {
+    study_free(s);
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  }
   if (outdir) snprintf(dir, sizeof dir, "%s", outdir);
   else snprintf(dir, sizeof dir, "results/run-%lld", (long long)run_id);
   int rc = CLI_EXIT_OK;
@@ -98,7 +116,8 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
     } else {
       int made = 0;
       for (int k = 0; k < STUDY_NCHARTS; k++) made += res.made[k];
-      printf("\nCharts: %d of %d in %s/ (variants-*.png, .svg, .dat)\n", made, STUDY_NCHARTS, dir);
+      fprintf(notes, "\nCharts: %d of %d in %s/ (variants-*.png, .svg, .dat)\n", made,
+              STUDY_NCHARTS, dir);
     }
   }
   if (rc == CLI_EXIT_OK && report) {
@@ -106,7 +125,8 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
       cli_error(cmd, "%s", err);
       rc = CLI_EXIT_FAIL;
     } else {
-      printf("Report: %s/index.html (the run) and %s/variants.html (the study)\n", dir, dir);
+      fprintf(notes, "Report: %s/index.html (the run) and %s/variants.html (the study)\n", dir,
+              dir);
     }
   }
   study_free(s);
@@ -116,7 +136,7 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
 typedef struct study_opts {
   const char *players, *variants, *db_path, *openings, *name, *outdir;
   long long games, threads, seed, run, boot;
-  int report, no_charts, quiet, list, config_given;
+  int report, no_charts, quiet, list, config_given, json;
 } study_opts;
 
 /* The options (0, -1 after the help, or the exit code after an error). */
@@ -143,6 +163,7 @@ static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
       CLI_O_FLAG("report", &o->report, "also write the run's report and the study's pages"),
       CLI_O_FLAG("no-charts", &o->no_charts, "draw no charts"),
       CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
+      CLI_O_FLAG("json", &o->json, "the standings and the study as JSON (docs/JSON.md)"),
       CLI_O_FLAG("list", &o->list, "list the named variants (alone)"),
       CLI_END,
   };
@@ -161,7 +182,7 @@ static int study_stored(const char *cmd, const study_opts *o) {
   char err[1024];
   if (o->players || o->config_given)
     return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
-                          "--bootstrap and --no-charts go with it");
+                          "--bootstrap, --no-charts and --json go with it");
   store *db;
   if (store_open(o->db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   store_run *sr = calloc(1, sizeof *sr);
@@ -174,9 +195,25 @@ static int study_stored(const char *cmd, const study_opts *o) {
   }
   store_run_free(sr);
   free(sr);
-  int rc = study_output(db, o->run, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
+  int rc = study_output(db, o->run, 0, o->report, o->outdir, !o->no_charts, o->boot, 1, o->json);
   store_close(db);
   return rc;
+}
+
+/* The run's standings and ratings as text; with --json the ratings are
+ * fitted and stored the same, and the standings come with the study's JSON. */
+static int print_standings(store *db, int64_t run_id, tournament *t, int json, char *err,
+                           size_t errlen) {
+  if (!json)
+    return tournament_print_standings(db, run_id, stdout, err, errlen) ||
+                   tournament_print_ratings(db, run_id, t, stdout, err, errlen)
+               ? -1
+               : 0;
+  FILE *sink = fopen("/dev/null", "w");
+  if (!sink) return snprintf(err, errlen, "cannot open /dev/null"), -1;
+  int bad = tournament_print_ratings(db, run_id, t, sink, err, errlen);
+  fclose(sink);
+  return bad ? -1 : 0;
 }
 
 /* A new study: its run prepared and stored, played, studied, printed. */
@@ -192,7 +229,9 @@ static int study_new(const char *cmd, int argc, char **argv, const study_opts *o
   if (note[0] && !o->quiet) fprintf(stderr, "oware variants: %s\n", note);
   store_run *r = &t->run;
   store *db = NULL;
-  if (!o->quiet) cli_watch_tournament(t);
+  cli_progress line;
+  cli_progress_init(&line, o->quiet);
+  if (!o->quiet) cli_watch_tournament(t, &line);
   int rc = cli_store_new_run(cmd, o->db_path, r, &db);
   if (rc) goto out;
   if (!o->quiet)
@@ -212,12 +251,11 @@ static int study_new(const char *cmd, int argc, char **argv, const study_opts *o
                     "--db %s\n",
             (long long)r->id, (long long)r->id, o->db_path, (long long)r->id, o->db_path);
     rc = 130;
-  } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
+  } else if (print_standings(db, r->id, t, o->json, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
   } else {
-    rc = study_output(db, r->id, 0, o->report, o->outdir, !o->no_charts, o->boot, 1);
+    rc = study_output(db, r->id, 0, o->report, o->outdir, !o->no_charts, o->boot, 1, o->json);
   }
 out:
   if (db) store_close(db);
@@ -305,13 +343,15 @@ typedef struct calibrate_opts {
       *chart;
   long long games, max_games, verify_games, ref_games, seed, ladder, threads;
   double tolerance, se;
-  int log_scale, quiet;
+  int log_scale, quiet, json;
   const tuner_calibrate_config *c; /* for the observer */
+  cli_progress line;               /* the progress line (on a terminal) */
 } calibrate_opts;
 
 static void progress(void *ctx, const char *what, const calibrate_point *pt) {
-  const calibrate_opts *p = ctx;
+  calibrate_opts *p = ctx;
   if (p->quiet) return;
+  cli_progress_clear(&p->line);
   if (!pt) fprintf(stderr, "%s\n", what);
   else if (!strcmp(what, "measure"))
     fprintf(stderr, "  %s=%-10g Elo %7.1f +/- %5.1f%s (%lld games)\n", p->knob, pt->knob, pt->elo,
@@ -369,9 +409,20 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
 }
 
 
+/* The progress line: the phase, the level searched, the games. */
+static void on_games(void *ctx, const tuner_calibrate_games *g) {
+  calibrate_opts *o = ctx;
+  char level[96];
+  snprintf(level, sizeof level, "level %s", g->level ? g->level : "");
+  const char *detail = g->level ? level : g->phase == TUNER_CAL_SEARCH ? "(ends of the range)" : NULL;
+  cli_progress_update(&o->line, g->phase_name, detail, g->done, g->total, "games");
+}
+
 /* The reference pool, once its Elos are fixed. */
 static void on_pool_rated(void *ctx, const calibrate_arena *ar) {
-  const calibrate_opts *o = ctx;
+  calibrate_opts *o = ctx;
+  cli_progress_clear(&o->line);
+  if (o->json) return;
   printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", o->c->anchor_spec,
          o->c->anchor_elo);
   for (int i = 0; i < ar->nrefs; i++)
@@ -381,7 +432,9 @@ static void on_pool_rated(void *ctx, const calibrate_arena *ar) {
 
 /* The search's points, once it is over. */
 static void on_searched(void *ctx, const calibrate_result *cr) {
-  const calibrate_opts *o = ctx;
+  calibrate_opts *o = ctx;
+  cli_progress_clear(&o->line);
+  if (o->json) return;
   printf("\nSearch: strength %s with %s; every point to SE <= %.1f Elo (%s), %d values "
          "measured, %lld games\n",
          cr->direction > 0 ? "rises" : "falls", o->knob, cr->se_target,
@@ -464,9 +517,9 @@ static int calibrate_games(const char *cmd, calibrate_opts *o, tuner_calibrate_c
   return 0;
 }
 
-/* The levels: printed, and written to --out (unless '-'). 0, or -1. */
+/* The levels: printed to out, and written to --out (unless '-'). 0, or -1. */
 static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
-                        const tuner_calibration *r) {
+                        const tuner_calibration *r, FILE *out) {
   const calibrate_result *cr = r->search;
   FILE *lf = NULL;
   outfile lof = {0}; /* the levels file is written whole or not at all */
@@ -482,14 +535,14 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
             o->base, o->knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->vtext, o->seed,
             o->ref_games, o->games, o->max_games, o->verify_games, o->tolerance);
   }
-  printf("\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->tolerance);
-  printf("  %-10s %-36s %7s %8s %18s %8s %-11s %s\n", "level", "spec", "target", "Elo",
+  fprintf(out, "\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->tolerance);
+  fprintf(out, "  %-10s %-36s %7s %8s %18s %8s %-11s %s\n", "level", "spec", "target", "Elo",
          "95% interval", "tol", "search", "verdict");
   for (int k = 0; k < cr->nlevels; k++) {
     int i = r->order[k];
     const calibrate_found *f = &cr->found[i];
     const rating_player *p = &r->verify.player[r->first_level + i];
-    printf("  %-10s %-36s %7.0f %8.1f [%7.1f, %7.1f] %8.1f %-11s %s\n", f->level.name,
+    fprintf(out, "  %-10s %-36s %7.0f %8.1f [%7.1f, %7.1f] %8.1f %-11s %s\n", f->level.name,
            r->level_spec[i], f->level.target, p->elo, p->lo, p->hi, r->tol[i],
            calibrate_status_name(f->status), r->ok[i] ? "ok" : "OFF");
     if (lf)
@@ -500,18 +553,18 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
   for (int k = 0; k < cr->nlevels; k++) {
     const calibrate_found *f = &cr->found[r->order[k]];
     if (f->status == CALIBRATE_UNREACHABLE)
-      printf("Level %s (target %.0f) cannot be reached with %s in [%g, %g]: the closest is "
+      fprintf(out, "Level %s (target %.0f) cannot be reached with %s in [%g, %g]: the closest is "
              "%s=%g at %.0f Elo.\n",
              f->level.name, f->level.target, o->knob, c->lo, c->hi, o->knob, f->knob,
              f->point.elo);
     else if (f->status == CALIBRATE_COARSE)
-      printf("Level %s (target %.0f): the closest value of %s is %g at %.0f Elo; the steps of "
+      fprintf(out, "Level %s (target %.0f): the closest value of %s is %g at %.0f Elo; the steps of "
              "the knob are coarser than the tolerance.\n",
              f->level.name, f->level.target, o->knob, f->knob, f->point.elo);
   }
-  printf("Order of the levels: %s\n", r->in_order ? "as the targets" : "NOT as the targets");
+  fprintf(out, "Order of the levels: %s\n", r->in_order ? "as the targets" : "NOT as the targets");
   if (lf) {
-    if (!cli_out_commit(cmd, &lof)) printf("Levels written to %s\n", o->out_path);
+    if (!cli_out_commit(cmd, &lof)) fprintf(out, "Levels written to %s\n", o->out_path);
   }
   return 0;
 }
@@ -531,7 +584,19 @@ static void draw_chart(const char *cmd, const calibrate_opts *o, const tuner_cal
   snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", o->knob, o->log_scale);
   if (study_gnuplot("calibrate", dat, o->chart, title, extra, NULL, cerr, sizeof cerr))
     fprintf(stderr, "oware calibrate: chart not drawn: %s\n", cerr);
-  else printf("Chart: %s.png, %s.svg\n", o->chart, o->chart);
+  else fprintf(o->json ? stderr : stdout, "Chart: %s.png, %s.svg\n", o->chart, o->chart);
+}
+
+/* --json: the levels file written as without it, the summary as JSON. 0, or -1. */
+static int calibrate_json(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
+                          const tuner_calibration *r) {
+  FILE *sink = fopen("/dev/null", "w");
+  if (!sink) return cli_error(cmd, "cannot open /dev/null"), -1;
+  int bad = print_levels(cmd, o, c, r, sink);
+  fclose(sink);
+  if (bad) return -1;
+  cli_json_calibration(stdout, c, r, strcmp(o->out_path, "-") ? o->out_path : NULL);
+  return 0;
 }
 
 static int calibrate_parse(const char *cmd, int argc, char **argv, calibrate_opts *o) {
@@ -567,6 +632,7 @@ static int calibrate_parse(const char *cmd, int argc, char **argv, calibrate_opt
       CLI_O_TEXT("out", &o->out_path, "FILE", "results/levels.txt", "the levels file"),
       CLI_O_TEXT("chart", &o->chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
       CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
+      CLI_O_FLAG("json", &o->json, "the summary as JSON instead of the tables (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
@@ -602,20 +668,27 @@ int cli_calibrate(int argc, char **argv) {
   c.npool = pool.n;
   o.c = &c;
   /* Every input is checked: now the games. */
-  tuner_calibrate_observer obs = {&o, progress, on_pool_rated, on_searched};
+  cli_progress_init(&o.line, o.quiet);
+  tuner_calibrate_observer obs = {&o, progress, on_pool_rated, on_searched, on_games};
   tuner_calibration r;
   char err[1024];
   catch_signals(1);
   rc = tuner_calibrate(&c, &obs, &stop_flag, &r, err, sizeof err);
   catch_signals(0);
+  cli_progress_clear(&o.line);
   if (rc) {
     cli_error(cmd, "%s", err);
     rc = atomic_load(&stop_flag) ? 130 : CLI_EXIT_FAIL;
   } else {
-    printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r.verify_games,
-           anchor_spec, c.anchor_elo);
-    rating_print_table(stdout, &r.verify);
-    if (print_levels(cmd, &o, &c, &r)) {
+    if (o.json) {
+      rc = calibrate_json(cmd, &o, &c, &r);
+    } else {
+      printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r.verify_games,
+             anchor_spec, c.anchor_elo);
+      rating_print_table(stdout, &r.verify);
+      rc = print_levels(cmd, &o, &c, &r, stdout);
+    }
+    if (rc) {
       rc = CLI_EXIT_FAIL;
     } else {
       if (o.chart) draw_chart(cmd, &o, &c, &r);

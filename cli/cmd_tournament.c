@@ -17,6 +17,8 @@
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/progress.h"
+#include "core/clock.h"
 #include "core/notation.h"
 #include "players/player.h"
 
@@ -165,28 +167,29 @@ static int add_variants(const char *cmd, const char *text, store_run *r) {
 }
 
 
-/* The progress line (on a terminal) and the SPRT's course, on stderr. */
+/* The progress line (cli/progress.h) and the SPRT's course, on stderr. */
 static void show_progress(void *ctx, const tournament_progress *p) {
-  (void)ctx;
-  if (!isatty(STDERR_FILENO)) return;
-  double rate = p->seconds > 0 ? (double)p->fresh / p->seconds : 0;
-  double left = rate > 0 ? (double)(p->total - p->stored) / rate : 0;
-  fprintf(stderr, "\r%lld/%lld games, %.1f games/s, %s %.0f s   ", p->stored, p->total, rate,
-          p->final ? "took" : "about", p->final ? p->seconds : left);
-  if (p->final) fputc('\n', stderr);
+  cli_progress *line = ctx;
+  /* The rate counts this call's games only (a resumed run's stored ones
+   * took no time here). */
+  if (!line->label[0])
+    cli_progress_begin(line, "played", p->stored - p->fresh, clock_now() - p->seconds);
+  if (p->final) cli_progress_clear(line);
+  else cli_progress_update(line, "played", NULL, p->stored, p->total, "games");
 }
 
 /* On a terminal the line is rewritten after every pair; elsewhere it is
  * written every 100 pairs and at the decision. */
 static void show_sprt(void *ctx, const rating_sprt_result *r, long long pairs) {
-  (void)ctx;
+  cli_progress *line = ctx;
   if (!isatty(STDERR_FILENO) && !r->decision && pairs % 100) return;
+  cli_progress_clear(line);
   fprintf(stderr, "%sSPRT: LLR %.3f (%.3f, %.3f), %lld pairs%s\n", isatty(STDERR_FILENO) ? "\r" : "",
           r->llr, r->lower, r->upper, pairs, r->decision ? ": decided" : "");
 }
 
-void cli_watch_tournament(tournament *t) {
-  t->observer = (tournament_observer){NULL, show_progress, show_sprt};
+void cli_watch_tournament(tournament *t, cli_progress *line) {
+  t->observer = (tournament_observer){line, show_progress, show_sprt};
 }
 
 /* The run's standings as JSON (docs/JSON.md). 0, or the exit code. */
@@ -326,7 +329,9 @@ int cli_tournament(int argc, char **argv) {
   if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   store *db = NULL;
   store_run *r = &t->run;
-  if (!a.quiet) cli_watch_tournament(t);
+  cli_progress line;
+  cli_progress_init(&line, a.quiet);
+  if (!a.quiet) cli_watch_tournament(t, &line);
   int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &locked, &done)
                         : tournament_new(cmd, argc, argv, &a, t, &db, &locked);
   if (rc || done) goto out;

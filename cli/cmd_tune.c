@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "players/eval.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
@@ -24,6 +25,9 @@
 #define DEFAULT_DB CLI_DEFAULT_DB
 
 static atomic_int tune_stop;
+/* The progress line (on a terminal), and the SPSA iteration it shows. */
+static cli_progress tune_line;
+static char tune_step[64];
 
 
 static const char tune_usage[] =
@@ -245,19 +249,29 @@ static void print_weights(FILE *f, const char *title, const eval_weights *w, con
   fputc('\n', f);
 }
 
-/* The drivers' lines: results on stdout, the rest on stderr unless --quiet. */
+/* The drivers' lines: results on stdout, the rest on stderr unless --quiet
+ * (the progress line erased first: it is drawn again at the next games). */
 static void on_line(void *ctx, tuner_line kind, const char *text) {
   const tune_cfg *c = ctx;
+  if (kind == TUNER_RESULT || !c->quiet) cli_progress_clear(&tune_line);
   if (kind == TUNER_RESULT) printf("%s\n", text);
   else if (!c->quiet) fprintf(stderr, "%s\n", text);
 }
 
+/* The SPSA iteration, shown with the games of the next progress line. */
 static void on_iteration(void *ctx, const tuner_iteration *it) {
-  const tune_cfg *c = ctx;
-  if (!c->quiet && isatty(STDERR_FILENO))
-    fprintf(stderr, "\riteration %d/%d: plus %+lld (W %lld D %lld L %lld), %lld games   ",
-            it->k + 1, it->iterations, it->wins - it->losses, it->wins, it->draws, it->losses,
-            it->games);
+  (void)ctx;
+  if (it->k + 1 < it->iterations)
+    snprintf(tune_step, sizeof tune_step, "iteration %d/%d (last: %+lld)", it->k + 2,
+             it->iterations, it->wins - it->losses);
+  else tune_step[0] = 0;
+}
+
+/* The progress line: games of SPSA, Texel's self-play or the validation. */
+static void on_games(void *ctx, const char *what, long long done, long long total) {
+  (void)ctx;
+  cli_progress_update(&tune_line, what, !strcmp(what, "spsa") && tune_step[0] ? tune_step : NULL,
+                      done, total, "games");
 }
 
 /* What a tuning run is given: the options, their variant and weights. */
@@ -322,21 +336,23 @@ static int new_run(const char *cmd, int argc, char **argv, tune_setup *s, store_
 static int tune_play(const tune_setup *s, store *db, int64_t run_id, tuner_result *res, char *err,
                      size_t errlen) {
   const tune_cfg *c = &s->c;
-  tuner_observer obs = {(void *)c, on_line, on_iteration};
+  tuner_observer obs = {(void *)c, on_line, on_iteration, on_games};
   if (c->spsa) {
     tuner_spsa_config sc = {c->spec, s->v, s->start, {0}, (int)c->iterations, (int)c->pairs,
                             (int)c->threads, (int)c->opening_plies, (uint64_t)c->seed,
                             c->c_end, c->r_end};
     memcpy(sc.tuned, s->tuned, sizeof sc.tuned);
     int rc = tuner_spsa_run(&sc, db, run_id, &obs, &tune_stop, res, err, errlen);
-    if (!rc && !c->quiet && isatty(STDERR_FILENO)) fputc('\n', stderr);
+    cli_progress_clear(&tune_line);
     return rc;
   }
   tuner_texel_config tc = {c->spec, s->v, s->start, {0}, c->from_db, (int)c->games,
                            (int)c->positions, (int)c->max_iter, (int)c->threads,
                            (int)c->opening_plies, (uint64_t)c->seed};
   memcpy(tc.tuned, s->tuned, sizeof tc.tuned);
-  return tuner_texel_run(&tc, db, run_id, &obs, &tune_stop, res, err, errlen);
+  int rc = tuner_texel_run(&tc, db, run_id, &obs, &tune_stop, res, err, errlen);
+  cli_progress_clear(&tune_line);
+  return rc;
 }
 
 /* The tuned weights to --out (default results/tuned-RUN.txt). */
@@ -366,11 +382,12 @@ static int validate(const char *cmd, const tune_setup *s, const eval_weights *w,
   const tune_cfg *c = &s->c;
   tuner_validate_config vc = {c->spec, s->v, w, &s->start, (int)c->validate, c->validate_sprt,
                               (int)c->threads, (int)c->opening_plies, (uint64_t)c->seed};
-  tuner_observer obs = {(void *)c, on_line, NULL};
+  tuner_observer obs = {(void *)c, on_line, NULL, on_games};
   tuner_validation val;
   char err[1024];
-  if (tuner_validate(&vc, db, run_id, games, &obs, &tune_stop, &val, err, sizeof err))
-    return cli_error(cmd, "%s", err);
+  int rc = tuner_validate(&vc, db, run_id, games, &obs, &tune_stop, &val, err, sizeof err);
+  cli_progress_clear(&tune_line);
+  if (rc) return cli_error(cmd, "%s", err);
   rating_match_print(stdout, "tuned", "start", &val.m, val.has_sprt ? &val.sprt : NULL);
   printf("validation: Elo gain of the tuned weights %+.1f, 95%% interval [%+.1f, %+.1f], "
          "LOS %.2f%%\n",
@@ -406,6 +423,9 @@ static int tune_run(const char *cmd, tune_setup *s, store *db, int64_t id, int r
   tuner_last last;
   if (tuner_last_row(db, id, &last, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
+  cli_progress_init(&tune_line, c->quiet);
+  snprintf(tune_step, sizeof tune_step, "iteration %lld/%lld",
+           last.found ? (long long)last.row.iteration + 2 : 1, c->iterations);
   if (!c->quiet)
     fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)id, c->spsa ? "spsa" : "texel",
             c->db, last.found ? ", resumed" : "");

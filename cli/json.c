@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "arena/plot.h"
+#include "arena/study.h"
 
 void cli_json_str(FILE *f, const char *s) {
   fputc('"', f);
@@ -120,10 +121,9 @@ void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anch
   fputs("}\n", f);
 }
 
-void cli_json_standings(FILE *f, const plot_run *r) {
-  fputs("{\"run\":", f);
-  cli_json_run(f, &r->run, r->games);
-  fputs(",\n\"standings\":[", f);
+/* The "standings" array of a run. */
+static void standings_array(FILE *f, const plot_run *r) {
+  fputs("[", f);
   for (int k = 0; k < r->nplayers; k++) {
     int i = r->order[k];
     const plot_player *p = &r->player[i];
@@ -143,5 +143,205 @@ void cli_json_standings(FILE *f, const plot_run *r) {
     }
     fprintf(f, ",\"bounded\":%s}", p->has_elo && p->bound ? "true" : "false");
   }
+  fputs("]", f);
+}
+
+void cli_json_standings(FILE *f, const plot_run *r) {
+  fputs("{\"run\":", f);
+  cli_json_run(f, &r->run, r->games);
+  fputs(",\n\"standings\":", f);
+  standings_array(f, r);
+  fputs("}\n", f);
+}
+
+/* "name":{"value":v,"lo":l,"hi":h} (after a comma). */
+static void interval(FILE *f, const char *name, const study_interval *x) {
+  fprintf(f, ",\"%s\":{\"value\":", name);
+  cli_json_num(f, x->value);
+  fputs(",\"lo\":", f);
+  cli_json_num(f, x->lo);
+  fputs(",\"hi\":", f);
+  cli_json_num(f, x->hi);
+  fputc('}', f);
+}
+
+static void tests_array(FILE *f, const char *name, const study *s, const study_test *t) {
+  fprintf(f, ",\n\"%s\":[", name);
+  for (int k = 0; k < s->ntests; k++) {
+    fprintf(f, "%s{\"a\":", k ? "," : "");
+    cli_json_str(f, s->variant[t[k].a].name);
+    fputs(",\"b\":", f);
+    cli_json_str(f, s->variant[t[k].b].name);
+    const double v[] = {t[k].pa, t[k].pb, t[k].diff, t[k].z, t[k].p, t[k].p_holm};
+    const char *names[] = {"pa", "pb", "diff", "z", "p", "p_holm"};
+    for (int i = 0; i < 6; i++) {
+      fprintf(f, ",\"%s\":", names[i]);
+      cli_json_num(f, v[i]);
+    }
+    fputc('}', f);
+  }
+  fputc(']', f);
+}
+
+/* One variant's metrics and Elos. */
+static void study_variant_json(FILE *f, const study *s, const study_variant *v) {
+  fputs("{\"name\":", f);
+  cli_json_str(f, v->name);
+  fprintf(f, ",\"games\":%lld,\"south_wins\":%lld,\"draws\":%lld,\"north_wins\":%lld",
+          v->games, v->south_wins, v->draws, v->north_wins);
+  interval(f, "south_win", &v->south_win);
+  interval(f, "draw", &v->draw);
+  interval(f, "north_win", &v->north_win);
+  interval(f, "decisive", &v->decisive);
+  interval(f, "south_score", &v->south_score);
+  interval(f, "balance", &v->balance);
+  interval(f, "length", &v->length);
+  const double l[] = {v->length_sd, v->length_median, v->length_q1, v->length_q3};
+  const char *lnames[] = {"length_sd", "length_median", "length_q1", "length_q3"};
+  for (int i = 0; i < 4; i++) {
+    fprintf(f, ",\"%s\":", lnames[i]);
+    cli_json_num(f, l[i]);
+  }
+  fprintf(f, ",\"length_min\":%d,\"length_max\":%d,\"ends\":{", v->length_min, v->length_max);
+  for (int e = 0; e < STUDY_NENDS; e++) {
+    fprintf(f, "%s\"%s\":{\"games\":%lld", e ? "," : "", study_end_name(e), v->ends[e]);
+    interval(f, "share", &v->end_share[e]);
+    fputc('}', f);
+  }
+  fprintf(f, "},\"positions\":%lld,\"legal_moves\":%lld,\"choice\":%lld,\"gs_available\":%lld,"
+             "\"gs_played\":%lld,\"gs_games\":%lld",
+          v->positions, v->legal_sum, v->choice, v->gs_available, v->gs_played, v->gs_games);
+  interval(f, "branching", &v->branching);
+  interval(f, "choice_share", &v->choice_share);
+  interval(f, "gs_available_share", &v->gs_available_share);
+  interval(f, "gs_played_share", &v->gs_played_share);
+  interval(f, "gs_played_positions", &v->gs_played_positions);
+  interval(f, "gs_games_share", &v->gs_games_share);
+  fputs(",\"elo\":", f);
+  if (!v->rated) {
+    fputs("null}", f);
+    return;
+  }
+  fputc('[', f);
+  for (int i = 0; i < s->run.nplayers; i++) {
+    fprintf(f, "%s{\"name\":", i ? "," : "");
+    cli_json_str(f, s->run.player_name[i]);
+    fputs(",\"rank\":", f);
+    if (v->rank[i]) fprintf(f, "%d", v->rank[i]);
+    else fputs("null", f);
+    const double x[] = {v->elo[i], v->elo_lo[i], v->elo_hi[i], v->player_score[i]};
+    const char *names[] = {"elo", "lo", "hi", "score"};
+    for (int k = 0; k < 4; k++) {
+      fprintf(f, ",\"%s\":", names[k]);
+      cli_json_num(f, v->rank[i] ? x[k] : NAN);
+    }
+    fprintf(f, ",\"games\":%lld,\"bounded\":%s}", v->player_games[i],
+            v->bounded[i] ? "true" : "false");
+  }
+  fputs("]}", f);
+}
+
+void cli_json_study(FILE *f, const plot_run *r, const study *s) {
+  fputs("{\"run\":", f);
+  cli_json_run(f, &r->run, r->games);
+  fputs(",\n\"standings\":", f);
+  standings_array(f, r);
+  fprintf(f, ",\n\"bootstrap\":%d,\n\"variants\":[", s->bootstrap);
+  for (int vi = 0; vi < s->nvariants; vi++) {
+    fputs(vi ? ",\n" : "\n", f);
+    study_variant_json(f, s, &s->variant[vi]);
+  }
+  fputc(']', f);
+  tests_array(f, "score_tests", s, s->score_test);
+  tests_array(f, "draw_tests", s, s->draw_test);
+  fputs(",\n\"swaps\":[", f);
+  for (int k = 0; k < s->nswaps; k++) {
+    const study_swap *x = &s->swaps[k];
+    fprintf(f, "%s{\"above\":", k ? "," : "");
+    cli_json_str(f, s->run.player_name[x->i]);
+    fputs(",\"below\":", f);
+    cli_json_str(f, s->run.player_name[x->j]);
+    fputs(",\"under\":", f);
+    cli_json_str(f, s->variant[x->va].name);
+    fputs(",\"reversed_under\":", f);
+    cli_json_str(f, s->variant[x->vb].name);
+    fputs(",\"los\":", f);
+    cli_json_num(f, x->los_a);
+    fputs(",\"los_reversed\":", f);
+    cli_json_num(f, x->los_b);
+    fprintf(f, ",\"significant\":%s}", x->significant ? "true" : "false");
+  }
   fputs("]}\n", f);
+}
+
+void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_calibration *r,
+                          const char *levels_file) {
+  const calibrate_arena *ar = r->arena;
+  const calibrate_result *cr = r->search;
+  fputs("{\"base\":", f);
+  cli_json_str(f, c->base);
+  fputs(",\"knob\":", f);
+  cli_json_str(f, c->knob);
+  fputs(",\"range\":[", f);
+  cli_json_num(f, c->lo);
+  fputc(',', f);
+  cli_json_num(f, c->hi);
+  fputs("],\"anchor\":{\"name\":", f);
+  cli_json_str(f, c->anchor_spec);
+  fputs(",\"elo\":", f);
+  cli_json_num(f, c->anchor_elo);
+  fputs("},\n\"reference_pool\":[", f);
+  for (int i = 0; i < ar->nrefs; i++) {
+    fprintf(f, "%s{\"name\":", i ? "," : "");
+    cli_json_str(f, ar->ref_name[i]);
+    const double v[] = {ar->ref_elo[i], ar->ref_lo[i], ar->ref_hi[i]};
+    const char *names[] = {"elo", "lo", "hi"};
+    for (int k = 0; k < 3; k++) {
+      fprintf(f, ",\"%s\":", names[k]);
+      cli_json_num(f, v[k]);
+    }
+    fprintf(f, ",\"bounded\":%s}", ar->ref_bounded[i] ? "true" : "false");
+  }
+  fprintf(f, "],\n\"search\":{\"direction\":%d,\"se_target\":", cr->direction);
+  cli_json_num(f, cr->se_target);
+  fprintf(f, ",\"games\":%lld,\"capped\":%d,\"points\":[", cr->games, cr->capped);
+  for (int i = 0; i < cr->npoints; i++) {
+    const calibrate_point *pt = &cr->point[i];
+    const double v[] = {pt->knob, pt->elo, pt->elo - 1.959964 * pt->se,
+                        pt->elo + 1.959964 * pt->se, pt->se, cr->fitted[i]};
+    const char *names[] = {"knob", "elo", "lo", "hi", "se", "fitted"};
+    for (int k = 0; k < 6; k++) {
+      fprintf(f, "%s\"%s\":", k ? "," : i ? ",\n{" : "\n{", names[k]);
+      cli_json_num(f, v[k]);
+    }
+    fprintf(f, ",\"games\":%lld,\"bounded\":%s}", pt->games, pt->bounded ? "true" : "false");
+  }
+  fputs("]},\n\"verification\":", f);
+  cli_json_rating(f, "verification", c->anchor_spec, c->anchor_elo, &r->verify, NULL);
+  fputs(",\"levels\":[", f);
+  for (int k = 0; k < cr->nlevels; k++) {
+    int i = r->order[k];
+    const calibrate_found *fd = &cr->found[i];
+    const rating_player *p = &r->verify.player[r->first_level + i];
+    fprintf(f, "%s{\"name\":", k ? ",\n" : "\n");
+    cli_json_str(f, fd->level.name);
+    fputs(",\"spec\":", f);
+    cli_json_str(f, r->level_spec[i]);
+    const double v[] = {fd->knob, fd->level.target, p->elo, p->lo, p->hi, p->se, r->tol[i],
+                        fd->point.elo};
+    const char *names[] = {"knob", "target", "elo", "lo", "hi", "se", "tolerance", "search_elo"};
+    for (int j = 0; j < 8; j++) {
+      fprintf(f, ",\"%s\":", names[j]);
+      cli_json_num(f, v[j]);
+    }
+    fputs(",\"search_status\":", f);
+    cli_json_str(f, calibrate_status_name(fd->status));
+    fprintf(f, ",\"within\":%s,\"verdict\":\"%s\"}", r->within[i] ? "true" : "false",
+            r->ok[i] ? "ok" : "off");
+  }
+  fprintf(f, "],\n\"in_order\":%s,\"all_ok\":%s,\"levels_file\":",
+          r->in_order ? "true" : "false", r->all_ok ? "true" : "false");
+  if (levels_file) cli_json_str(f, levels_file);
+  else fputs("null", f);
+  fputs("}\n", f);
 }

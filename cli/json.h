@@ -1,4 +1,4 @@
-/* json.h: the machine-readable output of `--json` (docs/JSON.md): values, and the runs, ratings and SPRT objects the commands print. */
+/* json.h: the machine-readable output of `--json` (docs/JSON.md): values, and the runs, ratings, standings, study and calibration objects the commands print. */
 #ifndef OWARE_CLI_JSON_H
 #define OWARE_CLI_JSON_H
 
@@ -6,6 +6,7 @@
 
 #include "stats/elo_fit.h"
 #include "arena/store.h"
+#include "tuner/calibration.h"
 
 /* A JSON string (UTF-8 passed through; '"', '\' and control characters escaped). */
 void cli_json_str(FILE *f, const char *s);
@@ -31,5 +32,18 @@ void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anch
  * bounded}] in standings order (elo null when the run has no Elo)}. */
 struct plot_run;
 void cli_json_standings(FILE *f, const struct plot_run *r);
+
+/* A variant study (docs/JSON.md): {"run", "standings" as above,
+ * "bootstrap", "variants": [per variant: counts, rates with their 95%
+ * intervals ({value, lo, hi}), length, ends, grand slams, branching and
+ * "elo" (per player, or null)], "score_tests", "draw_tests", "swaps"}. */
+struct study;
+void cli_json_study(FILE *f, const struct plot_run *r, const struct study *s);
+
+/* A calibration's summary (docs/JSON.md): the reference pool, the search's
+ * points, the verification (as cli_json_rating), the levels with their
+ * verdicts, levels_file (NULL: not written). */
+void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_calibration *r,
+                          const char *levels_file);
 
 #endif

@@ -1,2 +1,2 @@
-# --json of runs, rate, sprt and tournament (docs/JSON.md).
+# --json of runs, rate, sprt, tournament, variants and calibrate (docs/JSON.md).
 oware_shell_test(test_json test_json.sh)

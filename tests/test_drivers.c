@@ -87,7 +87,19 @@ typedef struct watch {
   int calls, stop_after;
   atomic_int *stop;
   int lines[2];
+  long long done, total; /* the games hook's last report */
+  char what[32];
 } watch;
+
+/* The games hook: done never falls within one kind of play, never passes
+ * the total. */
+static void on_games(void *ctx, const char *what, long long done, long long total) {
+  watch *w = ctx;
+  if (strcmp(what, w->what)) snprintf(w->what, sizeof w->what, "%s", what), w->done = 0;
+  assert_true(done >= w->done && done <= total);
+  w->done = done;
+  w->total = total;
+}
 
 static void on_iteration(void *ctx, const tuner_iteration *it) {
   watch *w = ctx;
@@ -109,12 +121,15 @@ static void test_spsa_rows(void **state) {
   store *db = open_db("spsa", STORE_SPSA, &id);
   tuner_spsa_config c = spsa_config3();
   atomic_int stop = 0;
-  watch w = {0, -1, &stop, {0, 0}};
-  tuner_observer obs = {&w, on_line, on_iteration};
+  watch w = {0, -1, &stop, {0, 0}, 0, 0, ""};
+  tuner_observer obs = {&w, on_line, on_iteration, on_games};
   tuner_result res;
   char err[ERRLEN];
   if (tuner_spsa_run(&c, db, id, &obs, &stop, &res, err, sizeof err)) fail_msg("%s", err);
   assert_int_equal(w.calls, 3);
+  /* The games hook counted the run's 6 games of 6. */
+  assert_string_equal(w.what, "spsa");
+  assert_true(w.done == 6 && w.total == 6);
   assert_true(res.complete && !res.resumed && !res.validated);
   assert_int_equal(res.games, 6);
   rows r;
@@ -148,8 +163,8 @@ static void test_spsa_resume(void **state) {
   store *db1 = open_db("whole", STORE_SPSA, &id1), *db2 = open_db("stopped", STORE_SPSA, &id2);
   tuner_spsa_config c = spsa_config3();
   atomic_int stop = 0;
-  watch w = {0, -1, &stop, {0, 0}};
-  tuner_observer obs = {&w, NULL, on_iteration};
+  watch w = {0, -1, &stop, {0, 0}, 0, 0, ""};
+  tuner_observer obs = {&w, NULL, on_iteration, NULL};
   tuner_result whole, part, rest;
   char err[ERRLEN];
   if (tuner_spsa_run(&c, db1, id1, &obs, &stop, &whole, err, sizeof err)) fail_msg("%s", err);
@@ -197,11 +212,13 @@ static void test_texel_and_validation(void **state) {
   c.threads = 2;
   c.opening_plies = 8;
   c.seed = 11;
-  watch w = {0, -1, NULL, {0, 0}};
-  tuner_observer obs = {&w, on_line, NULL};
+  watch w = {0, -1, NULL, {0, 0}, 0, 0, ""};
+  tuner_observer obs = {&w, on_line, NULL, on_games};
   tuner_result res, again;
   if (tuner_texel_run(&c, db, id, &obs, NULL, &res, err, sizeof err)) fail_msg("%s", err);
   assert_true(res.complete && !res.resumed && res.games == 12);
+  assert_string_equal(w.what, "self-play");
+  assert_true(w.done == 12 && w.total == 12);
   assert_int_equal(w.lines[TUNER_LOG], 1);    /* the self-play */
   assert_int_equal(w.lines[TUNER_RESULT], 2); /* K and the start error, the error after */
   rows r;
@@ -287,7 +304,25 @@ static void test_weights_setup(void **state) {
 
 typedef struct cal_watch {
   int pool, searched, lines;
+  int phase, levels;            /* the last phase reported; reports naming a level */
+  long long done, total;        /* its last report */
+  long long pool_games, verify_games; /* the last report of those phases */
 } cal_watch;
+
+static void cal_games(void *ctx, const tuner_calibrate_games *g) {
+  cal_watch *w = ctx;
+  assert_true((int)g->phase >= w->phase); /* the phases in order */
+  if ((int)g->phase != w->phase) w->done = 0;
+  assert_true(g->done >= w->done);
+  assert_true(g->phase == TUNER_CAL_SEARCH ? g->total == 0 : g->done <= g->total);
+  assert_true(g->level == NULL || g->phase == TUNER_CAL_SEARCH);
+  w->levels += g->level != NULL;
+  w->phase = (int)g->phase;
+  w->done = g->done;
+  w->total = g->total;
+  if (g->phase == TUNER_CAL_POOL) w->pool_games = g->done;
+  if (g->phase == TUNER_CAL_VERIFY) w->verify_games = g->done;
+}
 
 static void cal_progress(void *ctx, const char *what, const calibrate_point *pt) {
   cal_watch *w = ctx;
@@ -331,11 +366,18 @@ static void test_calibration(void **state) {
   c.threads = 2;
   c.opening_plies = 2;
   c.seed = 9;
-  cal_watch w = {0, 0, 0};
-  tuner_calibrate_observer obs = {&w, cal_progress, cal_pool, cal_searched};
+  cal_watch w;
+  memset(&w, 0, sizeof w);
+  tuner_calibrate_observer obs = {&w, cal_progress, cal_pool, cal_searched, cal_games};
   tuner_calibration r;
   if (tuner_calibrate(&c, &obs, NULL, &r, err, sizeof err)) fail_msg("%s", err);
   assert_true(w.pool == 1 && w.searched == 1 && w.lines >= 3);
+  /* The games hook: the pool's round robin whole (4 players, 6 pairings of
+   * 4 games), levels named in the search, the verification whole. */
+  assert_int_equal(w.pool_games, 24);
+  assert_true(w.levels > 0);
+  assert_int_equal(w.phase, TUNER_CAL_VERIFY);
+  assert_true(w.verify_games == r.verify_games && w.total == r.verify_games);
   assert_int_equal(r.first_level, 1);
   assert_int_equal(r.verify.n, 3);
   assert_true(r.verify_games > 0);

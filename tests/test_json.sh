@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_json.sh: end to end: --json of runs, rate, sprt and tournament, read by python3's json module and checked against the text output.
+# test_json.sh: end to end: --json of runs, rate, sprt, tournament, variants (study) and calibrate, read by python3's json module and checked against the text output.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -49,6 +49,62 @@ check "sprt --json has the decision" test "$(py "$tmp/s.json" "d['decision']")" 
 
 "$oware" rate --db "$tmp/t.db" --run 1 --json --anchor greedy=100 >"$tmp/a.json" 2>&1
 check "an anchor is in the JSON" test "$(py "$tmp/a.json" "d['anchor']")" = "{'name': 'greedy', 'elo': 100}"
+
+# A variant study: --json in place of the tables, the same numbers as the text.
+"$oware" variants --players 'random;greedy' --variants 'abapa;grandslam-forbidden' --games 20 \
+  --threads 2 --db "$tmp/v.db" --no-charts --bootstrap 50 --json >"$tmp/v.json" 2>"$tmp/v.err"
+check "variants --json exits 0" test $? = 0
+check "variants --json prints one JSON object" py "$tmp/v.json" "''"
+check "variants --json: the standings add up" \
+  test "$(py "$tmp/v.json" "sum(p['games'] for p in d['standings'])")" = 80
+check "variants --json: two variants, in order" \
+  test "$(py "$tmp/v.json" "','.join(v['name'] for v in d['variants'])")" = "abapa,grandslam-forbidden"
+check "variants --json: wins, draws and losses add up to the games" \
+  test "$(py "$tmp/v.json" "all(v['south_wins']+v['draws']+v['north_wins']==v['games']==20 for v in d['variants'])")" = True
+check "variants --json: the end reasons add up" \
+  test "$(py "$tmp/v.json" "sum(e['games'] for e in d['variants'][0]['ends'].values())")" = 20
+check "variants --json: one test of each kind between the two variants" \
+  test "$(py "$tmp/v.json" "len(d['score_tests']), len(d['draw_tests'])")" = "1 1"
+"$oware" variants --run 1 --db "$tmp/v.db" --no-charts --bootstrap 50 >"$tmp/v.txt" 2>&1
+row=$(py "$tmp/v.json" "'%.1f%% [%.1f, %.1f]' % tuple(100*d['variants'][0]['south_win'][k] for k in ('value','lo','hi'))")
+in_text() { grep "^$1" "$tmp/v.txt" | grep -qF -- "$2"; } # in_text ROW TEXT
+check "variants --json: South's win rate as in the text ($row)" in_text "South wins " "$row"
+len=$(py "$tmp/v.json" "'%.1f [%.1f, %.1f]' % tuple(d['variants'][1]['length'][k] for k in ('value','lo','hi'))")
+check "variants --json: the mean length as in the text ($len)" in_text "length: mean" "$len"
+elo=$(py "$tmp/v.json" "'%.0f' % [p for p in d['variants'][0]['elo'] if p['name']=='greedy'][0]['elo']")
+check "variants --json: greedy's Elo under abapa as in the text (+$elo)" in_text "greedy " "+$elo"
+"$oware" variants --run 1 --db "$tmp/v.db" --no-charts --bootstrap 50 --json >"$tmp/v2.json" 2>&1
+check "variants --run --json: the same study" \
+  test "$(py "$tmp/v2.json" "d['variants']")" = "$(py "$tmp/v.json" "d['variants']")"
+"$oware" variants --run 1 --db "$tmp/v.db" --json --out "$tmp/charts" --bootstrap 50 >"$tmp/v3.json" 2>"$tmp/v3.err"
+check "variants --json with charts: stdout stays JSON" py "$tmp/v3.json" "''"
+check "variants --json with charts: the note goes to stderr" grep -q "^Charts:" "$tmp/v3.err"
+
+# A small calibration: the summary as JSON, the levels file as without --json.
+cal=(calibrate --base mcts --knob playouts --range 4:200 --log --levels 'easy=-50;hard=100'
+  --anchor greedy=0 --games 4 --max-games 8 --threads 2 --seed 5)
+"$oware" "${cal[@]}" --out "$tmp/lv.txt" --json >"$tmp/c.json" 2>"$tmp/c.err"
+crc=$?
+check "calibrate --json exits 0 or 1 (a level off)" test $crc -le 1
+check "calibrate --json prints one JSON object" py "$tmp/c.json" "''"
+check "calibrate --json: the exit code is the verdict" \
+  test "$(py "$tmp/c.json" "0 if d['all_ok'] and d['in_order'] else 1")" = $crc
+check "calibrate --json: two levels in target order" \
+  test "$(py "$tmp/c.json" "[l['name'] for l in d['levels']]")" = "['easy', 'hard']"
+check "calibrate --json: the verification rates the anchor and the levels" \
+  test "$(py "$tmp/c.json" "sorted(p['name'] for p in d['verification']['players'])")" = "['easy', 'greedy', 'hard']"
+check "calibrate --json: the levels file is named and written" \
+  test "$(py "$tmp/c.json" "d['levels_file']")" = "$tmp/lv.txt" -a -s "$tmp/lv.txt"
+"$oware" "${cal[@]}" --out "$tmp/lv2.txt" >"$tmp/c.txt" 2>/dev/null
+check "calibrate: the same levels file with and without --json" cmp -s "$tmp/lv.txt" "$tmp/lv2.txt"
+for k in 0 1; do
+  line=$(py "$tmp/c.json" "'  %-10s %-36s %7.0f %8.1f [%7.1f, %7.1f]' % tuple([d['levels'][$k][x] for x in ('name','spec','target','elo','lo','hi')])")
+  check "calibrate --json: level $k as in the text table" grep -qF -- "$line" "$tmp/c.txt"
+done
+pts=$(py "$tmp/c.json" "len(d['search']['points'])")
+check "calibrate --json: the search's $pts points as in the text" \
+  test "$(py "$tmp/c.json" "d['search']['games']")" = "$(sed -n 's/.* values measured, \([0-9]*\) games$/\1/p' "$tmp/c.txt")" \
+  -a "$(grep -c ' fit ' "$tmp/c.txt")" = "$pts"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

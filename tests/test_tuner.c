@@ -163,6 +163,15 @@ static void test_texel_recovers(void **state) {
 }
 
 /* Quiet positions of a game: none where a capture is on, none once over. */
+/* A progress hook that counts its calls and keeps the last report. */
+static void count_games(void *ctx, long long done, long long total) {
+  long long *seen = ctx;
+  assert_true(done >= seen[1] && done <= total);
+  seen[0]++;
+  seen[1] = done;
+  seen[2] = total;
+}
+
 static void test_texel_positions(void **state) {
   (void)state;
   variant v;
@@ -171,12 +180,17 @@ static void test_texel_positions(void **state) {
   char err[256];
   eval_weights w;
   eval_default(&w);
-  assert_int_equal(texel_selfplay(&set, "greedy", &w, &v, 20, 2, 4, 1.0, 3, err, sizeof err), -1);
+  assert_int_equal(texel_selfplay(&set, "greedy", &w, &v, 20, 2, 4, 1.0, 3, NULL, NULL, err, sizeof err), -1);
   assert_non_null(strstr(err, "minimax"));
   texel_free(&set);
-  assert_int_equal(texel_selfplay(&set, "minimax:depth=2,hash=1", NULL, &v, 40, 2, 4, 1.0, 3, err,
-                                  sizeof err),
+  long long seen[3] = {0, 0, 0}; /* calls, last done, last total */
+  assert_int_equal(texel_selfplay(&set, "minimax:depth=2,hash=1", NULL, &v, 40, 2, 4, 1.0, 3,
+                                  count_games, seen, err, sizeof err),
                    0);
+  /* The progress hook saw every game, of 40. */
+  assert_true(seen[0] >= 1);
+  assert_int_equal(seen[1], 40);
+  assert_int_equal(seen[2], 40);
   size_t n1 = set.n;
   assert_true(n1 > 400);
   for (size_t k = 0; k < set.n; k++) {
@@ -185,7 +199,7 @@ static void test_texel_positions(void **state) {
   }
   /* The same set with one thread. */
   texel_set one = {0};
-  assert_int_equal(texel_selfplay(&one, "minimax:depth=2,hash=1", NULL, &v, 40, 1, 4, 1.0, 3, err,
+  assert_int_equal(texel_selfplay(&one, "minimax:depth=2,hash=1", NULL, &v, 40, 1, 4, 1.0, 3, NULL, NULL, err,
                                   sizeof err),
                    0);
   assert_int_equal(one.n, n1);

@@ -296,6 +296,7 @@ int calibrate_run(const calibrate_config *c, calibrate_result *r, char *err, siz
   memset(&s, 0, sizeof s);
   s.c = c;
   s.r = r;
+  r->searching = -1;
   r->tolerance = c->tolerance > 0 ? c->tolerance : DEFAULT_TOLERANCE;
   if (c->se_target > 0) {
     s.se_target = c->se_target;
@@ -339,8 +340,11 @@ int calibrate_run(const calibrate_config *c, calibrate_result *r, char *err, siz
       order[j - 1] = t;
     }
   r->nlevels = cc.nlevels;
-  for (int i = 0; i < cc.nlevels; i++)
+  for (int i = 0; i < cc.nlevels; i++) {
+    r->searching = order[i];
     if (find_level(&s, order[i], err, errlen)) return -1;
+  }
+  r->searching = -1;
   fit(r);
   for (int i = 0; i < r->npoints; i++) r->capped += r->point[i].se > s.se_target;
   return 0;
@@ -480,10 +484,20 @@ static void say(calibrate_play *pl, const char *fmt, ...) {
   pl->progress(pl->progress_ctx, msg, NULL);
 }
 
+static void on_pairs(void *ctx, long long done, long long total) {
+  (void)total;
+  const calibrate_play *pl = ctx;
+  pl->played(pl->played_ctx, pl->games + done);
+}
+
 static int play_pairs(calibrate_play *pl, const char *a, const char *b, int first, int pairs,
                       pairs_result *res, char *err, size_t errlen) {
   pairs_job job;
   memset(&job, 0, sizeof job);
+  if (pl->played) {
+    job.progress = on_pairs;
+    job.progress_ctx = pl;
+  }
   job.spec_a = a;
   job.spec_b = b;
   job.v = pl->v;

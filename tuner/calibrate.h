@@ -87,6 +87,8 @@ typedef struct calibrate_result {
   int nlevels;            /* in the order of the config */
   calibrate_found found[CALIBRATE_MAX_LEVELS];
   long long games;        /* games of all the measurements */
+  int searching;          /* while calibrate_run runs: the level being searched (config
+                             order), -1 while the ends of the range are measured */
 } calibrate_result;
 
 /* Parses 'easy=E1;medium=E2;hard=E3' (names of letters, digits, '-', '_';
@@ -140,6 +142,10 @@ typedef struct calibrate_play {
   calibrate_progress_fn progress; /* "pairing" lines (pt NULL), may be NULL */
   void *progress_ctx;
   long long games;    /* games played so far (added to) */
+  /* Optional, for a progress line: as game pairs finish, the games played
+   * so far, those of the pairing in progress included. */
+  void (*played)(void *ctx, long long games);
+  void *played_ctx;
 } calibrate_play;
 
 int calibrate_round_robin(calibrate_play *pl, const char *const *specs, const char *const *names,

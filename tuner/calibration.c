@@ -67,6 +67,35 @@ static int verify(const tuner_calibrate_config *c, const tuner_calibrate_observe
   return 0;
 }
 
+/* The observer's games hook, from the arena's games as they finish. */
+typedef struct cal_watch {
+  const tuner_calibrate_config *c;
+  const tuner_calibrate_observer *obs;
+  const tuner_calibration *out;
+  tuner_calibrate_phase phase;
+  long long start; /* the arena's games when the phase began */
+} cal_watch;
+
+static void on_played(void *ctx, long long games) {
+  static const char *const names[] = {"reference pool", "search", "verification"};
+  const cal_watch *w = ctx;
+  const tuner_calibrate_config *c = w->c;
+  long long n = 0, pairs = 0;
+  if (w->phase == TUNER_CAL_POOL) n = w->out->arena->nrefs, pairs = (c->ref_games + 1) / 2;
+  else if (w->phase == TUNER_CAL_VERIFY)
+    n = 1 + c->npool + c->nlevels, pairs = (c->verify_games + 1) / 2;
+  int li = w->out->search->searching;
+  tuner_calibrate_games g = {w->phase, names[w->phase],
+                             w->phase == TUNER_CAL_SEARCH && li >= 0 ? c->level[li].name : NULL,
+                             games - w->start, n * (n - 1) / 2 * 2 * pairs};
+  w->obs->games(w->obs->ctx, &g);
+}
+
+static void phase(cal_watch *w, tuner_calibrate_phase p) {
+  w->phase = p;
+  w->start = w->out->arena->play.games;
+}
+
 /* Levels in target order must be in Elo order, each within tolerance. */
 static void judge(const tuner_calibrate_config *c, tuner_calibration *out) {
   const calibrate_result *cr = out->search;
@@ -109,6 +138,11 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   ar->play.stop = stop;
   ar->play.progress = obs ? obs->progress : NULL;
   ar->play.progress_ctx = obs ? obs->ctx : NULL;
+  cal_watch watch = {c, obs, out, TUNER_CAL_POOL, 0};
+  if (obs && obs->games) {
+    ar->play.played = on_played;
+    ar->play.played_ctx = &watch;
+  }
   calibrate_config cfg;
   search_config(c, ar, integer, obs, &cfg);
   char e[1024];
@@ -119,8 +153,10 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
     return snprintf(err, errlen, "reference pool: %s", e), -1;
   if (obs && obs->pool_rated) obs->pool_rated(obs->ctx, ar);
   say(obs, "search on %s in [%g, %g]%s", c->knob, c->lo, c->hi, c->log_scale ? " (log scale)" : "");
+  phase(&watch, TUNER_CAL_SEARCH);
   if (calibrate_run(&cfg, out->search, err, errlen)) return -1;
   if (obs && obs->searched) obs->searched(obs->ctx, out->search);
+  phase(&watch, TUNER_CAL_VERIFY);
   if (verify(c, obs, out, err, errlen)) return -1;
   judge(c, out);
   return 0;

@@ -33,6 +33,22 @@ typedef struct tuner_calibrate_config {
   uint64_t seed;
 } tuner_calibrate_config;
 
+/* Where a calibration is, for a progress line. */
+typedef enum tuner_calibrate_phase {
+  TUNER_CAL_POOL,   /* the reference pool's round robin */
+  TUNER_CAL_SEARCH, /* the search on the knob */
+  TUNER_CAL_VERIFY  /* the verification round robin */
+} tuner_calibrate_phase;
+
+typedef struct tuner_calibrate_games {
+  tuner_calibrate_phase phase;
+  const char *phase_name;  /* "reference pool", "search", "verification" */
+  const char *level;       /* in the search: the level being searched (NULL at the ends) */
+  long long done;          /* games of the phase so far */
+  long long total;         /* games of the phase when complete; 0 in the search (not known
+                              ahead: it measures until the precision is reached) */
+} tuner_calibrate_games;
+
 /* Callbacks as the calibration goes (each may be NULL), on the caller's
  * thread. progress gets the search's measures and levels (calibrate_run),
  * the round robins' pairings and a line when each phase starts (pt NULL:
@@ -42,6 +58,7 @@ typedef struct tuner_calibrate_observer {
   calibrate_progress_fn progress;
   void (*pool_rated)(void *ctx, const calibrate_arena *a);     /* the references' Elos are fixed */
   void (*searched)(void *ctx, const calibrate_result *r);      /* the search is over */
+  void (*games)(void *ctx, const tuner_calibrate_games *g);   /* as game pairs finish */
 } tuner_calibrate_observer;
 
 /* What a calibration found. */

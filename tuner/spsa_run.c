@@ -22,8 +22,11 @@ static int iteration(const tuner_spsa_config *c, const spsa_config *sc, const in
   player_param pp[EVAL_N], pm[EVAL_N];
   eval_params(&wp, pp);
   eval_params(&wm, pm);
-  pairs_job job = {c->spec, c->spec, pp, EVAL_N, pm, EVAL_N, c->v, c->pairs, k * c->pairs,
-                   c->threads, c->opening_plies, c->seed, NULL, NULL};
+  tuner_games_relay relay = {obs, "spsa", *games, 2LL * c->pairs * sc->iterations};
+  pairs_job job = {c->spec,     c->spec,         pp,      EVAL_N,
+                   pm,          EVAL_N,          c->v,    c->pairs,
+                   k * c->pairs, c->threads,     c->opening_plies, c->seed,
+                   tuner_games_relay_fn, &relay, NULL, NULL};
   pairs_result res;
   if (pairs_play(&job, NULL, &res, err, errlen)) return -1;
   double result = (double)(res.wins - res.losses);

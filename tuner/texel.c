@@ -68,6 +68,9 @@ typedef struct selfplay {
   texel_set *set;
   int *moves; /* a game's moves as ints, for texel_add_game */
   int moves_cap;
+  void (*progress)(void *ctx, long long done, long long total);
+  void *progress_ctx;
+  long long games;
 } selfplay;
 
 static const char *sp_spec(void *ctx, int slot) {
@@ -129,13 +132,20 @@ static int sp_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
 
 static int sp_pack(void *ctx, pack_buf *out, char *err, size_t errlen);
 
+static void sp_progress(void *ctx, const runner_progress *p) {
+  const selfplay *sp = ctx;
+  sp->progress(sp->progress_ctx, p->games, sp->games);
+}
+
 int texel_selfplay(texel_set *set, const char *spec, const eval_weights *w, const variant *v,
                    int games, int threads, int opening_plies, double keep, uint64_t seed,
-                   char *err, size_t errlen) {
-  selfplay sp = {spec, w, v, opening_plies, keep, seed, set, NULL, 0};
+                   void (*progress)(void *ctx, long long done, long long total),
+                   void *progress_ctx, char *err, size_t errlen) {
+  selfplay sp = {spec, w,    v,        opening_plies, keep,         seed,
+                 set,  NULL, 0,        progress,      progress_ctx, games};
   runner_schedule s = {games > 0 ? games : 0, 1, &sp, sp_spec, sp_prepare, sp_next,
                        texel_schedule_kind.name, sp_pack};
-  runner_sink k = {&sp, sp_game, NULL, NULL};
+  runner_sink k = {&sp, sp_game, NULL, progress ? sp_progress : NULL};
   runner_config c = {threads < 1 ? 1 : threads, 0, NULL, NULL};
   int rc = runner_run(&s, &k, &c, NULL, err, errlen);
   free(sp.moves);

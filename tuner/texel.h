@@ -33,10 +33,12 @@ int texel_add_game(texel_set *set, const variant *v, const board *start, const i
 /* Plays `games` games of spec against itself (weights w when not NULL) on
  * `threads` threads from random openings of opening_plies, and adds their
  * quiet positions. Deterministic for the seed, whatever the thread count.
+ * progress (may be NULL) is told the games done of `games` as they finish.
  * Returns 0 or -1 with err. */
 int texel_selfplay(texel_set *set, const char *spec, const eval_weights *w, const variant *v,
                    int games, int threads, int opening_plies, double keep, uint64_t seed,
-                   char *err, size_t errlen);
+                   void (*progress)(void *ctx, long long done, long long total),
+                   void *progress_ctx, char *err, size_t errlen);
 
 /* Mean squared error of sigmoid(K · w·f) against the outcomes. */
 double texel_mse(const texel_set *set, const double *w, double K);

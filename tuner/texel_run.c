@@ -102,8 +102,9 @@ static int positions(const tuner_texel_config *c, const tuner_observer *obs, tex
   /* Positions of a game are kept with a probability that aims at M in all. */
   double keep = (double)c->positions / ((double)c->games * 40.0);
   if (keep > 1) keep = 1;
+  tuner_games_relay relay = {obs, "self-play", 0, 0};
   return texel_selfplay(set, c->spec, &c->start, &c->v, c->games, c->threads, c->opening_plies,
-                        keep, c->seed, err, errlen);
+                        keep, c->seed, tuner_games_relay_fn, &relay, err, errlen);
 }
 
 /* K, the fit and its row. */

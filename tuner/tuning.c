@@ -121,3 +121,9 @@ int tuner_resume_point(store *db, int64_t run_id, const eval_weights *start, tun
   out->games = last->row.games;
   return 0;
 }
+
+void tuner_games_relay_fn(void *ctx, long long done, long long total) {
+  const tuner_games_relay *r = ctx;
+  if (!r->obs || !r->obs->games) return;
+  r->obs->games(r->obs->ctx, r->what, r->before + done, r->total > 0 ? r->total : total);
+}

@@ -30,11 +30,25 @@ typedef struct tuner_observer {
   void *ctx;
   void (*line)(void *ctx, tuner_line kind, const char *text);
   void (*iteration)(void *ctx, const tuner_iteration *it);
+  /* As games finish (for a progress line): what is being played ("spsa",
+   * "validation", "self-play"), games done of total (the run's, resumed
+   * ones included). */
+  void (*games)(void *ctx, const char *what, long long done, long long total);
 } tuner_observer;
 
 /* Formats a line and hands it to obs->line (obs may be NULL). */
 void tuner_report(const tuner_observer *obs, tuner_line kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Passes a game-pair job's progress (arena/pairs.h, texel_selfplay) on to
+ * obs->games as `before` + done of `total` (0: the job's total). The
+ * relay is the hook's ctx; tuner_games_relay_fn the hook. */
+typedef struct tuner_games_relay {
+  const tuner_observer *obs;
+  const char *what;
+  long long before, total;
+} tuner_games_relay;
+void tuner_games_relay_fn(void *ctx, long long done, long long total);
 
 /* What a tuning run (SPSA or Texel) ends with. */
 typedef struct tuner_result {

@@ -59,8 +59,10 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
   player_param pt[EVAL_N], ps[EVAL_N];
   eval_params(c->tuned, pt);
   eval_params(c->start, ps);
-  pairs_job job = {c->spec, c->spec, pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
-                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL), NULL, NULL};
+  tuner_games_relay relay = {obs, "validation", 0, 2LL * c->pairs};
+  pairs_job job = {c->spec,    c->spec,    pt, EVAL_N, ps, EVAL_N, c->v, c->pairs, 0, c->threads,
+                   c->opening_plies, rng_mix(c->seed, 0x76616c6964ULL), tuner_games_relay_fn,
+                   &relay, NULL, NULL};
   /* With an SPRT the test is read after every pair, in pair order: it
    * decides at the same pair whatever the threads (and ranks). */
   if (c->sprt) {
