@@ -91,12 +91,12 @@ wait $player 2>/dev/null || true
   fail "a run being created and played: exit $rc: $(cat err.txt)"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v6.db
-sqlite3 v6.db 'PRAGMA user_version = 6'
+cp "$data/v4/v4.db" v7.db
+sqlite3 v7.db 'PRAGMA user_version = 7'
 set +e
-"$oware" runs --db v6.db 2>err.txt
+"$oware" runs --db v7.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 6, this one reads 5)' err.txt ||
-  fail "schema 6: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 7, this one reads 6)' err.txt ||
+  fail "schema 7: $(cat err.txt)"
 echo "ok"
