@@ -1,5 +1,6 @@
 /* report.c: writes a run's report folder: index.html and report.md (the same content), the charts, the games as OGN. */
 #include "arena/report.h"
+#include "arena/analyse.h"
 #include "core/outfile.h"
 #include "arena/viewer.h"
 
@@ -558,6 +559,73 @@ static void write_charts(out *o, const plot_run *r, const plot_result *res, cons
   (void)r;
 }
 
+/* "Endgame accuracy": the run's stored analysis (oware analyse), with its
+ * chart drawn into dir; nothing when there is none. */
+static void write_accuracy(out *o, const plot_run *r, const analyse_result *a, const char *dir,
+                           const plot_options *opt, FILE *log) {
+  heading(o, 2, "accuracy", "Endgame accuracy");
+  char buf[2400];
+  snprintf(buf, sizeof buf,
+           "Moves in the positions with at most %d seeds on the board, compared with perfect "
+           "play from the endgame databases (tables in %s; analysed %s over %lld games). "
+           "Decided moves: the move's value is exact, or provably below the best; kept: the "
+           "decided moves that keep the value; seeds lost: thrown away against perfect play; "
+           "games changed: games whose result (win, draw or loss by perfect play) a mistake "
+           "changed, of the games with a covered position; cycle-sensitive: moves whose value "
+           "depends on the repetition rule, left undecided.",
+           a->seeds, a->egdb_dir, a->created, a->run_games);
+  para(o, NULL, buf);
+  if (a->run_games != r->games) {
+    snprintf(buf, sizeof buf,
+             "The run has %lld games now: 'oware analyse --run %lld --force' brings this up to "
+             "date.",
+             r->games, (long long)r->run.id);
+    para(o, "note", buf);
+  }
+  table t;
+  table_begin(o, &t, "player|>positions|>decided|>kept %|>seeds lost / move|>mistakes|>seeds "
+                     "lost|>games changed|>cycle-sensitive");
+  for (int k = 0; k < r->nplayers && k < a->nplayers; k++) {
+    int i = r->order[k];
+    const analyse_player *p = &a->player[i];
+    double share = analyse_kept_share(p), lost = analyse_lost_per_move(p);
+    row_begin(o, &t);
+    cell_text(o, &t, r->run.player_name[i]);
+    cell(o, &t, "%lld", p->positions);
+    cell(o, &t, "%lld", analyse_decided(p));
+    if (isnan(share)) cell(o, &t, "-");
+    else cell(o, &t, "%.1f", 100 * share);
+    if (isnan(lost)) cell(o, &t, "-");
+    else cell(o, &t, "%.3f", lost);
+    cell(o, &t, "%lld", analyse_mistakes(p));
+    cell(o, &t, "%.1f", p->lost2 / 2.0);
+    cell(o, &t, "%lld / %lld", p->changed, p->games);
+    cell(o, &t, "%lld", p->cycle);
+    row_end(o);
+  }
+  table_end(o);
+  char stem[4200], err[2048];
+  snprintf(stem, sizeof stem, "%s/analyse", dir);
+  int rc = analyse_chart(a, r->run.player_name, stem, opt, err, sizeof err);
+  if (rc == 0) {
+    int w = opt && opt->width > 0 ? opt->width : 800, h = opt && opt->height > 0 ? opt->height : 500;
+    fprintf(o->h, "<figure id=\"chart-analyse\">\n<a href=\"analyse.svg\"><img src=\"analyse.png\" "
+                  "width=\"%d\" height=\"%d\" alt=\"Mean seeds lost per decided move against the "
+                  "seeds on the board, per player\"></a>\n<figcaption><b>Seeds lost per move by seeds "
+                  "on the board</b>. <a href=\"analyse.svg\">SVG</a> · <a href=\"analyse.dat\">data"
+                  "</a></figcaption>\n</figure>\n",
+            w, h);
+    fputs("### Seeds lost per move by seeds on the board\n\n![Mean seeds lost per decided move "
+          "against the seeds on the board, per player](analyse.png)\n\n[SVG](analyse.svg) · "
+          "[data](analyse.dat)\n\n",
+          o->m);
+  } else {
+    snprintf(buf, sizeof buf, "Seeds lost per move by seeds on the board: not drawn: %s.", err);
+    para(o, "note", buf);
+    if (log && rc < 0) fprintf(log, "report: the endgame accuracy chart: %s\n", err);
+  }
+}
+
 static void write_files(out *o, const plot_run *r, const char *dir, const char *ogn) {
   heading(o, 2, "files", "Files");
   fputs("<ul>\n", o->h);
@@ -579,6 +647,12 @@ static void write_files(out *o, const plot_run *r, const char *dir, const char *
     fprintf(o->m, "- [%s](%s): chart data (scripts/%s.gp draws it)\n", dat, dat,
             plot_kind_name(1u << k));
   }
+  if (file_exists(dir, "analyse.dat")) {
+    fputs("<li><a href=\"analyse.dat\">analyse.dat</a>: endgame accuracy chart data "
+          "(scripts/analyse.gp draws it)</li>\n", o->h);
+    fputs("- [analyse.dat](analyse.dat): endgame accuracy chart data (scripts/analyse.gp draws "
+          "it)\n", o->m);
+  }
   fputs("</ul>\n", o->h);
 }
 
@@ -587,6 +661,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   plot_run *r;
   if (plot_run_load(db, run_id, &r, err, errlen)) return -1;
   int rc = -1;
+  analyse_result *acc = NULL; /* the run's stored endgame analysis, if any */
   FILE *h = NULL, *m = NULL;
   outfile hf = {0}, mf = {0}; /* index.html and report.md: each written whole or not at all */
   char hpath[4200], mpath[4200], ogn[64], ognpath[4200];
@@ -596,6 +671,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   if (r->games && write_ogn(db, r, ognpath, err, errlen)) goto done;
   /* Charts: those of games for a run with games, the tuning chart for a run
    * with tuning iterations. */
+  if (r->games && analyse_load(db, run_id, &acc, err, errlen) < 0) goto done;
   unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)PLOT_TUNING : 0u) |
                    (r->ntuning ? (unsigned)PLOT_TUNING : 0u);
   plot_result res;
@@ -627,13 +703,15 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   fprintf(h,
           "<nav><a href=\"#configuration\">Configuration</a><a href=\"#standings\">Standings</a>"
           "<a href=\"#ratings\">Ratings</a><a href=\"#pairings\">Pairings</a>"
-          "<a href=\"#charts\">Charts</a>%s<a href=\"#files\">Files</a></nav>\n",
+          "<a href=\"#charts\">Charts</a>%s%s<a href=\"#files\">Files</a></nav>\n",
+          acc ? "<a href=\"#accuracy\">Endgame accuracy</a>" : "",
           r->games ? "<a href=\"#games\">Games</a>" : "");
   write_config(&o, r);
   write_standings(&o, r);
   write_ratings(&o, r);
   write_pairings(&o, r);
   write_charts(&o, r, &res, outdir, opt);
+  if (acc) write_accuracy(&o, r, acc, outdir, opt, log);
   long long viewed = 0;
   if (r->games && viewer_write(h, db, &r->run, &viewed, err, errlen)) goto done;
   if (viewed) fprintf(m, "\nThe games can be stepped through in index.html (section Games).\n");
@@ -652,6 +730,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
 done:
   outfile_abort(&hf); /* nothing left to do after a commit */
   outfile_abort(&mf);
+  analyse_free(acc);
   plot_run_free(r);
   return rc;
 }

@@ -4,6 +4,7 @@
  * time (the arena's writer thread). Every sqlite3 call is checked; every
  * error message starts with "store: " and carries sqlite3_errmsg. */
 #include "arena/store.h"
+#include "arena/store_sql.h"
 #include "core/notation.h"
 #include "core/variant.h"
 
@@ -124,8 +125,8 @@ struct store {
   "  since TEXT NOT NULL\n"                                                                       \
   ");\n"
 
-/* The newest schema (version 5): the tables of version 1, RATINGS_SQL,
- * TUNING_SQL, METRICS_SQL and V5_SQL.
+/* The newest schema (version 6): the tables of version 1, RATINGS_SQL,
+ * TUNING_SQL, METRICS_SQL, V5_SQL and ANALYSIS_SQL (store_sql.h).
  * Each later version adds a step to migrate() and bumps
  * STORE_SCHEMA_VERSION; this text always creates the newest schema.
  * Constraints are chosen for the insert path: no `IN (…)` (an ephemeral
@@ -205,7 +206,7 @@ static const char schema_sql[] =
     "  FOREIGN KEY (run_id, north_idx) REFERENCES players(run_id, idx),\n"
     "  CHECK ((south_idx = a_idx AND north_idx = b_idx) OR\n"
     "         (south_idx = b_idx AND north_idx = a_idx))\n"
-    ");\n" RATINGS_SQL TUNING_SQL METRICS_SQL V5_SQL;
+    ");\n" RATINGS_SQL TUNING_SQL METRICS_SQL V5_SQL ANALYSIS_SQL;
 
 /* ---------------------------------------------------------------- errors */
 
@@ -829,7 +830,7 @@ done:
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table, 3 → 4 the
  * variant_metrics table, 4 → 5 the run settings, openings, files and locks
- * (migrate_v5). */
+ * (migrate_v5), 5 → 6 the endgame analysis tables (ANALYSIS_SQL). */
 static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
   long long v;
   char sql[64];
@@ -851,6 +852,9 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 4:
       if (migrate_v5(db, err, errlen)) goto fail;
+      break;
+    case 5:
+      if (exec(db, ANALYSIS_SQL, err, errlen)) goto fail;
       break;
     default:
       errf(err, errlen, "no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
@@ -1059,6 +1063,8 @@ fail:
   store_close(s);
   return -1;
 }
+
+sqlite3 *store_sqlite(store *s) { return s->db; }
 
 void store_close(store *s) {
   if (!s) return;

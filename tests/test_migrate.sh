@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
 # an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 5 with its runs listed, exported and resumed
+# study) opened by this oware: migrated to schema 6 (through 5) with its runs listed, exported and resumed
 # from their settings. Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
@@ -17,7 +17,7 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 5 ] || fail "not migrated to schema 5"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 6 ] || fail "not migrated to schema 6"
 grep -q '^ *1  interrupted sprt run .*round-robin' runs.txt || fail "run 1 listed"
 grep -q '^ *3  interrupted spsa run .*spsa' runs.txt || fail "run 3 listed"
 grep -q '^ *4  finished    variants' runs.txt || fail "run 4 listed"
@@ -91,12 +91,12 @@ wait $player 2>/dev/null || true
   fail "a run being created and played: exit $rc: $(cat err.txt)"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v6.db
-sqlite3 v6.db 'PRAGMA user_version = 6'
+cp "$data/v4/v4.db" v7.db
+sqlite3 v7.db 'PRAGMA user_version = 7'
 set +e
-"$oware" runs --db v6.db 2>err.txt
+"$oware" runs --db v7.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 6, this one reads 5)' err.txt ||
-  fail "schema 6: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 7, this one reads 6)' err.txt ||
+  fail "schema 7: $(cat err.txt)"
 echo "ok"
