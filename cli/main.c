@@ -32,6 +32,7 @@ static const command commands[] = {
     {"variants", "list the rule variants; with --players, compare them (study)", cli_variants_list},
     {"play", "play a game against a player in the terminal", cli_play},
     {"egdb", "endgame databases: build, probe, stats (perfect play with few seeds)", cli_egdb},
+    {"book", "opening book: build it by our own searches of the first plies, show it", cli_book},
     {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},
 };
 
