@@ -9,7 +9,7 @@
 #define DEFAULT_SPEC "minimax:movetime=1000"
 
 static const char uci_usage[] =
-    "usage: oware uci [--player SPEC]\n"
+    "usage: oware uci [--player SPEC] [--book FILE] [--egdb-dir DIR]\n"
     "Serves a player over the engine protocol (Aualé's dialect of UCI) on stdin\n"
     "and stdout, so that a GUI such as Aualé, or another harness (an 'engine:'\n"
     "player), can use it.\n";
@@ -21,6 +21,8 @@ static const char uci_after[] =
     "  isready                    -> readyok\n"
     "  ucinewgame\n"
     "  setoption name N value V   e.g. 'setoption name Variant value auale'\n"
+    "                             OwnBook true: the player's book= is --book's file;\n"
+    "                             UseLeaves true: its egdb= is --egdb-dir\n"
     "  position startpos|fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S [moves FdEe]\n"
     "  go [depth N] [movetime MS] [nodes N] [infinite] [wtime/btime/winc/binc MS]\n"
     "                             -> info lines, bestmove X (0000: no move)\n"
@@ -28,10 +30,14 @@ static const char uci_after[] =
     "Errors of the other side are answered 'info string error: ...'.\n";
 
 int cli_uci(int argc, char **argv) {
-  const char *cmd = "uci", *spec;
+  const char *cmd = "uci", *spec, *book = NULL, *egdb_dir = NULL;
   int nargs, rc;
   cli_option opts[] = {
       CLI_O_TEXT("player", &spec, "SPEC", DEFAULT_SPEC, "the player to serve"),
+      CLI_O_TEXT("book", &book, "FILE", NULL,
+                 "the opening book OwnBook turns on (default ~/.cache/oware/book.bin)"),
+      CLI_O_TEXT("egdb-dir", &egdb_dir, "DIR", NULL,
+                 "the endgame databases UseLeaves turns on (default ~/.cache/oware/egdb)"),
       CLI_END,
   };
   cli_command_spec pspec = {cmd, uci_usage, uci_after, opts, 0};
@@ -40,7 +46,7 @@ int cli_uci(int argc, char **argv) {
   player_config cfg;
   if (player_parse_spec(spec, &cfg, err, sizeof err)) return cli_error(cmd, "--player: %s", err);
   player_config_free(&cfg);
-  if (uci_serve(spec, stdin, stdout, err, sizeof err)) {
+  if (uci_serve(spec, book, egdb_dir, stdin, stdout, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     return CLI_EXIT_FAIL;
   }

@@ -1,4 +1,4 @@
-/* thread.h: starting and joining threads: the one place the project creates them (the runner's workers, the UCI server's search, the endgame build). */
+/* thread.h: starting and joining threads: the one place the project creates them (the runner's workers, the UCI server's search, the endgame build, the book build). */
 #ifndef OWARE_THREAD_H
 #define OWARE_THREAD_H
 

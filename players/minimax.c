@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "core/rng.h"
+#include "players/book.h"
 #include "players/eval.h"
 #include "players/minimax.h"
 #include "players/player.h"
@@ -60,6 +61,8 @@ typedef struct mm {
   uint16_t seen[4096];
   int game_plies;
   tablebase tb; /* egdb=: decided endgames score as game ends */
+  book *book;   /* book=: the moves of an opening book */
+  int book_on;  /* the book is of this game's variant */
 } mm;
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
@@ -272,6 +275,21 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   s->seldepth = 0;
   s->age++;
   s->noise_seed = rng_mix(p->seed, p->game_seed);
+  int bm, bs;
+  if (s->book_on && !(lim && lim->infinite) && book_probe(s->book, &g->pos, &bm, &bs) &&
+      (g->legal >> bm & 1u)) {
+    /* A book move: played at once, reported as the book's search. */
+    player_info it = {0};
+    it.depth = book_get_info(s->book)->depth;
+    it.score = bs;
+    it.seconds = clock_now() - t0;
+    it.pv[0] = bm;
+    it.pvlen = 1;
+    if (p->on_info) p->on_info(p->info_ctx, &it);
+    if (info) *info = it;
+    *move = bm;
+    return PLAYER_OK;
+  }
   int maxdepth = s->depth, movetime = s->movetime_ms;
   s->limit = s->nodes_limit;
   s->infinite = lim && lim->infinite;
@@ -365,6 +383,7 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
     s->dirty_over = 0;
   }
   s->age = 0;
+  s->book_on = s->book && book_matches(s->book, v);
   return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
@@ -372,6 +391,7 @@ static void destroy(player *p) {
   mm *s = p->data;
   if (!s) return;
   tablebase_free(&s->tb);
+  book_free(s->book);
   free(s->tt);
   free(s->dirty);
   free(s);
@@ -439,6 +459,11 @@ static int create(player *p, char *err, size_t errlen) {
     return -1;
   }
   for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w.w[i]);
+  const char *bf = player_config_text(c, "book");
+  if (bf && strcmp(bf, "off") && book_load(bf, &s->book, err, errlen)) {
+    destroy(p);
+    return -1;
+  }
   for (int i = 0; i <= VARIANT_MAX_TOTAL; i++) s->zstore[i] = board_store_key(i);
   long long mb = player_config_int(c, "hash");
   if (mb > 0) {
@@ -468,6 +493,8 @@ static const player_option options[] = {
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
+    {"book", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
+     "opening book file (oware book build): its move where it has the position; off = none"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_minimax = {

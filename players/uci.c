@@ -15,7 +15,9 @@
 #include "core/clock.h"
 #include "core/notation.h"
 #include "core/thread.h"
+#include "players/book.h"
 #include "players/player.h"
+#include "players/tablebase.h"
 
 /*
  * The dialect, as served here:
@@ -28,10 +30,16 @@
  *                       re-created from the rebuilt spec. An empty value or
  *                       `<empty>` returns an option to its default. A bad
  *                       value: `info string error: …`, nothing changes.
- *                       Aualé's options OwnBook, UseLeaves, Ponder (check)
+  *                       Aualé's options OwnBook, UseLeaves, Ponder (check)
  *                       and Hash (spin, MiB) are offered and accepted when
- *                       the player has no option of that name; for now they
- *                       change nothing, and the `info string` answer says so
+ *                       the player has no option of that name. OwnBook sets
+ *                       the player's book= to the server's book file (true)
+ *                       or off (false), UseLeaves its egdb= to the server's
+ *                       endgame folder or off, when the player takes that
+ *                       option (minimax; mcts takes egdb=); a file or folder
+ *                       that cannot be used is an error line and the option
+ *                       stays as it was. Otherwise, and for Ponder, they
+ *                       change nothing and the `info string` answer says so
  *                       (minimax's own hash= takes `Hash`: it sizes the TT).
  *   position startpos|fen POS [moves FdEe…]
  *                       letters together or apart; an illegal move or a bad
@@ -82,6 +90,8 @@ struct uci_server {
   char name[PLAYER_NAME_MAX];        /* name= of the spec, "" when not given */
   variant v;                         /* the Variant option */
   uint64_t games;                    /* ucinewgame count: the game seed */
+  char book[4096];                   /* the file OwnBook turns on */
+  char egdb_dir[4096];               /* the folder UseLeaves turns on */
 
   /* The position: where it starts and the moves since (all legal). */
   board start;
@@ -277,18 +287,21 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
   return 0;
 }
 
-/* Options that Aualé (and other GUIs) send and that no player of ours acts
- * on yet: accepted with a word on what they do, so that a GUI's setoption
- * is never an error. `Hash` is here for players without a hash= option. */
+/* Options that Aualé (and other GUIs) send, under their names: when the
+ * player takes the option `target`, a check turns it on (with the server's
+ * file or folder) or off; otherwise they are accepted with a word on what
+ * they do, so that a GUI's setoption is never an error. `Hash` is here for
+ * players without a hash= option. */
 static const struct alien {
   const char *name;
-  const char *note;
+  const char *target; /* the player's option it sets, or NULL */
+  const char *note;   /* what it does for a player without target */
 } aliens[] = {
-    {"OwnBook", "there is no opening book yet: the option is accepted and has no effect"},
-    {"UseLeaves", "accepted and has no effect: minimax's endgame databases are the egdb option (a folder), set with setoption name egdb value PATH"},
-    {"Ponder", "no pondering: 'go ponder' is searched as a normal go; the option has no effect"},
-    {"Hash", "this player has no hash table: the option is accepted and has no effect"},
-    {NULL, NULL}};
+    {"OwnBook", "book", "this player has no opening book: the option is accepted and has no effect"},
+    {"UseLeaves", "egdb", "this player reads no endgame databases: the option is accepted and has no effect"},
+    {"Ponder", NULL, "no pondering: 'go ponder' is searched as a normal go; the option has no effect"},
+    {"Hash", NULL, "this player has no hash table: the option is accepted and has no effect"},
+    {NULL, NULL, NULL}};
 
 static int type_has_option(const player_type *t, const char *name) {
   for (int k = 0; t->options[k].name; k++)
@@ -296,21 +309,29 @@ static int type_has_option(const player_type *t, const char *name) {
   return 0;
 }
 
-/* setoption for one of aliens[] the player does not have: 1 when handled. */
-static int set_alien(server *s, const char *name, const char *value) {
-  if (type_has_option(s->type, name)) return 0;
+/* setoption for one of aliens[] the player does not have: 0 when it is not
+ * one, 1 when handled, 2 when it stands for the player's option *name with
+ * the value *value (the server's file or folder, or "" for the default). */
+static int set_alien(server *s, const char **name, const char **value) {
+  if (type_has_option(s->type, *name)) return 0;
   for (int k = 0; aliens[k].name; k++) {
-    if (strcasecmp(aliens[k].name, name)) continue;
-    int check = strcasecmp(name, "Hash") != 0;
+    if (strcasecmp(aliens[k].name, *name)) continue;
+    int check = strcasecmp(*name, "Hash") != 0;
+    const char *v = *value;
     char *end = NULL;
-    if (check ? (*value && strcasecmp(value, "true") && strcasecmp(value, "false"))
-              : (*value && (strtoll(value, &end, 10) < 0 || *end))) {
-      say(s, "info string error: option %s is '%s'; allowed: %s", aliens[k].name, value,
+    if (check ? (*v && strcasecmp(v, "true") && strcasecmp(v, "false"))
+              : (*v && (strtoll(v, &end, 10) < 0 || *end))) {
+      say(s, "info string error: option %s is '%s'; allowed: %s", aliens[k].name, v,
           check ? "true or false" : "a whole number of MiB");
       return 1;
     }
-    say(s, "info string option %s %s: %s", aliens[k].name, *value ? value : "(default)",
-        aliens[k].note);
+    if (aliens[k].target && type_has_option(s->type, aliens[k].target)) {
+      int on = !strcasecmp(v, "true");
+      *name = aliens[k].target;
+      *value = !on ? "" : !strcmp(aliens[k].target, "book") ? s->book : s->egdb_dir;
+      return 2;
+    }
+    say(s, "info string option %s %s: %s", aliens[k].name, *v ? v : "(default)", aliens[k].note);
     return 1;
   }
   return 0;
@@ -351,8 +372,8 @@ static void print_options(server *s) {
     }
   }
   /* The options Aualé sends to its engine. Hash is the player's own hash=
-   * when it has one (matched without regard to case); the others are
-   * accepted and have no effect yet (see aliens[]). */
+   * when it has one (matched without regard to case); OwnBook and
+   * UseLeaves set book= and egdb= (see aliens[]). */
   if (!type_has_option(s->type, "Hash")) say(s, "option name Hash type spin default 16 min 0 max 16384");
   for (int k = 0; aliens[k].name; k++)
     if (!type_has_option(s->type, aliens[k].name))
@@ -378,54 +399,10 @@ static int new_game(server *s) {
   return 0;
 }
 
-static void cmd_setoption(server *s, char *args) {
-  /* setoption name N… [value V…] */
-  char *p = args, *w = next_word(&p);
-  if (!w || strcmp(w, "name")) {
-    say(s, "info string error: expected 'setoption name NAME value VALUE'");
-    return;
-  }
-  char *value = NULL, *name = p;
-  for (char *q = strstr(p, "value"); q; q = strstr(q + 1, "value")) {
-    int before = q == p || q[-1] == ' ' || q[-1] == '\t';
-    int after = q[5] == '\0' || q[5] == ' ' || q[5] == '\t';
-    if (before && after) {
-      *q = '\0';
-      value = q + 5;
-      break;
-    }
-  }
-  char empty[1] = "";
-  name = trim(name);
-  value = trim(value ? value : empty);
-  if (!*name) {
-    say(s, "info string error: setoption without an option name");
-    return;
-  }
-  if (!strcmp(value, "<empty>")) value += strlen(value);
-  finish_search(s);
+/* Sets the player's option `name` (or seed) to value ("" = the default) by
+ * re-creating the player; on failure an error line, and nothing changes. */
+static void set_player_option(server *s, const char *name, const char *value) {
   char err[512];
-  if (!strcasecmp(name, "Variant")) {
-    variant nv, old = s->v;
-    if (variant_parse(*value ? value : "abapa", &nv, err, sizeof err)) {
-      say(s, "info string error: option Variant: %s", err);
-      return;
-    }
-    s->v = nv;
-    if (new_game(s)) {
-      s->v = old;
-      new_game(s);
-      return;
-    }
-    reset_position(s);
-    return;
-  }
-  if (strchr(value, ',')) {
-    say(s, "info string error: option %s: a value cannot hold ',' (specs are comma-separated)",
-        name);
-    return;
-  }
-  if (set_alien(s, name, value)) return;
   int i = -1;
   int is_seed = !strcasecmp(name, "seed");
   unsigned long long new_seed = s->seed;
@@ -482,6 +459,58 @@ static void cmd_setoption(server *s, char *args) {
   free(old_val);
   player_free(s->p);
   install(s, np);
+}
+
+static void cmd_setoption(server *s, char *args) {
+  /* setoption name N… [value V…] */
+  char *p = args, *w = next_word(&p);
+  if (!w || strcmp(w, "name")) {
+    say(s, "info string error: expected 'setoption name NAME value VALUE'");
+    return;
+  }
+  char *value = NULL, *name = p;
+  for (char *q = strstr(p, "value"); q; q = strstr(q + 1, "value")) {
+    int before = q == p || q[-1] == ' ' || q[-1] == '\t';
+    int after = q[5] == '\0' || q[5] == ' ' || q[5] == '\t';
+    if (before && after) {
+      *q = '\0';
+      value = q + 5;
+      break;
+    }
+  }
+  char empty[1] = "";
+  name = trim(name);
+  value = trim(value ? value : empty);
+  if (!*name) {
+    say(s, "info string error: setoption without an option name");
+    return;
+  }
+  if (!strcmp(value, "<empty>")) value += strlen(value);
+  finish_search(s);
+  char err[512];
+  if (!strcasecmp(name, "Variant")) {
+    variant nv, old = s->v;
+    if (variant_parse(*value ? value : "abapa", &nv, err, sizeof err)) {
+      say(s, "info string error: option Variant: %s", err);
+      return;
+    }
+    s->v = nv;
+    if (new_game(s)) {
+      s->v = old;
+      new_game(s);
+      return;
+    }
+    reset_position(s);
+    return;
+  }
+  const char *oname = name, *ovalue = value;
+  if (set_alien(s, &oname, &ovalue) == 1) return;
+  if (strchr(ovalue, ',')) {
+    say(s, "info string error: option %s: a value cannot hold ',' (specs are comma-separated)",
+        oname);
+    return;
+  }
+  set_player_option(s, oname, ovalue);
 }
 
 static void cmd_position(server *s, char *args) {
@@ -698,11 +727,19 @@ uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen
     return NULL;
   }
   install(s, p);
+  uci_server_set_files(s, NULL, NULL);
   if (take_options(s, spec, err, errlen)) {
     uci_server_free(s);
     return NULL;
   }
   return s;
+}
+
+void uci_server_set_files(uci_server *s, const char *book_file, const char *egdb_dir) {
+  if (book_file) snprintf(s->book, sizeof s->book, "%s", book_file);
+  else book_default_path(s->book, sizeof s->book);
+  if (egdb_dir) snprintf(s->egdb_dir, sizeof s->egdb_dir, "%s", egdb_dir);
+  else tablebase_default_dir(s->egdb_dir, sizeof s->egdb_dir);
 }
 
 int uci_server_line(uci_server *s, char *line) {
@@ -732,9 +769,11 @@ int uci_server_free(uci_server *s) {
   return failed ? -1 : 0;
 }
 
-int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen) {
+int uci_serve(const char *spec, const char *book_file, const char *egdb_dir, FILE *in, FILE *out,
+              char *err, size_t errlen) {
   server *s = uci_server_new(spec, out, err, errlen);
   if (!s) return -1;
+  uci_server_set_files(s, book_file, egdb_dir);
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;

@@ -15,9 +15,13 @@
  * side (a bad option value, an illegal move, a malformed position) are
  * answered with `info string error: …` and change nothing. Every output line
  * is written whole and flushed, one writer at a time.
+ * `setoption name OwnBook value true` sets the player's book= to `book_file`,
+ * UseLeaves its egdb= to `egdb_dir` (NULL: book_default_path and
+ * tablebase_default_dir), when the player takes those options.
  * Returns 0 after `quit` or the end of `in`; -1 with a message in err when
  * the player cannot be created or `out` cannot be written. */
-int uci_serve(const char *spec, FILE *in, FILE *out, char *err, size_t errlen);
+int uci_serve(const char *spec, const char *book_file, const char *egdb_dir, FILE *in, FILE *out,
+              char *err, size_t errlen);
 
 /* The same server one line at a time (what uci_serve does with each line of
  * its input; the fuzzer and the tests drive it directly). */
@@ -25,6 +29,9 @@ typedef struct uci_server uci_server;
 /* A server of spec's player answering on out; NULL with err when the player
  * cannot be created. */
 uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen);
+/* The book file OwnBook and the endgame folder UseLeaves turn on (NULL: the
+ * defaults, which uci_server_new sets). */
+void uci_server_set_files(uci_server *s, const char *book_file, const char *egdb_dir);
 /* Runs one command line (modified in place; a trailing newline is allowed).
  * Returns 0, 1 after `quit`, -1 once out cannot be written. */
 int uci_server_line(uci_server *s, char *line);

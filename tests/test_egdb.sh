@@ -98,6 +98,35 @@ run egdb stats --variant abapa --dir "$db" --markdown
 expect_rc 0
 expect_in "| abapa | 7 | 31824 |" out
 
+# UseLeaves in oware uci: minimax's egdb= with the folder of --egdb-dir. A
+# position of 6 seeds that the tables call a win (6 of 6 with the stores
+# even): the search scores it as a proven win, and plays a winning move;
+# without UseLeaves, it sees only an evaluation at depth 3.
+leaves="$tmp/leaves"
+mkdir -p "$leaves"
+run egdb build --variant abapa --seeds 6 --dir "$leaves" --quiet
+expect_rc 0
+pos=1-1-1-0-0-0-0-0-1-1-1-0-21-21-S
+run egdb probe "$pos" --dir "$leaves"
+expect_in "value 6 (exact)" out
+uci_leaves() { # uci_leaves ON: the answer to `go depth 3` at pos
+  out=$(printf 'position fen %s\nsetoption name UseLeaves value %s\ngo depth 3\nisready\n' "$pos" "$1" |
+    timeout 60 "$OWARE" uci --player minimax:depth=3 --egdb-dir "$leaves" 2>&1)
+  what="oware uci, UseLeaves $1"
+}
+uci_leaves true
+expect_in "score mate " out
+case "$out" in *"score mate -"*) fail "a won position scored as a loss: $out" ;; esac
+case "$out" in *"bestmove "[ABC]*) ;; *) fail "not a winning move (A, B or C): $out" ;; esac
+case "$out" in *"info string"*) fail "an info string: $out" ;; esac
+uci_leaves false
+expect_in "score cp " out
+case "$out" in *"score mate"*) fail "a mate score without the tables: $out" ;; esac
+# The folder without tables: an error line naming it.
+out=$(printf 'setoption name UseLeaves value true\nisready\n' | "$OWARE" uci --egdb-dir "$tmp/none" 2>&1)
+what="oware uci --egdb-dir without tables"
+expect_in "info string error: egdb=$tmp/none: no endgame tables" out
+
 # A corrupt table is rejected, naming the file and the fault.
 printf 'X' | dd of="$db/abapa/n06.egdb" bs=1 seek=500 conv=notrunc 2>/dev/null
 run egdb probe 0-0-0-0-1-2-0-0-0-1-0-0-20-24-S --dir "$db"

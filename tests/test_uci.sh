@@ -9,7 +9,7 @@ check() { # check NAME CONDITION...
   if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
 }
 
-coproc ENG { "$oware" uci --player minimax:depth=4 2>&1; }
+coproc ENG { "$oware" uci --player minimax:depth=4 --book /nonexistent-oware/book.bin --egdb-dir /nonexistent-oware/egdb 2>&1; }
 eng_pid=$ENG_PID
 send() { echo "$1" >&"${ENG[1]}"; }
 # expect REGEX: reads lines until one matches, for at most 10 s; the lines
@@ -51,9 +51,14 @@ check "a bad option value is an error line" expect '^info string error: .*depth'
 send "setoption name nosuch value 3"
 check "an unknown option is an error line" expect "^info string error: no option 'nosuch'"
 send "setoption name OwnBook value true"
-check "OwnBook is accepted and said to have no effect" expect '^info string option OwnBook true: .*no effect'
+check "OwnBook true without the book file is an error naming it (test_book.sh has the rest)" expect '^info string error: book /nonexistent-oware/book.bin: cannot open it'
 send "setoption name UseLeaves value true"
-check "UseLeaves is accepted and said to have no effect" expect '^info string option UseLeaves true: .*no effect'
+check "UseLeaves true without the tables is an error naming the folder (test_egdb.sh has the rest)" expect '^info string error: egdb=/nonexistent-oware/egdb: no endgame tables'
+send "setoption name OwnBook value false"
+send "setoption name UseLeaves value false"
+send isready
+check "OwnBook and UseLeaves false are accepted silently" expect '^readyok$'
+check "... (no error line)" bash -c "! grep -q 'info string' <<<'$got'"
 send "setoption name Ponder value false"
 check "Ponder is accepted" expect '^info string option Ponder false: '
 send "setoption name Ponder value maybe"
