@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "arena/study.h"
+#include "players/level.h"
 #include "players/player.h"
 
 int study_split_list(const char *text, int (*fn)(void *ctx, const char *item), void *ctx) {
@@ -38,8 +39,12 @@ static int add_player(void *ctx, const char *spec) {
   store_run *r = a->r;
   if (r->nplayers == STORE_MAX_PLAYERS)
     return snprintf(a->err, a->errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
+  /* A level is stored as the spec it stands for (players/level.h). */
+  char resolved[LEVEL_SPEC_MAX + 512], err[1024];
+  if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
+    return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
+  spec = resolved;
   player_config cfg;
-  char err[512];
   if (player_parse_spec(spec, &cfg, err, sizeof err))
     return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
   for (int i = 0; i < r->nplayers; i++)

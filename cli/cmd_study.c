@@ -20,6 +20,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "players/level.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
 #include "tuner/calibration.h"
@@ -327,9 +328,12 @@ static int add_pool(void *ctx, const char *spec) {
   pool_list *p = ctx;
   if (p->n == CALIBRATE_MAX_REFS - 1)
     return cli_error(p->cmd, "--pool: more than %d players", CALIBRATE_MAX_REFS - 1), -1;
+  char resolved[LEVEL_SPEC_MAX + 512], err[1024];
+  if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
+    return cli_error(p->cmd, "--pool: %s", err), -1;
+  spec = resolved; /* a level plays as the spec it stands for */
   if (strlen(spec) >= sizeof p->spec[0]) return cli_error(p->cmd, "--pool: spec too long"), -1;
   player_config cfg;
-  char err[512];
   if (player_parse_spec(spec, &cfg, err, sizeof err))
     return cli_error(p->cmd, "--pool: %s", err), -1;
   player_config_free(&cfg);
@@ -517,12 +521,30 @@ static int calibrate_games(const char *cmd, calibrate_opts *o, tuner_calibrate_c
   return 0;
 }
 
+/* One line of the levels file, in the format level:NAME reads (players/level.h). */
+static int write_level(FILE *lf, const calibrate_found *f, const char *spec,
+                       const rating_player *p, int within) {
+  static level_entry e;
+  char line[LEVEL_SPEC_MAX + 256];
+  memset(&e, 0, sizeof e);
+  snprintf(e.name, sizeof e.name, "%s", f->level.name);
+  snprintf(e.spec, sizeof e.spec, "%s", spec);
+  snprintf(e.verdict, sizeof e.verdict, "%s", within ? "ok" : "off");
+  snprintf(e.status, sizeof e.status, "%s", calibrate_status_name(f->status));
+  e.columns = 8;
+  e.elo = p->elo, e.lo = p->lo, e.hi = p->hi, e.target = f->level.target;
+  if (level_format(&e, line, sizeof line) < 0) return -1;
+  fprintf(lf, "%s\n", line);
+  return 0;
+}
+
 /* The levels: printed to out, and written to --out (unless '-'). 0, or -1. */
 static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
                         const tuner_calibration *r, FILE *out) {
   const calibrate_result *cr = r->search;
   FILE *lf = NULL;
   outfile lof = {0}; /* the levels file is written whole or not at all */
+  int unwritten = 0;
   if (strcmp(o->out_path, "-")) {
     if (cli_out_open(cmd, &lof, o->out_path)) return -1;
     lf = lof.f;
@@ -531,6 +553,7 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
                 "# verification %lld.\n"
                 "# Elo and its 95%% interval from the verification round robin; verdict: ok when\n"
                 "# |Elo - target| <= max(2 SE, %g), else off; the search's status after it.\n"
+                "# level:NAME,file=THIS_FILE plays the spec of the level NAME (docs/LEVELS.md).\n"
                 "# name spec elo lo hi target verdict status\n",
             o->base, o->knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->vtext, o->seed,
             o->ref_games, o->games, o->max_games, o->verify_games, o->tolerance);
@@ -545,10 +568,13 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
     fprintf(out, "  %-10s %-36s %7.0f %8.1f [%7.1f, %7.1f] %8.1f %-11s %s\n", f->level.name,
            r->level_spec[i], f->level.target, p->elo, p->lo, p->hi, r->tol[i],
            calibrate_status_name(f->status), r->ok[i] ? "ok" : "OFF");
-    if (lf)
-      fprintf(lf, "%s %s %.1f %.1f %.1f %.0f %s %s\n", f->level.name, r->level_spec[i], p->elo,
-              p->lo, p->hi, f->level.target, r->within[i] ? "ok" : "off",
-              calibrate_status_name(f->status));
+    if (lf && write_level(lf, f, r->level_spec[i], p, r->within[i])) {
+      outfile_abort(&lof);
+      lf = NULL;
+      unwritten = 1;
+      cli_error(cmd, "level %s: its name or spec cannot be written to a levels file",
+                f->level.name);
+    }
   }
   for (int k = 0; k < cr->nlevels; k++) {
     const calibrate_found *f = &cr->found[r->order[k]];
@@ -566,7 +592,7 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
   if (lf) {
     if (!cli_out_commit(cmd, &lof)) fprintf(out, "Levels written to %s\n", o->out_path);
   }
-  return 0;
+  return unwritten ? -1 : 0;
 }
 
 /* --chart STEM: the curve's data and its chart (a failure is only said). */

@@ -20,6 +20,7 @@
 #include "cli/progress.h"
 #include "core/clock.h"
 #include "core/notation.h"
+#include "players/level.h"
 #include "players/player.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
@@ -128,9 +129,13 @@ static int add_players(const char *cmd, char *list, int file, store_run *r) {
     if (!l || tok[0] == '#') continue;
     if (r->nplayers == STORE_MAX_PLAYERS)
       return cli_error(cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
+    /* A level is stored as the spec it stands for: a resume does not read
+     * the levels file again. */
+    char spec[LEVEL_SPEC_MAX + 512], err[1024];
+    if (level_resolve(tok, spec, sizeof spec, err, sizeof err))
+      return cli_error(cmd, "player %d: %s", r->nplayers + 1, err), -1;
     player_config cfg;
-    char err[512];
-    if (player_parse_spec(tok, &cfg, err, sizeof err))
+    if (player_parse_spec(spec, &cfg, err, sizeof err))
       return cli_error(cmd, "player %d: %s", r->nplayers + 1, err), -1;
     for (int i = 0; i < r->nplayers; i++)
       if (!strcmp(r->player_name[i], cfg.name)) {
@@ -139,7 +144,7 @@ static int add_players(const char *cmd, char *list, int file, store_run *r) {
                          r->player_name[i]),
                -1;
       }
-    int oom = store_run_add_player(r, cfg.name, tok);
+    int oom = store_run_add_player(r, cfg.name, spec);
     player_config_free(&cfg);
     if (oom) return cli_error(cmd, "out of memory"), -1;
   }

@@ -17,6 +17,7 @@
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "players/eval.h"
+#include "players/level.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
 #include "tuner/tuning.h"
@@ -157,6 +158,12 @@ static int parse(const char *cmd, int argc, char **argv, tune_cfg *c, long long 
 /* The checks after parsing (a new run) or reading the settings (--resume). */
 static int check(const char *cmd, tune_cfg *c) {
   if (!c->spec) return cli_error(cmd, "--player SPEC is needed (a minimax player)");
+  /* A level is tuned and stored as the spec it stands for. */
+  static char resolved[LEVEL_SPEC_MAX + 512];
+  char lerr[1024];
+  if (level_resolve(c->spec, resolved, sizeof resolved, lerr, sizeof lerr))
+    return cli_error(cmd, "--player: %s", lerr);
+  c->spec = resolved;
   if (c->validate_sprt) {
     rating_sprt sp;
     char err[256];

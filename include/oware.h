@@ -67,7 +67,10 @@ typedef struct oware_player oware_player;
 
 /* A player from a spec, as `oware players` lists them: "greedy",
  * "minimax:depth=6", "mcts:playouts=5000", "engine:cmd=...",
- * "plugin:path=./x.so,...". NULL with a message on a bad spec. */
+ * "plugin:path=./x.so,...", or a level by name: "level:hard",
+ * "level:easy,file=levels.txt" (the levels file of `oware calibrate`; without
+ * file=, $OWARE_LEVELS or the installed one). NULL with a message on a bad
+ * spec, an unknown level or an unreadable levels file. */
 oware_player *oware_player_new(const char *spec, char *err, size_t errlen);
 void oware_player_free(oware_player *p);
 

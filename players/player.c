@@ -9,6 +9,7 @@
 
 #include "core/notation.h"
 #include "core/rng.h"
+#include "players/level.h"
 #include "players/plugin.h"
 
 extern const player_type player_random, player_greedy, player_minimax, player_mcts,
@@ -139,13 +140,7 @@ void player_config_free(player_config *cfg) {
   cfg->plugin = NULL;
 }
 
-/* One item of a spec ("key=value") from *pp into buf (room for the whole
- * spec), with the quoting rule of docs/PLAYERS.md resolved: "\," is a comma,
- * "\\" a backslash, "\"" a double quote, and a value that starts with '"'
- * runs to the next unescaped '"' (commas inside are the value's). *pp is
- * left on the ',' that ends the item, or on the end. Returns 0, or -1 with
- * a message for an unclosed quote or text after a closing quote. */
-static int spec_item(const char *spec, const char **pp, char *buf, char *err, size_t errlen) {
+int player_spec_item(const char *spec, const char **pp, char *buf, char *err, size_t errlen) {
   const char *p = *pp;
   size_t n = 0;
   int seen_eq = 0;
@@ -185,9 +180,24 @@ static int spec_item(const char *spec, const char **pp, char *buf, char *err, si
   return 0;
 }
 
+/* A level spec: the spec it resolves to, parsed. */
+static int parse_level(const char *spec, player_config *cfg, char *err, size_t errlen) {
+  char *resolved = malloc(LEVEL_SPEC_MAX + 512);
+  if (!resolved) return ERR("out of memory"), -1;
+  int rc = level_resolve(spec, resolved, LEVEL_SPEC_MAX + 512, err, errlen);
+  if (!rc) {
+    char e[512];
+    rc = player_parse_spec(resolved, cfg, e, sizeof e);
+    if (rc) ERR("%s (its spec '%s'): %s", spec, resolved, e);
+  }
+  free(resolved);
+  return rc;
+}
+
 int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen) {
   memset(cfg, 0, sizeof *cfg);
   cfg->seed = 1;
+  if (level_is_spec(spec)) return parse_level(spec, cfg, err, errlen);
   if (!spec || !*spec) {
     ERR("empty player spec; expected type[:key=value,...]");
     return -1;
@@ -204,7 +214,8 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       if (i) strcat(names, ", ");
       strcat(names, player_types[i]->name);
     }
-    ERR("unknown player type '%.*s'; types are %s", (int)tlen, spec, names);
+    ERR("unknown player type '%.*s'; types are %s, and level:NAME for a level", (int)tlen,
+        spec, names);
     return -1;
   }
   const char *items = colon ? colon + 1 : "";
@@ -218,7 +229,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     const char *p = items;
     char path[1024] = "";
     while (*p) {
-      if (spec_item(spec, &p, item, err, errlen)) {
+      if (player_spec_item(spec, &p, item, err, errlen)) {
         free(item);
         return -1;
       }
@@ -244,7 +255,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     goto fail;
   }
   while (*p) {
-    if (spec_item(spec, &p, item, err, errlen)) goto fail;
+    if (player_spec_item(spec, &p, item, err, errlen)) goto fail;
     const char *it = item;
     size_t l = strlen(it);
     const char *eq = memchr(it, '=', l);

@@ -174,10 +174,20 @@ extern const player_type *const player_types[];
 const player_type *player_find_type(const char *name);
 
 /* Parses "type:key=value,…" into cfg (checking every key and value against
- * the type's table; seed= and name= are accepted by every type).
+ * the type's table; seed= and name= are accepted by every type). A level
+ * spec, "level:NAME[,file=F]", is resolved first (players/level.h) and the
+ * spec it stands for is parsed.
  * Returns 0, or -1 with a message naming the bad key and what is allowed. */
 int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen);
 void player_config_free(player_config *cfg);
+
+/* One item of a spec ("key=value") from *pp into buf (room for the whole
+ * spec), with the quoting rule of docs/PLAYERS.md resolved: "\," is a comma,
+ * "\\" a backslash, "\"" a double quote, and a value that starts with '"'
+ * runs to the next unescaped '"' (commas inside are the value's). *pp is
+ * left on the ',' that ends the item, or on the end. Returns 0, or -1 with
+ * a message for an unclosed quote or text after a closing quote. */
+int player_spec_item(const char *spec, const char **pp, char *buf, char *err, size_t errlen);
 
 /* Creates a player from a spec. Returns NULL with err on failure. */
 player *player_create(const char *spec, char *err, size_t errlen);

@@ -16,6 +16,7 @@
 #include "core/notation.h"
 #include "core/thread.h"
 #include "players/book.h"
+#include "players/level.h"
 #include "players/player.h"
 #include "players/tablebase.h"
 
@@ -721,14 +722,22 @@ uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen
     uci_server_free(s);
     return NULL;
   }
-  player *p = player_create(spec, err, errlen);
+  /* A level is served as the spec it stands for: setoption rebuilds that. */
+  char *resolved = malloc(LEVEL_SPEC_MAX + 512);
+  player *p = NULL;
+  if (!resolved) snprintf(err, errlen, "uci: out of memory");
+  else if (!level_resolve(spec, resolved, LEVEL_SPEC_MAX + 512, err, errlen))
+    p = player_create(resolved, err, errlen);
   if (!p) {
+    free(resolved);
     uci_server_free(s);
     return NULL;
   }
   install(s, p);
   uci_server_set_files(s, NULL, NULL);
-  if (take_options(s, spec, err, errlen)) {
+  int bad = take_options(s, resolved, err, errlen);
+  free(resolved);
+  if (bad) {
     uci_server_free(s);
     return NULL;
   }

@@ -11,3 +11,6 @@ add_test(NAME test_players_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_pla
          $<TARGET_FILE:oware> ${CMAKE_CURRENT_SOURCE_DIR}/data $<TARGET_FILE:oware_plugin_example>)
 # Player specs: commas, quotes and backslashes in option values (docs/PLAYERS.md).
 oware_test(test_spec test_spec.c LIBS oware_players)
+# Levels by name: the levels file and level:NAME specs (players/level.h).
+oware_test(test_level test_level.c LIBS oware_players)
+oware_shell_test(test_level_cli test_level.sh)

@@ -96,6 +96,8 @@ rc=$?
 check "calibrate finds and verifies the levels (exit 0)" test $rc = 0
 [ $rc = 0 ] || { sed 's/^/  | /' "$tmp/cal.err" | head; sed 's/^/  | /' "$tmp/cal.out" | tail -12; }
 check "the levels file has the two levels" test "$(grep -c '^easy mcts:playouts=\|^hard mcts:playouts=' "$lv")" = 2
+check "the levels file is read by level:NAME,file=" "$oware" match --south "level:easy,file=$lv" \
+  --north "level:hard,file=$lv" --games 2 --quiet
 check "the direction is found" grep -q '^Search: strength rises with playouts' "$tmp/cal.out"
 check "the verification round robin is shown" grep -q '^Verification round robin' "$tmp/cal.out"
 check "the levels come out in order" grep -q '^Order of the levels: as the targets' "$tmp/cal.out"
