@@ -84,8 +84,8 @@ static int parse_line(const char *line, level_entry *e, const char **why) {
   if (!col[1][0]) return *why = "the spec is empty", -1;
   if (level_is_spec(col[1])) return *why = "a level's spec cannot be another level", -1;
   memset(e, 0, sizeof *e);
-  snprintf(e->name, sizeof e->name, "%s", col[0]);
-  snprintf(e->spec, sizeof e->spec, "%s", col[1]);
+  memcpy(e->name, col[0], strlen(col[0]) + 1); /* name_ok: shorter than LEVEL_NAME_MAX */
+  memcpy(e->spec, col[1], strlen(col[1]) + 1); /* column: shorter than LEVEL_SPEC_MAX */
   e->columns = n;
   double *num[4] = {&e->elo, &e->lo, &e->hi, &e->target};
   static const char *const what[4] = {"the Elo is not a number", "the low end is not a number",
@@ -179,10 +179,10 @@ int level_load(const char *path, level_file *f, char *err, size_t errlen) {
     return ERR("out of memory"), -1;
   }
   size_t n = fread(text, 1, LEVEL_FILE_MAX + 1, in);
-  int bad = ferror(in);
+  int bad = ferror(in) ? errno : 0;
   fclose(in);
   int rc = -1;
-  if (bad) ERR("levels file '%s': cannot be read", path);
+  if (bad) ERR("levels file '%s': %s", path, strerror(bad));
   else if (n > LEVEL_FILE_MAX) ERR("levels file '%s': larger than %d bytes", path, LEVEL_FILE_MAX);
   else if (memchr(text, '\0', n)) ERR("levels file '%s': a NUL byte: not a levels file", path);
   else {
@@ -221,8 +221,12 @@ int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
     char *slash = strrchr(exe, '/');
     if (slash) {
       *slash = '\0';
-      if (strlen(exe) + 40 < sizeof relative)
-        snprintf(relative, sizeof relative, "%s/../share/oware/levels.txt", exe);
+      static const char tail[] = "/../share/oware/levels.txt";
+      size_t l = strlen(exe);
+      if (l + sizeof tail <= sizeof relative) {
+        memcpy(relative, exe, l);
+        memcpy(relative + l, tail, sizeof tail);
+      }
     }
   }
   const char *tries[3] = {OWARE_LEVELS_INSTALLED, relative, OWARE_LEVELS_SOURCE};
