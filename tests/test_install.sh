@@ -48,6 +48,18 @@ LD_LIBRARY_PATH=$lib "$tmp/example" nosuch >"$tmp/ex3.out" 2>&1
 check "a bad variant is an error from the library" test $? = 2
 check "which names the variant" grep -q 'variant:' "$tmp/ex3.out"
 
+# The default levels file: installed, found by the installed binary beside it
+# (<bin>/../share/oware/levels.txt), and levels by name through the library.
+levels=$prefix/share/oware/levels.txt
+check "the levels file is installed" test -f "$levels"
+echo "only-installed greedy" >>"$levels"
+env -u OWARE_LEVELS "$prefix/bin/oware" match --south level:only-installed --north random \
+  --games 1 --quiet >"$tmp/lv.out" 2>&1
+check "the installed binary reads the installed levels file" test $? = 0
+LD_LIBRARY_PATH=$lib OWARE_LEVELS=$levels "$tmp/example" abapa level:easy level:only-installed \
+  >"$tmp/ex5.out" 2>&1
+check "the library plays levels by name" grep -q '^result: ' "$tmp/ex5.out"
+
 # A plug-in built against the same header, loaded by the binary and by the library.
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -shared -fPIC "$src/tests/data/plugin_first.c" \
   $(pkg-config --cflags oware) -o "$tmp/first.so" 2>"$tmp/cc2.err"

@@ -32,6 +32,10 @@ check "match: \$OWARE_LEVELS is the default file" grep -q '^game 1: fair (S)' "$
 "$oware" match --south "mcts:playouts=8,name=fair" --north greedy --games 4 --seed 7 --quiet >"$tmp/b.out"
 check "match: a level plays as its spec" cmp -s "$tmp/a.out" "$tmp/b.out"
 
+# --- play: a person against a level ---
+printf 'quit\n' | "$oware" play --opponent "level:fair,file=$lv" >"$tmp/p.out" 2>&1
+check "play: against a level" grep -q '^You play South against fair\.' "$tmp/p.out"
+
 # --- the shipped levels file (data/levels.txt, installed as share/oware/levels.txt) ---
 check "shipped: the four levels" test "$(grep -cE '^(easy|medium|hard|expert) ' "$src/data/levels.txt")" = 4
 for l in easy medium hard expert; do
