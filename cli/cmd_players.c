@@ -11,7 +11,36 @@
 #include "core/notation.h"
 #include "core/rng.h"
 #include "players/eval.h"
+#include "players/level.h"
 #include "players/player.h"
+
+/* `oware players level`: what level:NAME takes, the default levels file and its levels. */
+static int print_levels(void) {
+  printf("level:NAME[,file=F][,name=N][,seed=S]\n"
+         "  a difficulty level by name: the spec stored for NAME in the levels file F\n"
+         "  (default: $OWARE_LEVELS, the installed levels.txt, the source tree's\n"
+         "  data/levels.txt; docs/LEVELS.md), named NAME.\n");
+  char path[4096], err[1024];
+  if (level_default_path(path, sizeof path, err, sizeof err)) {
+    printf("  default file: none (%s)\n", err);
+    return CLI_EXIT_OK;
+  }
+  level_file f;
+  if (level_load(path, &f, err, sizeof err)) {
+    printf("  default file: %s\n", path);
+    return cli_error("players", "%s", err);
+  }
+  printf("  default file: %s, %d level%s\n", path, f.n, f.n == 1 ? "" : "s");
+  for (int i = 0; i < f.n; i++) {
+    const level_entry *e = &f.entry[i];
+    printf("    %-10s %-32s", e->name, e->spec);
+    if (e->columns >= 5) printf(" %7.1f [%7.1f, %7.1f]", e->elo, e->lo, e->hi);
+    if (e->columns >= 6) printf("  target %.0f", e->target);
+    printf("\n");
+  }
+  level_file_free(&f);
+  return CLI_EXIT_OK;
+}
 
 int cli_players(int argc, char **argv) {
   const char *only = NULL;
@@ -23,10 +52,12 @@ int cli_players(int argc, char **argv) {
       "usage: oware players [TYPE]\n"
       "Lists every player type (or one) with its options: name, type, default, help\n"
       "and range. A player is given as a spec: type:key=value,key=value\n"
-      "e.g. 'minimax:depth=10,weights=w.txt' or 'mcts:playouts=2000,seed=7'.\n",
+      "e.g. 'minimax:depth=10,weights=w.txt' or 'mcts:playouts=2000,seed=7'.\n"
+      "'oware players level' shows level:NAME and the levels of the default file.\n",
       NULL, opts, 1};
   if (cli_parse(&spec, argc, argv, args, &nargs, &rc)) return rc;
   if (nargs) only = args[0];
+  if (only && !strcmp(only, "level")) return print_levels();
   if (only && !player_find_type(only))
     return cli_error("players", "unknown player type '%s'", only);
   player_print_help(stdout, only);

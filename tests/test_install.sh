@@ -56,6 +56,8 @@ echo "only-installed greedy" >>"$levels"
 env -u OWARE_LEVELS "$prefix/bin/oware" match --south level:only-installed --north random \
   --games 1 --quiet >"$tmp/lv.out" 2>&1
 check "the installed binary reads the installed levels file" test $? = 0
+env -u OWARE_LEVELS "$prefix/bin/oware" players level >"$tmp/pl.out" 2>&1
+check "which it names as its default" grep -q "default file: $prefix/bin/../share/oware/levels.txt" "$tmp/pl.out"
 LD_LIBRARY_PATH=$lib OWARE_LEVELS=$levels "$tmp/example" abapa level:easy level:only-installed \
   >"$tmp/ex5.out" 2>&1
 check "the library plays levels by name" grep -q '^result: ' "$tmp/ex5.out"

@@ -46,6 +46,13 @@ done
 "$oware" match --south level:easy --north random --games 1 --quiet >/dev/null 2>&1
 check "shipped: the default file when \$OWARE_LEVELS is unset" test $? = 0
 
+# --- oware players level: the default file and its levels ---
+OWARE_LEVELS=$lv "$oware" players level >"$tmp/pl.out" 2>&1
+check "players level: names the default file" grep -q "default file: $lv, 3 levels" "$tmp/pl.out"
+check "players level: lists a level with its Elo" grep -qE '^ +fair +mcts:playouts=8 +-150\.0 \[ *-200\.0, +-100\.0\] +target -150' "$tmp/pl.out"
+"$oware" players level >"$tmp/pl2.out" 2>&1
+check "players level: the shipped levels by default" grep -qE '^ +expert +mcts:playouts=' "$tmp/pl2.out"
+
 # --- errors: exit 2, the message says what is wrong ---
 bad() { # bad NAME REGEX SPEC: match with SPEC exits 2 saying REGEX
   "$oware" match --south "$3" --north greedy --games 1 >"$tmp/bad.out" 2>&1
