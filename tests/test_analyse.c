@@ -14,30 +14,21 @@
 #include "arena/analyse.h"
 #include "arena/store.h"
 #include "core/variant.h"
+#include "tests/fixture.h"
 
 static char tmpdir[64], egdir[128], dbpath[128];
 
 static int setup(void **state) {
   (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/oware-test-analyse-XXXXXX");
-  if (!mkdtemp(tmpdir)) return -1;
+  if (fixture_mkdtemp(tmpdir, sizeof tmpdir, "analyse")) return -1;
   snprintf(egdir, sizeof egdir, "%s/eg", tmpdir);
   snprintf(dbpath, sizeof dbpath, "%s/t.db", tmpdir);
-  variant v;
-  char err[512];
-  if (variant_parse("abapa", &v, err, sizeof err)) return -1;
-  if (egdb_build(&v, egdir, 6, 1, NULL, NULL, NULL, err, sizeof err)) {
-    fprintf(stderr, "build: %s\n", err);
-    return -1;
-  }
-  return 0;
+  return fixture_egdb("abapa", egdir, 6, 1);
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return fixture_remove(tmpdir);
 }
 
 /*
@@ -93,15 +84,32 @@ static int64_t make_run(store *db, const char *variant_name, int with_game) {
   return id;
 }
 
-static void test_hand_mistake(void **state) {
-  (void)state;
+/* A fresh database at dbpath. */
+static store *fresh_db(void) {
   store *db;
   char err[1024];
   unlink(dbpath);
   if (store_open(dbpath, 1, &db, err, sizeof err)) fail_msg("%s", err);
-  int64_t id = make_run(db, "abapa", 1);
+  return db;
+}
+
+/* The hand-checked game stored in a fresh database (*db) as run *id, and
+ * its analysis. */
+static analyse_result *analysed_hand_game(store **db, int64_t *id) {
+  char err[1024];
+  *db = fresh_db();
+  *id = make_run(*db, "abapa", 1);
   analyse_result *r;
-  if (analyse_run(db, id, egdir, -1, &r, err, sizeof err)) fail_msg("%s", err);
+  if (analyse_run(*db, *id, egdir, -1, &r, err, sizeof err)) fail_msg("%s", err);
+  return r;
+}
+
+static void test_hand_mistake(void **state) {
+  (void)state;
+  store *db;
+  int64_t id;
+  analyse_result *r = analysed_hand_game(&db, &id);
+  char err[1024];
   assert_int_equal(r->seeds, 6);
   assert_int_equal(r->run_games, 1);
   const analyse_player *s = &r->player[0], *n = &r->player[1];
@@ -187,12 +195,9 @@ static void test_bad_rows(void **state) {
   };
   for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
     store *db;
+    int64_t id;
+    analyse_result *r = analysed_hand_game(&db, &id);
     char err[1024];
-    unlink(dbpath);
-    if (store_open(dbpath, 1, &db, err, sizeof err)) fail_msg("%s", err);
-    int64_t id = make_run(db, "abapa", 1);
-    analyse_result *r;
-    if (analyse_run(db, id, egdir, -1, &r, err, sizeof err)) fail_msg("%s", err);
     if (analyse_save(db, r, err, sizeof err)) fail_msg("%s", err);
     analyse_free(r);
     store_close(db);
@@ -216,10 +221,8 @@ static void test_bad_rows(void **state) {
 
 static void test_errors(void **state) {
   (void)state;
-  store *db;
+  store *db = fresh_db();
   char err[1024];
-  unlink(dbpath);
-  if (store_open(dbpath, 1, &db, err, sizeof err)) fail_msg("%s", err);
   analyse_result *r;
   /* No such run. */
   assert_int_equal(analyse_run(db, 99, egdir, -1, &r, err, sizeof err), -1);

@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "egdb/egdb.h"
 #include "players/player.h"
+#include "tests/fixture.h"
 
 static int quick(void) { return getenv("OWARE_TEST_QUICK") != NULL; }
 
@@ -22,26 +23,16 @@ static char tmpdir[64];
 
 static int setup(void **state) {
   (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/oware-test-egdbp-XXXXXX");
-  if (!mkdtemp(tmpdir)) return -1;
+  if (fixture_mkdtemp(tmpdir, sizeof tmpdir, "egdbp")) return -1;
   const char *names[] = {"abapa", "awari"};
-  for (int k = 0; k < 2; k++) {
-    variant v;
-    char err[512];
-    if (variant_parse(names[k], &v, err, sizeof err)) return -1;
-    if (egdb_build(&v, tmpdir, N_SEEDS, 2, NULL, NULL, NULL, err, sizeof err)) {
-      fprintf(stderr, "build: %s\n", err);
-      return -1;
-    }
-  }
+  for (int k = 0; k < 2; k++)
+    if (fixture_egdb(names[k], tmpdir, N_SEEDS, 2)) return -1;
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return fixture_remove(tmpdir);
 }
 
 /* A random position of v with n seeds on the board and the rest in the

@@ -18,6 +18,7 @@
 #include "core/board.h"
 #include "core/notation.h"
 #include "core/variant.h"
+#include "tests/fixture.h"
 
 #define ERRLEN 2048
 #define EPS 1e-4
@@ -487,16 +488,12 @@ static void test_openings(void **state) {
 
 static int setup(void **state) {
   (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/oware-test-study-XXXXXX");
-  if (!mkdtemp(tmpdir)) return -1;
-  return 0;
+  return fixture_mkdtemp(tmpdir, sizeof tmpdir, "study");
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) ? -1 : 0;
+  return fixture_remove(tmpdir);
 }
 
 int main(void) {

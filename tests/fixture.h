@@ -1,0 +1,38 @@
+/* fixture.h: the set-up the cmocka tests share: a temporary folder made and removed, endgame tables built into one. */
+#ifndef OWARE_TESTS_FIXTURE_H
+#define OWARE_TESTS_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/variant.h"
+#include "egdb/egdb.h"
+
+/* Makes a fresh folder /tmp/oware-test-NAME-XXXXXX, its path in dir[len].
+ * Returns 0, or -1 when it cannot. */
+static inline int fixture_mkdtemp(char *dir, size_t len, const char *name) {
+  snprintf(dir, len, "/tmp/oware-test-%s-XXXXXX", name);
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+/* Removes the folder dir and all it holds. Returns 0, or -1 when it cannot. */
+static inline int fixture_remove(const char *dir) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Builds the endgame tables of the variant `variant_text` up to `seeds`
+ * seeds in dir on `threads` threads. Returns 0, or -1 after printing why. */
+static inline int fixture_egdb(const char *variant_text, const char *dir, int seeds, int threads) {
+  variant v;
+  char err[512];
+  if (variant_parse(variant_text, &v, err, sizeof err) ||
+      egdb_build(&v, dir, seeds, threads, NULL, NULL, NULL, err, sizeof err)) {
+    fprintf(stderr, "egdb build %s: %s\n", variant_text, err);
+    return -1;
+  }
+  return 0;
+}
+
+#endif
