@@ -26,22 +26,34 @@ void cli_json_num(FILE *f, double x) {
   else fprintf(f, "%.10g", x);
 }
 
+/* ,"KEY":S: a string field after another. */
+static void str_field(FILE *f, const char *key, const char *s) {
+  fprintf(f, ",\"%s\":", key);
+  cli_json_str(f, s);
+}
+
+/* ,"KEY":X: a number field after another. */
+static void num_field(FILE *f, const char *key, double x) {
+  fprintf(f, ",\"%s\":", key);
+  cli_json_num(f, x);
+}
+
+/* ,"KEY[0]":X[0],... : n number fields after another. */
+static void num_fields(FILE *f, int n, const char *const key[], const double x[]) {
+  for (int i = 0; i < n; i++) num_field(f, key[i], x[i]);
+}
+
 void cli_json_run(FILE *f, const store_run *r, long long games) {
   fprintf(f, "{\"id\":%lld,\"name\":", (long long)r->id);
   cli_json_str(f, r->name);
-  fputs(",\"kind\":", f);
-  cli_json_str(f, store_kind_name(r->kind));
-  fputs(",\"status\":", f);
-  cli_json_str(f, store_status_name(r->status));
-  fputs(",\"started\":", f);
-  cli_json_str(f, r->started);
+  str_field(f, "kind", store_kind_name(r->kind));
+  str_field(f, "status", store_status_name(r->status));
+  str_field(f, "started", r->started);
   fputs(",\"finished\":", f);
   if (r->finished[0]) cli_json_str(f, r->finished);
   else fputs("null", f);
-  fputs(",\"format\":", f);
-  cli_json_str(f, r->format);
-  fputs(",\"openings\":", f);
-  cli_json_str(f, r->openings);
+  str_field(f, "format", r->format);
+  str_field(f, "openings", r->openings);
   fprintf(f, ",\"rounds\":%d,\"seed\":\"%llu\",\"players\":[", r->rounds,
           (unsigned long long)r->seed);
   for (int i = 0; i < r->nplayers; i++) {
@@ -64,8 +76,7 @@ void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anch
   if (anchor) {
     fputs("{\"name\":", f);
     cli_json_str(f, anchor);
-    fputs(",\"elo\":", f);
-    cli_json_num(f, anchor_elo);
+    num_field(f, "elo", anchor_elo);
     fputc('}', f);
   } else {
     fputs("null", f);
@@ -77,15 +88,11 @@ void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anch
     cli_json_str(f, p->name);
     const double v[] = {p->elo, p->lo, p->hi, p->se};
     const char *names[] = {"elo", "lo", "hi", "se"};
-    for (int i = 0; i < 4; i++) {
-      fprintf(f, ",\"%s\":", names[i]);
-      cli_json_num(f, v[i]);
-    }
+    num_fields(f, 4, names, v);
     fprintf(f, ",\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"score\":", p->games,
             p->wins, p->draws, p->losses);
     cli_json_num(f, p->score);
-    fputs(",\"draw_ratio\":", f);
-    cli_json_num(f, p->draw_ratio);
+    num_field(f, "draw_ratio", p->draw_ratio);
     fprintf(f, ",\"bounded\":%s}", p->bounded ? "true" : "false");
   }
   fputs("],\n\"los\":[", f);
@@ -105,17 +112,13 @@ void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anch
     rating_match_compute(&m, &s);
     fputs(",\n\"match\":{\"first\":", f);
     cli_json_str(f, pool->name[r->order[0]]);
-    fputs(",\"second\":", f);
-    cli_json_str(f, pool->name[r->order[1]]);
+    str_field(f, "second", pool->name[r->order[1]]);
     fprintf(f, ",\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"penta\":[%lld,%lld,%lld,%lld,%lld]",
             m.wins, m.draws, m.losses, m.penta[0], m.penta[1], m.penta[2], m.penta[3],
             m.penta[4]);
     const double v[] = {s.points, s.score, s.elo, s.elo_err, s.nelo, s.nelo_err, s.los};
     const char *names[] = {"points", "score", "elo", "elo_err", "nelo", "nelo_err", "los"};
-    for (int i = 0; i < 7; i++) {
-      fprintf(f, ",\"%s\":", names[i]);
-      cli_json_num(f, v[i]);
-    }
+    num_fields(f, 7, names, v);
     fputc('}', f);
   }
   fputs("}\n", f);
@@ -132,15 +135,10 @@ static void standings_array(FILE *f, const plot_run *r) {
     fprintf(f, ",\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"points\":",
             p->games, p->wins, p->draws, p->losses);
     cli_json_num(f, p->points);
-    fputs(",\"score\":", f);
-    cli_json_num(f, p->games ? p->points / (double)p->games : NAN);
-    const double v[] = {p->elo, p->lo, p->hi};
+    num_field(f, "score", p->games ? p->points / (double)p->games : NAN);
+    const double v[] = {p->elo, p->lo, p->hi}, none[] = {NAN, NAN, NAN};
     const char *names[] = {"elo", "lo", "hi"};
-    for (int j = 0; j < 3; j++) {
-      fprintf(f, ",\"%s\":", names[j]);
-      if (p->has_elo) cli_json_num(f, v[j]);
-      else fputs("null", f);
-    }
+    num_fields(f, 3, names, p->has_elo ? v : none); /* NaN: null */
     fprintf(f, ",\"bounded\":%s}", p->has_elo && p->bound ? "true" : "false");
   }
   fputs("]", f);
@@ -158,10 +156,8 @@ void cli_json_standings(FILE *f, const plot_run *r) {
 static void interval(FILE *f, const char *name, const study_interval *x) {
   fprintf(f, ",\"%s\":{\"value\":", name);
   cli_json_num(f, x->value);
-  fputs(",\"lo\":", f);
-  cli_json_num(f, x->lo);
-  fputs(",\"hi\":", f);
-  cli_json_num(f, x->hi);
+  num_field(f, "lo", x->lo);
+  num_field(f, "hi", x->hi);
   fputc('}', f);
 }
 
@@ -170,14 +166,10 @@ static void tests_array(FILE *f, const char *name, const study *s, const study_t
   for (int k = 0; k < s->ntests; k++) {
     fprintf(f, "%s{\"a\":", k ? "," : "");
     cli_json_str(f, s->variant[t[k].a].name);
-    fputs(",\"b\":", f);
-    cli_json_str(f, s->variant[t[k].b].name);
+    str_field(f, "b", s->variant[t[k].b].name);
     const double v[] = {t[k].pa, t[k].pb, t[k].diff, t[k].z, t[k].p, t[k].p_holm};
     const char *names[] = {"pa", "pb", "diff", "z", "p", "p_holm"};
-    for (int i = 0; i < 6; i++) {
-      fprintf(f, ",\"%s\":", names[i]);
-      cli_json_num(f, v[i]);
-    }
+    num_fields(f, 6, names, v);
     fputc('}', f);
   }
   fputc(']', f);
@@ -198,10 +190,7 @@ static void study_variant_json(FILE *f, const study *s, const study_variant *v) 
   interval(f, "length", &v->length);
   const double l[] = {v->length_sd, v->length_median, v->length_q1, v->length_q3};
   const char *lnames[] = {"length_sd", "length_median", "length_q1", "length_q3"};
-  for (int i = 0; i < 4; i++) {
-    fprintf(f, ",\"%s\":", lnames[i]);
-    cli_json_num(f, l[i]);
-  }
+  num_fields(f, 4, lnames, l);
   fprintf(f, ",\"length_min\":%d,\"length_max\":%d,\"ends\":{", v->length_min, v->length_max);
   for (int e = 0; e < STUDY_NENDS; e++) {
     fprintf(f, "%s\"%s\":{\"games\":%lld", e ? "," : "", study_end_name(e), v->ends[e]);
@@ -229,12 +218,10 @@ static void study_variant_json(FILE *f, const study *s, const study_variant *v) 
     fputs(",\"rank\":", f);
     if (v->rank[i]) fprintf(f, "%d", v->rank[i]);
     else fputs("null", f);
-    const double x[] = {v->elo[i], v->elo_lo[i], v->elo_hi[i], v->player_score[i]};
+    const double x[] = {v->elo[i], v->elo_lo[i], v->elo_hi[i], v->player_score[i]},
+                 none[] = {NAN, NAN, NAN, NAN};
     const char *names[] = {"elo", "lo", "hi", "score"};
-    for (int k = 0; k < 4; k++) {
-      fprintf(f, ",\"%s\":", names[k]);
-      cli_json_num(f, v->rank[i] ? x[k] : NAN);
-    }
+    num_fields(f, 4, names, v->rank[i] ? x : none); /* NaN: null */
     fprintf(f, ",\"games\":%lld,\"bounded\":%s}", v->player_games[i],
             v->bounded[i] ? "true" : "false");
   }
@@ -259,16 +246,11 @@ void cli_json_study(FILE *f, const plot_run *r, const study *s) {
     const study_swap *x = &s->swaps[k];
     fprintf(f, "%s{\"above\":", k ? "," : "");
     cli_json_str(f, s->run.player_name[x->i]);
-    fputs(",\"below\":", f);
-    cli_json_str(f, s->run.player_name[x->j]);
-    fputs(",\"under\":", f);
-    cli_json_str(f, s->variant[x->va].name);
-    fputs(",\"reversed_under\":", f);
-    cli_json_str(f, s->variant[x->vb].name);
-    fputs(",\"los\":", f);
-    cli_json_num(f, x->los_a);
-    fputs(",\"los_reversed\":", f);
-    cli_json_num(f, x->los_b);
+    str_field(f, "below", s->run.player_name[x->j]);
+    str_field(f, "under", s->variant[x->va].name);
+    str_field(f, "reversed_under", s->variant[x->vb].name);
+    num_field(f, "los", x->los_a);
+    num_field(f, "los_reversed", x->los_b);
     fprintf(f, ",\"significant\":%s}", x->significant ? "true" : "false");
   }
   fputs("]}\n", f);
@@ -280,26 +262,21 @@ void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_
   const calibrate_result *cr = r->search;
   fputs("{\"base\":", f);
   cli_json_str(f, c->base);
-  fputs(",\"knob\":", f);
-  cli_json_str(f, c->knob);
+  str_field(f, "knob", c->knob);
   fputs(",\"range\":[", f);
   cli_json_num(f, c->lo);
   fputc(',', f);
   cli_json_num(f, c->hi);
   fputs("],\"anchor\":{\"name\":", f);
   cli_json_str(f, c->anchor_spec);
-  fputs(",\"elo\":", f);
-  cli_json_num(f, c->anchor_elo);
+  num_field(f, "elo", c->anchor_elo);
   fputs("},\n\"reference_pool\":[", f);
   for (int i = 0; i < ar->nrefs; i++) {
     fprintf(f, "%s{\"name\":", i ? "," : "");
     cli_json_str(f, ar->ref_name[i]);
     const double v[] = {ar->ref_elo[i], ar->ref_lo[i], ar->ref_hi[i]};
     const char *names[] = {"elo", "lo", "hi"};
-    for (int k = 0; k < 3; k++) {
-      fprintf(f, ",\"%s\":", names[k]);
-      cli_json_num(f, v[k]);
-    }
+    num_fields(f, 3, names, v);
     fprintf(f, ",\"bounded\":%s}", ar->ref_bounded[i] ? "true" : "false");
   }
   fprintf(f, "],\n\"search\":{\"direction\":%d,\"se_target\":", cr->direction);
@@ -307,13 +284,12 @@ void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_
   fprintf(f, ",\"games\":%lld,\"capped\":%d,\"points\":[", cr->games, cr->capped);
   for (int i = 0; i < cr->npoints; i++) {
     const calibrate_point *pt = &cr->point[i];
-    const double v[] = {pt->knob, pt->elo, pt->elo - 1.959964 * pt->se,
-                        pt->elo + 1.959964 * pt->se, pt->se, cr->fitted[i]};
-    const char *names[] = {"knob", "elo", "lo", "hi", "se", "fitted"};
-    for (int k = 0; k < 6; k++) {
-      fprintf(f, "%s\"%s\":", k ? "," : i ? ",\n{" : "\n{", names[k]);
-      cli_json_num(f, v[k]);
-    }
+    fputs(i ? ",\n{\"knob\":" : "\n{\"knob\":", f);
+    cli_json_num(f, pt->knob);
+    const double v[] = {pt->elo, pt->elo - 1.959964 * pt->se, pt->elo + 1.959964 * pt->se, pt->se,
+                        cr->fitted[i]};
+    const char *names[] = {"elo", "lo", "hi", "se", "fitted"};
+    num_fields(f, 5, names, v);
     fprintf(f, ",\"games\":%lld,\"bounded\":%s}", pt->games, pt->bounded ? "true" : "false");
   }
   fputs("]},\n\"verification\":", f);
@@ -325,17 +301,12 @@ void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_
     const rating_player *p = &r->verify.player[r->first_level + i];
     fprintf(f, "%s{\"name\":", k ? ",\n" : "\n");
     cli_json_str(f, fd->level.name);
-    fputs(",\"spec\":", f);
-    cli_json_str(f, r->level_spec[i]);
+    str_field(f, "spec", r->level_spec[i]);
     const double v[] = {fd->knob, fd->level.target, p->elo, p->lo, p->hi, p->se, r->tol[i],
                         fd->point.elo};
     const char *names[] = {"knob", "target", "elo", "lo", "hi", "se", "tolerance", "search_elo"};
-    for (int j = 0; j < 8; j++) {
-      fprintf(f, ",\"%s\":", names[j]);
-      cli_json_num(f, v[j]);
-    }
-    fputs(",\"search_status\":", f);
-    cli_json_str(f, calibrate_status_name(fd->status));
+    num_fields(f, 8, names, v);
+    str_field(f, "search_status", calibrate_status_name(fd->status));
     fprintf(f, ",\"within\":%s,\"verdict\":\"%s\"}", r->within[i] ? "true" : "false",
             r->ok[i] ? "ok" : "off");
   }
