@@ -126,6 +126,22 @@ done:
 
 /* ---- Reading: every row is checked (a database is input) ---- */
 
+/* Prepares the SELECT sql of run_id's rows (its ?1). */
+static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt **st, char *err,
+                      size_t errlen) {
+  if (prepare(db, sql, st, err, errlen)) return -1;
+  sqlite3_bind_int64(*st, 1, run_id);
+  return 0;
+}
+
+/* After the rows of st, the last step's rc: finalizes st; -1 with an error
+ * when the rows ended on an error, not at their end. */
+static int select_done(sqlite3 *db, sqlite3_stmt *st, int rc, char *err, size_t errlen) {
+  if (rc != SQLITE_DONE) sql_fail(db, err, errlen, "cannot read the analysis");
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
 #define BAD(...)                                                                                   \
   do {                                                                                             \
     char what_[300];                                                                               \
@@ -138,13 +154,12 @@ static int load_players(sqlite3 *db, int64_t run_id, analyse_result *r, char *er
                         size_t errlen) {
   sqlite3_stmt *st = NULL;
   int rc, rows = 0;
-  if (prepare(db,
-              "SELECT player_idx, seeds, run_games, games, positions, forced, exact, kept, cycle,"
-              " proven, lost2, changed, egdb_dir, created FROM analysis WHERE run_id = ?1"
-              " ORDER BY player_idx",
-              &st, err, errlen))
+  if (select_run(db,
+                 "SELECT player_idx, seeds, run_games, games, positions, forced, exact, kept,"
+                 " cycle, proven, lost2, changed, egdb_dir, created FROM analysis"
+                 " WHERE run_id = ?1 ORDER BY player_idx",
+                 run_id, &st, err, errlen))
     return -1;
-  sqlite3_bind_int64(st, 1, run_id);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     long long x[12];
     for (int i = 0; i < 12; i++) x[i] = sqlite3_column_int64(st, i);
@@ -168,11 +183,7 @@ static int load_players(sqlite3 *db, int64_t run_id, analyse_result *r, char *er
     snprintf(r->created, sizeof r->created, "%s", c ? (const char *)c : "");
     rows++;
   }
-  if (rc != SQLITE_DONE) {
-    sql_fail(db, err, errlen, "cannot read the analysis");
-    goto fail;
-  }
-  sqlite3_finalize(st);
+  if (select_done(db, st, rc, err, errlen)) return -1;
   if (rows && rows != r->nplayers) {
     errf(err, errlen, "run %" PRId64 ": analysis of %d players, the run has %d", run_id, rows,
          r->nplayers);
@@ -188,10 +199,9 @@ static int load_seeds(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
   sqlite3_stmt *st = NULL;
   int rc;
   long long lost[STORE_MAX_PLAYERS] = {0};
-  if (prepare(db, "SELECT player_idx, seeds, moves, lost2 FROM analysis_seeds WHERE run_id = ?1",
-              &st, err, errlen))
+  if (select_run(db, "SELECT player_idx, seeds, moves, lost2 FROM analysis_seeds WHERE run_id = ?1",
+                 run_id, &st, err, errlen))
     return -1;
-  sqlite3_bind_int64(st, 1, run_id);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     long long p = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1),
               moves = sqlite3_column_int64(st, 2), l2 = sqlite3_column_int64(st, 3);
@@ -203,11 +213,7 @@ static int load_seeds(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
     r->lost2_at[p][n] = l2;
     lost[p] += l2;
   }
-  if (rc != SQLITE_DONE) {
-    sql_fail(db, err, errlen, "cannot read the analysis");
-    goto fail;
-  }
-  sqlite3_finalize(st);
+  if (select_done(db, st, rc, err, errlen)) return -1;
   for (int p = 0; p < r->nplayers; p++) {
     long long moves = 0;
     for (int n = 0; n <= EGDB_MAX_SEEDS; n++) moves += r->moves_at[p][n];
@@ -227,15 +233,15 @@ static int load_mistakes(sqlite3 *db, int64_t run_id, analyse_result *r, char *e
                          size_t errlen) {
   sqlite3_stmt *st = NULL;
   int rc, cap = 0;
-  if (prepare(db,
-              "SELECT m.series_no, m.game_no, m.ply, m.player_idx, m.seeds, m.position, m.played,"
-              " m.best, m.best2, m.played2, m.lost2, m.proven, m.changed, g.variant_idx"
-              " FROM analysis_mistakes m JOIN games g ON g.run_id = m.run_id AND"
-              " g.series_no = m.series_no AND g.game_no = m.game_no WHERE m.run_id = ?1"
-              " ORDER BY m.series_no, m.game_no, m.ply",
-              &st, err, errlen))
+  if (select_run(db,
+                 "SELECT m.series_no, m.game_no, m.ply, m.player_idx, m.seeds, m.position,"
+                 " m.played, m.best, m.best2, m.played2, m.lost2, m.proven, m.changed,"
+                 " g.variant_idx"
+                 " FROM analysis_mistakes m JOIN games g ON g.run_id = m.run_id AND"
+                 " g.series_no = m.series_no AND g.game_no = m.game_no WHERE m.run_id = ?1"
+                 " ORDER BY m.series_no, m.game_no, m.ply",
+                 run_id, &st, err, errlen))
     return -1;
-  sqlite3_bind_int64(st, 1, run_id);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (r->nmistakes == cap) {
       cap = cap ? 2 * cap : 256;
@@ -262,11 +268,7 @@ static int load_mistakes(sqlite3 *db, int64_t run_id, analyse_result *r, char *e
           m->game_no, m->ply);
     r->nmistakes++;
   }
-  if (rc != SQLITE_DONE) {
-    sql_fail(db, err, errlen, "cannot read the analysis");
-    goto fail;
-  }
-  sqlite3_finalize(st);
+  if (select_done(db, st, rc, err, errlen)) return -1;
   long long count[STORE_MAX_PLAYERS] = {0};
   for (int i = 0; i < r->nmistakes; i++) count[r->mistake[i].player]++;
   for (int p = 0; p < r->nplayers; p++)
