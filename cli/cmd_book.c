@@ -3,29 +3,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "core/clock.h"
 #include "core/notation.h"
 #include "players/book.h"
 
-typedef struct progress_line {
-  double last;
-  int shown;
-} progress_line;
-
-/* The progress line on a terminal, four times a second at most. */
+/* The progress line (ctx): the positions searched of all. book_build calls
+ * it under its lock, one call at a time. */
 static void show_progress(void *ctx, long long done, long long total) {
-  progress_line *pl = ctx;
-  double t = clock_now();
-  if (done < total && t - pl->last < 0.25) return;
-  pl->last = t;
-  fprintf(stderr, "\rbook: %lld/%lld positions searched (%.0f%%)   ", done, total,
-          total ? 100.0 * (double)done / (double)total : 100.0);
-  fflush(stderr);
-  pl->shown = 1;
+  cli_progress_update(ctx, "searched", NULL, done, total, "positions");
 }
 
 /* Makes the folders above path, as mkdir -p (for the default path). */
@@ -79,11 +68,12 @@ static int book_build_cmd(int argc, char **argv) {
     make_folders(pbuf);
     out = pbuf;
   }
-  progress_line pl = {0, 0};
+  cli_progress line;
+  cli_progress_init(&line, quiet);
+  cli_progress_begin(&line, "searched", 0, clock_now());
   book_build_stats st;
-  int rc = book_build(&c, out, quiet || !isatty(STDERR_FILENO) ? NULL : show_progress, &pl, &st,
-                      err, sizeof err);
-  if (pl.shown) fputc('\n', stderr);
+  int rc = book_build(&c, out, line.on ? show_progress : NULL, &line, &st, err, sizeof err);
+  cli_progress_clear(&line);
   if (rc) {
     cli_error(cmd, "%s", err);
     return CLI_EXIT_FAIL;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_progress.sh: end to end: the progress line (cli/progress.c) on a pseudo-terminal (script from bsdutils): tune spsa, variants, calibrate and tournament show done/total, the rate and the time left, and clear it; without a terminal, or with --quiet, no progress line.
+# test_progress.sh: end to end: the progress line (cli/progress.c) on a pseudo-terminal (script from bsdutils): tune spsa, variants, calibrate, tournament and book build show done/total, the rate and the time left, and clear it; without a terminal, or with --quiet, no progress line.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -56,6 +56,15 @@ on_tty cal.tty "$oware" calibrate --base mcts --knob playouts --range 4:100 --lo
 check "calibrate on a terminal: the reference pool's games and the time left" has cal.tty "^reference pool: $left"
 check "calibrate on a terminal: the level being searched" has cal.tty "^search level (easy|hard): [0-9]+ games"
 check "calibrate on a terminal: the verification's games and the time left" has cal.tty "^verification: $left"
+
+on_tty book.tty "$oware" book build --plies 3 --depth 2 --out b.bin
+check "book build on a terminal: the positions searched and the time left" \
+  has book.tty "^searched: [0-9]+/[0-9]+ positions, [0-9.]+ positions/s, [0-9hms]+ left"
+check "book build on a terminal: the line is cleared before the summary" \
+  grep -aqF "${clear}book b.bin: " book.tty
+"$oware" book build --plies 3 --depth 2 --out b2.bin >book.out 2>book.err
+check "book build without a terminal: no progress line on stderr" test ! -s book.err
+check "book build without a terminal: the same book" cmp -s b.bin b2.bin
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
