@@ -13,6 +13,21 @@
 
 int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
 
+int cli_run_subcommand(const char *cmd, const char *help, const cli_subcommand *sub, int n,
+                       int argc, char **argv) {
+  if (argc < 1 || cli_is_help(argv[0])) {
+    fputs(help, argc ? stdout : stderr);
+    return argc ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+  }
+  char names[256] = "";
+  for (int i = 0; i < n; i++) {
+    if (!strcmp(argv[0], sub[i].name)) return sub[i].run(argc - 1, argv + 1);
+    size_t len = strlen(names);
+    snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", sub[i].name);
+  }
+  return cli_error(cmd, "unknown subcommand '%s' (%s)", argv[0], names);
+}
+
 int cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "oware %s: ", cmd);

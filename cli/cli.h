@@ -16,6 +16,20 @@
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
 
+/* A subcommand of a command that has several (`oware book build`): its name
+ * and what runs it with the arguments after its name. */
+typedef struct cli_subcommand {
+  const char *name;
+  int (*run)(int argc, char **argv);
+} cli_subcommand;
+
+/* Runs the subcommand argv[0] of cmd, one of sub[0..n), with the arguments
+ * after it. Without arguments: help on stderr, CLI_EXIT_USAGE; argv[0]
+ * --help: help on stdout, CLI_EXIT_OK; an unknown name: an error listing
+ * the names. */
+int cli_run_subcommand(const char *cmd, const char *help, const cli_subcommand *sub, int n,
+                       int argc, char **argv);
+
 /* Prints "oware CMD: message" to stderr; returns CLI_EXIT_USAGE. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

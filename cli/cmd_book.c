@@ -1,7 +1,6 @@
 /* cmd_book.c: `oware book build|show`: the opening book built by our own searches, and what a book file holds. */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -131,11 +130,6 @@ static const char book_help[] =
     "'oware book SUBCOMMAND --help' describes one.\n";
 
 int cli_book(int argc, char **argv) {
-  if (argc < 1 || cli_is_help(argv[0])) {
-    fputs(book_help, argc ? stdout : stderr);
-    return argc ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-  }
-  if (!strcmp(argv[0], "build")) return book_build_cmd(argc - 1, argv + 1);
-  if (!strcmp(argv[0], "show")) return book_show_cmd(argc - 1, argv + 1);
-  return cli_error("book", "unknown subcommand '%s' (build, show)", argv[0]);
+  static const cli_subcommand sub[] = {{"build", book_build_cmd}, {"show", book_show_cmd}};
+  return cli_run_subcommand("book", book_help, sub, 2, argc, argv);
 }

@@ -319,14 +319,9 @@ static const char egdb_help[] =
     "'oware egdb SUBCOMMAND --help' describes one.\n";
 
 int cli_egdb(int argc, char **argv) {
-  if (argc < 1 || cli_is_help(argv[0])) {
-    fputs(egdb_help, argc ? stdout : stderr);
-    return argc ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-  }
-  if (!strcmp(argv[0], "build")) return egdb_build_cmd(argc - 1, argv + 1);
-  if (!strcmp(argv[0], "probe")) return egdb_probe_cmd(argc - 1, argv + 1);
-  if (!strcmp(argv[0], "stats")) return egdb_stats_cmd(argc - 1, argv + 1);
-  return cli_error("egdb", "unknown subcommand '%s' (build, probe, stats)", argv[0]);
+  static const cli_subcommand sub[] = {
+      {"build", egdb_build_cmd}, {"probe", egdb_probe_cmd}, {"stats", egdb_stats_cmd}};
+  return cli_run_subcommand("egdb", egdb_help, sub, 3, argc, argv);
 }
 
 /* ---- oware bench egdb ---- */
