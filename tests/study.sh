@@ -3,9 +3,8 @@
 set -u
 oware=$1 # $2: tests/data
 fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_tmp
 # status CODE COMMAND...: runs COMMAND (output to $tmp/last.out, .err) and checks its exit code.
 status() {
   local want=$1

@@ -3,9 +3,8 @@
 set -u
 oware=$1 # $2: tests/data
 fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_tmp
 # jq-like: py FILE EXPRESSION (d is the parsed document); prints the value.
 py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 

@@ -3,9 +3,8 @@
 set -u
 oware=$1 # $2: tests/data
 fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_tmp
 command -v script >/dev/null || { echo "script (bsdutils) is missing: skipped"; exit 77; }
 cd "$tmp" || exit 1
 

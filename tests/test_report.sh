@@ -3,9 +3,8 @@
 set -u
 oware=$1 # $2: tests/data
 fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_tmp
 # png_size FILE: "WIDTHxHEIGHT" when FILE starts with the PNG signature and an IHDR chunk.
 png_size() {
   local h
