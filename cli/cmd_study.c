@@ -332,12 +332,13 @@ static int add_pool(void *ctx, const char *spec) {
   if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
     return cli_error(p->cmd, "--pool: %s", err), -1;
   spec = resolved; /* a level plays as the spec it stands for */
-  if (strlen(spec) >= sizeof p->spec[0]) return cli_error(p->cmd, "--pool: spec too long"), -1;
+  size_t len = strlen(spec);
+  if (len >= sizeof p->spec[0]) return cli_error(p->cmd, "--pool: spec too long"), -1;
   player_config cfg;
   if (player_parse_spec(spec, &cfg, err, sizeof err))
     return cli_error(p->cmd, "--pool: %s", err), -1;
   player_config_free(&cfg);
-  snprintf(p->spec[p->n++], sizeof p->spec[0], "%s", spec);
+  memcpy(p->spec[p->n++], spec, len + 1);
   return 0;
 }
 
