@@ -30,6 +30,7 @@ typedef struct mm {
   int movetime_ms;
   double noise;
   int lmr; /* late-move reductions on (lmr=1) */
+  int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   tt_entry *tt;
@@ -110,6 +111,50 @@ static int occurrences(const mm *s, int irrev, int top) {
 }
 
 static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply, int irrev,
+                  int top);
+
+/* Quiescence at a node past the horizon (depth <= 0) whose static score
+ * `stand` is below beta: the side to move keeps `stand` or plays one of its
+ * captures, largest first, each searched at depth - 1 (so a line stops qs
+ * plies past the horizon). A capture cannot repeat an earlier position, so
+ * each child starts a new irreversible stretch. Fail-soft, like search. */
+static int quiesce(mm *s, const board *b, uint32_t legal, int stand, int depth, int alpha,
+                   int beta, int ply, int top) {
+  int move[VARIANT_MAX_PITS], take[VARIANT_MAX_PITS], n = 0;
+  for (uint32_t l = legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l), c = board_capture_of(b, s->v, b->side, m);
+    if (c) {
+      move[n] = m;
+      take[n++] = c;
+    }
+  }
+  int best = stand;
+  if (stand > alpha) alpha = stand;
+  for (int i = 0; i < n; i++) {
+    int k = i;
+    for (int j = i + 1; j < n; j++)
+      if (take[j] > take[k]) k = j;
+    int t = move[i]; move[i] = move[k]; move[k] = t;
+    t = take[i]; take[i] = take[k]; take[k] = t;
+    board child = *b;
+    board_play(&child, s->v, move[i]);
+    s->keys[top + 1] = child.key;
+    s->seen[child.key & 4095]++;
+    int sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, top + 1, top + 1);
+    s->seen[child.key & 4095]--;
+    if (s->aborted) return 0;
+    if (sc > best) {
+      best = sc;
+      if (sc > alpha) {
+        alpha = sc;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+  return best;
+}
+
+static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply, int irrev,
                   int top) {
   s->pvlen[ply] = ply;
   if (s->limit && s->nodes >= s->limit) {
@@ -134,7 +179,13 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
   int tbr;
   if (ply > 0 && s->tb.db && tablebase_result(&s->tb, b, s->v, &tbr))
     return tbr > 0 ? PLAYER_WIN - 200 - ply : tbr < 0 ? -PLAYER_WIN + 200 + ply : 0;
-  if (depth <= 0 || ply >= MAXPLY - 1) return evaluate(s, b);
+  if (depth <= 0 || ply >= MAXPLY - 1) {
+    /* The horizon: the static evaluation, or (quiescence) the side to move
+     * may stand on it or go on with captures, up to qs plies past depth 0. */
+    int stand = evaluate(s, b);
+    if (depth <= -s->qs || ply >= MAXPLY - 1 || stand >= beta) return stand;
+    return quiesce(s, b, legal, stand, depth, alpha, beta, ply, top);
+  }
 
   /* Mate-distance pruning: no line from here can beat a win at this ply. */
   int mate = PLAYER_WIN - ply;
@@ -450,6 +501,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->movetime_ms = (int)player_config_int(c, "movetime");
   s->noise = player_config_real(c, "noise");
   s->lmr = (int)player_config_int(c, "lmr");
+  s->qs = (int)player_config_int(c, "qs");
   tablebase_init(&s->tb, player_config_text(c, "egdb"));
   eval_weights w;
   eval_default(&w);
@@ -490,6 +542,9 @@ static const player_option options[] = {
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
+    {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
+     "quiescence: plies of captures searched past the horizon (0 = off: the static "
+     "evaluation there)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},

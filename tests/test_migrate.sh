@@ -67,11 +67,13 @@ games=$(sqlite3 v4.db 'SELECT count(*) FROM games WHERE run_id = 1')
 [ "$("$oware" export --db v4.db --run 1 --format csv | head -7 | cut -d, -f1-13,15- | sum)" = \
   743601d95ed9ed2c138d342e25537676 ] || fail "run 1: its first games differ from the original"
 
-# The SPSA run resumes from its settings and ends as the uninterrupted run did.
+# The SPSA run resumes from its settings and ends as recorded. Its player (minimax:depth=1)
+# searches as this oware does: the checksums were the uninterrupted schema-4 run's until
+# quiescence changed the search on purpose (issue 15), and were re-recorded then.
 "$oware" tune --resume 3 --db v4.db >/dev/null 2>&1 || fail "resume 3"
 [ "$(sqlite3 v4.db 'select iteration,kind,weights,step,wins,draws,losses,value,games from tuning' | sum)" = \
-  8450ec2d530c24cf7b6166c29aa03254 ] || fail "run 3: tuning table differs"
-[ "$(sum <s.txt)" = 32a9a1a4c1228172a907311c14f3688a ] || fail "run 3: weights differ"
+  32185ca54b84c1ebb87776725da1fdd5 ] || fail "run 3: tuning table differs"
+[ "$(sum <s.txt)" = d36824e89a487c7ffb4e4a6d15a0ddab ] || fail "run 3: weights differ"
 
 # A run being played by the process that created it is locked too.
 "$oware" tournament --players 'random;greedy' --format games:1000000 --threads 1 --db new.db \

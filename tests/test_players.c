@@ -310,7 +310,8 @@ static void test_eval_features(void **state) {
 static void test_legal_everywhere(void **state) {
   (void)state;
   const char *specs[] = {"random", "greedy", "minimax:depth=3", "minimax:depth=2,noise=3",
-                         "minimax:nodes=500", NULL};
+                         "minimax:nodes=500", "minimax:depth=3,qs=0", "minimax:depth=1,qs=64",
+                         NULL};
   player *opp = make("random:seed=5");
   for (int vi = 0; variants[vi]; vi++) {
     variant v = var(variants[vi]);
@@ -345,7 +346,7 @@ static void test_deterministic(void **state) {
   (void)state;
   variant v = var("abapa");
   const char *specs[] = {"random:seed=7", "greedy:seed=7", "minimax:depth=5,noise=2,seed=7",
-                         NULL};
+                         "minimax:depth=4,qs=64", "minimax:nodes=3000", NULL};
   for (int si = 0; specs[si]; si++) {
     for (int k = 0; k < 40; k++) {
       board b = opening(&v, 1000 + (uint64_t)k, 7);
@@ -485,7 +486,7 @@ static void test_minimax_equals_negamax(void **state) {
   long long rep_ends = 0, ply_ends = 0;
   for (int vi = 0; vs[vi]; vi++) {
     variant v = var(vs[vi]);
-    player *p = make("minimax:hash=0,lmr=0");
+    player *p = make("minimax:hash=0,lmr=0,qs=0");
     for (int k = 0; k < 40; k++) {
       /* A position deep in a random game, with its history for repetition. */
       game g;
@@ -529,6 +530,48 @@ static void test_minimax_equals_negamax(void **state) {
   printf("minimax = negamax: %d searches compared; %lld repetition and %lld ply-limit ends "
          "inside them\n", checked, rep_ends, ply_ends);
   assert_true(checked >= 600 && rep_ends >= 50 && ply_ends >= 50);
+}
+
+/* Quiescence sees a recapture past the horizon. South to move: F takes
+ * North's g (1 + 1 = 2 seeds), but then North's l sows into South's a
+ * (1 + 1 = 2) and takes them back; A instead moves a's seed to b, where l
+ * lands on an empty house (no capture), and keeps F's capture for later.
+ * With the static evaluation at depth 1 (qs=0) F looks best; quiescence
+ * (capture after capture) sees the recapture and plays A. */
+static void test_quiescence(void **state) {
+  (void)state;
+  variant v = var("abapa");
+  board b;
+  char err[256];
+  assert_int_equal(
+      notation_parse_position("1-0-0-1-0-1-1-0-1-2-0-1-20-20-S", &v, &b, err, sizeof err), 0);
+  game g;
+  assert_int_equal(game_init(&g, &v, &b), 0);
+  /* The position is as the comment says: F and then l each capture 2. */
+  assert_int_equal(board_capture_of(&b, &v, BOARD_SOUTH, 5), 2);
+  board after = b;
+  assert_int_equal(board_play(&after, &v, 5), 2);
+  assert_int_equal(board_capture_of(&after, &v, BOARD_NORTH, 11), 2);
+  int m, m2;
+  player_info flat, qs, again;
+  player *p = make("minimax:depth=1,qs=0");
+  assert_int_equal(player_choose(p, &g, NULL, &m, &flat, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m, 5);
+  player_free(p);
+  p = make("minimax:depth=1,qs=8");
+  assert_int_equal(player_choose(p, &g, NULL, &m, &qs, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m, 0);
+  assert_true(qs.score < flat.score); /* the bait's score fell with the recapture seen */
+  assert_true(qs.seldepth > flat.seldepth);
+  assert_true(qs.nodes > flat.nodes); /* the capture nodes count as nodes */
+  /* The same search again, by the same player after a new game: the same. */
+  player_new_game(p, &v, 0, err, sizeof err);
+  assert_int_equal(player_choose(p, &g, NULL, &m2, &again, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m2, m);
+  assert_int_equal(again.score, qs.score);
+  assert_int_equal(again.nodes, qs.nodes);
+  player_free(p);
+  game_free(&g);
 }
 
 /* Forced wins: a random endgame where a plain search proves a win in n
@@ -649,6 +692,7 @@ int main(void) {
       cmocka_unit_test(test_limits),
       cmocka_unit_test(test_minimax_equals_negamax),
       cmocka_unit_test(test_forced_wins),
+      cmocka_unit_test(test_quiescence),
       cmocka_unit_test(test_strength_ladder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
