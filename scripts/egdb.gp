@@ -28,7 +28,7 @@ set grid lc rgb "#dddddd"
 set border 3
 set xtics nomirror
 set ytics nomirror
-set yrange [0:*]
+set yrange [0:*<100]
 set offsets 0, 0, graph 0.05, 0
 stats datafile using 1 nooutput
 set xrange [STATS_min - 0.5 : STATS_max + 0.5]
