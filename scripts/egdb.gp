@@ -46,7 +46,7 @@ set ylabel "% of positions"
 plot for [v=1:variants] datafile using 1:col(v,0) with linespoints lw 2 pt 7 ps 0.6 \
      lc rgb colour[(v-1) % 8 + 1] title columnhead(col(v,0))
 unset key
-set title "drawn (only with an even count)"
+set title "drawn (with an odd count only by a split of endless play)"
 set ylabel ""
 plot for [v=1:variants] datafile using 1:col(v,1) with linespoints lw 2 pt 7 ps 0.6 \
      lc rgb colour[(v-1) % 8 + 1] title columnhead(col(v,1))
