@@ -564,20 +564,30 @@ int plot_script(const char *name, const char *datafile, const char *outstem, con
   int w = opt && opt->width > 0 ? opt->width : 800, h = opt && opt->height > 0 ? opt->height : 500;
   static const char *const ext[2] = {"png", "svg"};
   for (int e = 0; e < 2; e++) {
-    char image[4200], vars[12288] = "";
+    /* gnuplot draws into a temporary file of the same extension (the
+     * scripts choose the terminal by it), renamed when complete: an image
+     * is never seen half written. */
+    char image[4200], tmp[4300], vars[12288] = "";
     snprintf(image, sizeof image, "%s.%s", outstem, ext[e]);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld.%s", outstem, (long)getpid(), ext[e]);
     unlink(image); /* a stale image must not pass for a new one */
     gp_var(vars, sizeof vars, "datafile", datafile);
-    gp_var(vars, sizeof vars, "outfile", image);
+    gp_var(vars, sizeof vars, "outfile", tmp);
     gp_var(vars, sizeof vars, "title", title);
     size_t n = strlen(vars);
     snprintf(vars + n, sizeof vars - n, "width=%d; height=%d; %s", w, h, extra ? extra : "");
     if (run_gnuplot(prog, vars, script, err, errlen)) {
-      unlink(image); /* gnuplot may leave an empty or partial file */
+      unlink(tmp); /* gnuplot may leave an empty or partial file */
       return -1;
     }
-    if (!file_nonempty(image)) {
+    if (!file_nonempty(tmp)) {
+      unlink(tmp);
       ERR("gnuplot exited 0 but wrote no '%s'", image);
+      return -1;
+    }
+    if (rename(tmp, image)) {
+      ERR("cannot rename '%s' to '%s': %s", tmp, image, strerror(errno));
+      unlink(tmp);
       return -1;
     }
   }

@@ -9,9 +9,12 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "arena/egdb_chart.h"
 #include "egdb/egdb.h"
+#include "egdb/egdb_stats.h"
 
 static double now(void) {
   struct timespec t;
@@ -191,52 +194,17 @@ static int egdb_probe_cmd(int argc, char **argv) {
   return CLI_EXIT_OK;
 }
 
-/* Per seed count statistics of one variant's tables. */
-typedef struct level_stats {
-  uint64_t count, won, drawn, lost, open, sensitive;
-  double mean_lo, mean_up, mean_split;
-} level_stats;
-
-static void table_stats(const egdb *db, int n, level_stats *s) {
-  const int P = egdb_variant(db)->pits;
-  const uint8_t *lo = egdb_table(db, n, 0), *up = egdb_table(db, n, 1), *sp = egdb_table(db, n, 2);
-  memset(s, 0, sizeof *s);
-  s->count = egdb_count(n, P);
-  double sl = 0, su = 0, ss = 0;
-  for (uint64_t i = 0; i < s->count; i++) {
-    int l = lo[i], u = up[i];
-    sl += l;
-    su += u;
-    if (l != u) s->sensitive++;
-    if (sp) {
-      int x = sp[i];
-      ss += x;
-      if (x > n) s->won++;
-      else if (x < n) s->lost++;
-      else s->drawn++;
-    } else if (2 * l > n) {
-      s->won++;
-    } else if (2 * u < n) {
-      s->lost++;
-    } else if (2 * l == n && 2 * u == n) {
-      s->drawn++;
-    } else {
-      s->open++;
-    }
-  }
-  s->mean_lo = sl / (double)s->count;
-  s->mean_up = su / (double)s->count;
-  s->mean_split = sp ? ss / 2 / (double)s->count : -1;
-}
-
 static const char stats_help[] =
     "usage: oware egdb stats --variant V [--variant V ...] [--seeds N] [--dir D] [--markdown]\n"
+    "                        [--chart STEM]\n"
     "For each seed count n of each variant's tables: the share of positions the side\n"
     "to move wins (ends with more than half the board), draws and loses whatever the\n"
     "repetition rule (for cycle=split variants: under the split rule); 'open' is the\n"
     "share whose result depends on how endless play is scored; the mean value (lower\n"
     "and upper bound, or split) and the share of cycle-sensitive positions\n"
-    "(lower < upper).\n";
+    "(lower < upper). --chart STEM also draws the won, drawn, lost, open and\n"
+    "cycle-sensitive shares against n, a line per variant (scripts/egdb.gp):\n"
+    "STEM.dat, STEM.png, STEM.svg.\n";
 
 /* --variant V, repeatable (at most 16). */
 typedef struct variant_list {
@@ -251,8 +219,28 @@ static int add_variant(const cli_option *o, const char *value, char *err, size_t
   return 0;
 }
 
+static void print_level(int md, const char *key, const egdb_level_stats *s) {
+  char mean[32];
+  if (s->mean_split >= 0)
+    snprintf(mean, sizeof mean, "%.3f", s->mean_split);
+  else if (s->mean_lower == s->mean_upper)
+    snprintf(mean, sizeof mean, "%.3f", s->mean_lower);
+  else
+    snprintf(mean, sizeof mean, "%.3f..%.3f", s->mean_lower, s->mean_upper);
+  if (md)
+    printf("| %s | %d | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.2f |\n", key, s->n,
+           (unsigned long long)s->count, egdb_level_share(s, s->won), egdb_level_share(s, s->drawn),
+           egdb_level_share(s, s->lost), egdb_level_share(s, s->open), mean,
+           egdb_level_share(s, s->sensitive));
+  else
+    printf("%-22s %3d %12llu %7.2f %7.2f %7.2f %7.2f %13s %9.2f\n", key, s->n,
+           (unsigned long long)s->count, egdb_level_share(s, s->won), egdb_level_share(s, s->drawn),
+           egdb_level_share(s, s->lost), egdb_level_share(s, s->open), mean,
+           egdb_level_share(s, s->sensitive));
+}
+
 static int egdb_stats_cmd(int argc, char **argv) {
-  const char *cmd = "egdb stats", *dir = NULL;
+  const char *cmd = "egdb stats", *dir = NULL, *chart = NULL;
   const char *vtexts[16];
   int nv = 0, md = 0;
   long long seeds = -1;
@@ -265,6 +253,8 @@ static int egdb_stats_cmd(int argc, char **argv) {
                 "stop at N seeds (default: every table there is)"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
       CLI_O_FLAG("markdown", &md, "print a Markdown table"),
+      CLI_O_TEXT("chart", &chart, "STEM", NULL,
+                 "draw the shares against n, a line per variant: STEM.dat, .png, .svg"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, stats_help, NULL, opts, 0};
@@ -272,43 +262,63 @@ static int egdb_stats_cmd(int argc, char **argv) {
   nv = vl.n;
   if (!nv) vtexts[nv++] = "abapa";
   if (!dir) dir = default_dir(dbuf, sizeof dbuf);
-  if (md)
-    printf("| variant | n | positions | won %% | drawn %% | lost %% | open %% | mean value | cycle-sensitive %% |\n"
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  else
-    printf("%-22s %3s %12s %7s %7s %7s %7s %13s %9s\n", "variant", "n", "positions", "won%",
-           "drawn%", "lost%", "open%", "mean value", "cycle%");
-  for (int k = 0; k < nv; k++) {
-    variant v;
-    egdb *db;
-    char key[128], err[512];
-    if (cli_variant(cmd, vtexts[k], &v)) return CLI_EXIT_USAGE;
-    if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);
-    int rc = open_db(cmd, dir, &v, (int)seeds, &db);
-    if (rc) return rc;
-    for (int n = 0; n <= egdb_max_seeds(db); n++) {
-      level_stats s;
-      table_stats(db, n, &s);
-      double c = (double)s.count / 100;
-      char mean[32];
-      if (s.mean_split >= 0)
-        snprintf(mean, sizeof mean, "%.3f", s.mean_split);
-      else if (s.mean_lo == s.mean_up)
-        snprintf(mean, sizeof mean, "%.3f", s.mean_lo);
-      else
-        snprintf(mean, sizeof mean, "%.3f..%.3f", s.mean_lo, s.mean_up);
-      if (md)
-        printf("| %s | %d | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.2f |\n", key, n,
-               (unsigned long long)s.count, s.won / c, s.drawn / c, s.lost / c, s.open / c, mean,
-               s.sensitive / c);
-      else
-        printf("%-22s %3d %12llu %7.2f %7.2f %7.2f %7.2f %13s %9.2f\n", key, n,
-               (unsigned long long)s.count, s.won / c, s.drawn / c, s.lost / c, s.open / c, mean,
-               s.sensitive / c);
-    }
-    egdb_close(db);
+  if (chart) {
+    char dat[4200];
+    if (!*chart) return cli_error(cmd, "--chart: no file stem given");
+    snprintf(dat, sizeof dat, "%s.dat", chart);
+    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
   }
-  return CLI_EXIT_OK;
+  /* Every variant is checked and opened before anything is printed. */
+  variant v[16];
+  egdb *db[16] = {0};
+  char key[16][128], err[4600];
+  int rc = CLI_EXIT_OK;
+  for (int k = 0; k < nv && rc == CLI_EXIT_OK; k++) {
+    if (cli_variant(cmd, vtexts[k], &v[k])) rc = CLI_EXIT_USAGE;
+    else if (egdb_variant_key(&v[k], key[k], sizeof key[k], err, sizeof err))
+      rc = cli_error(cmd, "%s", err);
+    else
+      rc = open_db(cmd, dir, &v[k], (int)seeds, &db[k]);
+  }
+  egdb_level_stats *levels[16] = {0};
+  egdb_chart_series series[16];
+  for (int k = 0; k < nv && rc == CLI_EXIT_OK; k++) {
+    int top = egdb_max_seeds(db[k]);
+    if (!(levels[k] = calloc((size_t)top + 1, sizeof *levels[k]))) {
+      cli_error(cmd, "out of memory");
+      rc = CLI_EXIT_FAIL;
+    }
+    for (int n = 0; n <= top && rc == CLI_EXIT_OK; n++) egdb_level_stats_count(db[k], n, &levels[k][n]);
+    series[k] = (egdb_chart_series){key[k], top + 1, levels[k]};
+  }
+  if (rc == CLI_EXIT_OK) {
+    if (md)
+      printf("| variant | n | positions | won %% | drawn %% | lost %% | open %% | mean value | "
+             "cycle-sensitive %% |\n"
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    else
+      printf("%-22s %3s %12s %7s %7s %7s %7s %13s %9s\n", "variant", "n", "positions", "won%",
+             "drawn%", "lost%", "open%", "mean value", "cycle%");
+    for (int k = 0; k < nv; k++)
+      for (int n = 0; n < series[k].nlevels; n++) print_level(md, key[k], &levels[k][n]);
+    fflush(stdout);
+  }
+  if (rc == CLI_EXIT_OK && chart) {
+    int c = egdb_chart_draw(series, nv, chart, NULL, err, sizeof err);
+    if (c < 0) {
+      cli_error(cmd, "--chart: %s", err);
+      rc = CLI_EXIT_FAIL;
+    } else if (c > 0) {
+      fprintf(stderr, "oware %s: %s; wrote %s.dat only\n", cmd, err, chart);
+    } else {
+      fprintf(md ? stderr : stdout, "chart: %s.png, %s.svg\n", chart, chart);
+    }
+  }
+  for (int k = 0; k < nv; k++) {
+    free(levels[k]);
+    if (db[k]) egdb_close(db[k]);
+  }
+  return rc;
 }
 
 static const char egdb_help[] =
