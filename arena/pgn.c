@@ -2,24 +2,14 @@
 #include "arena/pgn.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena/match.h"
 #include "core/board.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/variant.h"
-
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void errf(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* ================================================================ writing */
 
@@ -46,22 +36,22 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
   game gm;
   char verr[256];
   if (g->variant_idx < 0 || g->variant_idx >= r->nvariants) {
-    errf(err, errlen, "series %d game %d: no variant %d in the run", g->series_no, g->game_no,
+    error_set(err, errlen, "series %d game %d: no variant %d in the run", g->series_no, g->game_no,
          g->variant_idx);
     return -1;
   }
   if (variant_parse(r->variant[g->variant_idx], &v, verr, sizeof verr) ||
       notation_parse_position(g->opening, &v, &start, verr, sizeof verr)) {
-    errf(err, errlen, "series %d game %d: %s", g->series_no, g->game_no, verr);
+    error_set(err, errlen, "series %d game %d: %s", g->series_no, g->game_no, verr);
     return -1;
   }
   if (game_init(&gm, &v, &start)) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   for (const char *m = g->moves; *m; m++)
     if (game_play(&gm, notation_move_index(&v, *m))) {
-      errf(err, errlen, "series %d game %d: stored move %ld (%c) is not legal", g->series_no,
+      error_set(err, errlen, "series %d game %d: stored move %ld (%c) is not legal", g->series_no,
            g->game_no, (long)(m - g->moves) + 1, *m);
       game_free(&gm);
       return -1;
@@ -103,7 +93,7 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
   }
   if (!bad) bad = fprintf(f, "%s%s\n\n", col ? " " : "", res) < 0;
   game_free(&gm);
-  if (bad) errf(err, errlen, "write error");
+  if (bad) error_set(err, errlen, "write error");
   return bad ? -1 : 0;
 }
 
@@ -163,7 +153,7 @@ static int read_tag(reader *r, tag *t, int rec, char *err, size_t errlen) {
   while (*r->p && *r->p != '"' && *r->p != '\n') {
     if (*r->p == '\\' && (r->p[1] == '"' || r->p[1] == '\\')) r->p++;
     if (n + 1 >= sizeof t->value) {
-      errf(err, errlen, "record %d (line %d): the value of tag %s is longer than %zu characters",
+      error_set(err, errlen, "record %d (line %d): the value of tag %s is longer than %zu characters",
            rec, line, t->name, sizeof t->value - 1);
       return -1;
     }
@@ -177,7 +167,7 @@ static int read_tag(reader *r, tag *t, int rec, char *err, size_t errlen) {
   r->p++;
   return 0;
 bad:
-  errf(err, errlen, "record %d (line %d): a tag is not [Name \"value\"]", rec, line);
+  error_set(err, errlen, "record %d (line %d): a tag is not [Name \"value\"]", rec, line);
   return -1;
 }
 
@@ -243,7 +233,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   out->line = r->line;
   while (*r->p == '[') {
     if (ntags == MAX_TAGS) {
-      errf(err, errlen, "record %d (line %d): more than %d tags", rec, out->line, MAX_TAGS);
+      error_set(err, errlen, "record %d (line %d): more than %d tags", rec, out->line, MAX_TAGS);
       return -1;
     }
     /* A tag already seen starts the next record. */
@@ -267,7 +257,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   const char *vt = tag_get(tags, ntags, "Variant");
   char verr[256];
   if (vt && variant_parse(vt, &v, verr, sizeof verr)) {
-    errf(err, errlen, "record %d (line %d): tag Variant: %s", rec, out->line, verr);
+    error_set(err, errlen, "record %d (line %d): tag Variant: %s", rec, out->line, verr);
     return -1;
   }
   if (!vt) variant_default(&v);
@@ -276,7 +266,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   const char *posname = "StartPosition";
   if (!pos) pos = tag_get(tags, ntags, "FEN"), posname = "FEN";
   if (pos && notation_parse_position(pos, &v, &start, verr, sizeof verr)) {
-    errf(err, errlen, "record %d (line %d): tag %s: %s", rec, out->line, posname, verr);
+    error_set(err, errlen, "record %d (line %d): tag %s: %s", rec, out->line, posname, verr);
     return -1;
   }
   if (!pos) board_start(&start, &v);
@@ -284,7 +274,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   size_t cap = 64, n = 0;
   char *moves = malloc(cap);
   if (!moves) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   int term = PGN_NO_RESULT, has_term = 0, tscore2[2] = {0, 0}, has_tscore = 0;
@@ -302,7 +292,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
         r->p++;
       } while (*r->p && depth > 0);
       if (depth > 0) {
-        errf(err, errlen, "record %d (line %d): '%c' is never closed", rec, start_line, open);
+        error_set(err, errlen, "record %d (line %d): '%c' is never closed", rec, start_line, open);
         free(moves);
         return -1;
       }
@@ -311,7 +301,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
     while (*r->p && !isspace((unsigned char)*r->p) && !strchr("{}();[", *r->p)) r->p++;
     size_t len = (size_t)(r->p - t);
     if (!len) {
-      errf(err, errlen, "record %d (line %d): unexpected '%c'", rec, r->line, *t);
+      error_set(err, errlen, "record %d (line %d): unexpected '%c'", rec, r->line, *t);
       free(moves);
       return -1;
     }
@@ -334,7 +324,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
     }
     for (size_t i = 0; i < len; i++) {
       if (notation_move_index(&v, t[i]) < 0) {
-        errf(err, errlen,
+        error_set(err, errlen,
              "record %d (line %d): '%.*s' is not a move: '%c' is not a house letter (%c-%c, "
              "%c-%c)",
              rec, r->line, (int)len, t, t[i], 'A', 'A' + v.houses - 1, 'a', 'a' + v.houses - 1);
@@ -345,7 +335,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
         char *m2 = realloc(moves, cap * 2);
         if (!m2) {
           free(moves);
-          errf(err, errlen, "out of memory");
+          error_set(err, errlen, "out of memory");
           return -1;
         }
         moves = m2;
@@ -362,12 +352,12 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   if (!s) s = tag_get(tags, ntags, "South");
   if (!nn) nn = tag_get(tags, ntags, "North");
   if (!s || !nn || !*s || !*nn) {
-    errf(err, errlen, "record %d (line %d): the %s player is not named (tag %s)", rec,
+    error_set(err, errlen, "record %d (line %d): the %s player is not named (tag %s)", rec,
          out->line, !s || !*s ? "South" : "North", !s || !*s ? "White or South" : "Black or North");
     goto fail;
   }
   if (copy(out->south, sizeof out->south, s) || copy(out->north, sizeof out->north, nn)) {
-    errf(err, errlen, "record %d (line %d): a player's name is longer than %zu characters", rec,
+    error_set(err, errlen, "record %d (line %d): a player's name is longer than %zu characters", rec,
          out->line, sizeof out->south - 1);
     goto fail;
   }
@@ -381,7 +371,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   const char *res = tag_get(tags, ntags, "Result");
   if (res) {
     if (!parse_result(res, strlen(res), &winner, score2, &has_score)) {
-      errf(err, errlen,
+      error_set(err, errlen,
            "record %d (line %d): tag Result is '%s'; expected 1-0, 0-1, 1/2-1/2, * or final "
            "seeds such as 25-23",
            rec, out->line, res);
@@ -391,12 +381,12 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
     winner = term;
     if (has_tscore) memcpy(score2, tscore2, sizeof score2), has_score = 1;
   } else {
-    errf(err, errlen, "record %d (line %d): no result (a Result tag or 1-0, 0-1, 1/2-1/2, *)",
+    error_set(err, errlen, "record %d (line %d): no result (a Result tag or 1-0, 0-1, 1/2-1/2, *)",
          rec, out->line);
     goto fail;
   }
   if (has_term && term != winner) {
-    errf(err, errlen, "record %d (line %d): tag Result says %s, the movetext's result %s", rec,
+    error_set(err, errlen, "record %d (line %d): tag Result says %s, the movetext's result %s", rec,
          out->line, winner_words(winner), winner_words(term));
     goto fail;
   }
@@ -404,7 +394,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   if (sc) {
     int w2;
     if (!parse_result(sc, strlen(sc), &w2, score2, &has_score) || !has_score) {
-      errf(err, errlen, "record %d (line %d): tag Score is '%s'; expected final seeds such as 25-23",
+      error_set(err, errlen, "record %d (line %d): tag Score is '%s'; expected final seeds such as 25-23",
            rec, out->line, sc);
       goto fail;
     }
@@ -412,7 +402,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   /* Replay. */
   game gm;
   if (game_init(&gm, &v, &start)) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     goto fail;
   }
   for (int i = 0; i < out->plies; i++) {
@@ -420,12 +410,12 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
     if (rc) {
       char legal[64];
       notation_format_legal(&v, gm.legal, legal, sizeof legal);
-      if (rc == -2) errf(err, errlen, "out of memory");
+      if (rc == -2) error_set(err, errlen, "out of memory");
       else if (gm.end != BOARD_END_NONE)
-        errf(err, errlen, "record %d (line %d): move %d (%c) comes after the end of the game (%s)",
+        error_set(err, errlen, "record %d (line %d): move %d (%c) comes after the end of the game (%s)",
              rec, out->line, i + 1, moves[i], board_end_name(gm.end));
       else
-        errf(err, errlen, "record %d (line %d): move %d (%c) is not legal; legal moves: %s", rec,
+        error_set(err, errlen, "record %d (line %d): move %d (%c) is not legal; legal moves: %s", rec,
              out->line, i + 1, moves[i], legal);
       game_free(&gm);
       goto fail;
@@ -434,7 +424,7 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
   const char *termination = tag_get(tags, ntags, "Termination");
   if (gm.end != BOARD_END_NONE) {
     if (winner != PGN_NO_RESULT && winner != gm.winner) {
-      errf(err, errlen, "record %d (line %d): the result says %s, but the moves end the game "
+      error_set(err, errlen, "record %d (line %d): the result says %s, but the moves end the game "
            "with %s", rec, out->line, winner_words(winner), winner_words(gm.winner));
       game_free(&gm);
       goto fail;
@@ -482,7 +472,7 @@ static int assign_series(pgn_file *f, char *err, size_t errlen) {
   } key;
   key *keys = calloc((size_t)f->n + 1, sizeof *keys);
   if (!keys && f->n) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   int nkeys = 0, prev_key = -1;
@@ -545,7 +535,7 @@ int pgn_file_read(const char *text, pgn_file *out, char *err, size_t errlen) {
       int nc = cap ? cap * 2 : 64;
       pgn_game *g = realloc(out->games, (size_t)nc * sizeof *g);
       if (!g) {
-        errf(err, errlen, "out of memory");
+        error_set(err, errlen, "out of memory");
         goto fail;
       }
       out->games = g;
@@ -664,10 +654,10 @@ int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen) {
   ret = 0;
   goto done;
 bad:
-  errf(err, errlen, "bad counts");
+  error_set(err, errlen, "bad counts");
   goto done;
 oom:
-  errf(err, errlen, "out of memory");
+  error_set(err, errlen, "out of memory");
 done:
   free(idx);
   free(l.v);
@@ -686,7 +676,7 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
   store_game *games = NULL;
   if (!idx || file_names(f, &l)) goto oom;
   if (l.n > STORE_MAX_PLAYERS) {
-    errf(err, errlen, "the games have %d players; a run holds at most %d", l.n,
+    error_set(err, errlen, "the games have %d players; a run holds at most %d", l.n,
          STORE_MAX_PLAYERS);
     goto done;
   }
@@ -704,7 +694,7 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
       if (!strcmp(run.variant[v], g->variant)) break;
     if (v == run.nvariants) {
       if (v == STORE_MAX_VARIANTS) {
-        errf(err, errlen, "the games are of more than %d variants; a run holds at most %d",
+        error_set(err, errlen, "the games are of more than %d variants; a run holds at most %d",
              STORE_MAX_VARIANTS, STORE_MAX_VARIANTS);
         goto done;
       }
@@ -756,7 +746,7 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
   ret = 0;
   goto done;
 oom:
-  errf(err, errlen, "out of memory");
+  error_set(err, errlen, "out of memory");
 done:
   free(idx);
   free(l.v);

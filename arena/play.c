@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "core/notation.h"
 
 struct play_session {
@@ -21,25 +22,15 @@ struct play_session {
   char human_name[PLAYER_NAME_MAX];
 };
 
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void errf(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 int play_new(const play_config *c, play_session **out, char *err, size_t errlen) {
   *out = NULL;
   if (c->human != BOARD_SOUTH && c->human != BOARD_NORTH) {
-    errf(err, errlen, "the person's side must be South (0) or North (1)");
+    error_set(err, errlen, "the person's side must be South (0) or North (1)");
     return -1;
   }
   play_session *s = calloc(1, sizeof *s);
   if (!s) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   char e[512];
@@ -49,23 +40,23 @@ int play_new(const play_config *c, play_session **out, char *err, size_t errlen)
   if (c->start) s->start = *c->start;
   else board_start(&s->start, &c->v);
   if (!(s->opponent = player_create(c->opponent, e, sizeof e))) {
-    errf(err, errlen, "opponent: %s", e);
+    error_set(err, errlen, "opponent: %s", e);
     goto fail;
   }
   if (!(s->hint = player_create(c->hint ? c->hint : PLAY_DEFAULT_HINT, e, sizeof e))) {
-    errf(err, errlen, "hint player: %s", e);
+    error_set(err, errlen, "hint player: %s", e);
     goto fail;
   }
   if (player_new_game(s->opponent, &c->v, c->seed, e, sizeof e)) {
-    errf(err, errlen, "opponent: %s", e);
+    error_set(err, errlen, "opponent: %s", e);
     goto fail;
   }
   if (player_new_game(s->hint, &c->v, c->seed, e, sizeof e)) {
-    errf(err, errlen, "hint player: %s", e);
+    error_set(err, errlen, "hint player: %s", e);
     goto fail;
   }
   if (game_init(&s->g, &c->v, &s->start)) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     goto fail;
   }
   *out = s;
@@ -94,27 +85,27 @@ int play_move(play_session *s, char letter, char *err, size_t errlen) {
   char legal[64];
   notation_format_legal(v, s->g.legal, legal, sizeof legal);
   if (s->g.end != BOARD_END_NONE) {
-    errf(err, errlen, "the game is over (%s)", board_end_name(s->g.end));
+    error_set(err, errlen, "the game is over (%s)", board_end_name(s->g.end));
     return -1;
   }
   if (s->g.pos.side != s->human) {
-    errf(err, errlen, "it is not your turn");
+    error_set(err, errlen, "it is not your turn");
     return -1;
   }
   int k = toupper((unsigned char)letter) - 'A';
   if (k < 0 || k >= v->houses) {
-    errf(err, errlen, "'%c' is not one of your houses (%c-%c); legal moves: %s", letter,
+    error_set(err, errlen, "'%c' is not one of your houses (%c-%c); legal moves: %s", letter,
          s->human ? 'a' : 'A', (s->human ? 'a' : 'A') + v->houses - 1, legal);
     return -1;
   }
   int m = s->human * v->houses + k;
   if (!(s->g.legal >> m & 1)) {
-    errf(err, errlen, "%c is not legal here%s; legal moves: %s", notation_move_letter(v, m),
+    error_set(err, errlen, "%c is not legal here%s; legal moves: %s", notation_move_letter(v, m),
          s->g.pos.pit[m] ? "" : " (the house is empty)", legal);
     return -1;
   }
   if (game_play(&s->g, m)) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   return 0;
@@ -122,17 +113,17 @@ int play_move(play_session *s, char letter, char *err, size_t errlen) {
 
 int play_reply(play_session *s, int *move, char *err, size_t errlen) {
   if (s->g.end != BOARD_END_NONE || s->g.pos.side == s->human) {
-    errf(err, errlen, "it is not the opponent's turn");
+    error_set(err, errlen, "it is not the opponent's turn");
     return -1;
   }
   char e[512];
   player_status st = player_choose(s->opponent, &s->g, NULL, move, NULL, e, sizeof e);
   if (st != PLAYER_OK) {
-    errf(err, errlen, "%s: %s: %s", s->opponent->name, player_status_name(st), e);
+    error_set(err, errlen, "%s: %s: %s", s->opponent->name, player_status_name(st), e);
     return -1;
   }
   if (game_play(&s->g, *move)) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   return 0;
@@ -166,13 +157,13 @@ int play_undo(play_session *s) {
 
 int play_hint(play_session *s, int *move, player_info *info, char *err, size_t errlen) {
   if (s->g.end != BOARD_END_NONE) {
-    errf(err, errlen, "the game is over");
+    error_set(err, errlen, "the game is over");
     return -1;
   }
   char e[512];
   player_status st = player_choose(s->hint, &s->g, NULL, move, info, e, sizeof e);
   if (st != PLAYER_OK) {
-    errf(err, errlen, "%s: %s: %s", s->hint->name, player_status_name(st), e);
+    error_set(err, errlen, "%s: %s: %s", s->hint->name, player_status_name(st), e);
     return -1;
   }
   return 0;
@@ -295,19 +286,19 @@ int play_save(const play_session *s, const char *path, char *err, size_t errlen)
   size_t n = strlen(path);
   char *tmp = malloc(n + 16);
   if (!tmp) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+    error_set(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     free(tmp);
     return -1;
   }
   FILE *f = fdopen(fd, "w");
   if (!f) {
-    errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+    error_set(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     close(fd);
     unlink(tmp);
     free(tmp);
@@ -326,7 +317,7 @@ int play_save(const play_session *s, const char *path, char *err, size_t errlen)
   bad |= fsync(fileno(f)) != 0;
   bad |= fclose(f) != 0;
   if (bad || rename(tmp, path)) {
-    errf(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    error_set(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
     unlink(tmp);
     free(tmp);
     return -1;

@@ -1,9 +1,10 @@
 /* series.c: parses match formats and decides, game by game, when a series is over. */
 #include "arena/series.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "core/error.h"
 
 #define SERIES_DEFAULT_CAP 100
 #define SERIES_MAX_CAP 100000
@@ -24,15 +25,6 @@ static const struct {
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 #define LEAD_MAX 1000
-
-/* Writes a message into err, if the caller gave room for one. */
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 typedef enum { NUM_OK, NUM_MISSING, NUM_NOT_DIGITS, NUM_RANGE } num_status;
 
@@ -58,15 +50,15 @@ static void bad_number(num_status st, const char *s, size_t len, const char *v, 
                        const char *what, long lo, long hi, char *err, size_t errlen) {
   switch (st) {
   case NUM_MISSING:
-    say(err, errlen, "series: '%.*s' has no number; %s must be a whole number %ld..%ld", (int)len,
+    error_set(err, errlen, "series: '%.*s' has no number; %s must be a whole number %ld..%ld", (int)len,
         s, what, lo, hi);
     break;
   case NUM_NOT_DIGITS:
-    say(err, errlen, "series: '%.*s' has '%.*s', not a number; %s must be a whole number %ld..%ld",
+    error_set(err, errlen, "series: '%.*s' has '%.*s', not a number; %s must be a whole number %ld..%ld",
         (int)len, s, (int)vlen, v, what, lo, hi);
     break;
   default:
-    say(err, errlen, "series: '%.*s' is out of range; %s must be %ld..%ld", (int)len, s, what, lo,
+    error_set(err, errlen, "series: '%.*s' is out of range; %s must be %ld..%ld", (int)len, s, what, lo,
         hi);
     break;
   }
@@ -88,7 +80,7 @@ static int parse_head(const char *s, size_t len, series_format *f, char *err, si
   const char *v;
   split_item(s, len, &klen, &v, &vlen);
   if (klen == 0) {
-    say(err, errlen, "series: empty format name in '%.*s'; formats are " SERIES_FORMATS, (int)len,
+    error_set(err, errlen, "series: empty format name in '%.*s'; formats are " SERIES_FORMATS, (int)len,
         s);
     return -1;
   }
@@ -105,12 +97,12 @@ static int parse_head(const char *s, size_t len, series_format *f, char *err, si
     return 0;
   }
   if (KEY_IS(s, klen, "cap") || KEY_IS(s, klen, "lead"))
-    say(err, errlen,
+    error_set(err, errlen,
         "series: '%.*s' is not a format (the format goes first, then lead/cap); "
         "formats are " SERIES_FORMATS,
         (int)len, s);
   else
-    say(err, errlen, "series: unknown format '%.*s'; formats are " SERIES_FORMATS, (int)klen, s);
+    error_set(err, errlen, "series: unknown format '%.*s'; formats are " SERIES_FORMATS, (int)klen, s);
   return -1;
 }
 
@@ -124,28 +116,28 @@ static int parse_item(const char *s, size_t len, series_format *f, int *seen, ch
   int is_lead = KEY_IS(s, klen, "lead"), is_cap = KEY_IS(s, klen, "cap");
   if (!is_lead && !is_cap) {
     if (f->kind == SERIES_FIRST_TO)
-      say(err, errlen, "series: unknown item '%.*s'; first-to takes lead:M and cap:C", (int)len,
+      error_set(err, errlen, "series: unknown item '%.*s'; first-to takes lead:M and cap:C", (int)len,
           s);
     else if (f->kind == SERIES_STREAK)
-      say(err, errlen, "series: unknown item '%.*s'; streak takes only cap:C", (int)len, s);
+      error_set(err, errlen, "series: unknown item '%.*s'; streak takes only cap:C", (int)len, s);
     else
-      say(err, errlen, "series: unknown item '%.*s'; %s takes no cap or lead", (int)len, s, name);
+      error_set(err, errlen, "series: unknown item '%.*s'; %s takes no cap or lead", (int)len, s, name);
     return -1;
   }
   if (f->kind == SERIES_BEST_OF || f->kind == SERIES_GAMES) {
-    say(err, errlen,
+    error_set(err, errlen,
         "series: '%.*s' is not allowed; %s takes no cap or lead (it always plays at most %s games)",
         (int)len, s, name, kinds[f->kind].letter);
     return -1;
   }
   if (is_lead && f->kind == SERIES_STREAK) {
-    say(err, errlen, "series: '%.*s' is not allowed; streak takes no lead, only cap:C", (int)len,
+    error_set(err, errlen, "series: '%.*s' is not allowed; streak takes no lead, only cap:C", (int)len,
         s);
     return -1;
   }
   int bit = is_lead ? 1 : 2;
   if (*seen & bit) {
-    say(err, errlen, "series: repeated item '%.*s'; %s may be given once", (int)len, s,
+    error_set(err, errlen, "series: repeated item '%.*s'; %s may be given once", (int)len, s,
         is_lead ? "lead" : "cap");
     return -1;
   }
@@ -170,7 +162,7 @@ static int parse_item(const char *s, size_t len, series_format *f, int *seen, ch
 
 int series_parse(const char *text, series_format *f, char *err, size_t errlen) {
   if (!text || !*text) {
-    say(err, errlen, "series: empty format string; formats are " SERIES_FORMATS);
+    error_set(err, errlen, "series: empty format string; formats are " SERIES_FORMATS);
     return -1;
   }
   series_format w = {SERIES_BEST_OF, 0, 0, 0};
@@ -181,10 +173,10 @@ int series_parse(const char *text, series_format *f, char *err, size_t errlen) {
     size_t len = comma ? (size_t)(comma - p) : strlen(p);
     if (len == 0) {
       if (first)
-        say(err, errlen,
+        error_set(err, errlen,
             "series: empty format name at the start of '%s'; formats are " SERIES_FORMATS, text);
       else
-        say(err, errlen, "series: empty item between commas in '%s'", text);
+        error_set(err, errlen, "series: empty item between commas in '%s'", text);
       return -1;
     }
     if (first ? parse_head(p, len, &w, err, errlen)
@@ -193,14 +185,14 @@ int series_parse(const char *text, series_format *f, char *err, size_t errlen) {
     if (!comma) break;
     p = comma + 1;
     if (!*p) {
-      say(err, errlen, "series: trailing ',' in '%s'; remove it or add an item", text);
+      error_set(err, errlen, "series: trailing ',' in '%s'; remove it or add an item", text);
       return -1;
     }
   }
   if (w.kind == SERIES_FIRST_TO || w.kind == SERIES_STREAK) {
     if (!(seen & 2)) {
       if (w.n > SERIES_DEFAULT_CAP) {
-        say(err, errlen,
+        error_set(err, errlen,
             "series: %s:%d needs a cap of at least %d games, more than the default cap:%d; "
             "add ,cap:C with C %d..%d",
             kinds[w.kind].name, w.n, w.n, SERIES_DEFAULT_CAP, w.n, SERIES_MAX_CAP);

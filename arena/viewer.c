@@ -1,24 +1,14 @@
 /* viewer.c: the report's game viewer: the games of a run as JSON, and the inline script and style that step through them. */
 #include "arena/viewer.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include "arena/match.h"
 #include "core/board.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/variant.h"
-
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void errf(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* A JSON string that is also safe inside <script>: '<' is written \u003c. */
 static void json_str(FILE *f, const char *s) {
@@ -203,7 +193,7 @@ int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char 
     variant v;
     char verr[256];
     if (variant_parse(r->variant[i], &v, verr, sizeof verr)) {
-      errf(err, errlen, "variant %s: %s", r->variant[i], verr);
+      error_set(err, errlen, "variant %s: %s", r->variant[i], verr);
       return -1;
     }
     fprintf(h, "%s{\"name\":", i ? "," : "");
@@ -215,7 +205,7 @@ int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char 
   writer w = {h, r, 0, ""};
   int rc = store_games_foreach(db, r->id, write_game, &w, err, errlen);
   if (w.err[0]) {
-    errf(err, errlen, "the game viewer: %s", w.err);
+    error_set(err, errlen, "the game viewer: %s", w.err);
     return -1;
   }
   if (rc) return -1;

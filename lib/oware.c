@@ -1,12 +1,12 @@
 /* oware.c: the embeddable library (include/oware.h) over core/ and players/. */
 #include "include/oware.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/board.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/variant.h"
@@ -23,16 +23,6 @@ struct oware_player {
   int plies;                 /* that game's plies then */
 };
 
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void errf(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 const char *oware_version(void) { return OWARE_VERSION; }
 
 oware_game *oware_game_new(const char *variant_text, const char *position, char *err,
@@ -42,17 +32,17 @@ oware_game *oware_game_new(const char *variant_text, const char *position, char 
   board start;
   char e[256];
   if (variant_parse(variant_text ? variant_text : "abapa", &v, e, sizeof e)) {
-    errf(err, errlen, "variant: %s", e);
+    error_set(err, errlen, "variant: %s", e);
     return NULL;
   }
   if (position && notation_parse_position(position, &v, &start, e, sizeof e)) {
-    errf(err, errlen, "position: %s", e);
+    error_set(err, errlen, "position: %s", e);
     return NULL;
   }
   oware_game *g = calloc(1, sizeof *g);
   if (!g || game_init(&g->g, &v, position ? &start : NULL)) {
     free(g);
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return NULL;
   }
   g->serial = ++serials;
@@ -69,17 +59,17 @@ int oware_game_play(oware_game *g, char m, char *err, size_t errlen) {
   char legal[64];
   notation_format_legal(&g->g.v, g->g.legal, legal, sizeof legal);
   if (g->g.end != BOARD_END_NONE) {
-    errf(err, errlen, "the game is over (%s)", board_end_name(g->g.end));
+    error_set(err, errlen, "the game is over (%s)", board_end_name(g->g.end));
     return -1;
   }
   int i = notation_move_index(&g->g.v, m);
   if (i < 0) {
-    errf(err, errlen, "'%c' is not a house; legal moves: %s", m, legal);
+    error_set(err, errlen, "'%c' is not a house; legal moves: %s", m, legal);
     return -1;
   }
   int rc = game_play(&g->g, i);
-  if (rc == -2) errf(err, errlen, "out of memory");
-  else if (rc) errf(err, errlen, "%c is not legal; legal moves: %s", m, legal);
+  if (rc == -2) error_set(err, errlen, "out of memory");
+  else if (rc) error_set(err, errlen, "%c is not legal; legal moves: %s", m, legal);
   return rc ? -1 : 0;
 }
 
@@ -132,11 +122,11 @@ oware_player *oware_player_new(const char *spec, char *err, size_t errlen) {
   oware_player *p = calloc(1, sizeof *p);
   char e[512];
   if (!p) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return NULL;
   }
   if (!(p->p = player_create(spec, e, sizeof e))) {
-    errf(err, errlen, "%s", e);
+    error_set(err, errlen, "%s", e);
     free(p);
     return NULL;
   }
@@ -154,12 +144,12 @@ const char *oware_player_name(const oware_player *p) { return p->p->name; }
 int oware_player_move(oware_player *p, const oware_game *g, char *m, char *err, size_t errlen) {
   char e[512];
   if (g->g.end != BOARD_END_NONE) {
-    errf(err, errlen, "the game is over (%s)", board_end_name(g->g.end));
+    error_set(err, errlen, "the game is over (%s)", board_end_name(g->g.end));
     return -1;
   }
   if (p->serial != g->serial || g->g.plies < p->plies) {
     if (player_new_game(p->p, &g->g.v, g->serial, e, sizeof e)) {
-      errf(err, errlen, "%s: %s", p->p->name, e);
+      error_set(err, errlen, "%s: %s", p->p->name, e);
       return -1;
     }
     p->serial = g->serial;
@@ -168,7 +158,7 @@ int oware_player_move(oware_player *p, const oware_game *g, char *m, char *err, 
   int move;
   player_status st = player_choose(p->p, &g->g, NULL, &move, NULL, e, sizeof e);
   if (st != PLAYER_OK) {
-    errf(err, errlen, "%s: %s: %s", p->p->name, player_status_name(st), e);
+    error_set(err, errlen, "%s: %s: %s", p->p->name, player_status_name(st), e);
     return -1;
   }
   *m = notation_move_letter(&g->g.v, move);
