@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/outfile.h"
 #include "players/book_file.h"
@@ -141,6 +142,15 @@ int book_load(const char *path, book **out, char *err, size_t errlen) {
     what = "its variant cannot be read";
   else if (count > (uint64_t)1 << 32)
     what = "its entry count is not believable";
+  else if (get(h + OFF_PLIES, 4) > 64 || get(h + OFF_DEPTH, 4) > 64 ||
+           get(h + OFF_NODES, 8) > 1000000000000ULL)
+    what = "its plies, depth or node budget is out of range";
+  struct stat st; /* the size the header implies, before any allocation */
+  if (!what && !fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
+    uint64_t want = BOOK_HEADER_SIZE + count * BOOK_ENTRY_SIZE;
+    if ((uint64_t)st.st_size < want) what = "it is truncated (fewer entries than its header says)";
+    else if ((uint64_t)st.st_size > want) what = "it is longer than its header says";
+  }
   if (!what) {
     b->info.count = (long long)count;
     b->entries = malloc(count ? count * BOOK_ENTRY_SIZE : 1);
