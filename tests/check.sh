@@ -1,6 +1,7 @@
 # check.sh: what the end-to-end tests share, sourced: check NAME COMMAND... runs COMMAND and
 # prints "ok   NAME" or "FAIL NAME", counting failures in $fails (which the script sets to 0);
-# check_tmp makes the script's scratch folder $tmp, removed when it exits.
+# check_tmp makes the script's scratch folder $tmp, removed when it exits; run, fail and
+# expect_rc run $OWARE and check its exit code, counting in $checks and $fails.
 check() { # check NAME COMMAND...
   local name=$1
   shift
@@ -9,4 +10,23 @@ check() { # check NAME COMMAND...
 check_tmp() { # check_tmp: a fresh folder in $tmp, removed at exit (the script's EXIT trap)
   tmp=$(mktemp -d) || exit 1
   trap 'rm -rf "$tmp"' EXIT
+}
+
+# run ARGS...: runs $OWARE (stdin empty, $RUN_TIMEOUT s at most, default 60), its output in
+# $tmp; sets out, err, rc and what.
+run() {
+  timeout "${RUN_TIMEOUT:-60}" "$OWARE" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  out=$(cat "$tmp/out")
+  err=$(cat "$tmp/err")
+  what="oware $*"
+}
+fail() {
+  fails=$((fails + 1))
+  echo "FAIL: $what: $*"
+}
+# expect_rc N: the exit code of the last run.
+expect_rc() {
+  checks=$((checks + 1))
+  [ "$rc" -eq "$1" ] || fail "exit code $rc, expected $1 (stderr: ${err:0:300})"
 }

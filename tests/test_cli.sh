@@ -6,28 +6,8 @@ OWARE=${1:?usage: test_cli.sh OWARE_BINARY DATA_DIR}
 DATA=${2:?usage: test_cli.sh OWARE_BINARY DATA_DIR}
 checks=0
 fails=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-# run ARGS...: runs oware (stdin empty, 60 s at most); sets out, err, rc and what.
-run() {
-  timeout 60 "$OWARE" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  out=$(cat "$tmp/out")
-  err=$(cat "$tmp/err")
-  what="oware $*"
-}
-
-fail() {
-  fails=$((fails + 1))
-  echo "FAIL: $what: $*"
-}
-
-# expect_rc N: the exit code of the last run.
-expect_rc() {
-  checks=$((checks + 1))
-  [ "$rc" -eq "$1" ] || fail "exit code $rc, expected $1 (stderr: ${err:0:300})"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_tmp
 
 # expect_out TEXT: the whole stdout of the last run.
 expect_out() {

@@ -5,24 +5,9 @@ set -u
 OWARE=${1:?usage: test_egdb.sh OWARE_BINARY DATA_DIR}
 checks=0
 fails=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-run() {
-  timeout 300 "$OWARE" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  out=$(cat "$tmp/out")
-  err=$(cat "$tmp/err")
-  what="oware $*"
-}
-fail() {
-  fails=$((fails + 1))
-  echo "FAIL: $what: $*"
-}
-expect_rc() {
-  checks=$((checks + 1))
-  [ "$rc" -eq "$1" ] || fail "exit code $rc, expected $1 (stderr: ${err:0:300})"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_tmp
+RUN_TIMEOUT=300
 expect_in() { # expect_in TEXT WHERE(out|err)
   checks=$((checks + 1))
   local s
