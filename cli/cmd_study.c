@@ -526,7 +526,7 @@ static int calibrate_games(const char *cmd, calibrate_opts *o, tuner_calibrate_c
 static int write_level(FILE *lf, const calibrate_found *f, const char *spec,
                        const rating_player *p, int within) {
   static level_entry e;
-  char line[LEVEL_SPEC_MAX + 256];
+  char line[LEVEL_LINE_MAX + 1];
   memset(&e, 0, sizeof e);
   snprintf(e.name, sizeof e.name, "%s", f->level.name);
   snprintf(e.spec, sizeof e.spec, "%s", spec);

@@ -119,7 +119,7 @@ int level_parse(const char *text, const char *path, level_file *f, char *err, si
   if (!(f->path = strdup(path))) return ERR("out of memory"), -1;
   int lineno = 0;
   const char *p = text;
-  char line[LEVEL_SPEC_MAX + 256];
+  char line[LEVEL_LINE_MAX + 1];
   while (*p) {
     lineno++;
     const char *nl = strchr(p, '\n');
@@ -396,5 +396,5 @@ int level_format(const level_entry *e, char *buf, size_t len) {
     if (w < 0 || (size_t)w >= len - n) return -1;
     n += (size_t)w;
   }
-  return (int)n;
+  return n > LEVEL_LINE_MAX ? -1 : (int)n;
 }

@@ -6,6 +6,9 @@
 
 #define LEVEL_NAME_MAX 64
 #define LEVEL_SPEC_MAX 2048
+/* The longest line of a levels file: a name, the longest spec with every
+ * character escaped, and the columns after it. */
+#define LEVEL_LINE_MAX (LEVEL_NAME_MAX + 2 * LEVEL_SPEC_MAX + 512)
 
 /* One line of a levels file (docs/LEVELS.md):
  *   NAME SPEC [ELO LO HI [TARGET [VERDICT [STATUS]]]]
@@ -62,8 +65,8 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
 /* One line of a levels file for e (no newline), its spec quoted when it must
  * be; the columns after SPEC as e->columns says (elo, lo, hi with one
  * decimal, target rounded). Returns the length, or -1 when it does not fit
- * in len or e's name or spec cannot be written (then nothing is to be
- * written). */
+ * in len, is longer than LEVEL_LINE_MAX (level_parse would refuse it), or
+ * e's name or spec cannot be written (then nothing is to be written). */
 int level_format(const level_entry *e, char *buf, size_t len);
 
 #endif

@@ -126,6 +126,31 @@ static void test_round_trip(void **state) {
   assert_int_equal(level_format(&e, line, 5), -1);
 }
 
+/* The longest spec, every character escaped, is written and reads back (the
+ * parser's line limit once refused what level_format wrote: found by the
+ * levels fuzzer). */
+static void test_round_trip_longest(void **state) {
+  (void)state;
+  static level_entry e;
+  memset(&e, 0, sizeof e);
+  memset(e.name, 'n', LEVEL_NAME_MAX - 1);
+  memset(e.spec, '"', LEVEL_SPEC_MAX - 1);
+  e.columns = 8;
+  e.elo = -1e6, e.lo = -1e6, e.hi = 1e6, e.target = 1e6;
+  strcpy(e.verdict, "off");
+  strcpy(e.status, "coarse");
+  static char line[LEVEL_LINE_MAX + 1];
+  assert_true(level_format(&e, line, sizeof line) > 2 * (LEVEL_SPEC_MAX - 1));
+  level_file f;
+  parse_ok(line, &f);
+  assert_int_equal(f.n, 1);
+  assert_string_equal(f.entry[0].spec, e.spec);
+  level_file_free(&f);
+  e.elo = e.lo = e.hi = 1e300; /* a line longer than any the parser reads: refused */
+  static char big[2 * LEVEL_LINE_MAX];
+  assert_int_equal(level_format(&e, big, sizeof big), -1);
+}
+
 static char path[64];
 
 static int make_file(void **state) {
@@ -229,6 +254,7 @@ int main(void) {
       cmocka_unit_test(test_columns),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_round_trip),
+      cmocka_unit_test(test_round_trip_longest),
       cmocka_unit_test_setup_teardown(test_resolve, make_file, remove_file),
       cmocka_unit_test(test_bad_stored_spec),
   };
