@@ -7,6 +7,7 @@
 #include "core/rng.h"
 #include "players/book.h"
 #include "players/eval.h"
+#include "players/eval_ending.h"
 #include "players/minimax.h"
 #include "players/player.h"
 #include "players/tablebase.h"
@@ -31,6 +32,7 @@ typedef struct mm {
   double noise;
   int lmr; /* late-move reductions on (lmr=1) */
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
+  eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   tt_entry *tt;
@@ -82,6 +84,7 @@ static int evaluate(mm *s, const board *b) {
   int f[EVAL_N];
   eval_compute(b, s->v, f);
   int e = eval_dot(s->w, f);
+  if (s->ending) e += eval_ending_value(s->ending, s->v->total - b->store[0] - b->store[1], f);
   if (s->noise > 0) {
     uint64_t h = rng_mix(s->noise_seed, b->key ^ s->zstore[b->store[0]]);
     double u = (double)(h >> 11) * 0x1.0p-53; /* [0, 1) */
@@ -443,6 +446,7 @@ static void destroy(player *p) {
   if (!s) return;
   tablebase_free(&s->tb);
   book_free(s->book);
+  free(s->ending);
   free(s->tt);
   free(s->dirty);
   free(s);
@@ -502,6 +506,19 @@ static int create(player *p, char *err, size_t errlen) {
   s->noise = player_config_real(c, "noise");
   s->lmr = (int)player_config_int(c, "lmr");
   s->qs = (int)player_config_int(c, "qs");
+  const char *ef = player_config_text(c, "ending");
+  if (ef && strcmp(ef, "off")) {
+    if (!(s->ending = malloc(sizeof *s->ending))) {
+      snprintf(err, errlen, "minimax: out of memory");
+      destroy(p);
+      return -1;
+    }
+    if (!strcmp(ef, "on")) eval_ending_default(s->ending);
+    else if (eval_ending_load(ef, s->ending, err, errlen)) {
+      destroy(p);
+      return -1;
+    }
+  }
   tablebase_init(&s->tb, player_config_text(c, "egdb"));
   eval_weights w;
   eval_default(&w);
@@ -545,6 +562,9 @@ static const player_option options[] = {
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},
+    {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
+     "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
+     "table), off, or a file written by oware egdb fit"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
