@@ -144,6 +144,7 @@ static int add_players(const char *cmd, char *list, int file, store_run *r) {
                          r->player_name[i]),
                -1;
       }
+    cli_warn_threads(cmd, &cfg);
     int oom = store_run_add_player(r, cfg.name, spec);
     player_config_free(&cfg);
     if (oom) return cli_error(cmd, "out of memory"), -1;
