@@ -27,11 +27,10 @@ typedef struct mm mm;
  * the player's, shared and read-only during a search but for the atomics. */
 typedef struct mm_thread {
   mm *s;
-  int id;
-  thread *th;          /* a helper's thread while it runs */
-  int start_depth;     /* a helper's first iteration */
+  thread *th;        /* a helper's thread while it runs */
+  int start_depth;   /* a helper's first iteration */
   long long nodes, limit;
-  long long flushed;   /* nodes already added to s->nodes_all */
+  long long flushed; /* nodes already added to s->nodes_all */
   int aborted;
   int history[2][VARIANT_MAX_PITS];
   int killer[MAXPLY][2];
@@ -66,13 +65,13 @@ struct mm {
   int infinite;
   int game_plies;
   const board *root;
-  int root_top;       /* index of the root in keys */
+  int root_top;        /* index of the root in keys */
   long long limit_all; /* node limit of all threads together (threads > 1) */
   /* shared by the threads during a search */
-  atomic_int halt;                /* the helpers (or all, at a node limit) stop */
-  atomic_llong nodes_all;         /* nodes flushed by the threads, every 256 */
-  atomic_int at_depth[MAXPLY];    /* threads searching each depth */
-  mm_thread *th;                  /* threads entries: th[0] is the main thread */
+  atomic_int halt;             /* the helpers (or all, at a node limit) stop */
+  atomic_llong nodes_all;      /* nodes added by the threads, every 256 */
+  atomic_int at_depth[MAXPLY]; /* threads searching each depth */
+  mm_thread *th;               /* `threads` of them: th[0] is the main thread */
   tablebase tb; /* egdb=: decided endgames score as game ends */
   book *book;   /* book=: the moves of an opening book */
   int book_on;  /* the book is of this game's variant */
@@ -220,7 +219,8 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (alpha >= beta) return alpha;
 
   const uint64_t key = tt_key(s, b);
-  int tt_move = -1, use_tt = s->tt.e && depth >= 2; /* frontier nodes are cheaper to search than to look up */
+  /* Frontier nodes are cheaper to search than to look up. */
+  int tt_move = -1, use_tt = s->tt.e && depth >= 2;
   size_t bucket = 0;
   mmtt_hit hit;
   if (use_tt) {
@@ -636,10 +636,7 @@ static int create(player *p, char *err, size_t errlen) {
     destroy(p);
     return -1;
   }
-  for (int i = 0; i < s->threads; i++) {
-    s->th[i].s = s;
-    s->th[i].id = i;
-  }
+  for (int i = 0; i < s->threads; i++) s->th[i].s = s;
   return 0;
 }
 
