@@ -324,8 +324,9 @@ static const char smp_usage[] =
     "turn within a run (so that they share the machine's load alike). Prints, for\n"
     "each T, the median time to depth D over the nine positions, the median nodes\n"
     "per second of all threads together, and the speed-up in time to depth over\n"
-    "the first T of the list; and the cores the process got (CPU time over\n"
-    "wall time: below T, the machine's other work took the rest). Searches with T > 1 are not reproducible: the node\n"
+    "the first T of the list; the cores the process got (CPU time over wall\n"
+    "time: below T, the machine's other work took the rest) and the CPU time\n"
+    "(all threads). Searches with T > 1 are not reproducible: the node\n"
     "counts change from run to run.\n";
 
 #define SMP_MAX 8 /* thread counts in the list */
@@ -367,7 +368,7 @@ static int bench_smp(int argc, char **argv) {
   int t[SMP_MAX];
   int nt = parse_thread_list(cmd, list, t);
   if (nt < 0) return CLI_EXIT_USAGE;
-  double secs[SMP_MAX][101], nps[SMP_MAX][101], cores[SMP_MAX][101];
+  double secs[SMP_MAX][101], nps[SMP_MAX][101], cores[SMP_MAX][101], cpu[SMP_MAX][101];
   for (long long k = 0; k < repeat; k++)
     for (int i = 0; i < nt; i++) {
       char mspec[64];
@@ -376,7 +377,8 @@ static int bench_smp(int argc, char **argv) {
       long long nodes = bench_minimax(cmd, mspec, (int)depth, &secs[i][k], 0);
       if (nodes < 0) return CLI_EXIT_FAIL;
       nps[i][k] = (double)nodes / secs[i][k];
-      cores[i][k] = (double)(clock() - c0) / CLOCKS_PER_SEC / secs[i][k];
+      cpu[i][k] = (double)(clock() - c0) / CLOCKS_PER_SEC;
+      cores[i][k] = cpu[i][k] / secs[i][k];
     }
   printf("minimax, 9 positions to depth %lld, medians of %lld runs:\n", depth, repeat);
   double base = 0;
@@ -384,10 +386,12 @@ static int bench_smp(int argc, char **argv) {
     qsort(secs[i], (size_t)repeat, sizeof secs[i][0], cmp_double);
     qsort(nps[i], (size_t)repeat, sizeof nps[i][0], cmp_double);
     qsort(cores[i], (size_t)repeat, sizeof cores[i][0], cmp_double);
+    qsort(cpu[i], (size_t)repeat, sizeof cpu[i][0], cmp_double);
     double s = secs[i][repeat / 2];
     if (i == 0) base = s;
-    printf("threads %2d: %.3f s to depth %lld, %.0f nodes/s, speed-up %.2f, cores used %.2f\n",
-           t[i], s, depth, nps[i][repeat / 2], base / s, cores[i][repeat / 2]);
+    printf("threads %2d: %.3f s to depth %lld, %.0f nodes/s, speed-up %.2f, cores used %.2f, "
+           "CPU %.3f s\n",
+           t[i], s, depth, nps[i][repeat / 2], base / s, cores[i][repeat / 2], cpu[i][repeat / 2]);
   }
   return CLI_EXIT_OK;
 }
