@@ -55,6 +55,8 @@ struct mm {
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
+  int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
+  int ending_on;       /* the corrections apply in this game */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   mmtt tt;
@@ -95,7 +97,7 @@ static int evaluate(mm *s, const board *b) {
   int f[EVAL_N];
   eval_compute(b, s->v, f);
   int e = eval_dot(s->w, f);
-  if (s->ending) e += eval_ending_value(s->ending, s->v->total - b->store[0] - b->store[1], f);
+  if (s->ending_on) e += eval_ending_value(s->ending, s->v->total - b->store[0] - b->store[1], f);
   if (s->noise > 0) {
     uint64_t h = rng_mix(s->noise_seed, b->key ^ s->zstore[b->store[0]]);
     double u = (double)(h >> 11) * 0x1.0p-53; /* [0, 1) */
@@ -537,6 +539,9 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   mmtt_clear(&s->tt);
   s->age = 0;
   s->book_on = s->book && book_matches(s->book, v);
+  /* The built-in table was fitted on abapa's tables: it applies to the
+   * variants of its board (6 houses of 4 seeds); a file applies to any. */
+  s->ending_on = s->ending && (!s->ending_builtin || (v->houses == 6 && v->total == 48));
   return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
@@ -612,7 +617,7 @@ static int create(player *p, char *err, size_t errlen) {
       destroy(p);
       return -1;
     }
-    if (!strcmp(ef, "on")) eval_ending_default(s->ending);
+    if ((s->ending_builtin = !strcmp(ef, "on"))) eval_ending_default(s->ending);
     else if (eval_ending_load(ef, s->ending, err, errlen)) {
       destroy(p);
       return -1;
@@ -673,7 +678,8 @@ static const player_option options[] = {
      "evaluation there)"},
     {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
      "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
-     "table), off, or a file written by oware egdb fit"},
+     "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "
+     "oware egdb fit (in any variant)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
