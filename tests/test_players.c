@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/fixture.h"
+
 #include "arena/match.h"
 #include "core/clock.h"
 #include "core/notation.h"
@@ -650,15 +652,7 @@ static void test_forced_wins(void **state) {
   rng_seed(&r, 77);
   int found[6] = {0};
   for (int tries = 0; tries < 20000 && (found[3] < 10 || found[5] < 5); tries++) {
-    int pits[12] = {0}, stores[2];
-    int left = 4 + (int)rng_below(&r, 8);
-    for (int t = 0; t < left; t++) pits[rng_below(&r, 12)]++;
-    stores[0] = 18 + (int)rng_below(&r, 7);
-    stores[1] = v.total - left - stores[0];
-    if (stores[1] > v.half || stores[1] < 0) continue;
-    board_set(&b, &v, pits, stores, 0);
-    uint32_t legal;
-    if (board_status(&b, &v, &legal) != BOARD_END_NONE) continue;
+    if (fixture_random_ending(&r, &v, &b)) continue;
     plain s = {.v = &v};
     s.keys[0] = b.key;
     for (int d = 1; d <= 5; d += 2) {
@@ -668,7 +662,7 @@ static void test_forced_wins(void **state) {
       if (dist != d) break; /* a faster win: counted at its own depth */
       /* The winning moves, by the plain search. */
       uint32_t winning = 0;
-      for (uint32_t l = legal; l; l &= l - 1) {
+      for (uint32_t l = board_legal(&b, &v); l; l &= l - 1) {
         board c = b;
         int taken = board_play(&c, &v, __builtin_ctz(l));
         s.keys[1] = c.key;

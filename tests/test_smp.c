@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/fixture.h"
+
 #include "core/clock.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -112,15 +114,7 @@ static void test_forced_wins(void **state) {
   rng_seed(&r, 77);
   int found = 0;
   for (int tries = 0; tries < 20000 && found < 12; tries++) {
-    int pits[12] = {0}, stores[2];
-    int left = 4 + (int)rng_below(&r, 8);
-    for (int t = 0; t < left; t++) pits[rng_below(&r, 12)]++;
-    stores[0] = 18 + (int)rng_below(&r, 7);
-    stores[1] = v.total - left - stores[0];
-    if (stores[1] > v.half || stores[1] < 0) continue;
-    board_set(&b, &v, pits, stores, 0);
-    uint32_t legal;
-    if (board_status(&b, &v, &legal) != BOARD_END_NONE) continue;
+    if (fixture_random_ending(&r, &v, &b)) continue;
     int m1, m;
     player_info i1, info;
     search_from(one, &v, &b, NULL, &m1, &i1);
