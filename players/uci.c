@@ -110,6 +110,7 @@ struct uci_server {
   game g;
   player_limits lim;
   double line_time; /* clock_now() when the current command line was read */
+  double go_time;   /* line_time of the search's go: set before its thread starts */
   pthread_mutex_t lock; /* guards stop_requested */
   pthread_cond_t cond;
   int stop_requested;
@@ -188,7 +189,7 @@ static void *search_main(void *arg) {
   char err[256];
   if (s->lim.movetime_ms > 0) {
     /* Time already spent since `go` was read, and the reserve, come off. */
-    double left = s->lim.movetime_ms - (clock_now() - s->line_time) * 1000.0 - UCI_RESERVE_MS;
+    double left = s->lim.movetime_ms - (clock_now() - s->go_time) * 1000.0 - UCI_RESERVE_MS;
     s->lim.movetime_ms = left < 1 ? 1 : (int)left;
   }
   player_status st = player_choose(s->p, &s->g, &s->lim, &m, &info, err, sizeof err);
@@ -668,6 +669,9 @@ static void cmd_go(server *s, char *args) {
   }
   s->lim = lim;
   s->infinite = lim.infinite;
+  /* The search thread reads the time of its go, never line_time, which
+   * the next command line rewrites while it searches. */
+  s->go_time = s->line_time;
   pthread_mutex_lock(&s->lock);
   s->stop_requested = 0;
   pthread_mutex_unlock(&s->lock);
