@@ -22,11 +22,11 @@
  *
  * (a position without a legal move is worth the mover's own row). Endless
  * play gives the lower-table mover nothing, so its value is the least fixed
- * point reached from lower = exits, upper = n: each sweep can only raise a
- * lower and lower an upper, and the limit is what the mover can force to
- * happen in finite time. Sweeps are Gauss-Seidel over the index, any order
- * and any interleaving of threads giving the same (unique least) fixed point,
- * so the files do not depend on the thread count.
+ * point reached from the bottom, lower = 0 and upper = n: each evaluation can
+ * only raise a lower and lower an upper, and the limit is what the mover can
+ * force to happen in finite time. Sweeps are Gauss-Seidel over the index, any
+ * order and any interleaving of threads giving the same (unique least) fixed
+ * point, so the files do not depend on the thread count.
  *
  * cycle = split: the same iteration in half seeds with the exits taken from
  * the split tables below gives sl (endless = 0) and su (endless = all), and
@@ -35,13 +35,23 @@
  * that (sl), and at least k <= half unless the opponent can force an exit
  * that keeps it below k (su).
  *
+ * Lean: per position only the value bytes being computed and a candidate
+ * flag are kept. Evaluating a position plays its moves (board_play) and
+ * reads its children's values, in this table or, for a capture, in the
+ * finished smaller one. When a value changes, its non-capturing
+ * predecessors become candidates; they are found by un-sowing: a move that
+ * sows s seeds from house h without capturing adds a vector d(h, s) to the
+ * board that depends on h and s only (and the lap rule), so a predecessor of
+ * Q is Q - d(h, s) with s seeds put back in h, for every (h, s) that leaves
+ * no house negative and matches what h holds after the sowing, kept when
+ * board_play of h there is legal and captures nothing (which gives Q).
+ *
  * Threads: the build's own worker threads, threads (core/thread.h) over slices of the
- * index (not the game-running pool of arena/). Tables shared by the threads
- * during sweeps are read and written with relaxed atomic byte operations:
- * values only move towards the fixed point, so a stale read only delays it.
+ * index (not the game-running pool of arena/). Only a slice's owner writes
+ * a value; values and flags shared by the threads are read and written with
+ * relaxed atomic byte operations: values only move towards the fixed point,
+ * so a stale read only delays it.
  */
-
-#define NONE UINT32_MAX
 
 typedef struct job job;
 
@@ -51,12 +61,11 @@ struct job {
   int n, H, P, split;
   uint64_t count;
   const egdb_level *below; /* levels 0 .. n-1 */
-  uint32_t *child;         /* H per position: non-capturing successors, NONE-terminated */
-  uint8_t *exl, *exu, *exs; /* best exit per table */
   uint8_t *lo, *up, *sl, *su;
-  uint64_t *off;            /* count + 1: predecessors of i are pred[off[i] .. off[i+1]) */
-  uint32_t *pred;           /* non-capturing predecessors */
-  uint8_t *cand;            /* to evaluate: a successor changed since */
+  uint8_t *cand; /* to evaluate: a successor changed since */
+  /* d[h][s]: what sowing s seeds from the mover's house h adds to each house
+   * (at h: what h holds after it, the seeds taken out not counted). */
+  uint8_t d[VARIANT_MAX_PITS / 2][EGDB_MAX_SEEDS + 1][VARIANT_MAX_PITS];
 };
 
 typedef struct slice {
@@ -66,7 +75,7 @@ typedef struct slice {
   int mode; /* a phase_* */
 } slice;
 
-enum { PHASE_MOVES, PHASE_COUNT, PHASE_FILL, PHASE_EVAL, PHASE_EVAL_BACK };
+enum { PHASE_EVAL, PHASE_EVAL_BACK };
 
 static inline uint8_t ld(const uint8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint8_t *p, uint8_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
@@ -81,98 +90,104 @@ static inline void next_counts(uint8_t *a, int P) {
   a[j + 1]--;
 }
 
-/* Generates the moves of positions from..to-1: exits and children. */
-static void gen_moves(job *j, uint64_t from, uint64_t to) {
-  const variant *v = j->v;
-  const int H = j->H, P = j->P, n = j->n;
-  uint8_t a[VARIANT_MAX_PITS];
-  if (from >= to) return;
-  egdb_unrank(from, P, n, a);
-  for (uint64_t i = from; i < to; i++, next_counts(a, P)) {
-    board b;
-    memset(&b, 0, sizeof b);
-    memcpy(b.pit, a, (size_t)P);
-    uint32_t legal = board_legal(&b, v);
-    uint32_t *ch = j->child + i * (uint64_t)H;
-    int k = 0;
-    if (!legal) {
-      int own = 0;
-      for (int h = 0; h < H; h++) own += a[h];
-      j->exl[i] = j->exu[i] = (uint8_t)own;
-      if (j->split) j->exs[i] = (uint8_t)(2 * own);
-    } else {
-      int el = 0, eu = 0, es = 0;
-      for (uint32_t m = legal; m; m &= m - 1) {
-        board c = b;
-        int cap = board_play(&c, v, __builtin_ctz(m));
-        uint8_t q[VARIANT_MAX_PITS];
-        memcpy(q, c.pit + H, (size_t)H);
-        memcpy(q + H, c.pit, (size_t)H);
-        int n2 = n - cap;
-        uint64_t r = egdb_rank(q, P, n2);
-        if (!cap) {
-          ch[k++] = (uint32_t)r;
-          continue;
-        }
-        const egdb_level *lv = &j->below[n2];
-        int x = cap + n2 - lv->t[1][r];
-        if (x > el) el = x;
-        x = cap + n2 - lv->t[0][r];
-        if (x > eu) eu = x;
-        if (j->split) {
-          x = 2 * cap + 2 * n2 - lv->t[2][r];
-          if (x > es) es = x;
-        }
-      }
-      j->exl[i] = (uint8_t)el;
-      j->exu[i] = (uint8_t)eu;
-      if (j->split) j->exs[i] = (uint8_t)es;
+/* The sowing vectors d(h, s), by playing h with s seeds on a board whose
+ * other houses hold 4 (no house ends with 2 or 3: nothing is captured).
+ * Returns -1 if a capture happened all the same. */
+static int sowing_vectors(job *j) {
+  const int P = j->P;
+  for (int h = 0; h < j->H; h++)
+    for (int s = 1; s <= j->n; s++) {
+      int pits[VARIANT_MAX_PITS] = {0}, stores[2] = {0, 0};
+      for (int p = 0; p < P; p++) pits[p] = p == h ? s : 4;
+      board b;
+      board_set(&b, j->v, pits, stores, BOARD_SOUTH);
+      if (board_play(&b, j->v, h)) return -1;
+      for (int p = 0; p < P; p++) j->d[h][s][p] = (uint8_t)(p == h ? b.pit[p] : b.pit[p] - 4);
     }
-    if (k < H) ch[k] = NONE;
-    /* The start of the iteration: exits for the lower tables, everything
-     * for the upper ones where play can go on. */
-    j->lo[i] = j->exl[i];
-    j->up[i] = k ? (uint8_t)n : j->exu[i];
-    if (j->split) {
-      j->sl[i] = j->exs[i];
-      j->su[i] = k ? (uint8_t)(2 * n) : j->exs[i];
+  return 0;
+}
+
+/* Marks the non-capturing predecessors of the position with counts q (its
+ * mover's row first) as candidates. */
+static void mark_predecessors(job *j, const uint8_t *q) {
+  const int H = j->H, P = j->P;
+  uint8_t back[VARIANT_MAX_PITS]; /* q seen from the mover before the move */
+  for (int p = 0; p < P; p++) back[p] = q[p < H ? p + H : p - H];
+  for (int h = 0; h < H; h++) {
+    /* d(h, s) grows with s house by house: the first s that needs more
+     * than a house holds ends the search for this h. */
+    for (int s = 1; s <= j->n; s++) {
+      const uint8_t *d = j->d[h][s];
+      if (d[h] > back[h]) break;
+      int p = 0;
+      while (p < P && (p == h || back[p] >= d[p])) p++;
+      if (p < P) break;
+      if (d[h] != back[h]) continue;
+      board b;
+      memset(&b, 0, sizeof b);
+      for (p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
+      if (!(board_legal(&b, j->v) >> h & 1)) continue;
+      board c = b;
+      if (board_play(&c, j->v, h)) continue;
+      uint64_t r = egdb_rank(b.pit, P, j->n);
+      if (!ld(&j->cand[r])) __atomic_store_n(&j->cand[r], 1, __ATOMIC_RELEASE);
     }
   }
 }
 
-/* Re-evaluates position i from its exits and children (Gauss-Seidel: the
- * children's values as they are now); returns whether a value changed. */
-static inline int evaluate(job *j, uint64_t i) {
-  const int H = j->H, n = j->n, n2 = 2 * j->n;
-  const uint32_t *ch = j->child + i * (uint64_t)H;
-  int changed = 0;
-  if (ch[0] == NONE) return 0;
-  int l0 = ld(&j->lo[i]), u0 = ld(&j->up[i]);
-  if (l0 != u0) {
-    int l = j->exl[i], u = j->exu[i];
-    for (int k = 0; k < H && ch[k] != NONE; k++) {
-      int x = n - ld(&j->up[ch[k]]);
-      if (x > l) l = x;
-      x = n - ld(&j->lo[ch[k]]);
-      if (x > u) u = x;
-    }
-    if (l != l0) st(&j->lo[i], (uint8_t)l), changed = 1;
-    if (u != u0) st(&j->up[i], (uint8_t)u), changed = 1;
+/* Re-evaluates position i (counts a) from its moves, the children's values
+ * as they are now (Gauss-Seidel); returns whether a value changed. */
+static int evaluate(job *j, uint64_t i, const uint8_t *a) {
+  const variant *v = j->v;
+  const int H = j->H, P = j->P, n = j->n;
+  const int l0 = ld(&j->lo[i]), u0 = ld(&j->up[i]);
+  const int s0 = j->split ? ld(&j->sl[i]) : 0, t0 = j->split ? ld(&j->su[i]) : 0;
+  board b;
+  memset(&b, 0, sizeof b);
+  memcpy(b.pit, a, (size_t)P);
+  uint32_t legal = board_legal(&b, v);
+  int l = 0, u = 0, s = 0, t = 0;
+  if (!legal) {
+    for (int h = 0; h < H; h++) l += a[h];
+    u = l;
+    s = t = 2 * l;
   }
-  if (j->split) {
-    int s0 = ld(&j->sl[i]), t0 = ld(&j->su[i]);
-    if (s0 == t0) return changed;
-    int s = j->exs[i], t = j->exs[i];
-    for (int k = 0; k < H && ch[k] != NONE; k++) {
-      int x = n2 - ld(&j->su[ch[k]]);
-      if (x > s) s = x;
-      x = n2 - ld(&j->sl[ch[k]]);
-      if (x > t) t = x;
+  for (uint32_t m = legal; m; m &= m - 1) {
+    board c = b;
+    const int cap = board_play(&c, v, __builtin_ctz(m)), n2 = n - cap;
+    uint8_t q[VARIANT_MAX_PITS];
+    memcpy(q, c.pit + H, (size_t)H);
+    memcpy(q + H, c.pit, (size_t)H);
+    const uint64_t r = egdb_rank(q, P, n2);
+    int xl, xu, xs = 0, xt = 0;
+    if (cap) { /* an exit: the smaller table is finished */
+      const egdb_level *lv = &j->below[n2];
+      xl = cap + n2 - lv->t[1][r];
+      xu = cap + n2 - lv->t[0][r];
+      if (j->split) xs = xt = 2 * cap + 2 * n2 - lv->t[2][r];
+    } else {
+      xl = n - ld(&j->up[r]);
+      xu = n - ld(&j->lo[r]);
+      if (j->split) xs = 2 * n - ld(&j->su[r]), xt = 2 * n - ld(&j->sl[r]);
     }
-    if (s != s0) st(&j->sl[i], (uint8_t)s), changed = 1;
-    if (t != t0) st(&j->su[i], (uint8_t)t), changed = 1;
+    if (xl > l) l = xl;
+    if (xu > u) u = xu;
+    if (xs > s) s = xs;
+    if (xt > t) t = xt;
+  }
+  int changed = 0;
+  if (l > l0) st(&j->lo[i], (uint8_t)l), changed = 1;
+  if (u < u0) st(&j->up[i], (uint8_t)u), changed = 1;
+  if (j->split) {
+    if (s > s0) st(&j->sl[i], (uint8_t)s), changed = 1;
+    if (t < t0) st(&j->su[i], (uint8_t)t), changed = 1;
   }
   return changed;
+}
+
+/* Whether position i's values are final: each pair of bounds has met. */
+static inline int settled(const job *j, uint64_t i) {
+  return ld(&j->lo[i]) == ld(&j->up[i]) && (!j->split || ld(&j->sl[i]) == ld(&j->su[i]));
 }
 
 /* Whether the 8 flags from i (a multiple of 8) are all clear (read as one
@@ -182,53 +197,38 @@ static inline int clear8(uint8_t *f, uint64_t i, uint64_t from, uint64_t to) {
   return __atomic_load_n((uint64_t *)(void *)(f + i), __ATOMIC_RELAXED) == 0;
 }
 
+/* One pass over from..to (forwards or backwards): evaluates the candidates.
+ * A position that changes makes its predecessors candidates at once: those
+ * further along in this pass's order are evaluated in this pass. The owner
+ * takes a candidate with an exchange, so that a mark made while it
+ * evaluates is never lost. */
 static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
-  const int H = j->H;
-  uint64_t changed = 0;
-  switch (mode) {
-  case PHASE_COUNT: /* predecessor counts, into off[c + 1] */
-    for (uint64_t i = from; i < to; i++) {
-      const uint32_t *ch = j->child + i * (uint64_t)H;
-      for (int k = 0; k < H && ch[k] != NONE; k++)
-        __atomic_fetch_add(&j->off[(uint64_t)ch[k] + 1], 1, __ATOMIC_RELAXED);
+  const int P = j->P;
+  uint64_t changed = 0, at = UINT64_MAX; /* a holds the counts of position at */
+  uint8_t a[VARIANT_MAX_PITS];
+  for (uint64_t k = from; k < to; k++) {
+    uint64_t i = mode == PHASE_EVAL ? k : from + to - 1 - k;
+    if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
+      k += 7;
+      continue;
     }
-    break;
-  case PHASE_FILL: /* off[c] runs up to the next list's start */
-    for (uint64_t i = from; i < to; i++) {
-      const uint32_t *ch = j->child + i * (uint64_t)H;
-      for (int k = 0; k < H && ch[k] != NONE; k++)
-        j->pred[__atomic_fetch_add(&j->off[ch[k]], 1, __ATOMIC_RELAXED)] = (uint32_t)i;
-    }
-    break;
-  case PHASE_EVAL:
-  case PHASE_EVAL_BACK:
-    /* A position that changes makes its predecessors candidates at once:
-     * those further along in this pass's order are evaluated in this pass.
-     * The owner takes a candidate with an exchange, so that a mark made
-     * while it evaluates is never lost. */
-    for (uint64_t k = from; k < to; k++) {
-      uint64_t i = mode == PHASE_EVAL ? k : from + to - 1 - k;
-      if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
-        k += 7;
-        continue;
-      }
-      if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
-      if (!evaluate(j, i)) continue;
-      changed++;
-      for (uint64_t e = j->off[i]; e < j->off[i + 1]; e++)
-        __atomic_store_n(&j->cand[j->pred[e]], 1, __ATOMIC_RELEASE);
-    }
-    break;
+    if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
+    if (settled(j, i)) continue;
+    if (at != UINT64_MAX && i == at + 1)
+      next_counts(a, P);
+    else
+      egdb_unrank(i, P, j->n, a);
+    at = i;
+    if (!evaluate(j, i, a)) continue;
+    changed++;
+    mark_predecessors(j, a);
   }
   return changed;
 }
 
 static void *run_slice(void *arg) {
   slice *s = arg;
-  if (s->mode == PHASE_MOVES)
-    gen_moves(s->j, s->from, s->to);
-  else
-    s->changed = phase(s->j, s->mode, s->from, s->to);
+  s->changed = phase(s->j, s->mode, s->from, s->to);
   return NULL;
 }
 
@@ -247,8 +247,8 @@ static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t
     s[t].changed = 0;
     s[t].mode = mode;
     /* Slices of flags start at a multiple of 8 (word-at-a-time scans). */
-    if (mode != PHASE_MOVES && t) s[t].from &= ~(uint64_t)7;
-    if (mode != PHASE_MOVES && t + 1 < threads) s[t].to &= ~(uint64_t)7;
+    if (t) s[t].from &= ~(uint64_t)7;
+    if (t + 1 < threads) s[t].to &= ~(uint64_t)7;
   }
   int fail = 0;
   for (int t = 1; t < threads; t++) {
@@ -305,121 +305,110 @@ static int report(progress_state *ps, const char *phase, double within, uint64_t
   return ps->fn(ps->ctx, &ps->p);
 }
 
+/* One pass of the value iteration, in slices so that the progress bar moves
+ * and a cancel is seen; returns the changes, -1 (no thread) or -2 (cancel). */
+static long long sweep(job *j, int threads, int sw, progress_state *ps, double at, double span) {
+  const int mode = sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK;
+  const int slices = j->count > 1000000 ? 16 : 1;
+  long long changed = 0;
+  for (int k = 0; k < slices; k++) {
+    const int s = mode == PHASE_EVAL ? k : slices - 1 - k;
+    uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
+    uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
+    if (s) from &= ~(uint64_t)7; /* flags scanned a word at a time */
+    if (s + 1 < slices) to &= ~(uint64_t)7;
+    long long c = parallel(j, threads, mode, from, to);
+    if (c < 0) return -1;
+    changed += c;
+    if (report(ps, "iterate", at + span * (k + 1) / slices, j->count)) return -2;
+  }
+  return changed;
+}
+
 /* Builds and writes table n. */
 static int build_level(const variant *v, const char *path, const char *key, int n,
                        const egdb_level *below, int threads, progress_state *ps,
                        egdb_build_stats *stats, char *err, size_t errlen) {
-  job j;
-  memset(&j, 0, sizeof j);
-  j.v = v;
-  j.n = n;
-  j.H = v->houses;
-  j.P = v->pits;
-  j.split = egdb_has_split(v);
-  j.count = egdb_count(n, v->pits);
-  j.below = below;
-  if (j.count >= NONE) {
-    snprintf(err, errlen, "%d seeds: %llu positions, more than this build can index", n,
-             (unsigned long long)j.count);
-    return EGDB_EARG;
+  job *j = calloc(1, sizeof *j);
+  if (!j) {
+    snprintf(err, errlen, "out of memory");
+    return EGDB_EMEMORY;
   }
-  size_t c = (size_t)j.count;
-  size_t bytes = c * (size_t)j.H * sizeof *j.child + c * (j.split ? 7 : 4);
-  j.child = malloc(c * (size_t)j.H * sizeof *j.child);
-  j.exl = malloc(c);
-  j.exu = malloc(c);
-  j.lo = malloc(c);
-  j.up = malloc(c);
-  if (j.split) {
-    j.exs = malloc(c);
-    j.sl = malloc(c);
-    j.su = malloc(c);
-  }
+  j->v = v;
+  j->n = n;
+  j->H = v->houses;
+  j->P = v->pits;
+  j->split = egdb_has_split(v);
+  j->count = egdb_count(n, v->pits);
+  j->below = below;
   int rc = 0;
-  if (!j.child || !j.exl || !j.exu || !j.lo || !j.up ||
-      (j.split && (!j.exs || !j.sl || !j.su))) {
+  if (sowing_vectors(j)) {
+    snprintf(err, errlen, "the sowing of variant %s captures on a board of fours", key);
+    rc = EGDB_EUNSUPPORTED;
+    goto out;
+  }
+  size_t c = (size_t)j->count;
+  size_t bytes = c * (j->split ? 5 : 3);
+  j->lo = malloc(c);
+  j->up = malloc(c);
+  j->cand = malloc(c);
+  if (j->split) {
+    j->sl = malloc(c);
+    j->su = malloc(c);
+  }
+  if (!j->lo || !j->up || !j->cand || (j->split && (!j->sl || !j->su))) {
     snprintf(err, errlen, "out of memory for the %d-seed table (%zu bytes)", n, bytes);
     rc = EGDB_EMEMORY;
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-
-  /* Moves, in slices so that the progress bar moves. */
-  const int slices = j.count > 1000000 ? 32 : 1;
-  for (int s = 0; s < slices; s++) {
-    uint64_t from = j.count * (uint64_t)s / (uint64_t)slices;
-    uint64_t to = j.count * (uint64_t)(s + 1) / (uint64_t)slices;
-    if (parallel(&j, threads, PHASE_MOVES, from, to) < 0) {
+  /* The bottom: endless play worth nothing to the lower-table mover and
+   * everything to the upper one; every position a candidate. */
+  memset(j->lo, 0, c);
+  memset(j->up, n, c);
+  memset(j->cand, 1, c);
+  if (j->split) {
+    memset(j->sl, 0, c);
+    memset(j->su, 2 * n, c);
+  }
+  /* Value iteration to the fixed point: every position once, then only the
+   * predecessors of what changed, in passes forwards and backwards. */
+  double done = 0;
+  for (int sw = 1;; sw++) {
+    ps->p.sweep = sw;
+    const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
+    long long changed = sweep(j, threads, sw, ps, done, span);
+    if (changed == -1) {
       snprintf(err, errlen, "cannot start a build thread");
       rc = EGDB_EMEMORY;
       goto out;
     }
-    if (report(ps, "moves", 0.3 * (s + 1) / slices, j.count)) {
+    if (changed == -2) {
       snprintf(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
       goto out;
     }
-  }
-  /* Predecessor lists (the moves reversed), for the worklist. */
-  j.off = calloc(c + 1, sizeof *j.off);
-  j.cand = malloc(c);
-  if (!j.off || !j.cand) goto oom;
-  if (parallel(&j, threads, PHASE_COUNT, 0, j.count) < 0) goto nothread;
-  for (size_t i = 0; i < c; i++) j.off[i + 1] += j.off[i];
-  j.pred = malloc((j.off[c] ? j.off[c] : 1) * sizeof *j.pred);
-  if (!j.pred) goto oom;
-  bytes += (c + 1) * sizeof *j.off + c + j.off[c] * sizeof *j.pred;
-  if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  if (parallel(&j, threads, PHASE_FILL, 0, j.count) < 0) goto nothread;
-  memmove(j.off + 1, j.off, c * sizeof *j.off); /* each off[c] ran to the next start */
-  j.off[0] = 0;
-  /* Value iteration to the fixed point: every position once, then only the
-   * predecessors of what changed, in passes forwards and backwards. */
-  memset(j.cand, 1, c);
-  for (int sw = 1;; sw++) {
-    long long changed = parallel(&j, threads, sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK, 0, j.count);
-    if (changed < 0) goto nothread;
     stats->sweeps++;
-    ps->p.sweep = sw;
-    double left = 1.0;
-    for (int k = 0; k < sw; k++) left *= 0.9;
-    if (report(ps, "iterate", 0.3 + 0.65 * (1 - left), j.count)) {
-      snprintf(err, errlen, "build cancelled");
-      rc = EGDB_ECANCEL;
-      goto out;
-    }
+    done += span;
     if (!changed) break;
   }
-  if (j.split) {
+  if (j->split) {
     const uint8_t half = (uint8_t)n; /* n seeds split evenly, in half seeds */
     for (size_t i = 0; i < c; i++) {
-      uint8_t s = j.sl[i] > half ? j.sl[i] : j.su[i] < half ? j.su[i] : half;
-      j.sl[i] = s;
+      uint8_t s = j->sl[i] > half ? j->sl[i] : j->su[i] < half ? j->su[i] : half;
+      j->sl[i] = s;
     }
   }
-  report(ps, "write", 0.97, j.count);
-  const uint8_t *tables[3] = {j.lo, j.up, j.sl};
-  rc = egdb_file_write(path, key, n, j.P, j.count, tables, j.split ? 3 : 2, err, errlen);
-  goto out;
-oom:
-  snprintf(err, errlen, "out of memory for the %d-seed table", n);
-  rc = EGDB_EMEMORY;
-  goto out;
-nothread:
-  snprintf(err, errlen, "cannot start a build thread");
-  rc = EGDB_EMEMORY;
+  report(ps, "write", 0.97, j->count);
+  const uint8_t *tables[3] = {j->lo, j->up, j->sl};
+  rc = egdb_file_write(path, key, n, j->P, j->count, tables, j->split ? 3 : 2, err, errlen);
 out:
-  free(j.off);
-  free(j.pred);
-  free(j.cand);
-  free(j.child);
-  free(j.exl);
-  free(j.exu);
-  free(j.exs);
-  free(j.lo);
-  free(j.up);
-  free(j.sl);
-  free(j.su);
+  free(j->cand);
+  free(j->lo);
+  free(j->up);
+  free(j->sl);
+  free(j->su);
+  free(j);
   return rc;
 }
 
