@@ -1,8 +1,10 @@
 /* egdb_build.c: the retrograde build, one seed count after another, by value iteration to the least fixed point. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise and MADV_HUGEPAGE */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -61,7 +63,8 @@ struct job {
   int n, H, P, split;
   uint64_t count;
   const egdb_level *below; /* levels 0 .. n-1 */
-  uint8_t *lo, *up, *sl, *su;
+  uint8_t *lu;   /* 2 per position: lower, upper (one cache line for both) */
+  uint8_t *ss;   /* split only, 2 per position: sl, su (half seeds) */
   uint8_t *cand; /* to evaluate: a successor changed since */
   /* d[h][s]: what sowing s seeds from the mover's house h adds to each house
    * (at h: what h holds after it, the seeds taken out not counted). */
@@ -76,6 +79,22 @@ typedef struct slice {
 } slice;
 
 enum { PHASE_EVAL, PHASE_EVAL_BACK };
+
+/* An array of len bytes for random access: anonymous memory (zeroed),
+ * transparent huge pages asked for (fewer TLB misses); NULL when out of
+ * memory. */
+static uint8_t *big_alloc(size_t len) {
+  void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, len ? len : 1, MADV_HUGEPAGE); /* a hint: no error if refused */
+#endif
+  return p;
+}
+
+static void big_free(uint8_t *p, size_t len) {
+  if (p) munmap(p, len ? len : 1);
+}
 
 static inline uint8_t ld(const uint8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint8_t *p, uint8_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
@@ -129,46 +148,63 @@ static void mark_predecessors(job *j, const uint8_t *q) {
       if (!(board_legal(&b, j->v) >> h & 1)) continue;
       board c = b;
       if (board_play(&c, j->v, h)) continue;
-      uint64_t r = egdb_rank(b.pit, P, j->n);
-      if (!ld(&j->cand[r])) __atomic_store_n(&j->cand[r], 1, __ATOMIC_RELEASE);
+      /* A store, not a load first: a miss need not stall the search. */
+      __atomic_store_n(&j->cand[egdb_rank(b.pit, P, j->n)], 1, __ATOMIC_RELEASE);
     }
   }
 }
 
 /* Re-evaluates position i (counts a) from its moves, the children's values
- * as they are now (Gauss-Seidel); returns whether a value changed. */
+ * as they are now (Gauss-Seidel); returns whether a value changed. The
+ * moves are played first and their children's values fetched ahead, so
+ * that the cache misses of the reads overlap. */
 static int evaluate(job *j, uint64_t i, const uint8_t *a) {
   const variant *v = j->v;
   const int H = j->H, P = j->P, n = j->n;
-  const int l0 = ld(&j->lo[i]), u0 = ld(&j->up[i]);
-  const int s0 = j->split ? ld(&j->sl[i]) : 0, t0 = j->split ? ld(&j->su[i]) : 0;
+  uint8_t *lu = j->lu + 2 * i, *ss = j->split ? j->ss + 2 * i : NULL;
+  const int l0 = ld(&lu[0]), u0 = ld(&lu[1]);
+  const int s0 = ss ? ld(&ss[0]) : 0, t0 = ss ? ld(&ss[1]) : 0;
   board b;
   memset(&b, 0, sizeof b);
-  memcpy(b.pit, a, (size_t)P);
-  uint32_t legal = board_legal(&b, v);
-  int l = 0, u = 0, s = 0, t = 0;
+  memcpy(b.pit, a, VARIANT_MAX_PITS);
+  const uint32_t legal = board_legal(&b, v);
+  int l = 0, u = 0, s = 0, t = 0, k = 0;
   if (!legal) {
     for (int h = 0; h < H; h++) l += a[h];
     u = l;
     s = t = 2 * l;
   }
-  for (uint32_t m = legal; m; m &= m - 1) {
+  uint64_t r[VARIANT_MAX_PITS / 2];
+  int cap[VARIANT_MAX_PITS / 2];
+  for (uint32_t m = legal; m; m &= m - 1, k++) {
     board c = b;
-    const int cap = board_play(&c, v, __builtin_ctz(m)), n2 = n - cap;
+    cap[k] = board_play(&c, v, __builtin_ctz(m));
     uint8_t q[VARIANT_MAX_PITS];
-    memcpy(q, c.pit + H, (size_t)H);
-    memcpy(q + H, c.pit, (size_t)H);
-    const uint64_t r = egdb_rank(q, P, n2);
-    int xl, xu, xs = 0, xt = 0;
-    if (cap) { /* an exit: the smaller table is finished */
-      const egdb_level *lv = &j->below[n2];
-      xl = cap + n2 - lv->t[1][r];
-      xu = cap + n2 - lv->t[0][r];
-      if (j->split) xs = xt = 2 * cap + 2 * n2 - lv->t[2][r];
+    memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
+    memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
+    r[k] = egdb_rank(q, P, n - cap[k]);
+    if (cap[k]) {
+      const egdb_level *lv = &j->below[n - cap[k]];
+      __builtin_prefetch(lv->t[0] + r[k]);
+      __builtin_prefetch(lv->t[1] + r[k]);
+      if (ss) __builtin_prefetch(lv->t[2] + r[k]);
     } else {
-      xl = n - ld(&j->up[r]);
-      xu = n - ld(&j->lo[r]);
-      if (j->split) xs = 2 * n - ld(&j->su[r]), xt = 2 * n - ld(&j->sl[r]);
+      __builtin_prefetch(j->lu + 2 * r[k]);
+      if (ss) __builtin_prefetch(j->ss + 2 * r[k]);
+    }
+  }
+  for (int e = 0; e < k; e++) {
+    const int n2 = n - cap[e];
+    int xl, xu, xs = 0, xt = 0;
+    if (cap[e]) { /* an exit: the smaller table is finished */
+      const egdb_level *lv = &j->below[n2];
+      xl = cap[e] + n2 - lv->t[1][r[e]];
+      xu = cap[e] + n2 - lv->t[0][r[e]];
+      if (ss) xs = xt = 2 * cap[e] + 2 * n2 - lv->t[2][r[e]];
+    } else {
+      xl = n - ld(&j->lu[2 * r[e] + 1]);
+      xu = n - ld(&j->lu[2 * r[e]]);
+      if (ss) xs = 2 * n - ld(&j->ss[2 * r[e] + 1]), xt = 2 * n - ld(&j->ss[2 * r[e]]);
     }
     if (xl > l) l = xl;
     if (xu > u) u = xu;
@@ -176,18 +212,19 @@ static int evaluate(job *j, uint64_t i, const uint8_t *a) {
     if (xt > t) t = xt;
   }
   int changed = 0;
-  if (l > l0) st(&j->lo[i], (uint8_t)l), changed = 1;
-  if (u < u0) st(&j->up[i], (uint8_t)u), changed = 1;
-  if (j->split) {
-    if (s > s0) st(&j->sl[i], (uint8_t)s), changed = 1;
-    if (t < t0) st(&j->su[i], (uint8_t)t), changed = 1;
+  if (l > l0) st(&lu[0], (uint8_t)l), changed = 1;
+  if (u < u0) st(&lu[1], (uint8_t)u), changed = 1;
+  if (ss) {
+    if (s > s0) st(&ss[0], (uint8_t)s), changed = 1;
+    if (t < t0) st(&ss[1], (uint8_t)t), changed = 1;
   }
   return changed;
 }
 
 /* Whether position i's values are final: each pair of bounds has met. */
 static inline int settled(const job *j, uint64_t i) {
-  return ld(&j->lo[i]) == ld(&j->up[i]) && (!j->split || ld(&j->sl[i]) == ld(&j->su[i]));
+  return ld(&j->lu[2 * i]) == ld(&j->lu[2 * i + 1]) &&
+         (!j->split || ld(&j->ss[2 * i]) == ld(&j->ss[2 * i + 1]));
 }
 
 /* Whether the 8 flags from i (a multiple of 8) are all clear (read as one
@@ -205,7 +242,7 @@ static inline int clear8(uint8_t *f, uint64_t i, uint64_t from, uint64_t to) {
 static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
   const int P = j->P;
   uint64_t changed = 0, at = UINT64_MAX; /* a holds the counts of position at */
-  uint8_t a[VARIANT_MAX_PITS];
+  uint8_t a[VARIANT_MAX_PITS] = {0};
   for (uint64_t k = from; k < to; k++) {
     uint64_t i = mode == PHASE_EVAL ? k : from + to - 1 - k;
     if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
@@ -342,21 +379,17 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   j->count = egdb_count(n, v->pits);
   j->below = below;
   int rc = 0;
+  const size_t c = (size_t)j->count;
   if (sowing_vectors(j)) {
     snprintf(err, errlen, "the sowing of variant %s captures on a board of fours", key);
     rc = EGDB_EUNSUPPORTED;
     goto out;
   }
-  size_t c = (size_t)j->count;
   size_t bytes = c * (j->split ? 5 : 3);
-  j->lo = malloc(c);
-  j->up = malloc(c);
-  j->cand = malloc(c);
-  if (j->split) {
-    j->sl = malloc(c);
-    j->su = malloc(c);
-  }
-  if (!j->lo || !j->up || !j->cand || (j->split && (!j->sl || !j->su))) {
+  j->lu = big_alloc(2 * c);
+  j->cand = big_alloc(c);
+  if (j->split) j->ss = big_alloc(2 * c);
+  if (!j->lu || !j->cand || (j->split && !j->ss)) {
     snprintf(err, errlen, "out of memory for the %d-seed table (%zu bytes)", n, bytes);
     rc = EGDB_EMEMORY;
     goto out;
@@ -364,13 +397,9 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
   /* The bottom: endless play worth nothing to the lower-table mover and
    * everything to the upper one; every position a candidate. */
-  memset(j->lo, 0, c);
-  memset(j->up, n, c);
+  for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
   memset(j->cand, 1, c);
-  if (j->split) {
-    memset(j->sl, 0, c);
-    memset(j->su, 2 * n, c);
-  }
+  for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
   /* Value iteration to the fixed point: every position once, then only the
    * predecessors of what changed, in passes forwards and backwards. */
   double done = 0;
@@ -392,22 +421,26 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     done += span;
     if (!changed) break;
   }
+  /* The tables one after the other, in place: lower into the flags (done
+   * with), upper to the front of lu, split (the median) to the front of ss;
+   * each read lies at or after the byte written. */
+  uint8_t *lower = j->cand;
+  for (size_t i = 0; i < c; i++) lower[i] = j->lu[2 * i];
+  for (size_t i = 0; i < c; i++) j->lu[i] = j->lu[2 * i + 1];
   if (j->split) {
     const uint8_t half = (uint8_t)n; /* n seeds split evenly, in half seeds */
     for (size_t i = 0; i < c; i++) {
-      uint8_t s = j->sl[i] > half ? j->sl[i] : j->su[i] < half ? j->su[i] : half;
-      j->sl[i] = s;
+      const uint8_t sl = j->ss[2 * i], su = j->ss[2 * i + 1];
+      j->ss[i] = sl > half ? sl : su < half ? su : half;
     }
   }
   report(ps, "write", 0.97, j->count);
-  const uint8_t *tables[3] = {j->lo, j->up, j->sl};
+  const uint8_t *tables[3] = {lower, j->lu, j->ss};
   rc = egdb_file_write(path, key, n, j->P, j->count, tables, j->split ? 3 : 2, err, errlen);
 out:
-  free(j->cand);
-  free(j->lo);
-  free(j->up);
-  free(j->sl);
-  free(j->su);
+  big_free(j->cand, c);
+  big_free(j->lu, 2 * c);
+  big_free(j->ss, 2 * c);
   free(j);
   return rc;
 }
