@@ -57,7 +57,7 @@ void egdb_path(const char *dir, const char *key, int n, char *buf, size_t len);
 typedef struct egdb_progress {
   int n;              /* seed count of the table being built */
   int max_n;          /* the last one */
-  const char *phase;  /* "moves", "iterate", "write", "checked", "done" */
+  const char *phase;  /* "iterate", "write", "checked", "done" */
   int sweep;          /* sweeps of the current table so far */
   double fraction;    /* estimated share of the whole build done, 0..1 */
   uint64_t positions; /* positions in the tables built (not resumed) so far */
