@@ -1,6 +1,7 @@
 /* cli.c: errors, numbers, files and new runs shared by the subcommands. */
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "players/player.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -36,6 +37,19 @@ int cli_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
   return CLI_EXIT_USAGE;
+}
+
+void cli_warn_threads(const char *cmd, const player_config *cfg) {
+  for (int i = 0; cfg->type->options[i].name; i++)
+    if (!strcmp(cfg->type->options[i].name, "threads")) {
+      long long n = player_config_int(cfg, "threads");
+      if (n > 1)
+        fprintf(stderr,
+                "oware %s: warning: player '%s' searches on %lld threads: its moves depend on "
+                "timing, so the same seed will not give the same games\n",
+                cmd, cfg->name, n);
+      return;
+    }
 }
 
 int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,

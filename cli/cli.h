@@ -37,6 +37,11 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
              long long *out);
 
+/* Warns on stderr that a player searching on more than one thread
+ * (threads=N > 1, e.g. minimax) plays games the seed does not reproduce. */
+struct player_config;
+void cli_warn_threads(const char *cmd, const struct player_config *cfg);
+
 /* Parses a variant string, printing the parser's message on error. */
 int cli_variant(const char *cmd, const char *text, variant *v);
 
@@ -93,6 +98,7 @@ int cli_calibrate(int argc, char **argv);
 int cli_play(int argc, char **argv); /* cmd_play.c */
 /* cmd_egdb.c: `oware egdb build|probe|stats`, and `oware bench egdb` (cmd_bench.c hands over). */
 int cli_egdb(int argc, char **argv), cli_bench_egdb(int argc, char **argv);
+int cli_egdb_fit(int argc, char **argv); /* cmd_egdb_fit.c */
 int cli_analyse(int argc, char **argv); /* cmd_analyse.c */
 int cli_book(int argc, char **argv); /* cmd_book.c */
 

@@ -1,7 +1,8 @@
-/* cmd_bench.c: `oware bench`: speed measurements with fixed seeds on one thread. */
+/* cmd_bench.c: `oware bench`: speed measurements with fixed seeds (one thread, but for smp and arena). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __BMI2__
@@ -316,6 +317,85 @@ static int bench_search(int argc, char **argv) {
   return CLI_EXIT_OK;
 }
 
+static const char smp_usage[] =
+    "usage: oware bench smp [options]\n"
+    "minimax (default settings, hash 16 MiB) searches the nine bench positions to\n"
+    "depth D with threads=T for each T of the list, R times, the thread counts in\n"
+    "turn within a run (so that they share the machine's load alike). Prints, for\n"
+    "each T, the median time to depth D over the nine positions, the median nodes\n"
+    "per second of all threads together, and the speed-up in time to depth over\n"
+    "the first T of the list; the cores the process got (CPU time over wall\n"
+    "time: below T, the machine's other work took the rest) and the CPU time\n"
+    "(all threads). Searches with T > 1 are not reproducible: the node\n"
+    "counts change from run to run.\n";
+
+#define SMP_MAX 8 /* thread counts in the list */
+
+/* "1,2,4" into t[]; the count, or -1 after printing an error. */
+static int parse_thread_list(const char *cmd, const char *text, int t[SMP_MAX]) {
+  int n = 0;
+  const char *p = text;
+  for (;;) {
+    char *end;
+    long x = strtol(p, &end, 10);
+    if (end == p || x < 1 || x > 64 || (*end && *end != ',')) {
+      cli_error(cmd, "--threads '%s': expected thread counts from 1 to 64 separated by commas",
+                text);
+      return -1;
+    }
+    if (n == SMP_MAX) {
+      cli_error(cmd, "--threads '%s': at most %d thread counts", text, SMP_MAX);
+      return -1;
+    }
+    t[n++] = (int)x;
+    if (!*end) return n;
+    p = end + 1;
+  }
+}
+
+static int bench_smp(int argc, char **argv) {
+  const char *cmd = "bench smp", *list;
+  long long depth, repeat;
+  int nargs, rc;
+  cli_option opts[] = {
+      CLI_O_TEXT("threads", &list, "T,T...", "1,2", "thread counts compared"),
+      CLI_O_INT("depth", &depth, 1, 30, "D", "16", "search depth"),
+      CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs"),
+      CLI_END,
+  };
+  cli_command_spec spec = {cmd, smp_usage, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
+  int t[SMP_MAX];
+  int nt = parse_thread_list(cmd, list, t);
+  if (nt < 0) return CLI_EXIT_USAGE;
+  double secs[SMP_MAX][101], nps[SMP_MAX][101], cores[SMP_MAX][101], cpu[SMP_MAX][101];
+  for (long long k = 0; k < repeat; k++)
+    for (int i = 0; i < nt; i++) {
+      char mspec[64];
+      snprintf(mspec, sizeof mspec, "minimax:threads=%d", t[i]);
+      clock_t c0 = clock();
+      long long nodes = bench_minimax(cmd, mspec, (int)depth, &secs[i][k], 0);
+      if (nodes < 0) return CLI_EXIT_FAIL;
+      nps[i][k] = (double)nodes / secs[i][k];
+      cpu[i][k] = (double)(clock() - c0) / CLOCKS_PER_SEC;
+      cores[i][k] = cpu[i][k] / secs[i][k];
+    }
+  printf("minimax, 9 positions to depth %lld, medians of %lld runs:\n", depth, repeat);
+  double base = 0;
+  for (int i = 0; i < nt; i++) {
+    qsort(secs[i], (size_t)repeat, sizeof secs[i][0], cmp_double);
+    qsort(nps[i], (size_t)repeat, sizeof nps[i][0], cmp_double);
+    qsort(cores[i], (size_t)repeat, sizeof cores[i][0], cmp_double);
+    qsort(cpu[i], (size_t)repeat, sizeof cpu[i][0], cmp_double);
+    double s = secs[i][repeat / 2];
+    if (i == 0) base = s;
+    printf("threads %2d: %.3f s to depth %lld, %.0f nodes/s, speed-up %.2f, cores used %.2f, "
+           "CPU %.3f s\n",
+           t[i], s, depth, nps[i][repeat / 2], base / s, cores[i][repeat / 2], cpu[i][repeat / 2]);
+  }
+  return CLI_EXIT_OK;
+}
+
 /* Plays a tournament into a fresh temporary database; returns games/s. */
 static double bench_tournament(const char *cmd, const char *players, const char *format,
                                int threads, long long *games) {
@@ -419,7 +499,7 @@ static int bench_arena(int argc, char **argv) {
 }
 
 static const char bench_help[] =
-    "usage: oware bench core|search|arena|egdb|mpi [options]   (see 'oware bench core --help')\n";
+    "usage: oware bench core|search|smp|arena|egdb|mpi [options]   (see 'oware bench core --help')\n";
 
 int cli_bench(int argc, char **argv) {
   if (argc == 0 || cli_is_help(argv[0])) {
@@ -428,8 +508,9 @@ int cli_bench(int argc, char **argv) {
   }
   if (!strcmp(argv[0], "core")) return bench_core(argc - 1, argv + 1);
   if (!strcmp(argv[0], "search")) return bench_search(argc - 1, argv + 1);
+  if (!strcmp(argv[0], "smp")) return bench_smp(argc - 1, argv + 1);
   if (!strcmp(argv[0], "arena")) return bench_arena(argc - 1, argv + 1);
   if (!strcmp(argv[0], "egdb")) return cli_bench_egdb(argc - 1, argv + 1);
   if (!strcmp(argv[0], "mpi")) return cli_bench_mpi(argc - 1, argv + 1);
-  return cli_error("bench", "unknown benchmark '%s'; available: core, search, arena, egdb, mpi", argv[0]);
+  return cli_error("bench", "unknown benchmark '%s'; available: core, search, smp, arena, egdb, mpi", argv[0]);
 }

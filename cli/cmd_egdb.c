@@ -1,4 +1,4 @@
-/* cmd_egdb.c: `oware egdb build|probe|stats` and `oware bench egdb`: endgame databases. */
+/* cmd_egdb.c: `oware egdb build|probe|stats` (fit: cmd_egdb_fit.c) and `oware bench egdb`: endgame databases. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,16 +323,18 @@ static int egdb_stats_cmd(int argc, char **argv) {
 }
 
 static const char egdb_help[] =
-    "usage: oware egdb build|probe|stats [ARGS]   (endgame databases, docs/EGDB.md)\n"
+    "usage: oware egdb build|probe|stats|fit [ARGS]   (endgame databases, docs/EGDB.md)\n"
     "  build   compute the tables up to N seeds on the board\n"
     "  probe   the value of a position and of each of its moves\n"
     "  stats   won/drawn/lost shares, mean value and cycle-sensitive share per seed count\n"
+    "  fit     the evaluation's corrections in endings, fitted on the tables\n"
     "'oware egdb SUBCOMMAND --help' describes one.\n";
 
 int cli_egdb(int argc, char **argv) {
   static const cli_subcommand sub[] = {
-      {"build", egdb_build_cmd}, {"probe", egdb_probe_cmd}, {"stats", egdb_stats_cmd}};
-  return cli_run_subcommand("egdb", egdb_help, sub, 3, argc, argv);
+      {"build", egdb_build_cmd}, {"probe", egdb_probe_cmd}, {"stats", egdb_stats_cmd},
+      {"fit", cli_egdb_fit}};
+  return cli_run_subcommand("egdb", egdb_help, sub, 4, argc, argv);
 }
 
 /* ---- oware bench egdb ---- */

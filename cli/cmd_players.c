@@ -158,6 +158,7 @@ int cli_match(int argc, char **argv) {
       player_free(pl[0]);
       return CLI_EXIT_USAGE;
     }
+    cli_warn_threads(cmd, &pl[k]->config);
   }
   FILE *out = NULL;
   outfile of = {0}; /* the OGN file is written whole at the end, or not at all */

@@ -337,6 +337,7 @@ static int add_pool(void *ctx, const char *spec) {
   player_config cfg;
   if (player_parse_spec(spec, &cfg, err, sizeof err))
     return cli_error(p->cmd, "--pool: %s", err), -1;
+  cli_warn_threads(p->cmd, &cfg);
   player_config_free(&cfg);
   memcpy(p->spec[p->n++], spec, len + 1);
   return 0;
@@ -475,6 +476,7 @@ static int calibrate_check(const char *cmd, const calibrate_opts *o, pool_list *
   player_config pc;
   if (player_parse_spec(anchor_spec, &pc, err, sizeof err))
     return cli_error(cmd, "--anchor: %s", err);
+  cli_warn_threads(cmd, &pc);
   player_config_free(&pc);
   pool->cmd = cmd;
   if (o->pool_text && study_split_list(o->pool_text, add_pool, pool)) return CLI_EXIT_USAGE;

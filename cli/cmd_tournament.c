@@ -40,7 +40,8 @@ static const char tournament_usage[] =
     "short (Ctrl-C, or even kill -9) is continued with --resume, which plays\n"
     "exactly the games an uninterrupted run would have played. Game seeds come\n"
     "from --seed and each game's place in the schedule, so the same command gives\n"
-    "the same games with any number of --threads.\n"
+    "the same games with any number of --threads (not so with a player whose own\n"
+    "search is multi-threaded, minimax:threads=N > 1: a warning says so).\n"
     "Player names are their specs unless the spec sets name=.\n"
     "--sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05][,model=normalized|logistic]: two\n"
     "players play game pairs until fishtest's generalized SPRT (pentanomial)\n"
@@ -144,6 +145,7 @@ static int add_players(const char *cmd, char *list, int file, store_run *r) {
                          r->player_name[i]),
                -1;
       }
+    cli_warn_threads(cmd, &cfg);
     int oom = store_run_add_player(r, cfg.name, spec);
     player_config_free(&cfg);
     if (oom) return cli_error(cmd, "out of memory"), -1;

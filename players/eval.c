@@ -1,12 +1,17 @@
 /* eval.c: feature values of a position and the weights file. */
 #include "players/eval.h"
 
+#include "core/textfile.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* A weights file larger than this is not one. */
+#define EVAL_FILE_MAX (1 << 20)
 
 const eval_feature_info eval_features[EVAL_N] = {
 #define EVAL_INFO(id, name, help, def, lo, hi) {#name, help, def, lo, hi},
@@ -87,50 +92,8 @@ int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen) {
 }
 
 int eval_load(const char *path, eval_weights *w, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "weights: cannot open '%s': %s", path, strerror(errno));
-    return -1;
-  }
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    snprintf(err, errlen, "weights: cannot read '%s': it is a folder, not a file", path);
-    return -1;
-  }
-  char *buf = NULL;
-  size_t cap = 0, n = 0;
-  for (;;) {
-    if (n + 4096 + 1 > cap) {
-      cap = cap ? cap * 2 : 8192;
-      char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        snprintf(err, errlen, "weights: out of memory");
-        return -1;
-      }
-      buf = nb;
-    }
-    size_t r = fread(buf + n, 1, 4096, f);
-    n += r;
-    if (r < 4096) break;
-  }
-  int rerr = ferror(f) ? errno : 0;
-  fclose(f);
-  buf[n] = '\0';
-  /* A file cut short (a full disk, an interrupted copy) must not load as the
-   * defaults, or as half of its weights. */
-  const char *bad = rerr ? strerror(rerr)
-                    : memchr(buf, '\0', n) ? "it holds a NUL byte (not a text file)"
-                    : n == 0 ? "it is empty (no weights in it)"
-                    : buf[n - 1] != '\n' ? "its last line has no end (the file looks truncated)"
-                                         : NULL;
-  if (bad) {
-    snprintf(err, errlen, "weights: cannot read '%s': %s", path, bad);
-    free(buf);
-    return -1;
-  }
+  char *buf;
+  if (textfile_read(path, "weights", EVAL_FILE_MAX, &buf, err, errlen)) return -1;
   char e[256];
   int rc = eval_parse(buf, w, e, sizeof e);
   if (rc) snprintf(err, errlen, "%s: %s", path, e);

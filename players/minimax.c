@@ -1,55 +1,38 @@
 /* minimax.c: the `minimax` player: negamax alpha-beta, PVS, iterative deepening, TT. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/thread.h"
 #include "players/book.h"
 #include "players/eval.h"
+#include "players/eval_ending.h"
 #include "players/minimax.h"
+#include "players/minimax_tt.h"
 #include "players/player.h"
 #include "players/tablebase.h"
 
 #define MAXPLY 128
+#define MINIMAX_THREADS_MAX 64
 #define INF (PLAYER_WIN + 1)
 #define WIN_BOUND (PLAYER_WIN - 1000)
 
-enum { TT_NONE, TT_EXACT, TT_LOWER, TT_UPPER };
+typedef struct mm mm;
 
-typedef struct tt_entry {
-  uint64_t key;
-  int32_t score;
-  uint8_t depth, flag, move, age;
-} tt_entry;
-
-typedef struct mm {
-  /* settings */
-  int depth;
-  long long nodes_limit;
-  int movetime_ms;
-  double noise;
-  int lmr; /* late-move reductions on (lmr=1) */
-  int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
-  int w[EVAL_N];
-  uint64_t zstore[VARIANT_MAX_TOTAL + 1];
-  tt_entry *tt;
-  size_t tt_mask; /* entries - 1, in buckets of 2 */
-  /* Buckets written since the table was last cleared, so that a new game
-   * clears only those (a full clear of a big table costs more than a short
-   * game); past the list's room, new_game clears everything. */
-  uint32_t *dirty;
-  size_t ndirty, dirty_cap;
-  int dirty_over;
-  uint8_t age;
-  /* per search */
-  const variant *v;
-  player *p;
-  uint64_t noise_seed;
+/* What one thread of a search owns: the main thread (number 0) and each
+ * helper of threads=N. Everything else (settings, table, book, tables) is
+ * the player's, shared and read-only during a search but for the atomics. */
+typedef struct mm_thread {
+  mm *s;
+  thread *th;        /* a helper's thread while it runs */
+  int start_depth;   /* a helper's first iteration */
   long long nodes, limit;
-  double deadline;
+  long long flushed; /* nodes already added to s->nodes_all */
   int aborted;
-  int infinite;
   int history[2][VARIANT_MAX_PITS];
   int killer[MAXPLY][2];
   int pv[MAXPLY][MAXPLY];
@@ -60,11 +43,43 @@ typedef struct mm {
   /* How many of the positions in keys fall in each bucket of the low key
    * bits: a count of 1 (the position itself) proves a first occurrence. */
   uint16_t seen[4096];
+} mm_thread;
+
+struct mm {
+  /* settings */
+  int depth;
+  long long nodes_limit;
+  int movetime_ms;
+  double noise;
+  int lmr; /* late-move reductions on (lmr=1) */
+  int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
+  int threads;
+  eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
+  int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
+  int ending_on;       /* the corrections apply in this game */
+  int w[EVAL_N];
+  uint64_t zstore[VARIANT_MAX_TOTAL + 1];
+  mmtt tt;
+  uint8_t age;
+  /* per search, set by the main thread before the helpers start */
+  const variant *v;
+  player *p;
+  uint64_t noise_seed;
+  double deadline;
+  int infinite;
   int game_plies;
+  const board *root;
+  int root_top;        /* index of the root in keys */
+  long long limit_all; /* node limit of all threads together (threads > 1) */
+  /* shared by the threads during a search */
+  atomic_int halt;             /* the helpers (or all, at a node limit) stop */
+  atomic_llong nodes_all;      /* nodes added by the threads, every 256 */
+  atomic_int at_depth[MAXPLY]; /* threads searching each depth */
+  mm_thread *th;               /* `threads` of them: th[0] is the main thread */
   tablebase tb; /* egdb=: decided endgames score as game ends */
   book *book;   /* book=: the moves of an opening book */
   int book_on;  /* the book is of this game's variant */
-} mm;
+};
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]];
@@ -82,6 +97,7 @@ static int evaluate(mm *s, const board *b) {
   int f[EVAL_N];
   eval_compute(b, s->v, f);
   int e = eval_dot(s->w, f);
+  if (s->ending_on) e += eval_ending_value(s->ending, s->v->total - b->store[0] - b->store[1], f);
   if (s->noise > 0) {
     uint64_t h = rng_mix(s->noise_seed, b->key ^ s->zstore[b->store[0]]);
     double u = (double)(h >> 11) * 0x1.0p-53; /* [0, 1) */
@@ -92,25 +108,37 @@ static int evaluate(mm *s, const board *b) {
   return e;
 }
 
-/* The stop flag and the clock, every 256 nodes (a fraction of a millisecond
- * even on a loaded machine; the node limit is checked on entering a node, in
- * search). */
-static void check_limits(mm *s) {
-  if ((s->nodes & 255) == 0) {
-    if (atomic_load(&s->p->stop)) s->aborted = 1;
-    if (s->deadline > 0 && clock_now() >= s->deadline) s->aborted = 1;
+/* The stop flags and the clock, every 256 nodes (a fraction of a
+ * millisecond even on a loaded machine). One thread checks its node limit on
+ * entering a node, in search; threads > 1 add their nodes to the shared
+ * count here, and the one that takes it past the limit halts them all. */
+static void check_limits(mm_thread *th) {
+  if ((th->nodes & 255) == 0) {
+    mm *s = th->s;
+    if (atomic_load(&s->p->stop) || atomic_load_explicit(&s->halt, memory_order_relaxed))
+      th->aborted = 1;
+    if (s->deadline > 0 && clock_now() >= s->deadline) th->aborted = 1;
+    if (s->threads > 1) {
+      long long add = th->nodes - th->flushed;
+      long long all = atomic_fetch_add_explicit(&s->nodes_all, add, memory_order_relaxed) + add;
+      th->flushed = th->nodes;
+      if (s->limit_all && all >= s->limit_all) {
+        atomic_store_explicit(&s->halt, 1, memory_order_relaxed);
+        th->aborted = 1;
+      }
+    }
   }
 }
 
 /* Repetition count of the position at keys[top] among positions since irrev. */
-static int occurrences(const mm *s, int irrev, int top) {
+static int occurrences(const mm_thread *th, int irrev, int top) {
   int n = 1;
-  uint64_t k = s->keys[top];
-  for (int i = top - 2; i >= irrev; i -= 2) n += s->keys[i] == k;
+  uint64_t k = th->keys[top];
+  for (int i = top - 2; i >= irrev; i -= 2) n += th->keys[i] == k;
   return n;
 }
 
-static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply, int irrev,
+static int search(mm_thread *th, const board *b, int depth, int alpha, int beta, int ply, int irrev,
                   int top);
 
 /* Quiescence at a node past the horizon (depth <= 0) whose static score
@@ -118,8 +146,9 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
  * captures, largest first, each searched at depth - 1 (so a line stops qs
  * plies past the horizon). A capture cannot repeat an earlier position, so
  * each child starts a new irreversible stretch. Fail-soft, like search. */
-static int quiesce(mm *s, const board *b, uint32_t legal, int stand, int depth, int alpha,
+static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int depth, int alpha,
                    int beta, int ply, int top) {
+  const mm *s = th->s;
   int move[VARIANT_MAX_PITS], take[VARIANT_MAX_PITS], n = 0;
   for (uint32_t l = legal; l; l &= l - 1) {
     int m = __builtin_ctz(l), c = board_capture_of(b, s->v, b->side, m);
@@ -138,11 +167,11 @@ static int quiesce(mm *s, const board *b, uint32_t legal, int stand, int depth, 
     t = take[i]; take[i] = take[k]; take[k] = t;
     board child = *b;
     board_play(&child, s->v, move[i]);
-    s->keys[top + 1] = child.key;
-    s->seen[child.key & 4095]++;
-    int sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, top + 1, top + 1);
-    s->seen[child.key & 4095]--;
-    if (s->aborted) return 0;
+    th->keys[top + 1] = child.key;
+    th->seen[child.key & 4095]++;
+    int sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, top + 1, top + 1);
+    th->seen[child.key & 4095]--;
+    if (th->aborted) return 0;
     if (sc > best) {
       best = sc;
       if (sc > alpha) {
@@ -154,23 +183,24 @@ static int quiesce(mm *s, const board *b, uint32_t legal, int stand, int depth, 
   return best;
 }
 
-static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply, int irrev,
+static int search(mm_thread *th, const board *b, int depth, int alpha, int beta, int ply, int irrev,
                   int top) {
-  s->pvlen[ply] = ply;
-  if (s->limit && s->nodes >= s->limit) {
-    s->aborted = 1;
+  mm *s = th->s;
+  th->pvlen[ply] = ply;
+  if (th->limit && th->nodes >= th->limit) {
+    th->aborted = 1;
     return 0;
   }
-  s->nodes++;
-  check_limits(s);
-  if (s->aborted) return 0;
-  if (ply > s->seldepth) s->seldepth = ply;
+  th->nodes++;
+  check_limits(th);
+  if (th->aborted) return 0;
+  if (ply > th->seldepth) th->seldepth = ply;
 
   uint32_t legal;
   board_end e = board_status(b, s->v, &legal);
   if (e == BOARD_END_NONE && ply > 0) {
-    if (s->v->repetition && s->seen[b->key & 4095] > 1 &&
-        occurrences(s, irrev, top) >= s->v->repetition)
+    if (s->v->repetition && th->seen[b->key & 4095] > 1 &&
+        occurrences(th, irrev, top) >= s->v->repetition)
       e = BOARD_END_REPETITION;
     else if (s->v->max_plies && s->game_plies + ply >= s->v->max_plies)
       e = BOARD_END_PLY_LIMIT;
@@ -184,7 +214,7 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
      * may stand on it or go on with captures, up to qs plies past depth 0. */
     int stand = evaluate(s, b);
     if (depth <= -s->qs || ply >= MAXPLY - 1 || stand >= beta) return stand;
-    return quiesce(s, b, legal, stand, depth, alpha, beta, ply, top);
+    return quiesce(th, b, legal, stand, depth, alpha, beta, ply, top);
   }
 
   /* Mate-distance pruning: no line from here can beat a win at this ply. */
@@ -194,24 +224,23 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
   if (alpha >= beta) return alpha;
 
   const uint64_t key = tt_key(s, b);
-  int tt_move = -1;
-  tt_entry *slot = NULL;
-  if (s->tt && depth >= 2) { /* frontier nodes are cheaper to search than to look up */
-    slot = &s->tt[key & s->tt_mask & ~(size_t)1];
-    for (int i = 0; i < 2; i++)
-      if (slot[i].key == key && slot[i].flag != TT_NONE) {
-        tt_entry *t = &slot[i];
-        tt_move = t->move;
-        if (t->depth >= depth && ply > 0) {
-          int sc = t->score;
-          if (sc > WIN_BOUND) sc -= ply;
-          else if (sc < -WIN_BOUND) sc += ply;
-          if (t->flag == TT_EXACT || (t->flag == TT_LOWER && sc >= beta) ||
-              (t->flag == TT_UPPER && sc <= alpha))
-            return sc;
-        }
-        break;
+  /* Frontier nodes are cheaper to search than to look up. */
+  int tt_move = -1, use_tt = s->tt.e && depth >= 2;
+  size_t bucket = 0;
+  mmtt_hit hit;
+  if (use_tt) {
+    bucket = mmtt_bucket(&s->tt, key);
+    if (mmtt_probe(&s->tt, bucket, key, &hit)) {
+      tt_move = hit.move;
+      if (hit.depth >= depth && ply > 0) {
+        int sc = hit.score;
+        if (sc > WIN_BOUND) sc -= ply;
+        else if (sc < -WIN_BOUND) sc += ply;
+        if (hit.flag == MMTT_EXACT || (hit.flag == MMTT_LOWER && sc >= beta) ||
+            (hit.flag == MMTT_UPPER && sc <= alpha))
+          return sc;
       }
+    }
   }
 
   /* Moves, ordered: TT move, captures (largest first), killers, history.
@@ -224,9 +253,9 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
     } else {
       int c = board_capture_of(b, s->v, b->side, m);
       if (c) o = (1 << 29) + c;
-      else if (m == s->killer[ply][0]) o = (1 << 28) + 1;
-      else if (m == s->killer[ply][1]) o = 1 << 28;
-      else o = s->history[b->side][m];
+      else if (m == th->killer[ply][0]) o = (1 << 28) + 1;
+      else if (m == th->killer[ply][1]) o = 1 << 28;
+      else o = th->history[b->side][m];
     }
     move[n] = m;
     order[n++] = o;
@@ -244,11 +273,11 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
     board child = *b;
     int taken = board_play(&child, s->v, move[i]);
     int nirrev = taken ? top + 1 : irrev;
-    s->keys[top + 1] = child.key;
-    s->seen[child.key & 4095]++;
+    th->keys[top + 1] = child.key;
+    th->seen[child.key & 4095]++;
     int sc;
     if (i == 0) {
-      sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
+      sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     } else {
       /* Late-move reductions: a late quiet move (no capture, not a killer)
        * is first searched a ply shallower, and again at full depth only
@@ -258,32 +287,32 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
         r = 1 + (depth >= 5 && i >= 3) + (depth >= 9 && i >= 4);
       sc = alpha + 1;
       if (r)
-        sc = -search(s, &child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
-      if (sc > alpha && !s->aborted)
-        sc = -search(s, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
-      if (sc > alpha && sc < beta && !s->aborted)
-        sc = -search(s, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
+        sc = -search(th, &child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      if (sc > alpha && !th->aborted)
+        sc = -search(th, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
+      if (sc > alpha && sc < beta && !th->aborted)
+        sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     }
-    s->seen[child.key & 4095]--;
-    if (s->aborted) return 0;
+    th->seen[child.key & 4095]--;
+    if (th->aborted) return 0;
     if (sc > best) {
       best = sc;
       best_move = move[i];
       if (sc > alpha) {
         alpha = sc;
-        if (ply == 0) s->root_score = sc;
-        s->pv[ply][ply] = move[i];
-        for (int j = ply + 1; j < s->pvlen[ply + 1]; j++) s->pv[ply][j] = s->pv[ply + 1][j];
-        s->pvlen[ply] = s->pvlen[ply + 1] > ply + 1 ? s->pvlen[ply + 1] : ply + 1;
+        if (ply == 0) th->root_score = sc;
+        th->pv[ply][ply] = move[i];
+        for (int j = ply + 1; j < th->pvlen[ply + 1]; j++) th->pv[ply][j] = th->pv[ply + 1][j];
+        th->pvlen[ply] = th->pvlen[ply + 1] > ply + 1 ? th->pvlen[ply + 1] : ply + 1;
         if (alpha >= beta) {
           if (!taken) {
-            s->history[b->side][move[i]] += depth * depth;
-            if (s->history[b->side][move[i]] > (1 << 20))
+            th->history[b->side][move[i]] += depth * depth;
+            if (th->history[b->side][move[i]] > (1 << 20))
               for (int a = 0; a < 2; a++)
-                for (int m = 0; m < VARIANT_MAX_PITS; m++) s->history[a][m] >>= 1;
-            if (s->killer[ply][0] != move[i]) {
-              s->killer[ply][1] = s->killer[ply][0];
-              s->killer[ply][0] = move[i];
+                for (int m = 0; m < VARIANT_MAX_PITS; m++) th->history[a][m] >>= 1;
+            if (th->killer[ply][0] != move[i]) {
+              th->killer[ply][1] = th->killer[ply][0];
+              th->killer[ply][0] = move[i];
             }
           }
           break;
@@ -292,38 +321,112 @@ static int search(mm *s, const board *b, int depth, int alpha, int beta, int ply
     }
   }
 
-  if (slot) {
-    int flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+  if (use_tt) {
+    int flag = best <= alpha0 ? MMTT_UPPER : best >= beta ? MMTT_LOWER : MMTT_EXACT;
     int sc = best;
     if (sc > WIN_BOUND) sc += ply;
     else if (sc < -WIN_BOUND) sc -= ply;
-    /* Slot 0 keeps the deeper entry (or a stale one is replaced); slot 1
-     * always takes the newest. */
-    tt_entry *t = &slot[1];
-    if (slot[0].key == key || slot[0].age != s->age || depth >= slot[0].depth) t = &slot[0];
-    if (t->flag == TT_NONE) { /* first use of this entry since the clear */
-      if (s->ndirty < s->dirty_cap) s->dirty[s->ndirty++] = (uint32_t)((slot - s->tt) >> 1);
-      else s->dirty_over = 1;
-    }
-    t->key = key;
-    t->score = sc;
-    t->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    t->flag = (uint8_t)flag;
-    t->move = (uint8_t)best_move;
-    t->age = s->age;
+    mmtt_store(&s->tt, bucket, key, sc, depth, flag, best_move, s->age);
   }
   return best;
+}
+
+/* Prepares th for a search from g's position: no killers or history yet,
+ * the game's positions since the last capture. -1 when out of memory. */
+static int thread_begin(mm_thread *th, const game *g) {
+  th->nodes = 0;
+  th->flushed = 0;
+  th->aborted = 0;
+  th->seldepth = 0;
+  memset(th->history, 0, sizeof th->history);
+  memset(th->killer, -1, sizeof th->killer);
+  th->keys = malloc(((size_t)g->hist_len + MAXPLY + 2) * sizeof *th->keys);
+  if (!th->keys) return -1;
+  memcpy(th->keys, g->hist, (size_t)g->hist_len * sizeof *th->keys);
+  memset(th->seen, 0, sizeof th->seen);
+  for (int i = 0; i < g->hist_len; i++) th->seen[g->hist[i] & 4095]++;
+  return 0;
+}
+
+/* One iteration of th from the root; the threads count who searches which depth. */
+static int search_root(mm_thread *th, int d) {
+  mm *s = th->s;
+  atomic_fetch_add_explicit(&s->at_depth[d], 1, memory_order_relaxed);
+  int sc = search(th, s->root, d, -INF, INF, 0, 0, s->root_top);
+  atomic_fetch_sub_explicit(&s->at_depth[d], 1, memory_order_relaxed);
+  return sc;
+}
+
+/* A helper of threads=N: iterative deepening from its own first depth, its
+ * results shared through the table alone, until the main thread halts it
+ * (or a limit stops it). After an iteration it goes to the next depth that
+ * fewer than half of the threads (at least one) are searching: the helpers
+ * spread over the depths instead of all searching the main thread's. */
+static void *helper_run(void *arg) {
+  mm_thread *th = arg;
+  mm *s = th->s;
+  const int crowd = s->threads / 2 > 1 ? s->threads / 2 : 1;
+  for (int d = th->start_depth; d <= MAXPLY - 2;) {
+    if (atomic_load_explicit(&s->halt, memory_order_relaxed)) break;
+    search_root(th, d);
+    if (th->aborted) break;
+    d++;
+    while (d < MAXPLY - 2 && atomic_load_explicit(&s->at_depth[d], memory_order_relaxed) >= crowd)
+      d++;
+  }
+  atomic_fetch_add_explicit(&s->nodes_all, th->nodes - th->flushed, memory_order_relaxed);
+  th->flushed = th->nodes;
+  return NULL;
+}
+
+/* The nodes of this search so far, all threads (the main thread's exact,
+ * the helpers' as of their last flush). */
+static long long total_nodes(mm *s) {
+  const mm_thread *m = &s->th[0];
+  if (s->threads == 1) return m->nodes;
+  return atomic_load_explicit(&s->nodes_all, memory_order_relaxed) + m->nodes - m->flushed;
+}
+
+/* Starts the helpers on the search set up in s; 0, or -1 with err (none left running). */
+static int helpers_start(mm *s, char *err, size_t errlen) {
+  for (int i = 1; i < s->threads; i++) {
+    mm_thread *h = &s->th[i];
+    h->start_depth = 1 + (i & 1); /* every other helper one ahead from the start */
+    char e[256];
+    h->th = thread_start(helper_run, h, e, sizeof e);
+    if (!h->th) {
+      snprintf(err, errlen, "minimax: threads=%d: %s", s->threads, e);
+      atomic_store(&s->halt, 1);
+      for (int j = 1; j < i; j++) {
+        thread_join(s->th[j].th);
+        s->th[j].th = NULL;
+      }
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Halts and joins the helpers, frees every thread's keys. */
+static void helpers_end(mm *s) {
+  atomic_store(&s->halt, 1);
+  for (int i = 1; i < s->threads; i++) {
+    thread_join(s->th[i].th);
+    s->th[i].th = NULL;
+  }
+  for (int i = 0; i < s->threads; i++) {
+    free(s->th[i].keys);
+    s->th[i].keys = NULL;
+  }
 }
 
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
+  mm_thread *m = &s->th[0]; /* the main thread: it decides the move and reports */
   double t0 = clock_now();
   s->v = &g->v;
   s->p = p;
-  s->nodes = 0;
-  s->aborted = 0;
-  s->seldepth = 0;
   s->age++;
   s->noise_seed = rng_mix(p->seed, p->game_seed);
   int bm, bs;
@@ -342,63 +445,73 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     return PLAYER_OK;
   }
   int maxdepth = s->depth, movetime = s->movetime_ms;
-  s->limit = s->nodes_limit;
+  long long limit = s->nodes_limit;
   s->infinite = lim && lim->infinite;
   if (s->infinite) {
     maxdepth = MAXPLY - 2;
     movetime = 0;
-    s->limit = 0;
+    limit = 0;
   } else if (lim && (lim->depth || lim->nodes || lim->movetime_ms)) {
     /* Limits of this move replace the player's own. */
     maxdepth = lim->depth ? lim->depth : MAXPLY - 2;
-    s->limit = lim->nodes;
+    limit = lim->nodes;
     movetime = lim->movetime_ms;
   } else if ((s->movetime_ms || s->nodes_limit) && !player_config_isset(&p->config, "depth")) {
     /* A time or node limit without an explicit depth searches as deep as it can. */
     maxdepth = MAXPLY - 2;
   }
   s->deadline = movetime ? t0 + movetime / 1000.0 : 0;
-  memset(s->history, 0, sizeof s->history);
-  memset(s->killer, -1, sizeof s->killer);
-  s->keys = malloc(((size_t)g->hist_len + MAXPLY + 2) * sizeof *s->keys);
-  if (!s->keys) {
+  s->game_plies = g->plies;
+  s->root = &g->pos;
+  s->root_top = g->hist_len - 1;
+  /* One thread checks its limit at every node; more count them together. */
+  s->limit_all = s->threads > 1 ? limit : 0;
+  atomic_store(&s->halt, 0);
+  atomic_store(&s->nodes_all, 0);
+  for (int d = 0; d < MAXPLY; d++) atomic_store_explicit(&s->at_depth[d], 0, memory_order_relaxed);
+  int oom = 0;
+  for (int i = 0; i < s->threads; i++) {
+    s->th[i].limit = s->threads > 1 ? 0 : limit;
+    oom |= thread_begin(&s->th[i], g);
+  }
+  if (oom) {
+    helpers_end(s);
     snprintf(err, errlen, "minimax: out of memory");
     return PLAYER_ERROR;
   }
-  memcpy(s->keys, g->hist, (size_t)g->hist_len * sizeof *s->keys);
-  memset(s->seen, 0, sizeof s->seen);
-  for (int i = 0; i < g->hist_len; i++) s->seen[g->hist[i] & 4095]++;
-  s->game_plies = g->plies;
-  const int root = g->hist_len - 1;
+  if (s->threads > 1 && helpers_start(s, err, errlen)) {
+    helpers_end(s);
+    return PLAYER_ERROR;
+  }
 
   int best_move = __builtin_ctz(g->legal), best_score = 0, done_depth = 0;
   int pv[MAXPLY], pvlen = 0;
   for (int d = 1; d <= maxdepth; d++) {
-    int sc = search(s, &g->pos, d, -INF, INF, 0, 0, root);
-    if (s->aborted) {
+    int sc = search_root(m, d);
+    if (m->aborted) {
       /* An unfinished iteration whose first root move was searched to the
        * end has a best move at least as well founded as the last completed
        * iteration's (the first move tried is that iteration's best): play
        * it, with its line. */
-      if (s->pvlen[0] > 0) {
-        pvlen = s->pvlen[0];
-        memcpy(pv, s->pv[0], (size_t)pvlen * sizeof *pv);
+      if (m->pvlen[0] > 0) {
+        pvlen = m->pvlen[0];
+        memcpy(pv, m->pv[0], (size_t)pvlen * sizeof *pv);
         best_move = pv[0];
-        best_score = s->root_score;
+        best_score = m->root_score;
       }
       break;
     }
     best_score = sc;
     done_depth = d;
-    pvlen = s->pvlen[0];
-    memcpy(pv, s->pv[0], (size_t)pvlen * sizeof *pv);
+    pvlen = m->pvlen[0];
+    memcpy(pv, m->pv[0], (size_t)pvlen * sizeof *pv);
     if (pvlen > 0) best_move = pv[0];
     if (p->on_info) {
       player_info it = {0};
       it.depth = d;
-      it.seldepth = s->seldepth;
+      it.seldepth = m->seldepth;
       it.score = sc;
-      it.nodes = s->nodes;
+      it.nodes = total_nodes(s);
       it.seconds = clock_now() - t0;
       it.pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
       memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
@@ -407,14 +520,13 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     /* A proven result will not change with depth. */
     if ((sc > WIN_BOUND || sc < -WIN_BOUND) && !s->infinite) break;
   }
-  free(s->keys);
-  s->keys = NULL;
+  helpers_end(s);
   *move = best_move;
   if (info) {
     info->depth = done_depth;
-    info->seldepth = s->seldepth;
+    info->seldepth = m->seldepth;
     info->score = best_score;
-    info->nodes = s->nodes;
+    info->nodes = total_nodes(s);
     info->seconds = clock_now() - t0;
     info->pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
     memcpy(info->pv, pv, (size_t)info->pvlen * sizeof *pv);
@@ -424,17 +536,12 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
 
 static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   mm *s = p->data;
-  if (s->tt) {
-    if (s->dirty_over) {
-      memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
-    } else {
-      for (size_t i = 0; i < s->ndirty; i++) memset(&s->tt[(size_t)s->dirty[i] << 1], 0, 2 * sizeof *s->tt);
-    }
-    s->ndirty = 0;
-    s->dirty_over = 0;
-  }
+  mmtt_clear(&s->tt);
   s->age = 0;
   s->book_on = s->book && book_matches(s->book, v);
+  /* The built-in table was fitted on abapa's tables: it applies to the
+   * variants of its board (6 houses of 4 seeds); a file applies to any. */
+  s->ending_on = s->ending && (!s->ending_builtin || (v->houses == 6 && v->total == 48));
   return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
@@ -443,8 +550,9 @@ static void destroy(player *p) {
   if (!s) return;
   tablebase_free(&s->tb);
   book_free(s->book);
-  free(s->tt);
-  free(s->dirty);
+  free(s->ending);
+  mmtt_free(&s->tt);
+  free(s->th);
   free(s);
   p->data = NULL;
 }
@@ -502,6 +610,19 @@ static int create(player *p, char *err, size_t errlen) {
   s->noise = player_config_real(c, "noise");
   s->lmr = (int)player_config_int(c, "lmr");
   s->qs = (int)player_config_int(c, "qs");
+  const char *ef = player_config_text(c, "ending");
+  if (ef && strcmp(ef, "off")) {
+    if (!(s->ending = malloc(sizeof *s->ending))) {
+      snprintf(err, errlen, "minimax: out of memory");
+      destroy(p);
+      return -1;
+    }
+    if ((s->ending_builtin = !strcmp(ef, "on"))) eval_ending_default(s->ending);
+    else if (eval_ending_load(ef, s->ending, err, errlen)) {
+      destroy(p);
+      return -1;
+    }
+  }
   tablebase_init(&s->tb, player_config_text(c, "egdb"));
   eval_weights w;
   eval_default(&w);
@@ -518,19 +639,26 @@ static int create(player *p, char *err, size_t errlen) {
   }
   for (int i = 0; i <= VARIANT_MAX_TOTAL; i++) s->zstore[i] = board_store_key(i);
   long long mb = player_config_int(c, "hash");
-  if (mb > 0) {
-    size_t entries = 2;
-    while (entries * 2 * sizeof(tt_entry) <= (size_t)mb << 20) entries *= 2;
-    s->tt = calloc(entries, sizeof *s->tt);
-    s->dirty_cap = entries / 8;
-    s->dirty = malloc((s->dirty_cap ? s->dirty_cap : 1) * sizeof *s->dirty);
-    if (!s->tt || !s->dirty) {
-      snprintf(err, errlen, "minimax: cannot allocate a %lld MiB hash table", mb);
-      destroy(p);
-      return -1;
-    }
-    s->tt_mask = entries - 1;
+  if (mmtt_init(&s->tt, mb)) {
+    snprintf(err, errlen, "minimax: cannot allocate a %lld MiB hash table", mb);
+    destroy(p);
+    return -1;
   }
+  s->threads = (int)player_config_int(c, "threads");
+  if (s->threads > 1 && !s->tt.e) {
+    snprintf(err, errlen,
+             "minimax: threads=%d needs a hash table (hash=0): the threads share nothing else",
+             s->threads);
+    destroy(p);
+    return -1;
+  }
+  s->th = calloc((size_t)s->threads, sizeof *s->th);
+  if (!s->th) {
+    snprintf(err, errlen, "minimax: out of memory");
+    destroy(p);
+    return -1;
+  }
+  for (int i = 0; i < s->threads; i++) s->th[i].s = s;
   return 0;
 }
 
@@ -539,12 +667,19 @@ static const player_option options[] = {
     {"nodes", PLAYER_OPT_INT, "0", 0, 1e15, NULL, "node limit per move (0 = none)"},
     {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
     {"hash", PLAYER_OPT_INT, "16", 0, 16384, NULL, "transposition table in MiB (0 = none)"},
+    {"threads", PLAYER_OPT_INT, "1", 1, MINIMAX_THREADS_MAX, NULL,
+     "search threads (lazy SMP: helpers search the same position, sharing the hash table); "
+     "more than 1 is faster but not reproducible: the same game gives other moves"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},
+    {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
+     "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
+     "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "
+     "oware egdb fit (in any variant)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
     {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},

@@ -31,8 +31,8 @@
  *                       re-created from the rebuilt spec. An empty value or
  *                       `<empty>` returns an option to its default. A bad
  *                       value: `info string error: …`, nothing changes.
-  *                       Aualé's options OwnBook, UseLeaves, Ponder (check)
- *                       and Hash (spin, MiB) are offered and accepted when
+  *                       Aualé's options OwnBook, UseLeaves, Ponder (check),
+ *                       Hash (spin, MiB) and Threads (spin) are offered and accepted when
  *                       the player has no option of that name. OwnBook sets
  *                       the player's book= to the server's book file (true)
  *                       or off (false), UseLeaves its egdb= to the server's
@@ -41,7 +41,9 @@
  *                       that cannot be used is an error line and the option
  *                       stays as it was. Otherwise, and for Ponder, they
  *                       change nothing and the `info string` answer says so
- *                       (minimax's own hash= takes `Hash`: it sizes the TT).
+ *                       (minimax's own hash= takes `Hash`: it sizes the TT;
+ *                       its threads= takes `Threads`: the search's threads,
+ *                       which `go infinite` analysis uses too).
  *   position startpos|fen POS [moves FdEe…]
  *                       letters together or apart; an illegal move or a bad
  *                       position string: `info string error: …`, the position
@@ -291,18 +293,22 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
 /* Options that Aualé (and other GUIs) send, under their names: when the
  * player takes the option `target`, a check turns it on (with the server's
  * file or folder) or off; otherwise they are accepted with a word on what
- * they do, so that a GUI's setoption is never an error. `Hash` is here for
- * players without a hash= option. */
+ * they do, so that a GUI's setoption is never an error. `Hash` and
+ * `Threads` (spins) are here for players without hash= or threads=. */
 static const struct alien {
   const char *name;
   const char *target; /* the player's option it sets, or NULL */
   const char *note;   /* what it does for a player without target */
+  const char *spin;   /* a spin's announcement after "type", NULL for a check */
 } aliens[] = {
-    {"OwnBook", "book", "this player has no opening book: the option is accepted and has no effect"},
-    {"UseLeaves", "egdb", "this player reads no endgame databases: the option is accepted and has no effect"},
-    {"Ponder", NULL, "no pondering: 'go ponder' is searched as a normal go; the option has no effect"},
-    {"Hash", NULL, "this player has no hash table: the option is accepted and has no effect"},
-    {NULL, NULL, NULL}};
+    {"OwnBook", "book", "this player has no opening book: the option is accepted and has no effect", NULL},
+    {"UseLeaves", "egdb", "this player reads no endgame databases: the option is accepted and has no effect", NULL},
+    {"Ponder", NULL, "no pondering: 'go ponder' is searched as a normal go; the option has no effect", NULL},
+    {"Hash", NULL, "this player has no hash table: the option is accepted and has no effect",
+     "spin default 16 min 0 max 16384"},
+    {"Threads", NULL, "this player searches on one thread: the option is accepted and has no effect",
+     "spin default 1 min 1 max 64"},
+    {NULL, NULL, NULL, NULL}};
 
 static int type_has_option(const player_type *t, const char *name) {
   for (int k = 0; t->options[k].name; k++)
@@ -317,13 +323,13 @@ static int set_alien(server *s, const char **name, const char **value) {
   if (type_has_option(s->type, *name)) return 0;
   for (int k = 0; aliens[k].name; k++) {
     if (strcasecmp(aliens[k].name, *name)) continue;
-    int check = strcasecmp(*name, "Hash") != 0;
+    int check = !aliens[k].spin;
     const char *v = *value;
     char *end = NULL;
     if (check ? (*v && strcasecmp(v, "true") && strcasecmp(v, "false"))
               : (*v && (strtoll(v, &end, 10) < 0 || *end))) {
       say(s, "info string error: option %s is '%s'; allowed: %s", aliens[k].name, v,
-          check ? "true or false" : "a whole number of MiB");
+          check ? "true or false" : "a whole number");
       return 1;
     }
     if (aliens[k].target && type_has_option(s->type, aliens[k].target)) {
@@ -372,13 +378,14 @@ static void print_options(server *s) {
     }
     }
   }
-  /* The options Aualé sends to its engine. Hash is the player's own hash=
-   * when it has one (matched without regard to case); OwnBook and
-   * UseLeaves set book= and egdb= (see aliens[]). */
-  if (!type_has_option(s->type, "Hash")) say(s, "option name Hash type spin default 16 min 0 max 16384");
+  /* The options Aualé sends to its engine, and Threads. Hash and Threads
+   * are the player's own hash= and threads= when it has them (matched
+   * without regard to case); OwnBook and UseLeaves set book= and egdb=
+   * (see aliens[]). */
   for (int k = 0; aliens[k].name; k++)
     if (!type_has_option(s->type, aliens[k].name))
-      say(s, "option name %s type check default false", aliens[k].name);
+      say(s, "option name %s type %s", aliens[k].name,
+          aliens[k].spin ? aliens[k].spin : "check default false");
   say(s, "option name seed type string default %llu", s->seed);
   char vt[256];
   variant_format(&s->v, vt, sizeof vt);

@@ -5,3 +5,6 @@ oware_shell_test(test_egdb_cli test_egdb.sh)
 oware_test(test_egdb_players test_egdb_players.c LIBS oware_players oware_egdb)
 set_tests_properties(test_egdb_players PROPERTIES LABELS threads TIMEOUT 900)
 oware_shell_test(test_egdb_chart test_egdb_chart.sh)
+# The evaluation's corrections in endings fitted on the tables (oware egdb fit).
+oware_test(test_eval_ending test_eval_ending.c LIBS oware_players)
+oware_shell_test(test_egdb_fit test_egdb_fit.sh)

@@ -1,10 +1,12 @@
-/* fixture.h: the set-up the cmocka tests share: a temporary folder made and removed, endgame tables built into one. */
+/* fixture.h: the set-up the cmocka tests share: a temporary folder made and removed, endgame tables built into one, random endings. */
 #ifndef OWARE_TESTS_FIXTURE_H
 #define OWARE_TESTS_FIXTURE_H
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/board.h"
+#include "core/rng.h"
 #include "core/variant.h"
 #include "egdb/egdb.h"
 
@@ -33,6 +35,22 @@ static inline int fixture_egdb(const char *variant_text, const char *dir, int se
     return -1;
   }
   return 0;
+}
+
+/* A random ending of the 6-house, 4-seed board v into b: 4 to 11 seeds on
+ * the board, South's store 18..24 and North's what is left (at most half),
+ * South to move, the game not over. Returns 0, or -1 when the draw is not
+ * one (the caller draws again). */
+static inline int fixture_random_ending(rng *r, const variant *v, board *b) {
+  int pits[12] = {0}, stores[2];
+  int left = 4 + (int)rng_below(r, 8);
+  for (int t = 0; t < left; t++) pits[rng_below(r, 12)]++;
+  stores[0] = 18 + (int)rng_below(r, 7);
+  stores[1] = v->total - left - stores[0];
+  if (stores[1] > v->half || stores[1] < 0) return -1;
+  board_set(b, v, pits, stores, 0);
+  uint32_t legal;
+  return board_status(b, v, &legal) != BOARD_END_NONE ? -1 : 0;
 }
 
 #endif

@@ -7,7 +7,7 @@ set_tests_properties(test_harden_cli PROPERTIES TIMEOUT 300)
 # Every fuzz harness replays its corpus (seeds, and each crash once found:
 # tests/fuzz/NAME/corpus) in the ordinary builds, sanitizers included.
 find_package(SQLite3 REQUIRED)
-foreach(name variant position moves ogn spec weights series uci engine openings store levels book)
+foreach(name variant position moves ogn spec weights endings series uci engine openings store levels book)
   add_executable(replay_${name} fuzz/fuzz_${name}.c fuzz/replay.c)
   target_link_libraries(replay_${name} PRIVATE oware_tuner oware_arena oware_players oware_core
                         SQLite::SQLite3 m)

@@ -14,3 +14,6 @@ oware_test(test_spec test_spec.c LIBS oware_players)
 # Levels by name: the levels file and level:NAME specs (players/level.h).
 oware_test(test_level test_level.c LIBS oware_players)
 oware_shell_test(test_level_cli test_level.sh)
+# minimax's threads=N (lazy SMP): the thread sanitizer stage runs it (label threads).
+oware_test(test_smp test_smp.c LIBS oware_players)
+set_tests_properties(test_smp PROPERTIES LABELS threads TIMEOUT 600)

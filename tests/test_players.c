@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/fixture.h"
+
 #include "arena/match.h"
 #include "core/clock.h"
 #include "core/notation.h"
@@ -486,7 +488,7 @@ static void test_minimax_equals_negamax(void **state) {
   long long rep_ends = 0, ply_ends = 0;
   for (int vi = 0; vs[vi]; vi++) {
     variant v = var(vs[vi]);
-    player *p = make("minimax:hash=0,lmr=0,qs=0");
+    player *p = make("minimax:hash=0,lmr=0,qs=0,ending=off");
     for (int k = 0; k < 40; k++) {
       /* A position deep in a random game, with its history for repetition. */
       game g;
@@ -532,6 +534,56 @@ static void test_minimax_equals_negamax(void **state) {
   assert_true(checked >= 600 && rep_ends >= 50 && ply_ends >= 50);
 }
 
+/* Depth-1 score of spec at position text of variant vt (no quiescence). */
+static int depth1_score(const char *vt, const char *text, const char *ending) {
+  variant v = var(vt);
+  board b;
+  char err[256], spec[512];
+  if (notation_parse_position(text, &v, &b, err, sizeof err)) fail_msg("%s", err);
+  game g;
+  assert_int_equal(game_init(&g, &v, &b), 0);
+  snprintf(spec, sizeof spec, "minimax:depth=1,qs=0,ending=%s", ending);
+  player *p = make(spec);
+  assert_int_equal(player_new_game(p, &v, 0, err, sizeof err), 0);
+  int m;
+  player_info info;
+  assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+  player_free(p);
+  game_free(&g);
+  return info.score;
+}
+
+/* ending=: the correction is added where the table has the leaf's seed
+ * count, nowhere else; the built-in table only on abapa's board. */
+static void test_ending_eval(void **state) {
+  (void)state;
+  char path[] = "/tmp/oware-ending-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs("# a tempo of 100 for the side to move from 1 to 12 seeds\n"
+        "1 12 100 0 0 0 0 0 0 0 0 0\n", f);
+  fclose(f);
+  /* 8 seeds on the board; no move of South ends the game or captures. */
+  const char *few = "0-1-0-2-0-0-0-1-0-3-0-1-20-20-S";
+  int off = depth1_score("abapa", few, "off");
+  assert_int_equal(depth1_score("abapa", few, path), off - 100); /* the leaves are North's */
+  assert_true(depth1_score("abapa", few, "on") != off);
+  /* 16 seeds: outside the file's ranges. */
+  const char *more = "0-1-0-2-0-4-0-1-0-3-4-1-16-16-S";
+  assert_int_equal(depth1_score("abapa", more, path), depth1_score("abapa", more, "off"));
+  /* The start: 48 seeds, no correction. */
+  const char *start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+  assert_int_equal(depth1_score("abapa", start, "on"), depth1_score("abapa", start, "off"));
+  /* The built-in table stays out of another board; a file applies. */
+  const char *small = "0-1-0-2-0-1-1-0-2-1-6-6-S";
+  assert_int_equal(depth1_score("abapa,houses=5,seeds=2", small, "on"),
+                   depth1_score("abapa,houses=5,seeds=2", small, "off"));
+  assert_int_equal(depth1_score("abapa,houses=5,seeds=2", small, path),
+                   depth1_score("abapa,houses=5,seeds=2", small, "off") - 100);
+  remove(path);
+}
+
 /* Quiescence sees a recapture past the horizon. South to move: F takes
  * North's g (1 + 1 = 2 seeds), but then North's l sows into South's a
  * (1 + 1 = 2) and takes them back; A instead moves a's seed to b, where l
@@ -554,11 +606,11 @@ static void test_quiescence(void **state) {
   assert_int_equal(board_capture_of(&after, &v, BOARD_NORTH, 11), 2);
   int m, m2;
   player_info flat, qs, again;
-  player *p = make("minimax:depth=1,qs=0");
+  player *p = make("minimax:depth=1,qs=0,ending=off");
   assert_int_equal(player_choose(p, &g, NULL, &m, &flat, err, sizeof err), PLAYER_OK);
   assert_int_equal(m, 5);
   player_free(p);
-  p = make("minimax:depth=1,qs=8");
+  p = make("minimax:depth=1,qs=8,ending=off");
   assert_int_equal(player_choose(p, &g, NULL, &m, &qs, err, sizeof err), PLAYER_OK);
   assert_int_equal(m, 0);
   assert_true(qs.score < flat.score); /* the bait's score fell with the recapture seen */
@@ -600,15 +652,7 @@ static void test_forced_wins(void **state) {
   rng_seed(&r, 77);
   int found[6] = {0};
   for (int tries = 0; tries < 20000 && (found[3] < 10 || found[5] < 5); tries++) {
-    int pits[12] = {0}, stores[2];
-    int left = 4 + (int)rng_below(&r, 8);
-    for (int t = 0; t < left; t++) pits[rng_below(&r, 12)]++;
-    stores[0] = 18 + (int)rng_below(&r, 7);
-    stores[1] = v.total - left - stores[0];
-    if (stores[1] > v.half || stores[1] < 0) continue;
-    board_set(&b, &v, pits, stores, 0);
-    uint32_t legal;
-    if (board_status(&b, &v, &legal) != BOARD_END_NONE) continue;
+    if (fixture_random_ending(&r, &v, &b)) continue;
     plain s = {.v = &v};
     s.keys[0] = b.key;
     for (int d = 1; d <= 5; d += 2) {
@@ -618,7 +662,7 @@ static void test_forced_wins(void **state) {
       if (dist != d) break; /* a faster win: counted at its own depth */
       /* The winning moves, by the plain search. */
       uint32_t winning = 0;
-      for (uint32_t l = legal; l; l &= l - 1) {
+      for (uint32_t l = board_legal(&b, &v); l; l &= l - 1) {
         board c = b;
         int taken = board_play(&c, &v, __builtin_ctz(l));
         s.keys[1] = c.key;
@@ -693,6 +737,7 @@ int main(void) {
       cmocka_unit_test(test_minimax_equals_negamax),
       cmocka_unit_test(test_forced_wins),
       cmocka_unit_test(test_quiescence),
+      cmocka_unit_test(test_ending_eval),
       cmocka_unit_test(test_strength_ladder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,7 @@ plugin=$3
 # The node count of `oware bench search` at its default depth: the signature
 # of the search. It changes only when the search changes on purpose; then
 # update it here and give the new count in the commit message.
-BENCH_NODES=224018
+BENCH_NODES=232823
 
 fails=0
 tmp=$(mktemp -d)
@@ -63,6 +63,17 @@ check "a shared object that is no plug-in is an error" bash -c "test $rc = 2 && 
 
 nodes=$("$oware" bench search --nodes-only)
 check "bench node count is the signature $BENCH_NODES (got $nodes)" test "$nodes" = "$BENCH_NODES"
+"$oware" bench smp --threads 1,2 --depth 8 --repeat 1 >"$tmp/smp" 2>&1; rc=$?
+check "bench smp prints a line for 1 and 2 threads" bash -c "test $rc = 0 && grep -q '^threads  1: .* speed-up 1.00' '$tmp/smp' && grep -q '^threads  2: .* nodes/s, speed-up ' '$tmp/smp'"
+"$oware" bench smp --threads 1,x >/dev/null 2>"$tmp/err"; rc=$?
+check "bench smp with a bad thread list exits 2 naming it" bash -c "test $rc = 2 && grep -q \"'1,x'\" '$tmp/err'"
+
+# threads > 1 is not reproducible: the cli says so, and only then.
+"$oware" match --south minimax:depth=2,threads=2 --north minimax:depth=2 --games 1 >/dev/null 2>"$tmp/err"; rc=$?
+check "match with a threads=2 player warns that its games are not reproducible" \
+  bash -c "test $rc = 0 && grep -q \"warning: player 'minimax:depth=2,threads=2' searches on 2 threads\" '$tmp/err'"
+"$oware" match --south minimax:depth=2,threads=1 --north minimax:depth=2 --games 1 >/dev/null 2>"$tmp/err"
+check "... and threads=1 does not" bash -c "! grep -q warning '$tmp/err'"
 
 echo "$fails failed"
 [ $fails = 0 ]

@@ -33,6 +33,7 @@ send uci
 check "uci ends with uciok" expect '^uciok$'
 check "uci names the engine" has '^id name oware minimax:depth=4'
 check "uci offers the player's options" has '^option name depth type spin default 4 min 1 max 126$'
+check "uci offers minimax's threads (the UCI Threads)" has '^option name threads type spin default 1 min 1 max 64$'
 check "uci offers Variant" has '^option name Variant type string default abapa$'
 check "uci offers Aualé's OwnBook, UseLeaves and Ponder" bash -c "grep -qx 'option name OwnBook type check default false' <<<'$got' && grep -qx 'option name UseLeaves type check default false' <<<'$got' && grep -qx 'option name Ponder type check default false' <<<'$got'"
 send isready
@@ -67,6 +68,18 @@ send "setoption name Hash value 8"
 send isready
 check "Hash sets minimax's hash (no error line)" expect '^readyok$'
 check "... and nothing else is said" bash -c "! grep -q 'info string' <<<'$got'"
+send "setoption name Threads value 2"
+send isready
+check "Threads sets minimax's threads (no error line)" expect '^readyok$'
+check "... and nothing else is said" bash -c "! grep -q 'info string' <<<'$got'"
+send "position startpos moves FdEe"
+send "go movetime 200"
+check "go movetime 200 on 2 threads gives a bestmove" expect '^bestmove '
+mv=${line#bestmove }
+check "... a legal one" test -n "$mv" -a "${#mv}" = 1 -a -n "$(legal_after FdEe | tr -cd "$mv")"
+send "setoption name Threads value 0"
+check "Threads 0 is an error line" expect '^info string error: .*threads'
+send "setoption name Threads value 1"
 send "setoption name Variant value nonsense"
 check "a bad Variant is an error line" expect '^info string error: option Variant'
 send "position startpos moves FdZ"
@@ -118,6 +131,10 @@ check "quit exits 0" test $? = 0
 
 out=$(printf 'uci\nisready\n' | timeout 10 "$oware" uci --player random)
 check "the end of input acts as quit" bash -c "test $? = 0 && grep -q readyok <<<'$out'"
+check "a player without hash= and threads= offers Hash and Threads once each" \
+  bash -c "test \$(grep -c '^option name Hash type spin' <<<'$out') = 1 -a \$(grep -c '^option name Hash ' <<<'$out') = 1 && grep -qx 'option name Threads type spin default 1 min 1 max 64' <<<'$out'"
+out=$(printf 'setoption name Threads value 4\nisready\n' | timeout 10 "$oware" uci --player random)
+check "... and accepts Threads with a word that it has no effect" grep -q '^info string option Threads 4: this player searches on one thread' <<<"$out"
 out=$(printf 'go movetime 200\n' | timeout 10 "$oware" uci --player minimax)
 check "the end of input stops the search, which still answers" grep -q '^bestmove [A-F]$' <<<"$out"
 # A clock: 3 s left from the start is about 3000 / 34 ms; the last info line's time stays below it.

@@ -5,84 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/notation.h"
 #include "core/rng.h"
+#include "tuner/db_games.h"
 
 /* ---- Texel positions from the games of a database ---- */
 
 typedef struct db_reader {
-  store *db;
-  const variant *v;
-  char vname[160];
   texel_set *set;
-  long long games, runs;
   uint64_t seed;
-  int failed;
-  char err[512];
-  const store_run *run; /* the run being read */
+  const variant *v;
 } db_reader;
 
-static int read_game(void *ctx, const store_game *g) {
+static int add_game(void *ctx, const board *start, const int *moves, int plies, int winner,
+                    long long number) {
   db_reader *d = ctx;
-  if (g->variant_idx < 0 || g->variant_idx >= d->run->nvariants ||
-      strcmp(d->run->variant[g->variant_idx], d->vname))
-    return 0; /* another variant */
-  board start;
-  if (notation_parse_position(g->opening, d->v, &start, d->err, sizeof d->err)) {
-    d->failed = 1;
-    return 1;
-  }
-  size_t n = strlen(g->moves);
-  int *moves = malloc((n + 1) * sizeof *moves);
-  if (!moves) {
-    snprintf(d->err, sizeof d->err, "out of memory");
-    d->failed = 1;
-    return 1;
-  }
-  for (size_t i = 0; i < n; i++) moves[i] = notation_move_index(d->v, g->moves[i]);
-  /* A forfeited game's outcome says nothing about its positions. */
-  int rc = 0;
-  if (g->end < MATCH_FORFEIT_TIMEOUT) {
-    rc = texel_add_game(d->set, d->v, &start, moves, (int)n, g->winner, 6, 1.0,
-                        rng_mix(d->seed, (uint64_t)d->games));
-    d->games++;
-  }
-  free(moves);
-  if (rc < 0) {
-    snprintf(d->err, sizeof d->err, "out of memory");
-    d->failed = 1;
-    return 1;
-  }
-  return 0;
-}
-
-static int read_run(void *ctx, const store_run *r) {
-  db_reader *d = ctx;
-  d->run = r;
-  d->runs++;
-  if (store_games_foreach(d->db, r->id, read_game, d, d->err, sizeof d->err)) d->failed = 1;
-  return d->failed;
+  const variant *v = d->v;
+  return texel_add_game(d->set, v, start, moves, plies, winner, 6, 1.0,
+                        rng_mix(d->seed, (uint64_t)number)) < 0 ? -1 : 0;
 }
 
 int tuner_texel_from_db(const char *path, const variant *v, uint64_t seed, texel_set *set,
                         long long *games, long long *runs, char *err, size_t errlen) {
-  db_reader d;
-  memset(&d, 0, sizeof d);
-  d.v = v;
-  d.set = set;
-  d.seed = seed;
-  variant_format(v, d.vname, sizeof d.vname);
-  if (store_open(path, 0, &d.db, d.err, sizeof d.err))
-    return snprintf(err, errlen, "--from-db: %s", d.err), -1;
-  int rc = store_runs_foreach(d.db, read_run, &d, d.err, sizeof d.err);
-  store_close(d.db);
-  if (rc || d.failed) return snprintf(err, errlen, "--from-db %s: %s", path, d.err), -1;
-  *games = d.games;
-  *runs = d.runs;
-  if (!set->n)
+  db_reader d = {set, seed, v};
+  char e[768];
+  if (tuner_db_games(path, v, add_game, &d, games, runs, e, sizeof e))
+    return snprintf(err, errlen, "--from-db %s", e), -1;
+  if (!set->n) {
+    char vname[160];
+    variant_format(v, vname, sizeof vname);
     return snprintf(err, errlen, "--from-db %s: no quiet position in %lld games of variant %s",
-                    path, d.games, d.vname),
+                    path, *games, vname),
            -1;
+  }
   return 0;
 }
 
