@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/thread.h"
@@ -37,11 +38,15 @@
  * that (sl), and at least k <= half unless the opponent can force an exit
  * that keeps it below k (su).
  *
- * Lean: per position only the value bytes being computed and a candidate
- * flag are kept. Evaluating a position plays its moves (board_play) and
- * reads its children's values, in this table or, for a capture, in the
- * finished smaller one. When a value changes, its non-capturing
- * predecessors become candidates; they are found by un-sowing: a move that
+ * Two layouts of the working memory (egdb_layout), the same fixed point.
+ * Fast: per position its non-capturing successors (H indices) and the best
+ * of its exits are stored by a first pass over the moves; an evaluation
+ * reads them and its children's values. Lean: per position only the value
+ * bytes and a candidate flag are kept; evaluating a position plays its
+ * moves (board_play) and reads its children's values, in this table or,
+ * for a capture, in the finished smaller one. Both: when a value changes,
+ * its non-capturing predecessors become candidates; they are found by
+ * un-sowing, never stored: a move that
  * sows s seeds from house h without capturing adds a vector d(h, s) to the
  * board that depends on h and s only (and the lap rule), so a predecessor of
  * Q is Q - d(h, s) with s seeds put back in h, for every (h, s) that leaves
@@ -55,6 +60,8 @@
  * so a stale read only delays it.
  */
 
+#define NONE UINT32_MAX
+
 typedef struct job job;
 
 /* One table being built. */
@@ -63,12 +70,19 @@ struct job {
   int n, H, P, split;
   uint64_t count;
   const egdb_level *below; /* levels 0 .. n-1 */
+  int lean;      /* the layout: lean, or fast with child and ex */
+  uint32_t *child; /* fast: H per position, the non-capturing successors, NONE-terminated */
+  uint8_t *ex;   /* fast: exw per position, the best exits: lower, upper (, split) */
+  int exw;
   uint8_t *lu;   /* 2 per position: lower, upper (one cache line for both) */
   uint8_t *ss;   /* split only, 2 per position: sl, su (half seeds) */
   uint8_t *cand; /* to evaluate: a successor changed since */
   /* d[h][s]: what sowing s seeds from the mover's house h adds to each house
    * (at h: what h holds after it, the seeds taken out not counted). */
   uint8_t d[VARIANT_MAX_PITS / 2][EGDB_MAX_SEEDS + 1][VARIANT_MAX_PITS];
+  /* land[h][s]: the house the s-th seed sown from h lands in, the one
+   * house where d(h, s) exceeds d(h, s - 1). */
+  uint8_t land[VARIANT_MAX_PITS / 2][EGDB_MAX_SEEDS + 1];
 };
 
 typedef struct slice {
@@ -78,7 +92,7 @@ typedef struct slice {
   int mode; /* a phase_* */
 } slice;
 
-enum { PHASE_EVAL, PHASE_EVAL_BACK };
+enum { PHASE_MOVES, PHASE_EVAL, PHASE_EVAL_BACK };
 
 /* An array of len bytes for random access: anonymous memory (zeroed),
  * transparent huge pages asked for (fewer TLB misses); NULL when out of
@@ -110,8 +124,9 @@ static inline void next_counts(uint8_t *a, int P) {
 }
 
 /* The sowing vectors d(h, s), by playing h with s seeds on a board whose
- * other houses hold 4 (no house ends with 2 or 3: nothing is captured).
- * Returns -1 if a capture happened all the same. */
+ * other houses hold 4 (no house ends with 2 or 3: nothing is captured),
+ * and where each seed lands. Returns -1 if a capture happened all the same
+ * or a seed did not land in one house. */
 static int sowing_vectors(job *j) {
   const int P = j->P;
   for (int h = 0; h < j->H; h++)
@@ -121,7 +136,14 @@ static int sowing_vectors(job *j) {
       board b;
       board_set(&b, j->v, pits, stores, BOARD_SOUTH);
       if (board_play(&b, j->v, h)) return -1;
-      for (int p = 0; p < P; p++) j->d[h][s][p] = (uint8_t)(p == h ? b.pit[p] : b.pit[p] - 4);
+      int landed = 0;
+      for (int p = 0; p < P; p++) {
+        j->d[h][s][p] = (uint8_t)(p == h ? b.pit[p] : b.pit[p] - 4);
+        const int grew = j->d[h][s][p] - j->d[h][s - 1][p]; /* d[h][0] is 0 */
+        if (grew == 1) j->land[h][s] = (uint8_t)p, landed++;
+        else if (grew) return -1;
+      }
+      if (landed != 1) return -1;
     }
   return 0;
 }
@@ -133,18 +155,17 @@ static void mark_predecessors(job *j, const uint8_t *q) {
   uint8_t back[VARIANT_MAX_PITS]; /* q seen from the mover before the move */
   for (int p = 0; p < P; p++) back[p] = q[p < H ? p + H : p - H];
   for (int h = 0; h < H; h++) {
-    /* d(h, s) grows with s house by house: the first s that needs more
-     * than a house holds ends the search for this h. */
+    /* d(h, s) grows with s one house at a time (where seed s lands): the
+     * first s that needs more than that house holds ends the search for
+     * this h, and only that house needs checking at each step. */
     for (int s = 1; s <= j->n; s++) {
       const uint8_t *d = j->d[h][s];
-      if (d[h] > back[h]) break;
-      int p = 0;
-      while (p < P && (p == h || back[p] >= d[p])) p++;
-      if (p < P) break;
+      const int l = j->land[h][s];
+      if (d[l] > back[l]) break;
       if (d[h] != back[h]) continue;
       board b;
       memset(&b, 0, sizeof b);
-      for (p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
+      for (int p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
       if (!(board_legal(&b, j->v) >> h & 1)) continue;
       board c = b;
       if (board_play(&c, j->v, h)) continue;
@@ -154,11 +175,116 @@ static void mark_predecessors(job *j, const uint8_t *q) {
   }
 }
 
-/* Re-evaluates position i (counts a) from its moves, the children's values
+/* Fast layout: stores the non-capturing successors and best exits of
+ * positions from..to-1 and starts their values: the exits for the lower
+ * bounds, everything for the upper ones where play can go on (a start at
+ * or below the least fixed point, as the lean layout's bottom is). */
+static void gen_moves(job *j, uint64_t from, uint64_t to) {
+  const variant *v = j->v;
+  const int H = j->H, P = j->P, n = j->n;
+  uint8_t a[VARIANT_MAX_PITS] = {0};
+  if (from >= to) return;
+  egdb_unrank(from, P, n, a);
+  for (uint64_t i = from; i < to; i++, next_counts(a, P)) {
+    board b;
+    memset(&b, 0, sizeof b);
+    memcpy(b.pit, a, VARIANT_MAX_PITS);
+    const uint32_t legal = board_legal(&b, v);
+    uint32_t *ch = j->child + i * (uint64_t)H;
+    uint8_t *ex = j->ex + (uint64_t)j->exw * i;
+    int k = 0, el = 0, eu = 0, es = 0;
+    if (!legal) {
+      for (int h = 0; h < H; h++) el += a[h];
+      eu = el;
+      es = 2 * el;
+    }
+    for (uint32_t m = legal; m; m &= m - 1) {
+      board c = b;
+      const int cap = board_play(&c, v, __builtin_ctz(m));
+      uint8_t q[VARIANT_MAX_PITS];
+      memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
+      memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
+      const int n2 = n - cap;
+      const uint64_t r = egdb_rank(q, P, n2);
+      if (!cap) {
+        ch[k++] = (uint32_t)r;
+        continue;
+      }
+      const egdb_level *lv = &j->below[n2];
+      int x = cap + n2 - lv->t[1][r];
+      if (x > el) el = x;
+      x = cap + n2 - lv->t[0][r];
+      if (x > eu) eu = x;
+      if (j->split) {
+        x = 2 * cap + 2 * n2 - lv->t[2][r];
+        if (x > es) es = x;
+      }
+    }
+    if (k < H) ch[k] = NONE;
+    ex[0] = (uint8_t)el;
+    ex[1] = (uint8_t)eu;
+    j->lu[2 * i] = (uint8_t)el;
+    j->lu[2 * i + 1] = (uint8_t)(k ? n : eu);
+    if (j->split) {
+      ex[2] = (uint8_t)es;
+      j->ss[2 * i] = (uint8_t)es;
+      j->ss[2 * i + 1] = (uint8_t)(k ? 2 * n : es);
+    }
+  }
+}
+
+/* Fast layout: re-evaluates position i from its stored exits and its
+ * children's values as they are now (Gauss-Seidel); returns whether a
+ * value changed. A position without a non-capturing move kept its start. */
+static int evaluate_fast(job *j, uint64_t i) {
+  const int H = j->H, n = j->n;
+  const uint32_t *ch = j->child + i * (uint64_t)H;
+  if (ch[0] == NONE) return 0;
+  int k = 0;
+  while (k < H && ch[k] != NONE) {
+    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
+    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
+    k++;
+  }
+  const uint8_t *ex = j->ex + (uint64_t)j->exw * i;
+  uint8_t *lu = j->lu + 2 * i;
+  int changed = 0;
+  const int l0 = ld(&lu[0]), u0 = ld(&lu[1]);
+  if (l0 != u0) {
+    int l = ex[0], u = ex[1];
+    for (int e = 0; e < k; e++) {
+      const uint8_t *c = j->lu + 2 * (uint64_t)ch[e];
+      int x = n - ld(&c[1]);
+      if (x > l) l = x;
+      x = n - ld(&c[0]);
+      if (x > u) u = x;
+    }
+    if (l > l0) st(&lu[0], (uint8_t)l), changed = 1;
+    if (u < u0) st(&lu[1], (uint8_t)u), changed = 1;
+  }
+  if (j->split) {
+    uint8_t *ss = j->ss + 2 * i;
+    const int s0 = ld(&ss[0]), t0 = ld(&ss[1]);
+    if (s0 == t0) return changed;
+    int s = ex[2], t = ex[2];
+    for (int e = 0; e < k; e++) {
+      const uint8_t *c = j->ss + 2 * (uint64_t)ch[e];
+      int x = 2 * n - ld(&c[1]);
+      if (x > s) s = x;
+      x = 2 * n - ld(&c[0]);
+      if (x > t) t = x;
+    }
+    if (s > s0) st(&ss[0], (uint8_t)s), changed = 1;
+    if (t < t0) st(&ss[1], (uint8_t)t), changed = 1;
+  }
+  return changed;
+}
+
+/* Lean layout: re-evaluates position i (counts a) from its moves, the children's values
  * as they are now (Gauss-Seidel); returns whether a value changed. The
  * moves are played first and their children's values fetched ahead, so
  * that the cache misses of the reads overlap. */
-static int evaluate(job *j, uint64_t i, const uint8_t *a) {
+static int evaluate_lean(job *j, uint64_t i, const uint8_t *a) {
   const variant *v = j->v;
   const int H = j->H, P = j->P, n = j->n;
   uint8_t *lu = j->lu + 2 * i, *ss = j->split ? j->ss + 2 * i : NULL;
@@ -251,12 +377,15 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
     }
     if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
     if (settled(j, i)) continue;
+    /* The counts: the lean layout plays the moves from them; the fast one
+     * needs them only to un-sow a position that changed. */
+    if (!j->lean && !evaluate_fast(j, i)) continue;
     if (at != UINT64_MAX && i == at + 1)
       next_counts(a, P);
     else
       egdb_unrank(i, P, j->n, a);
     at = i;
-    if (!evaluate(j, i, a)) continue;
+    if (j->lean && !evaluate_lean(j, i, a)) continue;
     changed++;
     mark_predecessors(j, a);
   }
@@ -265,7 +394,10 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
 
 static void *run_slice(void *arg) {
   slice *s = arg;
-  s->changed = phase(s->j, s->mode, s->from, s->to);
+  if (s->mode == PHASE_MOVES)
+    gen_moves(s->j, s->from, s->to);
+  else
+    s->changed = phase(s->j, s->mode, s->from, s->to);
   return NULL;
 }
 
@@ -362,9 +494,67 @@ static long long sweep(job *j, int threads, int sw, progress_state *ps, double a
   return changed;
 }
 
-/* Builds and writes table n. */
+uint64_t egdb_build_memory(const variant *v, int n, egdb_layout layout) {
+  const int split = egdb_has_split(v);
+  const uint64_t count = egdb_count(n, v->pits);
+  if (layout != EGDB_LAYOUT_FAST) return count * (split ? 5 : 3);
+  if (count >= NONE) return 0;
+  /* child, exits, values, candidate flag */
+  return count * ((uint64_t)v->houses * sizeof(uint32_t) + (split ? 3 : 2) + (split ? 4 : 2) + 1);
+}
+
+egdb_layout egdb_layout_choose(const variant *v, int n, uint64_t avail) {
+  const uint64_t fast = egdb_build_memory(v, n, EGDB_LAYOUT_FAST);
+  return fast && fast <= avail / 4 * 3 ? EGDB_LAYOUT_FAST : EGDB_LAYOUT_LEAN;
+}
+
+uint64_t egdb_memory_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f) {
+    char line[256];
+    unsigned long long kb;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        fclose(f);
+        return (uint64_t)kb * 1024;
+      }
+    fclose(f);
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+static void free_job(job *j) {
+  const size_t c = (size_t)j->count;
+  big_free(j->cand, c);
+  big_free(j->lu, 2 * c);
+  big_free(j->ss, 2 * c);
+  big_free((uint8_t *)j->child, c * (size_t)j->H * sizeof *j->child);
+  big_free(j->ex, c * (size_t)j->exw);
+  j->cand = j->lu = j->ss = j->ex = NULL;
+  j->child = NULL;
+}
+
+/* The working arrays of the job's layout; -1 when out of memory (all freed). */
+static int alloc_job(job *j) {
+  const size_t c = (size_t)j->count;
+  j->lu = big_alloc(2 * c);
+  j->cand = big_alloc(c);
+  if (j->split) j->ss = big_alloc(2 * c);
+  int ok = j->lu && j->cand && (!j->split || j->ss);
+  if (!j->lean) {
+    j->exw = j->split ? 3 : 2;
+    j->child = (uint32_t *)(void *)big_alloc(c * (size_t)j->H * sizeof *j->child);
+    j->ex = big_alloc(c * (size_t)j->exw);
+    ok = ok && j->child && j->ex;
+  }
+  if (!ok) free_job(j);
+  return ok ? 0 : -1;
+}
+
+/* Builds and writes table n with `layout` (AUTO: chosen here). */
 static int build_level(const variant *v, const char *path, const char *key, int n,
-                       const egdb_level *below, int threads, progress_state *ps,
+                       const egdb_level *below, int threads, egdb_layout layout, progress_state *ps,
                        egdb_build_stats *stats, char *err, size_t errlen) {
   job *j = calloc(1, sizeof *j);
   if (!j) {
@@ -385,24 +575,56 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     rc = EGDB_EUNSUPPORTED;
     goto out;
   }
-  size_t bytes = c * (j->split ? 5 : 3);
-  j->lu = big_alloc(2 * c);
-  j->cand = big_alloc(c);
-  if (j->split) j->ss = big_alloc(2 * c);
-  if (!j->lu || !j->cand || (j->split && !j->ss)) {
+  if (layout == EGDB_LAYOUT_FAST && !egdb_build_memory(v, n, EGDB_LAYOUT_FAST)) {
+    snprintf(err, errlen, "%d seeds: %llu positions, more than the fast layout can index", n,
+             (unsigned long long)j->count);
+    rc = EGDB_EARG;
+    goto out;
+  }
+  const int any = layout == EGDB_LAYOUT_AUTO;
+  if (any) layout = egdb_layout_choose(v, n, egdb_memory_available());
+  j->lean = layout == EGDB_LAYOUT_LEAN;
+  int fail = alloc_job(j);
+  if (fail && any && !j->lean) { /* fast did not fit after all */
+    j->lean = 1;
+    layout = EGDB_LAYOUT_LEAN;
+    fail = alloc_job(j);
+  }
+  const size_t bytes = (size_t)egdb_build_memory(v, n, layout);
+  if (fail) {
     snprintf(err, errlen, "out of memory for the %d-seed table (%zu bytes)", n, bytes);
     rc = EGDB_EMEMORY;
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  /* The bottom: endless play worth nothing to the lower-table mover and
-   * everything to the upper one; every position a candidate. */
-  for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
+  double done = 0;
+  if (j->lean) {
+    /* The bottom: endless play worth nothing to the lower-table mover and
+     * everything to the upper one; every position a candidate. */
+    for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
+    for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
+  } else {
+    /* The moves, in slices so that the progress bar moves. */
+    const int slices = j->count > 1000000 ? 16 : 1;
+    for (int s = 0; s < slices; s++) {
+      uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
+      uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
+      if (parallel(j, threads, PHASE_MOVES, from, to) < 0) {
+        snprintf(err, errlen, "cannot start a build thread");
+        rc = EGDB_EMEMORY;
+        goto out;
+      }
+      if (report(ps, "moves", 0.15 * (s + 1) / slices, j->count)) {
+        snprintf(err, errlen, "build cancelled");
+        rc = EGDB_ECANCEL;
+        goto out;
+      }
+    }
+    done = 0.15;
+  }
   memset(j->cand, 1, c);
-  for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
   /* Value iteration to the fixed point: every position once, then only the
    * predecessors of what changed, in passes forwards and backwards. */
-  double done = 0;
   for (int sw = 1;; sw++) {
     ps->p.sweep = sw;
     const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
@@ -421,6 +643,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     done += span;
     if (!changed) break;
   }
+  if (j->lean) stats->built_lean++;
   /* The tables one after the other, in place: lower into the flags (done
    * with), upper to the front of lu, split (the median) to the front of ss;
    * each read lies at or after the byte written. */
@@ -438,15 +661,20 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   const uint8_t *tables[3] = {lower, j->lu, j->ss};
   rc = egdb_file_write(path, key, n, j->P, j->count, tables, j->split ? 3 : 2, err, errlen);
 out:
-  big_free(j->cand, c);
-  big_free(j->lu, 2 * c);
-  big_free(j->ss, 2 * c);
+  free_job(j);
   free(j);
   return rc;
 }
 
 int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_progress_fn progress,
                void *ctx, egdb_build_stats *stats_out, char *err, size_t errlen) {
+  return egdb_build_layout(v, dir, max_n, threads, EGDB_LAYOUT_AUTO, progress, ctx, stats_out, err,
+                           errlen);
+}
+
+int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads, egdb_layout layout,
+                      egdb_progress_fn progress, void *ctx, egdb_build_stats *stats_out, char *err,
+                      size_t errlen) {
   char key[128], path[4096], folder[4096];
   egdb_build_stats stats;
   memset(&stats, 0, sizeof stats);
@@ -458,6 +686,10 @@ int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_p
   }
   if (threads < 1 || threads > 64) {
     snprintf(err, errlen, "thread count %d out of range 1..64", threads);
+    return EGDB_EARG;
+  }
+  if (layout != EGDB_LAYOUT_AUTO && layout != EGDB_LAYOUT_FAST && layout != EGDB_LAYOUT_LEAN) {
+    snprintf(err, errlen, "unknown layout %d", (int)layout);
     return EGDB_EARG;
   }
   snprintf(folder, sizeof folder, "%s/%s", dir, key);
@@ -491,7 +723,7 @@ int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_p
       }
       continue;
     }
-    rc = build_level(v, path, key, n, lv, threads, &ps, &stats, err, errlen);
+    rc = build_level(v, path, key, n, lv, threads, layout, &ps, &stats, err, errlen);
     if (rc) break;
     stats.built++;
     stats.positions += count;
