@@ -122,10 +122,10 @@ static int egdb_build_cmd(int argc, char **argv) {
   }
   char key[128];
   egdb_variant_key(&v, key, sizeof key, err, sizeof err);
-  printf("egdb %s seeds 0..%lld in %s/%s: %d built (%s layout), %d kept, %llu positions, %d sweeps, "
+  printf("egdb %s seeds 0..%lld in %s/%s: %d built, %d kept, %llu positions, %d sweeps, %s layout, "
          "%.1f s",
-         key, seeds, dir, key, st.built, layouts_used(&st), st.resumed,
-         (unsigned long long)st.positions, st.sweeps, st.seconds);
+         key, seeds, dir, key, st.built, st.resumed, (unsigned long long)st.positions, st.sweeps,
+         layouts_used(&st), st.seconds);
   if (st.positions && st.seconds > 0) printf(", %.2f M positions/s", 1e-6 * (double)st.positions / st.seconds);
   printf("\n");
   return CLI_EXIT_OK;

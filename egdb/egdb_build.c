@@ -380,8 +380,8 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
     /* The counts: the lean layout plays the moves from them; the fast one
      * needs them only to un-sow a position that changed. */
     if (!j->lean && !evaluate_fast(j, i)) continue;
-    if (at != UINT64_MAX && i == at + 1)
-      next_counts(a, P);
+    if (at != UINT64_MAX && i > at && i - at <= 8) /* a few steps cost less than unranking */
+      for (uint64_t x = at; x < i; x++) next_counts(a, P);
     else
       egdb_unrank(i, P, j->n, a);
     at = i;
