@@ -94,8 +94,8 @@ static int egdb_build_cmd(int argc, char **argv) {
   int nargs, prc;
   cli_option opts[] = {
       CLI_O_INT("seeds", &seeds, 0, EGDB_MAX_SEEDS, "N", NULL,
-                "the most seeds on the board (20: about 3 minutes and 4.2 GB on 2 cores; "
-                "24: about 20 GB)"),
+                "the most seeds on the board (20: 5-10 minutes and 2.5 GB on 2 cores; "
+                "24: 12 GB, or 3 GB with the lean layout)"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant (grand_slam=win is not supported)"),
       CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
