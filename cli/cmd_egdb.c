@@ -71,25 +71,37 @@ static int progress_bar(void *ctx, const egdb_progress *p) {
   return 0;
 }
 
+/* The names of egdb_layout, in its order. */
+static const char *const layouts[] = {"auto", "fast", "lean", NULL};
+
 static const char build_help[] =
-    "usage: oware egdb build --seeds N [--variant V] [--threads T] [--dir D] [--quiet]\n"
+    "usage: oware egdb build --seeds N [--variant V] [--threads T] [--dir D] [--layout L] [--quiet]\n"
     "Builds the endgame tables of every position with 0..N seeds on the board by\n"
     "retrograde analysis (docs/EGDB.md). Tables already there are checked and kept,\n"
     "so a build that was stopped resumes at the table it was on.\n";
 
+/* "fast", "lean" or "fast+lean": the layouts the build used. */
+static const char *layouts_used(const egdb_build_stats *st) {
+  if (!st->built) return "none";
+  return !st->built_lean ? "fast" : st->built_lean == st->built ? "lean" : "fast+lean";
+}
+
 static int egdb_build_cmd(int argc, char **argv) {
   const char *cmd = "egdb build", *vtext = "abapa", *dir = NULL;
   long long seeds = -1, threads = 2;
-  int quiet = 0;
+  int quiet = 0, layout = EGDB_LAYOUT_AUTO;
   char dbuf[4096], err[512];
   int nargs, prc;
   cli_option opts[] = {
       CLI_O_INT("seeds", &seeds, 0, EGDB_MAX_SEEDS, "N", NULL,
-                "the most seeds on the board (20: about 3 minutes and 4.2 GB on 2 cores; "
-                "24: about 20 GB)"),
+                "the most seeds on the board (20: 5-10 minutes and 2.5 GB on 2 cores; "
+                "24: 12 GB, or 3 GB with the lean layout)"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant (grand_slam=win is not supported)"),
       CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
+      CLI_O_CHOICE("layout", &layout, layouts, "auto",
+                    "working memory: fast (about 30 bytes a position), lean (3-5 bytes, about 3 times "
+                    "slower), auto: fast for each table that fits in 3/4 of the free memory"),
       CLI_O_FLAG("quiet", &quiet, "no progress bar"),
       CLI_END,
   };
@@ -101,7 +113,8 @@ static int egdb_build_cmd(int argc, char **argv) {
   if (!dir) dir = default_dir(dbuf, sizeof dbuf);
   bar b = {now(), 0, quiet, 0};
   egdb_build_stats st;
-  int rc = egdb_build(&v, dir, (int)seeds, (int)threads, progress_bar, &b, &st, err, sizeof err);
+  int rc = egdb_build_layout(&v, dir, (int)seeds, (int)threads, (egdb_layout)layout, progress_bar, &b,
+                             &st, err, sizeof err);
   if (b.drawn && rc) fputc('\n', stderr);
   if (rc) {
     cli_error(cmd, "%s", err);
@@ -109,9 +122,10 @@ static int egdb_build_cmd(int argc, char **argv) {
   }
   char key[128];
   egdb_variant_key(&v, key, sizeof key, err, sizeof err);
-  printf("egdb %s seeds 0..%lld in %s/%s: %d built, %d kept, %llu positions, %d sweeps, %.1f s",
+  printf("egdb %s seeds 0..%lld in %s/%s: %d built, %d kept, %llu positions, %d sweeps, %s layout, "
+         "%.1f s",
          key, seeds, dir, key, st.built, st.resumed, (unsigned long long)st.positions, st.sweeps,
-         st.seconds);
+         layouts_used(&st), st.seconds);
   if (st.positions && st.seconds > 0) printf(", %.2f M positions/s", 1e-6 * (double)st.positions / st.seconds);
   printf("\n");
   return CLI_EXIT_OK;
@@ -370,7 +384,7 @@ static void remove_tables(const char *dir, const char *key) {
 }
 
 static const char bench_help[] =
-    "usage: oware bench egdb [--seeds N,N,...] [--threads T] [--variant V] [--dir D]\n"
+    "usage: oware bench egdb [--seeds N,N,...] [--threads T] [--variant V] [--dir D] [--layout L]\n"
     "Builds the tables up to each N from scratch (default 12,16,20) in a temporary\n"
     "folder (or D, left in place), and prints the wall time, the CPU time of all\n"
     "threads, positions per second (wall) and the process's peak memory, then random\n"
@@ -379,9 +393,10 @@ static const char bench_help[] =
 int cli_bench_egdb(int argc, char **argv) {
   const char *cmd = "bench egdb", *vtext = "abapa", *dir = NULL, *list = "12,16,20";
   long long threads = 2;
-  int nargs, prc;
+  int nargs, prc, layout = EGDB_LAYOUT_AUTO;
   cli_option opts[] = {
       CLI_O_TEXT("seeds", &list, "N,N,...", "12,16,20", "the seed counts built"),
+      CLI_O_CHOICE("layout", &layout, layouts, "auto", "the build's working memory (see egdb build)"),
       CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "build there and leave the tables (default: a temporary folder)"),
@@ -405,23 +420,25 @@ int cli_bench_egdb(int argc, char **argv) {
   int temp = !dir;
   if (temp && !(dir = mkdtemp(tmpl))) return cli_error(cmd, "cannot make a temporary folder");
   if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);
-  printf("%-8s %14s %10s %10s %14s %12s\n", "seeds", "positions", "seconds", "cpu s", "positions/s",
-         "peak MiB");
+  printf("%-8s %14s %10s %10s %14s %12s %12s  %s\n", "seeds", "positions", "seconds", "cpu s",
+         "positions/s", "peak MiB", "work MiB", "layout");
   int last = -1;
   for (int k = 0; k < nn; k++) {
     char sub[4200];
     snprintf(sub, sizeof sub, "%s/bench-%d", dir, ns[k]);
     egdb_build_stats st;
     double c0 = cpu_seconds();
-    int rc = egdb_build(&v, sub, ns[k], (int)threads, NULL, NULL, &st, err, sizeof err);
+    int rc = egdb_build_layout(&v, sub, ns[k], (int)threads, (egdb_layout)layout, NULL, NULL, &st, err,
+                               sizeof err);
     double cpu = cpu_seconds() - c0;
     if (rc) {
       cli_error(cmd, "%s", err);
       return CLI_EXIT_FAIL;
     }
-    printf("0..%-5d %14llu %10.1f %10.1f %14.0f %12ld\n", ns[k], (unsigned long long)st.positions,
-           st.seconds, cpu, (double)st.positions / (st.seconds > 0 ? st.seconds : 1e-9),
-           peak_rss_mib());
+    printf("0..%-5d %14llu %10.1f %10.1f %14.0f %12ld %12.0f  %s\n", ns[k],
+           (unsigned long long)st.positions, st.seconds, cpu,
+           (double)st.positions / (st.seconds > 0 ? st.seconds : 1e-9), peak_rss_mib(),
+           (double)st.peak_bytes / 1048576.0, layouts_used(&st));
     fflush(stdout);
     if (k + 1 < nn && temp) remove_tables(sub, key), rmdir(sub);
     last = k;

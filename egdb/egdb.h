@@ -57,7 +57,7 @@ void egdb_path(const char *dir, const char *key, int n, char *buf, size_t len);
 typedef struct egdb_progress {
   int n;              /* seed count of the table being built */
   int max_n;          /* the last one */
-  const char *phase;  /* "moves", "iterate", "write", "checked", "done" */
+  const char *phase;  /* "moves" (fast layout), "iterate", "write", "checked", "done" */
   int sweep;          /* sweeps of the current table so far */
   double fraction;    /* estimated share of the whole build done, 0..1 */
   uint64_t positions; /* positions in the tables built (not resumed) so far */
@@ -75,7 +75,29 @@ typedef struct egdb_build_stats {
   int sweeps;           /* value-iteration sweeps over all computed tables */
   double seconds;
   size_t peak_bytes;    /* the largest working memory one table needed */
+  int built_lean;       /* of `built`, the tables built with the lean layout */
 } egdb_build_stats;
+
+/* How the build keeps a table's positions in memory while it computes it
+ * (docs/EGDB.md). The files are the same whatever the layout. */
+typedef enum egdb_layout {
+  EGDB_LAYOUT_AUTO = 0, /* per table: FAST if it fits in memory, else LEAN */
+  EGDB_LAYOUT_FAST,     /* successors and best exits stored: 4H + 5 bytes a position (4H + 8 split) */
+  EGDB_LAYOUT_LEAN      /* only the values: 3 bytes a position (5 split), moves played again */
+} egdb_layout;
+
+/* Working memory in bytes that table n of v needs with layout FAST or LEAN
+ * (the finished smaller tables, mapped from disk, not counted); 0 for FAST
+ * when the table has 2^32 positions or more, which it cannot index. */
+uint64_t egdb_build_memory(const variant *v, int n, egdb_layout layout);
+
+/* The layout AUTO takes for table n with `avail` bytes of memory free:
+ * FAST when its working memory is at most 3/4 of avail, else LEAN. */
+egdb_layout egdb_layout_choose(const variant *v, int n, uint64_t avail);
+
+/* The memory free for a build now: MemAvailable of /proc/meminfo, or the
+ * physical memory when that cannot be read; 0 if neither is known. */
+uint64_t egdb_memory_available(void);
 
 /* Builds the tables n = 0 .. max_n of variant v in dir (made if missing):
  * DIR/KEY/nNN.egdb, each written to a temporary file and renamed. Tables
@@ -84,6 +106,13 @@ typedef struct egdb_build_stats {
  * message in err. stats may be NULL; progress may be NULL. */
 int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_progress_fn progress,
                void *ctx, egdb_build_stats *stats, char *err, size_t errlen);
+
+/* egdb_build with the layout chosen (egdb_build: EGDB_LAYOUT_AUTO). AUTO
+ * asks egdb_memory_available before each table and falls back to LEAN when
+ * FAST's memory cannot be had; FAST on a table it cannot index is EGDB_EARG. */
+int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads, egdb_layout layout,
+                      egdb_progress_fn progress, void *ctx, egdb_build_stats *stats, char *err,
+                      size_t errlen);
 
 /* ---- Reading ---- */
 

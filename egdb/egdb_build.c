@@ -1,10 +1,13 @@
 /* egdb_build.c: the retrograde build, one seed count after another, by value iteration to the least fixed point. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise and MADV_HUGEPAGE */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/thread.h"
@@ -22,11 +25,11 @@
  *
  * (a position without a legal move is worth the mover's own row). Endless
  * play gives the lower-table mover nothing, so its value is the least fixed
- * point reached from lower = exits, upper = n: each sweep can only raise a
- * lower and lower an upper, and the limit is what the mover can force to
- * happen in finite time. Sweeps are Gauss-Seidel over the index, any order
- * and any interleaving of threads giving the same (unique least) fixed point,
- * so the files do not depend on the thread count.
+ * point reached from the bottom, lower = 0 and upper = n: each evaluation can
+ * only raise a lower and lower an upper, and the limit is what the mover can
+ * force to happen in finite time. Sweeps are Gauss-Seidel over the index, any
+ * order and any interleaving of threads giving the same (unique least) fixed
+ * point, so the files do not depend on the thread count.
  *
  * cycle = split: the same iteration in half seeds with the exits taken from
  * the split tables below gives sl (endless = 0) and su (endless = all), and
@@ -35,10 +38,26 @@
  * that (sl), and at least k <= half unless the opponent can force an exit
  * that keeps it below k (su).
  *
+ * Two layouts of the working memory (egdb_layout), the same fixed point.
+ * Fast: per position its non-capturing successors (H indices) and the best
+ * of its exits are stored by a first pass over the moves; an evaluation
+ * reads them and its children's values. Lean: per position only the value
+ * bytes and a candidate flag are kept; evaluating a position plays its
+ * moves (board_play) and reads its children's values, in this table or,
+ * for a capture, in the finished smaller one. Both: when a value changes,
+ * its non-capturing predecessors become candidates; they are found by
+ * un-sowing, never stored: a move that
+ * sows s seeds from house h without capturing adds a vector d(h, s) to the
+ * board that depends on h and s only (and the lap rule), so a predecessor of
+ * Q is Q - d(h, s) with s seeds put back in h, for every (h, s) that leaves
+ * no house negative and matches what h holds after the sowing, kept when
+ * board_play of h there is legal and captures nothing (which gives Q).
+ *
  * Threads: the build's own worker threads, threads (core/thread.h) over slices of the
- * index (not the game-running pool of arena/). Tables shared by the threads
- * during sweeps are read and written with relaxed atomic byte operations:
- * values only move towards the fixed point, so a stale read only delays it.
+ * index (not the game-running pool of arena/). Only a slice's owner writes
+ * a value; values and flags shared by the threads are read and written with
+ * relaxed atomic byte operations: values only move towards the fixed point,
+ * so a stale read only delays it.
  */
 
 #define NONE UINT32_MAX
@@ -51,12 +70,19 @@ struct job {
   int n, H, P, split;
   uint64_t count;
   const egdb_level *below; /* levels 0 .. n-1 */
-  uint32_t *child;         /* H per position: non-capturing successors, NONE-terminated */
-  uint8_t *exl, *exu, *exs; /* best exit per table */
-  uint8_t *lo, *up, *sl, *su;
-  uint64_t *off;            /* count + 1: predecessors of i are pred[off[i] .. off[i+1]) */
-  uint32_t *pred;           /* non-capturing predecessors */
-  uint8_t *cand;            /* to evaluate: a successor changed since */
+  int lean;      /* the layout: lean, or fast with child and ex */
+  uint32_t *child; /* fast: H per position, the non-capturing successors, NONE-terminated */
+  uint8_t *ex;   /* fast: exw per position, the best exits: lower, upper (, split) */
+  int exw;
+  uint8_t *lu;   /* 2 per position: lower, upper (one cache line for both) */
+  uint8_t *ss;   /* split only, 2 per position: sl, su (half seeds) */
+  uint8_t *cand; /* to evaluate: a successor changed since */
+  /* d[h][s]: what sowing s seeds from the mover's house h adds to each house
+   * (at h: what h holds after it, the seeds taken out not counted). */
+  uint8_t d[VARIANT_MAX_PITS / 2][EGDB_MAX_SEEDS + 1][VARIANT_MAX_PITS];
+  /* land[h][s]: the house the s-th seed sown from h lands in, the one
+   * house where d(h, s) exceeds d(h, s - 1). */
+  uint8_t land[VARIANT_MAX_PITS / 2][EGDB_MAX_SEEDS + 1];
 };
 
 typedef struct slice {
@@ -66,7 +92,23 @@ typedef struct slice {
   int mode; /* a phase_* */
 } slice;
 
-enum { PHASE_MOVES, PHASE_COUNT, PHASE_FILL, PHASE_EVAL, PHASE_EVAL_BACK };
+enum { PHASE_MOVES, PHASE_EVAL, PHASE_EVAL_BACK };
+
+/* An array of len bytes for random access: anonymous memory (zeroed),
+ * transparent huge pages asked for (fewer TLB misses); NULL when out of
+ * memory. */
+static uint8_t *big_alloc(size_t len) {
+  void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, len ? len : 1, MADV_HUGEPAGE); /* a hint: no error if refused */
+#endif
+  return p;
+}
+
+static void big_free(uint8_t *p, size_t len) {
+  if (p) munmap(p, len ? len : 1);
+}
 
 static inline uint8_t ld(const uint8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint8_t *p, uint8_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
@@ -81,98 +123,234 @@ static inline void next_counts(uint8_t *a, int P) {
   a[j + 1]--;
 }
 
-/* Generates the moves of positions from..to-1: exits and children. */
+/* The sowing vectors d(h, s), by playing h with s seeds on a board whose
+ * other houses hold 4 (no house ends with 2 or 3: nothing is captured),
+ * and where each seed lands. Returns -1 if a capture happened all the same
+ * or a seed did not land in one house. */
+static int sowing_vectors(job *j) {
+  const int P = j->P;
+  for (int h = 0; h < j->H; h++)
+    for (int s = 1; s <= j->n; s++) {
+      int pits[VARIANT_MAX_PITS] = {0}, stores[2] = {0, 0};
+      for (int p = 0; p < P; p++) pits[p] = p == h ? s : 4;
+      board b;
+      board_set(&b, j->v, pits, stores, BOARD_SOUTH);
+      if (board_play(&b, j->v, h)) return -1;
+      int landed = 0;
+      for (int p = 0; p < P; p++) {
+        j->d[h][s][p] = (uint8_t)(p == h ? b.pit[p] : b.pit[p] - 4);
+        const int grew = j->d[h][s][p] - j->d[h][s - 1][p]; /* d[h][0] is 0 */
+        if (grew == 1) j->land[h][s] = (uint8_t)p, landed++;
+        else if (grew) return -1;
+      }
+      if (landed != 1) return -1;
+    }
+  return 0;
+}
+
+/* Marks the non-capturing predecessors of the position with counts q (its
+ * mover's row first) as candidates. */
+static void mark_predecessors(job *j, const uint8_t *q) {
+  const int H = j->H, P = j->P;
+  uint8_t back[VARIANT_MAX_PITS]; /* q seen from the mover before the move */
+  for (int p = 0; p < P; p++) back[p] = q[p < H ? p + H : p - H];
+  for (int h = 0; h < H; h++) {
+    /* d(h, s) grows with s one house at a time (where seed s lands): the
+     * first s that needs more than that house holds ends the search for
+     * this h, and only that house needs checking at each step. */
+    for (int s = 1; s <= j->n; s++) {
+      const uint8_t *d = j->d[h][s];
+      const int l = j->land[h][s];
+      if (d[l] > back[l]) break;
+      if (d[h] != back[h]) continue;
+      board b;
+      memset(&b, 0, sizeof b);
+      for (int p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
+      if (!(board_legal(&b, j->v) >> h & 1)) continue;
+      board c = b;
+      if (board_play(&c, j->v, h)) continue;
+      /* A store, not a load first: a miss need not stall the search. */
+      __atomic_store_n(&j->cand[egdb_rank(b.pit, P, j->n)], 1, __ATOMIC_RELEASE);
+    }
+  }
+}
+
+/* Fast layout: stores the non-capturing successors and best exits of
+ * positions from..to-1 and starts their values: the exits for the lower
+ * bounds, everything for the upper ones where play can go on (a start at
+ * or below the least fixed point, as the lean layout's bottom is). */
 static void gen_moves(job *j, uint64_t from, uint64_t to) {
   const variant *v = j->v;
   const int H = j->H, P = j->P, n = j->n;
-  uint8_t a[VARIANT_MAX_PITS];
+  uint8_t a[VARIANT_MAX_PITS] = {0};
   if (from >= to) return;
   egdb_unrank(from, P, n, a);
   for (uint64_t i = from; i < to; i++, next_counts(a, P)) {
     board b;
     memset(&b, 0, sizeof b);
-    memcpy(b.pit, a, (size_t)P);
-    uint32_t legal = board_legal(&b, v);
+    memcpy(b.pit, a, VARIANT_MAX_PITS);
+    const uint32_t legal = board_legal(&b, v);
     uint32_t *ch = j->child + i * (uint64_t)H;
-    int k = 0;
+    uint8_t *ex = j->ex + (uint64_t)j->exw * i;
+    int k = 0, el = 0, eu = 0, es = 0;
     if (!legal) {
-      int own = 0;
-      for (int h = 0; h < H; h++) own += a[h];
-      j->exl[i] = j->exu[i] = (uint8_t)own;
-      if (j->split) j->exs[i] = (uint8_t)(2 * own);
-    } else {
-      int el = 0, eu = 0, es = 0;
-      for (uint32_t m = legal; m; m &= m - 1) {
-        board c = b;
-        int cap = board_play(&c, v, __builtin_ctz(m));
-        uint8_t q[VARIANT_MAX_PITS];
-        memcpy(q, c.pit + H, (size_t)H);
-        memcpy(q + H, c.pit, (size_t)H);
-        int n2 = n - cap;
-        uint64_t r = egdb_rank(q, P, n2);
-        if (!cap) {
-          ch[k++] = (uint32_t)r;
-          continue;
-        }
-        const egdb_level *lv = &j->below[n2];
-        int x = cap + n2 - lv->t[1][r];
-        if (x > el) el = x;
-        x = cap + n2 - lv->t[0][r];
-        if (x > eu) eu = x;
-        if (j->split) {
-          x = 2 * cap + 2 * n2 - lv->t[2][r];
-          if (x > es) es = x;
-        }
+      for (int h = 0; h < H; h++) el += a[h];
+      eu = el;
+      es = 2 * el;
+    }
+    for (uint32_t m = legal; m; m &= m - 1) {
+      board c = b;
+      const int cap = board_play(&c, v, __builtin_ctz(m));
+      uint8_t q[VARIANT_MAX_PITS];
+      memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
+      memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
+      const int n2 = n - cap;
+      const uint64_t r = egdb_rank(q, P, n2);
+      if (!cap) {
+        ch[k++] = (uint32_t)r;
+        continue;
       }
-      j->exl[i] = (uint8_t)el;
-      j->exu[i] = (uint8_t)eu;
-      if (j->split) j->exs[i] = (uint8_t)es;
+      const egdb_level *lv = &j->below[n2];
+      int x = cap + n2 - lv->t[1][r];
+      if (x > el) el = x;
+      x = cap + n2 - lv->t[0][r];
+      if (x > eu) eu = x;
+      if (j->split) {
+        x = 2 * cap + 2 * n2 - lv->t[2][r];
+        if (x > es) es = x;
+      }
     }
     if (k < H) ch[k] = NONE;
-    /* The start of the iteration: exits for the lower tables, everything
-     * for the upper ones where play can go on. */
-    j->lo[i] = j->exl[i];
-    j->up[i] = k ? (uint8_t)n : j->exu[i];
+    ex[0] = (uint8_t)el;
+    ex[1] = (uint8_t)eu;
+    j->lu[2 * i] = (uint8_t)el;
+    j->lu[2 * i + 1] = (uint8_t)(k ? n : eu);
     if (j->split) {
-      j->sl[i] = j->exs[i];
-      j->su[i] = k ? (uint8_t)(2 * n) : j->exs[i];
+      ex[2] = (uint8_t)es;
+      j->ss[2 * i] = (uint8_t)es;
+      j->ss[2 * i + 1] = (uint8_t)(k ? 2 * n : es);
     }
   }
 }
 
-/* Re-evaluates position i from its exits and children (Gauss-Seidel: the
- * children's values as they are now); returns whether a value changed. */
-static inline int evaluate(job *j, uint64_t i) {
-  const int H = j->H, n = j->n, n2 = 2 * j->n;
+/* Fast layout: re-evaluates position i from its stored exits and its
+ * children's values as they are now (Gauss-Seidel); returns whether a
+ * value changed. A position without a non-capturing move kept its start. */
+static int evaluate_fast(job *j, uint64_t i) {
+  const int H = j->H, n = j->n;
   const uint32_t *ch = j->child + i * (uint64_t)H;
-  int changed = 0;
   if (ch[0] == NONE) return 0;
-  int l0 = ld(&j->lo[i]), u0 = ld(&j->up[i]);
+  int k = 0;
+  while (k < H && ch[k] != NONE) {
+    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
+    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
+    k++;
+  }
+  const uint8_t *ex = j->ex + (uint64_t)j->exw * i;
+  uint8_t *lu = j->lu + 2 * i;
+  int changed = 0;
+  const int l0 = ld(&lu[0]), u0 = ld(&lu[1]);
   if (l0 != u0) {
-    int l = j->exl[i], u = j->exu[i];
-    for (int k = 0; k < H && ch[k] != NONE; k++) {
-      int x = n - ld(&j->up[ch[k]]);
+    int l = ex[0], u = ex[1];
+    for (int e = 0; e < k; e++) {
+      const uint8_t *c = j->lu + 2 * (uint64_t)ch[e];
+      int x = n - ld(&c[1]);
       if (x > l) l = x;
-      x = n - ld(&j->lo[ch[k]]);
+      x = n - ld(&c[0]);
       if (x > u) u = x;
     }
-    if (l != l0) st(&j->lo[i], (uint8_t)l), changed = 1;
-    if (u != u0) st(&j->up[i], (uint8_t)u), changed = 1;
+    if (l > l0) st(&lu[0], (uint8_t)l), changed = 1;
+    if (u < u0) st(&lu[1], (uint8_t)u), changed = 1;
   }
   if (j->split) {
-    int s0 = ld(&j->sl[i]), t0 = ld(&j->su[i]);
+    uint8_t *ss = j->ss + 2 * i;
+    const int s0 = ld(&ss[0]), t0 = ld(&ss[1]);
     if (s0 == t0) return changed;
-    int s = j->exs[i], t = j->exs[i];
-    for (int k = 0; k < H && ch[k] != NONE; k++) {
-      int x = n2 - ld(&j->su[ch[k]]);
+    int s = ex[2], t = ex[2];
+    for (int e = 0; e < k; e++) {
+      const uint8_t *c = j->ss + 2 * (uint64_t)ch[e];
+      int x = 2 * n - ld(&c[1]);
       if (x > s) s = x;
-      x = n2 - ld(&j->sl[ch[k]]);
+      x = 2 * n - ld(&c[0]);
       if (x > t) t = x;
     }
-    if (s != s0) st(&j->sl[i], (uint8_t)s), changed = 1;
-    if (t != t0) st(&j->su[i], (uint8_t)t), changed = 1;
+    if (s > s0) st(&ss[0], (uint8_t)s), changed = 1;
+    if (t < t0) st(&ss[1], (uint8_t)t), changed = 1;
   }
   return changed;
+}
+
+/* Lean layout: re-evaluates position i (counts a) from its moves, the children's values
+ * as they are now (Gauss-Seidel); returns whether a value changed. The
+ * moves are played first and their children's values fetched ahead, so
+ * that the cache misses of the reads overlap. */
+static int evaluate_lean(job *j, uint64_t i, const uint8_t *a) {
+  const variant *v = j->v;
+  const int H = j->H, P = j->P, n = j->n;
+  uint8_t *lu = j->lu + 2 * i, *ss = j->split ? j->ss + 2 * i : NULL;
+  const int l0 = ld(&lu[0]), u0 = ld(&lu[1]);
+  const int s0 = ss ? ld(&ss[0]) : 0, t0 = ss ? ld(&ss[1]) : 0;
+  board b;
+  memset(&b, 0, sizeof b);
+  memcpy(b.pit, a, VARIANT_MAX_PITS);
+  const uint32_t legal = board_legal(&b, v);
+  int l = 0, u = 0, s = 0, t = 0, k = 0;
+  if (!legal) {
+    for (int h = 0; h < H; h++) l += a[h];
+    u = l;
+    s = t = 2 * l;
+  }
+  uint64_t r[VARIANT_MAX_PITS / 2];
+  int cap[VARIANT_MAX_PITS / 2];
+  for (uint32_t m = legal; m; m &= m - 1, k++) {
+    board c = b;
+    cap[k] = board_play(&c, v, __builtin_ctz(m));
+    uint8_t q[VARIANT_MAX_PITS];
+    memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
+    memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
+    r[k] = egdb_rank(q, P, n - cap[k]);
+    if (cap[k]) {
+      const egdb_level *lv = &j->below[n - cap[k]];
+      __builtin_prefetch(lv->t[0] + r[k]);
+      __builtin_prefetch(lv->t[1] + r[k]);
+      if (ss) __builtin_prefetch(lv->t[2] + r[k]);
+    } else {
+      __builtin_prefetch(j->lu + 2 * r[k]);
+      if (ss) __builtin_prefetch(j->ss + 2 * r[k]);
+    }
+  }
+  for (int e = 0; e < k; e++) {
+    const int n2 = n - cap[e];
+    int xl, xu, xs = 0, xt = 0;
+    if (cap[e]) { /* an exit: the smaller table is finished */
+      const egdb_level *lv = &j->below[n2];
+      xl = cap[e] + n2 - lv->t[1][r[e]];
+      xu = cap[e] + n2 - lv->t[0][r[e]];
+      if (ss) xs = xt = 2 * cap[e] + 2 * n2 - lv->t[2][r[e]];
+    } else {
+      xl = n - ld(&j->lu[2 * r[e] + 1]);
+      xu = n - ld(&j->lu[2 * r[e]]);
+      if (ss) xs = 2 * n - ld(&j->ss[2 * r[e] + 1]), xt = 2 * n - ld(&j->ss[2 * r[e]]);
+    }
+    if (xl > l) l = xl;
+    if (xu > u) u = xu;
+    if (xs > s) s = xs;
+    if (xt > t) t = xt;
+  }
+  int changed = 0;
+  if (l > l0) st(&lu[0], (uint8_t)l), changed = 1;
+  if (u < u0) st(&lu[1], (uint8_t)u), changed = 1;
+  if (ss) {
+    if (s > s0) st(&ss[0], (uint8_t)s), changed = 1;
+    if (t < t0) st(&ss[1], (uint8_t)t), changed = 1;
+  }
+  return changed;
+}
+
+/* Whether position i's values are final: each pair of bounds has met. */
+static inline int settled(const job *j, uint64_t i) {
+  return ld(&j->lu[2 * i]) == ld(&j->lu[2 * i + 1]) &&
+         (!j->split || ld(&j->ss[2 * i]) == ld(&j->ss[2 * i + 1]));
 }
 
 /* Whether the 8 flags from i (a multiple of 8) are all clear (read as one
@@ -182,43 +360,34 @@ static inline int clear8(uint8_t *f, uint64_t i, uint64_t from, uint64_t to) {
   return __atomic_load_n((uint64_t *)(void *)(f + i), __ATOMIC_RELAXED) == 0;
 }
 
+/* One pass over from..to (forwards or backwards): evaluates the candidates.
+ * A position that changes makes its predecessors candidates at once: those
+ * further along in this pass's order are evaluated in this pass. The owner
+ * takes a candidate with an exchange, so that a mark made while it
+ * evaluates is never lost. */
 static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
-  const int H = j->H;
-  uint64_t changed = 0;
-  switch (mode) {
-  case PHASE_COUNT: /* predecessor counts, into off[c + 1] */
-    for (uint64_t i = from; i < to; i++) {
-      const uint32_t *ch = j->child + i * (uint64_t)H;
-      for (int k = 0; k < H && ch[k] != NONE; k++)
-        __atomic_fetch_add(&j->off[(uint64_t)ch[k] + 1], 1, __ATOMIC_RELAXED);
+  const int P = j->P;
+  uint64_t changed = 0, at = UINT64_MAX; /* a holds the counts of position at */
+  uint8_t a[VARIANT_MAX_PITS] = {0};
+  for (uint64_t k = from; k < to; k++) {
+    uint64_t i = mode == PHASE_EVAL ? k : from + to - 1 - k;
+    if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
+      k += 7;
+      continue;
     }
-    break;
-  case PHASE_FILL: /* off[c] runs up to the next list's start */
-    for (uint64_t i = from; i < to; i++) {
-      const uint32_t *ch = j->child + i * (uint64_t)H;
-      for (int k = 0; k < H && ch[k] != NONE; k++)
-        j->pred[__atomic_fetch_add(&j->off[ch[k]], 1, __ATOMIC_RELAXED)] = (uint32_t)i;
-    }
-    break;
-  case PHASE_EVAL:
-  case PHASE_EVAL_BACK:
-    /* A position that changes makes its predecessors candidates at once:
-     * those further along in this pass's order are evaluated in this pass.
-     * The owner takes a candidate with an exchange, so that a mark made
-     * while it evaluates is never lost. */
-    for (uint64_t k = from; k < to; k++) {
-      uint64_t i = mode == PHASE_EVAL ? k : from + to - 1 - k;
-      if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
-        k += 7;
-        continue;
-      }
-      if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
-      if (!evaluate(j, i)) continue;
-      changed++;
-      for (uint64_t e = j->off[i]; e < j->off[i + 1]; e++)
-        __atomic_store_n(&j->cand[j->pred[e]], 1, __ATOMIC_RELEASE);
-    }
-    break;
+    if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
+    if (settled(j, i)) continue;
+    /* The counts: the lean layout plays the moves from them; the fast one
+     * needs them only to un-sow a position that changed. */
+    if (!j->lean && !evaluate_fast(j, i)) continue;
+    if (at != UINT64_MAX && i > at && i - at <= 8) /* a few steps cost less than unranking */
+      for (uint64_t x = at; x < i; x++) next_counts(a, P);
+    else
+      egdb_unrank(i, P, j->n, a);
+    at = i;
+    if (j->lean && !evaluate_lean(j, i, a)) continue;
+    changed++;
+    mark_predecessors(j, a);
   }
   return changed;
 }
@@ -247,8 +416,8 @@ static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t
     s[t].changed = 0;
     s[t].mode = mode;
     /* Slices of flags start at a multiple of 8 (word-at-a-time scans). */
-    if (mode != PHASE_MOVES && t) s[t].from &= ~(uint64_t)7;
-    if (mode != PHASE_MOVES && t + 1 < threads) s[t].to &= ~(uint64_t)7;
+    if (t) s[t].from &= ~(uint64_t)7;
+    if (t + 1 < threads) s[t].to &= ~(uint64_t)7;
   }
   int fail = 0;
   for (int t = 1; t < threads; t++) {
@@ -305,126 +474,207 @@ static int report(progress_state *ps, const char *phase, double within, uint64_t
   return ps->fn(ps->ctx, &ps->p);
 }
 
-/* Builds and writes table n. */
+/* One pass of the value iteration, in slices so that the progress bar moves
+ * and a cancel is seen; returns the changes, -1 (no thread) or -2 (cancel). */
+static long long sweep(job *j, int threads, int sw, progress_state *ps, double at, double span) {
+  const int mode = sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK;
+  const int slices = j->count > 1000000 ? 16 : 1;
+  long long changed = 0;
+  for (int k = 0; k < slices; k++) {
+    const int s = mode == PHASE_EVAL ? k : slices - 1 - k;
+    uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
+    uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
+    if (s) from &= ~(uint64_t)7; /* flags scanned a word at a time */
+    if (s + 1 < slices) to &= ~(uint64_t)7;
+    long long c = parallel(j, threads, mode, from, to);
+    if (c < 0) return -1;
+    changed += c;
+    if (report(ps, "iterate", at + span * (k + 1) / slices, j->count)) return -2;
+  }
+  return changed;
+}
+
+uint64_t egdb_build_memory(const variant *v, int n, egdb_layout layout) {
+  const int split = egdb_has_split(v);
+  const uint64_t count = egdb_count(n, v->pits);
+  if (layout != EGDB_LAYOUT_FAST) return count * (split ? 5 : 3);
+  if (count >= NONE) return 0;
+  /* child, exits, values, candidate flag */
+  return count * ((uint64_t)v->houses * sizeof(uint32_t) + (split ? 3 : 2) + (split ? 4 : 2) + 1);
+}
+
+egdb_layout egdb_layout_choose(const variant *v, int n, uint64_t avail) {
+  const uint64_t fast = egdb_build_memory(v, n, EGDB_LAYOUT_FAST);
+  return fast && fast <= avail / 4 * 3 ? EGDB_LAYOUT_FAST : EGDB_LAYOUT_LEAN;
+}
+
+uint64_t egdb_memory_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f) {
+    char line[256];
+    unsigned long long kb;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        fclose(f);
+        return (uint64_t)kb * 1024;
+      }
+    fclose(f);
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+static void free_job(job *j) {
+  const size_t c = (size_t)j->count;
+  big_free(j->cand, c);
+  big_free(j->lu, 2 * c);
+  big_free(j->ss, 2 * c);
+  big_free((uint8_t *)j->child, c * (size_t)j->H * sizeof *j->child);
+  big_free(j->ex, c * (size_t)j->exw);
+  j->cand = j->lu = j->ss = j->ex = NULL;
+  j->child = NULL;
+}
+
+/* The working arrays of the job's layout; -1 when out of memory (all freed). */
+static int alloc_job(job *j) {
+  const size_t c = (size_t)j->count;
+  j->lu = big_alloc(2 * c);
+  j->cand = big_alloc(c);
+  if (j->split) j->ss = big_alloc(2 * c);
+  int ok = j->lu && j->cand && (!j->split || j->ss);
+  if (!j->lean) {
+    j->exw = j->split ? 3 : 2;
+    j->child = (uint32_t *)(void *)big_alloc(c * (size_t)j->H * sizeof *j->child);
+    j->ex = big_alloc(c * (size_t)j->exw);
+    ok = ok && j->child && j->ex;
+  }
+  if (!ok) free_job(j);
+  return ok ? 0 : -1;
+}
+
+/* Builds and writes table n with `layout` (AUTO: chosen here). */
 static int build_level(const variant *v, const char *path, const char *key, int n,
-                       const egdb_level *below, int threads, progress_state *ps,
+                       const egdb_level *below, int threads, egdb_layout layout, progress_state *ps,
                        egdb_build_stats *stats, char *err, size_t errlen) {
-  job j;
-  memset(&j, 0, sizeof j);
-  j.v = v;
-  j.n = n;
-  j.H = v->houses;
-  j.P = v->pits;
-  j.split = egdb_has_split(v);
-  j.count = egdb_count(n, v->pits);
-  j.below = below;
-  if (j.count >= NONE) {
-    snprintf(err, errlen, "%d seeds: %llu positions, more than this build can index", n,
-             (unsigned long long)j.count);
-    return EGDB_EARG;
+  job *j = calloc(1, sizeof *j);
+  if (!j) {
+    snprintf(err, errlen, "out of memory");
+    return EGDB_EMEMORY;
   }
-  size_t c = (size_t)j.count;
-  size_t bytes = c * (size_t)j.H * sizeof *j.child + c * (j.split ? 7 : 4);
-  j.child = malloc(c * (size_t)j.H * sizeof *j.child);
-  j.exl = malloc(c);
-  j.exu = malloc(c);
-  j.lo = malloc(c);
-  j.up = malloc(c);
-  if (j.split) {
-    j.exs = malloc(c);
-    j.sl = malloc(c);
-    j.su = malloc(c);
-  }
+  j->v = v;
+  j->n = n;
+  j->H = v->houses;
+  j->P = v->pits;
+  j->split = egdb_has_split(v);
+  j->count = egdb_count(n, v->pits);
+  j->below = below;
   int rc = 0;
-  if (!j.child || !j.exl || !j.exu || !j.lo || !j.up ||
-      (j.split && (!j.exs || !j.sl || !j.su))) {
+  const size_t c = (size_t)j->count;
+  if (sowing_vectors(j)) {
+    snprintf(err, errlen, "the sowing of variant %s captures on a board of fours", key);
+    rc = EGDB_EUNSUPPORTED;
+    goto out;
+  }
+  if (layout == EGDB_LAYOUT_FAST && !egdb_build_memory(v, n, EGDB_LAYOUT_FAST)) {
+    snprintf(err, errlen, "%d seeds: %llu positions, more than the fast layout can index", n,
+             (unsigned long long)j->count);
+    rc = EGDB_EARG;
+    goto out;
+  }
+  const int any = layout == EGDB_LAYOUT_AUTO;
+  if (any) layout = egdb_layout_choose(v, n, egdb_memory_available());
+  j->lean = layout == EGDB_LAYOUT_LEAN;
+  int fail = alloc_job(j);
+  if (fail && any && !j->lean) { /* fast did not fit after all */
+    j->lean = 1;
+    layout = EGDB_LAYOUT_LEAN;
+    fail = alloc_job(j);
+  }
+  const size_t bytes = (size_t)egdb_build_memory(v, n, layout);
+  if (fail) {
     snprintf(err, errlen, "out of memory for the %d-seed table (%zu bytes)", n, bytes);
     rc = EGDB_EMEMORY;
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-
-  /* Moves, in slices so that the progress bar moves. */
-  const int slices = j.count > 1000000 ? 32 : 1;
-  for (int s = 0; s < slices; s++) {
-    uint64_t from = j.count * (uint64_t)s / (uint64_t)slices;
-    uint64_t to = j.count * (uint64_t)(s + 1) / (uint64_t)slices;
-    if (parallel(&j, threads, PHASE_MOVES, from, to) < 0) {
+  double done = 0;
+  if (j->lean) {
+    /* The bottom: endless play worth nothing to the lower-table mover and
+     * everything to the upper one; every position a candidate. */
+    for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
+    for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
+  } else {
+    /* The moves, in slices so that the progress bar moves. */
+    const int slices = j->count > 1000000 ? 16 : 1;
+    for (int s = 0; s < slices; s++) {
+      uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
+      uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
+      if (parallel(j, threads, PHASE_MOVES, from, to) < 0) {
+        snprintf(err, errlen, "cannot start a build thread");
+        rc = EGDB_EMEMORY;
+        goto out;
+      }
+      if (report(ps, "moves", 0.15 * (s + 1) / slices, j->count)) {
+        snprintf(err, errlen, "build cancelled");
+        rc = EGDB_ECANCEL;
+        goto out;
+      }
+    }
+    done = 0.15;
+  }
+  memset(j->cand, 1, c);
+  /* Value iteration to the fixed point: every position once, then only the
+   * predecessors of what changed, in passes forwards and backwards. */
+  for (int sw = 1;; sw++) {
+    ps->p.sweep = sw;
+    const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
+    long long changed = sweep(j, threads, sw, ps, done, span);
+    if (changed == -1) {
       snprintf(err, errlen, "cannot start a build thread");
       rc = EGDB_EMEMORY;
       goto out;
     }
-    if (report(ps, "moves", 0.3 * (s + 1) / slices, j.count)) {
+    if (changed == -2) {
       snprintf(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
       goto out;
     }
-  }
-  /* Predecessor lists (the moves reversed), for the worklist. */
-  j.off = calloc(c + 1, sizeof *j.off);
-  j.cand = malloc(c);
-  if (!j.off || !j.cand) goto oom;
-  if (parallel(&j, threads, PHASE_COUNT, 0, j.count) < 0) goto nothread;
-  for (size_t i = 0; i < c; i++) j.off[i + 1] += j.off[i];
-  j.pred = malloc((j.off[c] ? j.off[c] : 1) * sizeof *j.pred);
-  if (!j.pred) goto oom;
-  bytes += (c + 1) * sizeof *j.off + c + j.off[c] * sizeof *j.pred;
-  if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  if (parallel(&j, threads, PHASE_FILL, 0, j.count) < 0) goto nothread;
-  memmove(j.off + 1, j.off, c * sizeof *j.off); /* each off[c] ran to the next start */
-  j.off[0] = 0;
-  /* Value iteration to the fixed point: every position once, then only the
-   * predecessors of what changed, in passes forwards and backwards. */
-  memset(j.cand, 1, c);
-  for (int sw = 1;; sw++) {
-    long long changed = parallel(&j, threads, sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK, 0, j.count);
-    if (changed < 0) goto nothread;
     stats->sweeps++;
-    ps->p.sweep = sw;
-    double left = 1.0;
-    for (int k = 0; k < sw; k++) left *= 0.9;
-    if (report(ps, "iterate", 0.3 + 0.65 * (1 - left), j.count)) {
-      snprintf(err, errlen, "build cancelled");
-      rc = EGDB_ECANCEL;
-      goto out;
-    }
+    done += span;
     if (!changed) break;
   }
-  if (j.split) {
+  if (j->lean) stats->built_lean++;
+  /* The tables one after the other, in place: lower into the flags (done
+   * with), upper to the front of lu, split (the median) to the front of ss;
+   * each read lies at or after the byte written. */
+  uint8_t *lower = j->cand;
+  for (size_t i = 0; i < c; i++) lower[i] = j->lu[2 * i];
+  for (size_t i = 0; i < c; i++) j->lu[i] = j->lu[2 * i + 1];
+  if (j->split) {
     const uint8_t half = (uint8_t)n; /* n seeds split evenly, in half seeds */
     for (size_t i = 0; i < c; i++) {
-      uint8_t s = j.sl[i] > half ? j.sl[i] : j.su[i] < half ? j.su[i] : half;
-      j.sl[i] = s;
+      const uint8_t sl = j->ss[2 * i], su = j->ss[2 * i + 1];
+      j->ss[i] = sl > half ? sl : su < half ? su : half;
     }
   }
-  report(ps, "write", 0.97, j.count);
-  const uint8_t *tables[3] = {j.lo, j.up, j.sl};
-  rc = egdb_file_write(path, key, n, j.P, j.count, tables, j.split ? 3 : 2, err, errlen);
-  goto out;
-oom:
-  snprintf(err, errlen, "out of memory for the %d-seed table", n);
-  rc = EGDB_EMEMORY;
-  goto out;
-nothread:
-  snprintf(err, errlen, "cannot start a build thread");
-  rc = EGDB_EMEMORY;
+  report(ps, "write", 0.97, j->count);
+  const uint8_t *tables[3] = {lower, j->lu, j->ss};
+  rc = egdb_file_write(path, key, n, j->P, j->count, tables, j->split ? 3 : 2, err, errlen);
 out:
-  free(j.off);
-  free(j.pred);
-  free(j.cand);
-  free(j.child);
-  free(j.exl);
-  free(j.exu);
-  free(j.exs);
-  free(j.lo);
-  free(j.up);
-  free(j.sl);
-  free(j.su);
+  free_job(j);
+  free(j);
   return rc;
 }
 
 int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_progress_fn progress,
                void *ctx, egdb_build_stats *stats_out, char *err, size_t errlen) {
+  return egdb_build_layout(v, dir, max_n, threads, EGDB_LAYOUT_AUTO, progress, ctx, stats_out, err,
+                           errlen);
+}
+
+int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads, egdb_layout layout,
+                      egdb_progress_fn progress, void *ctx, egdb_build_stats *stats_out, char *err,
+                      size_t errlen) {
   char key[128], path[4096], folder[4096];
   egdb_build_stats stats;
   memset(&stats, 0, sizeof stats);
@@ -436,6 +686,10 @@ int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_p
   }
   if (threads < 1 || threads > 64) {
     snprintf(err, errlen, "thread count %d out of range 1..64", threads);
+    return EGDB_EARG;
+  }
+  if (layout != EGDB_LAYOUT_AUTO && layout != EGDB_LAYOUT_FAST && layout != EGDB_LAYOUT_LEAN) {
+    snprintf(err, errlen, "unknown layout %d", (int)layout);
     return EGDB_EARG;
   }
   snprintf(folder, sizeof folder, "%s/%s", dir, key);
@@ -469,7 +723,7 @@ int egdb_build(const variant *v, const char *dir, int max_n, int threads, egdb_p
       }
       continue;
     }
-    rc = build_level(v, path, key, n, lv, threads, &ps, &stats, err, errlen);
+    rc = build_level(v, path, key, n, lv, threads, layout, &ps, &stats, err, errlen);
     if (rc) break;
     stats.built++;
     stats.positions += count;

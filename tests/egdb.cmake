@@ -1,6 +1,9 @@
 # egdb.cmake: endgame databases: every value against a plain solver on the reference rules, table equations, files, threads.
 oware_test(test_egdb test_egdb.c reference/ref_egdb.c reference/ref_rules.c LIBS oware_egdb)
 set_tests_properties(test_egdb PROPERTIES LABELS threads TIMEOUT 1500)
+# The fast and lean layouts of the build write the same files.
+oware_test(test_egdb_layout test_egdb_layout.c LIBS oware_egdb)
+set_tests_properties(test_egdb_layout PROPERTIES LABELS threads TIMEOUT 600)
 oware_shell_test(test_egdb_cli test_egdb.sh)
 oware_test(test_egdb_players test_egdb_players.c LIBS oware_players oware_egdb)
 set_tests_properties(test_egdb_players PROPERTIES LABELS threads TIMEOUT 900)

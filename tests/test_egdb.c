@@ -260,6 +260,12 @@ static void consistent(const char *name) {
 static void test_consistent_abapa(void **state) { (void)state; consistent("abapa"); }
 static void test_consistent_all(void **state) { (void)state; consistent("grandslam-all"); }
 static void test_consistent_awari(void **state) { (void)state; consistent("awari"); }
+/* Laps that fill the emptied house and no feeding rule: the build finds
+ * predecessors by un-sowing, which these change. */
+static void test_consistent_fill(void **state) {
+  (void)state;
+  consistent("grandslam-forbidden,lap=fill,feeding=none");
+}
 
 /* ---- Files ---- */
 
@@ -407,6 +413,7 @@ int main(void) {
       cmocka_unit_test(test_consistent_abapa),
       cmocka_unit_test(test_consistent_all),
       cmocka_unit_test(test_consistent_awari),
+      cmocka_unit_test(test_consistent_fill),
       cmocka_unit_test(test_threads_identical),
       cmocka_unit_test(test_corrupt),
   };

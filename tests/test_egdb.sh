@@ -32,6 +32,16 @@ echo junk >"$db/abapa/n07.egdb.tmp"
 run egdb build --seeds 7 --dir "$db" --quiet
 expect_rc 0
 expect_in "1 built, 7 kept" out
+# The layout forced: the lean build writes the same tables; a made-up layout is refused.
+run egdb build --seeds 7 --dir "$tmp/lean" --layout lean --quiet
+expect_rc 0
+expect_in "lean layout" out
+for n in 0 3 7; do
+  checks=$((checks + 1))
+  cmp -s "$db/abapa/n0$n.egdb" "$tmp/lean/abapa/n0$n.egdb" || fail "lean n0$n.egdb differs from the fast build's"
+done
+run egdb build --seeds 7 --dir "$tmp/lean" --layout small --quiet
+expect_rc 2
 # XDG cache folder by default.
 XDG_CACHE_HOME=$tmp/cache run egdb build --seeds 2 --quiet
 expect_rc 0
