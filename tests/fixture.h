@@ -1,4 +1,4 @@
-/* fixture.h: the set-up the cmocka tests share: a temporary folder made and removed, endgame tables built into one, random endings. */
+/* fixture.h: the set-up the cmocka tests share: a temporary folder made and removed, endgame tables built into one, files compared, random endings. */
 #ifndef OWARE_TESTS_FIXTURE_H
 #define OWARE_TESTS_FIXTURE_H
 
@@ -35,6 +35,21 @@ static inline int fixture_egdb(const char *variant_text, const char *dir, int se
     return -1;
   }
   return 0;
+}
+
+/* Whether the files a and b are the same byte for byte (a missing file is
+ * never the same). */
+static inline int fixture_same_file(const char *a, const char *b) {
+  FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+  int same = f && g;
+  while (same) {
+    int x = fgetc(f), y = fgetc(g);
+    if (x != y) same = 0;
+    if (x == EOF) break;
+  }
+  if (f) fclose(f);
+  if (g) fclose(g);
+  return same;
 }
 
 /* A random ending of the 6-house, 4-seed board v into b: 4 to 11 seeds on

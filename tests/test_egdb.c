@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/fixture.h"
+
 #include "core/board.h"
 #include "core/rng.h"
 #include "egdb/egdb.h"
@@ -269,19 +271,6 @@ static void test_consistent_fill(void **state) {
 
 /* ---- Files ---- */
 
-static int same_file(const char *a, const char *b) {
-  FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
-  int same = f && g;
-  while (same) {
-    int x = fgetc(f), y = fgetc(g);
-    if (x != y) same = 0;
-    if (x == EOF) break;
-  }
-  if (f) fclose(f);
-  if (g) fclose(g);
-  return same;
-}
-
 static void test_threads_identical(void **state) {
   (void)state;
   const int N = quick() ? 8 : 11;
@@ -298,8 +287,8 @@ static void test_threads_identical(void **state) {
       egdb_path(d, names[k], n, b, sizeof b);
       snprintf(d, sizeof d, "%s/t3", tmpdir);
       egdb_path(d, names[k], n, c, sizeof c);
-      assert_true(same_file(a, b));
-      assert_true(same_file(a, c));
+      assert_true(fixture_same_file(a, b));
+      assert_true(fixture_same_file(a, c));
     }
   }
 }

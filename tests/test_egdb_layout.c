@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/fixture.h"
+
 #include "core/variant.h"
 #include "egdb/egdb.h"
 
@@ -17,20 +19,6 @@ static int quick(void) { return getenv("OWARE_TEST_QUICK") != NULL; }
 static void get_variant(const char *name, variant *v) {
   char err[256];
   assert_int_equal(variant_parse(name, v, err, sizeof err), 0);
-}
-
-/* Whole files, byte for byte; a missing file is never the same. */
-static int same_file(const char *a, const char *b) {
-  FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
-  int same = f && g;
-  while (same) {
-    int x = fgetc(f), y = fgetc(g);
-    if (x != y) same = 0;
-    if (x == EOF) break;
-  }
-  if (f) fclose(f);
-  if (g) fclose(g);
-  return same;
 }
 
 static void test_memory(void **state) {
@@ -77,8 +65,8 @@ static void check_variant(const char *root, const char *name, int N) {
     char a[512], b[512];
     egdb_path(dir[0], name, n, a, sizeof a);
     egdb_path(dir[1], name, n, b, sizeof b);
-    if (!same_file(a, b)) fprintf(stderr, "%s n = %d: the layouts' files differ\n", name, n);
-    assert_true(same_file(a, b));
+    if (!fixture_same_file(a, b)) fprintf(stderr, "%s n = %d: the layouts' files differ\n", name, n);
+    assert_true(fixture_same_file(a, b));
   }
 }
 
