@@ -1,7 +1,8 @@
 # check.sh: what the end-to-end tests share, sourced: check NAME COMMAND... runs COMMAND and
 # prints "ok   NAME" or "FAIL NAME", counting failures in $fails (which the script sets to 0);
 # check_tmp makes the script's scratch folder $tmp, removed when it exits; run, fail and
-# expect_rc run $OWARE and check its exit code, counting in $checks and $fails.
+# expect_rc run $OWARE and check its exit code, counting in $checks and $fails; png_size reads
+# a PNG's size.
 check() { # check NAME COMMAND...
   local name=$1
   shift
@@ -29,4 +30,12 @@ fail() {
 expect_rc() {
   checks=$((checks + 1))
   [ "$rc" -eq "$1" ] || fail "exit code $rc, expected $1 (stderr: ${err:0:300})"
+}
+
+# png_size FILE: "WIDTHxHEIGHT" when FILE starts with the PNG signature and an IHDR chunk, else "none".
+png_size() {
+  local h
+  h=$(od -An -tx1 -N24 "$1" 2>/dev/null | tr -d ' \n')
+  [ "${h:0:16}" = 89504e470d0a1a0a ] && [ "${h:24:8}" = 49484452 ] || { echo none; return; }
+  echo "$((16#${h:32:8}))x$((16#${h:40:8}))"
 }

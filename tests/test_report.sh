@@ -5,13 +5,6 @@ oware=$1 # $2: tests/data
 fails=0
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 check_tmp
-# png_size FILE: "WIDTHxHEIGHT" when FILE starts with the PNG signature and an IHDR chunk.
-png_size() {
-  local h
-  h=$(od -An -tx1 -N24 "$1" 2>/dev/null | tr -d ' \n')
-  [ "${h:0:16}" = 89504e470d0a1a0a ] && [ "${h:24:8}" = 49484452 ] || { echo none; return; }
-  echo "$((16#${h:32:8}))x$((16#${h:40:8}))"
-}
 db=$tmp/t.db
 
 "$oware" tournament --players 'random;greedy;minimax:depth=2,name=mm2' --format games:4 \

@@ -12,12 +12,6 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
-png_size() {
-  local h
-  h=$(od -An -tx1 -N24 "$1" 2>/dev/null | tr -d ' \n')
-  [ "${h:0:16}" = 89504e470d0a1a0a ] && [ "${h:24:8}" = 49484452 ] || { echo none; return; }
-  echo "$((16#${h:32:8}))x$((16#${h:40:8}))"
-}
 # Headless Chromium with no network at all: no proxy reachable, no name resolves.
 browser() {
   timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
