@@ -235,7 +235,7 @@ static long long bench_minimax(const char *cmd, const char *spec, int depth, dou
 
 static const char search_usage[] =
     "usage: oware bench search [options]\n"
-    "On one thread: minimax (default settings, hash 16 MiB) searches the nine\n"
+    "On one thread: minimax (default settings, hash 16 MiB, egdb=off) searches the nine\n"
     "bench positions to depth D; prints the total node count (the signature of\n"
     "the search: it changes only when the search does) and the median nodes per\n"
     "second of R runs; the depth minimax completes within 1 s from the start\n"
@@ -257,7 +257,7 @@ static int bench_search(int argc, char **argv) {
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   double secs;
   if (nodes_only) {
-    long long n = bench_minimax(cmd, "minimax", (int)depth, &secs, 0);
+    long long n = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, 0);
     if (n < 0) return CLI_EXIT_FAIL;
     printf("%lld\n", n);
     return CLI_EXIT_OK;
@@ -266,7 +266,7 @@ static int bench_search(int argc, char **argv) {
   if (!nps) return CLI_EXIT_FAIL;
   long long nodes = 0;
   for (long long k = 0; k < repeat; k++) {
-    nodes = bench_minimax(cmd, "minimax", (int)depth, &secs, k == 0);
+    nodes = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, k == 0);
     if (nodes < 0) {
       free(nps);
       return CLI_EXIT_FAIL;
@@ -284,9 +284,9 @@ static int bench_search(int argc, char **argv) {
   variant_default(&v);
   game g;
   if (game_init(&g, &v, NULL)) return CLI_EXIT_FAIL;
-  const char *specs[2] = {"minimax", NULL};
+  const char *specs[2] = {"minimax:egdb=off", NULL};
   char mspec[64];
-  snprintf(mspec, sizeof mspec, "mcts:playouts=%lld", playouts);
+  snprintf(mspec, sizeof mspec, "mcts:playouts=%lld,egdb=off", playouts);
   specs[1] = mspec;
   for (int k = 0; k < 2; k++) {
     player *p = player_create(specs[k], err, sizeof err);
@@ -319,7 +319,7 @@ static int bench_search(int argc, char **argv) {
 
 static const char smp_usage[] =
     "usage: oware bench smp [options]\n"
-    "minimax (default settings, hash 16 MiB) searches the nine bench positions to\n"
+    "minimax (default settings, hash 16 MiB, egdb=off) searches the nine bench positions to\n"
     "depth D with threads=T for each T of the list, R times, the thread counts in\n"
     "turn within a run (so that they share the machine's load alike). Prints, for\n"
     "each T, the median time to depth D over the nine positions, the median nodes\n"
@@ -372,7 +372,7 @@ static int bench_smp(int argc, char **argv) {
   for (long long k = 0; k < repeat; k++)
     for (int i = 0; i < nt; i++) {
       char mspec[64];
-      snprintf(mspec, sizeof mspec, "minimax:threads=%d", t[i]);
+      snprintf(mspec, sizeof mspec, "minimax:threads=%d,egdb=off", t[i]);
       clock_t c0 = clock();
       long long nodes = bench_minimax(cmd, mspec, (int)depth, &secs[i][k], 0);
       if (nodes < 0) return CLI_EXIT_FAIL;
@@ -474,8 +474,8 @@ static int bench_arena(int argc, char **argv) {
   };
   cli_command_spec spec = {cmd, arena_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
-  const char *mm = "minimax:depth=6,name=a;minimax:depth=6,noise=1,name=b;"
-                   "minimax:depth=6,noise=2,name=c;minimax:depth=6,noise=3,name=d";
+  const char *mm = "minimax:depth=6,egdb=off,name=a;minimax:depth=6,egdb=off,noise=1,name=b;"
+                   "minimax:depth=6,egdb=off,noise=2,name=c;minimax:depth=6,egdb=off,noise=3,name=d";
   double one[101], two[101];
   long long games = 0;
   for (long long k = 0; k < repeat; k++) {

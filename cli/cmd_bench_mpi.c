@@ -107,8 +107,8 @@ int cli_bench_mpi(int argc, char **argv) {
            r, r - 1, g / 2, g, 1e6 * cpu, cpu > 0 ? 1 / cpu : 0);
   }
   char a[64], b[64];
-  snprintf(a, sizeof a, "minimax:depth=%lld", depth);
-  snprintf(b, sizeof b, "minimax:depth=%lld,noise=1", depth);
+  snprintf(a, sizeof a, "minimax:depth=%lld,egdb=off", depth);
+  snprintf(b, sizeof b, "minimax:depth=%lld,noise=1,egdb=off", depth);
   printf("efficiency: minimax depth %lld game pairs (%lld), one thread a rank\n", depth, pairs);
   double base = rate(cmd, a, b, (int)pairs, 1, -1, 1, NULL);
   if (base < 0) return CLI_EXIT_FAIL;

@@ -308,6 +308,17 @@ void egdb_close(egdb *db) {
 }
 
 int egdb_max_seeds(const egdb *db) { return db->max_n; }
+
+uint64_t egdb_digest(const egdb *db) {
+  uint64_t h = 0x6f77617265656764ULL; /* "owareegd" */
+  for (int n = 0; n <= db->max_n; n++) h = egdb_checksum(h, db->lv[n].map, EGDB_HEADER_SIZE);
+  return h;
+}
+
+uint32_t egdb_key_hash(const char *key) {
+  uint64_t h = egdb_checksum(0x6b6579ULL, (const uint8_t *)key, strlen(key));
+  return (uint32_t)(h ^ (h >> 32));
+}
 int egdb_split(const egdb *db) { return db->split; }
 const variant *egdb_variant(const egdb *db) { return &db->v; }
 

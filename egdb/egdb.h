@@ -132,6 +132,13 @@ void egdb_close(egdb *db);
 
 /* The largest seed count covered. */
 int egdb_max_seeds(const egdb *db);
+/* A fingerprint of the open tables: a checksum of the headers of tables
+ * 0 .. egdb_max_seeds (each header holds its table's checksum), so two
+ * folders with the same digest hold the same values. */
+uint64_t egdb_digest(const egdb *db);
+/* A 32-bit hash of a database key (egdb_variant_key), to name a variant's
+ * tables where the key itself, with its commas, cannot go. */
+uint32_t egdb_key_hash(const char *key);
 int egdb_split(const egdb *db);
 const variant *egdb_variant(const egdb *db);
 

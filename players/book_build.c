@@ -176,7 +176,7 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
   }
   work w = {.c = c, .pos = pos.b, .count = pos.n, .progress = progress, .ctx = ctx};
   atomic_init(&w.next, 0);
-  int n = snprintf(w.spec, sizeof w.spec, "minimax:hash=16");
+  int n = snprintf(w.spec, sizeof w.spec, "minimax:hash=16,egdb=off");
   if (c->depth) n += snprintf(w.spec + n, sizeof w.spec - (size_t)n, ",depth=%d", c->depth);
   if (c->nodes) snprintf(w.spec + n, sizeof w.spec - (size_t)n, ",nodes=%lld", c->nodes);
   w.entries = calloc(pos.n ? pos.n : 1, BOOK_ENTRY_SIZE);

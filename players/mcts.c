@@ -568,7 +568,10 @@ static int create(player *p, char *err, size_t errlen) {
   p->params = params;
   p->set_param = set_param;
   const player_config *c = &p->config;
-  tablebase_init(&s->tb, player_config_text(c, "egdb"));
+  if (tablebase_init(&s->tb, player_config_text(c, "egdb"), err, errlen)) {
+    destroy(p);
+    return -1;
+  }
   s->c = player_config_real(c, "c");
   s->playouts = player_config_int(c, "playouts");
   s->movetime_ms = (int)player_config_int(c, "movetime");
@@ -601,7 +604,7 @@ static const player_option options[] = {
      "MCTS-solver: propagate proven wins and losses, play a proven win at once"},
     {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
-    {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
+    {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_mcts = {"mcts", "UCT Monte Carlo tree search with an MCTS-solver",

@@ -623,7 +623,10 @@ static int create(player *p, char *err, size_t errlen) {
       return -1;
     }
   }
-  tablebase_init(&s->tb, player_config_text(c, "egdb"));
+  if (tablebase_init(&s->tb, player_config_text(c, "egdb"), err, errlen)) {
+    destroy(p);
+    return -1;
+  }
   eval_weights w;
   eval_default(&w);
   const char *wf = player_config_text(c, "weights");
@@ -682,7 +685,7 @@ static const player_option options[] = {
      "oware egdb fit (in any variant)"},
     {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
      "seeded random noise added to the evaluation, in seeds (weaker play)"},
-    {"egdb", PLAYER_OPT_TEXT, "off", 0, 0, NULL, TABLEBASE_OPTION_HELP},
+    {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {"book", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
      "opening book file (oware book build): its move where it has the position; off = none"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};

@@ -5,6 +5,8 @@
 
 #include "core/rng.h"
 #include "players/player.h"
+#include "players/level.h"
+#include "players/player.h"
 #include "players/tablebase.h"
 
 /*
@@ -93,8 +95,14 @@ static int create(player *p, char *err, size_t errlen) {
   p->new_game = new_game;
   p->destroy = destroy;
   const char *dir = player_config_text(&p->config, "egdb");
-  tablebase_init(&s->tb, dir && strcmp(dir, "off") ? dir : "auto");
-  s->tb.mode = TABLEBASE_DIR; /* the tables are required */
+  if (tablebase_init(&s->tb, dir && strcmp(dir, "off") ? dir : "auto", err, errlen)) {
+    destroy(p);
+    return -1;
+  }
+  /* The tables are required: missing ones are an error at the first move
+   * (a pinned auto keeps its pins, and its variants pinned without tables
+   * are that error too). */
+  if (s->tb.mode != TABLEBASE_PINNED) s->tb.mode = TABLEBASE_DIR;
   const char *fb = player_config_text(&p->config, "fallback");
   if (!strncmp(fb, "perfect", 7)) {
     snprintf(err, errlen, "perfect: fallback '%s' may not be another perfect player", fb);
@@ -102,7 +110,30 @@ static int create(player *p, char *err, size_t errlen) {
     return -1;
   }
   char e[400];
-  s->fallback = player_create(fb, e, sizeof e);
+  /* The fallback reads the same tables when it takes egdb= and its spec
+   * leaves it out, if they are the default folder's (auto, or a run's pin
+   * of it, which then holds for both). A folder named by egdb=DIR is not
+   * passed on: the fallback is made under abapa, and a folder with only
+   * another variant's tables would make it fail. */
+  const char *tables = dir && strcmp(dir, "off") ? dir : "auto";
+  char *fbspec = malloc(strlen(fb) + strlen(tables) + 16);
+  player_config fc;
+  if (!fbspec) {
+    snprintf(err, errlen, "perfect: out of memory");
+    destroy(p);
+    return -1;
+  }
+  strcpy(fbspec, fb);
+  if (!player_parse_spec(fb, &fc, e, sizeof e)) {
+    int takes = 0;
+    for (const player_option *o = fc.type->options; o && o->name; o++) takes |= !strcmp(o->name, "egdb");
+    if (takes && !player_config_isset(&fc, "egdb") && !strncmp(tables, "auto", 4) &&
+        !level_is_spec(fb))
+      sprintf(fbspec + strlen(fbspec), "%segdb=%s", strchr(fb, ':') ? "," : ":", tables);
+    player_config_free(&fc);
+  }
+  s->fallback = player_create(fbspec, e, sizeof e);
+  free(fbspec);
   if (!s->fallback) {
     snprintf(err, errlen, "perfect: fallback '%s': %s", fb, e);
     destroy(p);

@@ -1,9 +1,13 @@
 /* tablebase.c: a player's handle on the endgame databases: the egdb= option, opening per variant, decided results. */
 #include "players/tablebase.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "players/level.h"
+#include "players/player.h"
 
 void tablebase_default_dir(char *buf, size_t len) {
   const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
@@ -13,7 +17,119 @@ void tablebase_default_dir(char *buf, size_t len) {
     snprintf(buf, len, "%s/.cache/oware/egdb", h && *h ? h : ".");
 }
 
-void tablebase_init(tablebase *t, const char *option) {
+/* "auto@PINS": entries "HASH:N:DIGEST" or "HASH:-" joined by '/'. */
+static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) {
+  const char *p = text;
+  t->npins = 0;
+  while (*p) {
+    if (t->npins == TABLEBASE_MAX_PINS) {
+      snprintf(err, errlen, "egdb=auto@%s: more than %d variants pinned", text, TABLEBASE_MAX_PINS);
+      return -1;
+    }
+    tablebase_pin *q = &t->pin[t->npins];
+    unsigned h;
+    int n, used = 0;
+    unsigned long long d;
+    if (sscanf(p, "%8x:-%n", &h, &used) == 1 && used == 10) {
+      q->n = -1;
+      q->digest = 0;
+    } else if (sscanf(p, "%8x:%d:%16llx%n", &h, &n, &d, &used) == 3 && p[8] == ':' &&
+               n >= 0 && n <= EGDB_MAX_SEEDS && used >= 12) {
+      q->n = n;
+      q->digest = d;
+    } else {
+      snprintf(err, errlen,
+               "egdb=auto@%s: entry %d ('%.40s') is not HASH:N:DIGEST or HASH:- (a pin is written "
+               "by a run, not by hand)",
+               text, t->npins + 1, p);
+      return -1;
+    }
+    q->key_hash = h;
+    for (int k = 0; k < t->npins; k++)
+      if (t->pin[k].key_hash == h) {
+        snprintf(err, errlen, "egdb=auto@%s: variant %08x is pinned twice", text, h);
+        return -1;
+      }
+    t->npins++;
+    p += used;
+    if (*p == '/' && p[1]) p++;
+    else if (*p) {
+      snprintf(err, errlen, "egdb=auto@%s: '%c' after entry %d", text, *p, t->npins);
+      return -1;
+    }
+  }
+  if (!t->npins) {
+    snprintf(err, errlen, "egdb=auto@: no variant pinned");
+    return -1;
+  }
+  return 0;
+}
+
+/* Opens v's tables in dir to exactly n seeds with the pinned digest. */
+static int open_pinned(const char *dir, const variant *v, const char *key, const tablebase_pin *q,
+                       egdb **out, char *err, size_t errlen) {
+  char e[600];
+  *out = NULL;
+  if (egdb_open(dir, v, q->n, 0, out, e, sizeof e)) {
+    snprintf(err, errlen, "egdb: this run plays variant %s with its tables to %d seeds from %s: %s",
+             key, q->n, dir, e);
+    return -1;
+  }
+  const char *why = NULL;
+  char buf[128];
+  if (egdb_max_seeds(*out) < q->n) {
+    snprintf(buf, sizeof buf, "only the tables to %d seeds are there now", egdb_max_seeds(*out));
+    why = buf;
+  } else if (egdb_digest(*out) != q->digest) {
+    why = "they have changed since the run began (rebuilt or replaced)";
+  }
+  if (why) {
+    snprintf(err, errlen,
+             "egdb: this run plays variant %s with its tables to %d seeds from %s, and %s: put "
+             "those tables back, or start a new run",
+             key, q->n, dir, why);
+    egdb_close(*out);
+    *out = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* Checks every pinned table set against the default folder: its variant
+ * is found among the folder's subfolders (named by key) by its hash. */
+static int check_pins(const tablebase *t, char *err, size_t errlen) {
+  for (int k = 0; k < t->npins; k++) {
+    const tablebase_pin *q = &t->pin[k];
+    if (q->n < 0) continue;
+    DIR *d = opendir(t->dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d))) {
+      if (e->d_name[0] == '.' || egdb_key_hash(e->d_name) != q->key_hash) continue;
+      variant v;
+      char verr[256];
+      if (variant_parse(e->d_name, &v, verr, sizeof verr)) continue;
+      egdb *db;
+      found = 1;
+      if (open_pinned(t->dir, &v, e->d_name, q, &db, err, errlen)) {
+        closedir(d);
+        return -1;
+      }
+      egdb_close(db);
+    }
+    if (d) closedir(d);
+    if (!found) {
+      snprintf(err, errlen,
+               "egdb: this run plays a variant (key hash %08x) with its tables to %d seeds from %s, and "
+               "they are not there: put them back, or start a new run",
+               q->key_hash, q->n, t->dir);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int tablebase_init(tablebase *t, const char *option, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   t->max_n = -1;
   if (!option || !*option || !strcmp(option, "off")) {
@@ -21,10 +137,22 @@ void tablebase_init(tablebase *t, const char *option) {
   } else if (!strcmp(option, "auto")) {
     t->mode = TABLEBASE_AUTO;
     tablebase_default_dir(t->dir, sizeof t->dir);
+  } else if (!strncmp(option, "auto@", 5)) {
+    t->mode = TABLEBASE_PINNED;
+    tablebase_default_dir(t->dir, sizeof t->dir);
+    if (parse_pins(t, option + 5, err, errlen) || check_pins(t, err, errlen)) return -1;
   } else {
     t->mode = TABLEBASE_DIR;
     snprintf(t->dir, sizeof t->dir, "%s", option);
   }
+  return 0;
+}
+
+static void close_tables(tablebase *t) {
+  egdb_close(t->db);
+  t->db = NULL;
+  t->max_n = -1;
+  t->key[0] = '\0';
 }
 
 int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen) {
@@ -32,18 +160,18 @@ int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen)
   if (t->mode == TABLEBASE_OFF) return 0;
   if (egdb_variant_key(v, key, sizeof key, e, sizeof e)) {
     /* A variant the tables cannot represent: play without them. */
-    egdb_close(t->db);
-    t->db = NULL;
-    t->max_n = -1;
-    t->key[0] = '\0';
+    close_tables(t);
     return 0;
   }
   if (t->db && !strcmp(key, t->key)) return 0;
-  egdb_close(t->db);
-  t->db = NULL;
-  t->max_n = -1;
-  t->key[0] = '\0';
-  if (egdb_open(t->dir, v, -1, 0, &t->db, e, sizeof e)) {
+  close_tables(t);
+  if (t->mode == TABLEBASE_PINNED) {
+    const tablebase_pin *q = NULL;
+    for (int k = 0; k < t->npins; k++)
+      if (t->pin[k].key_hash == egdb_key_hash(key)) q = &t->pin[k];
+    if (!q || q->n < 0) return 0; /* the run found no tables for it */
+    if (open_pinned(t->dir, v, key, q, &t->db, err, errlen)) return -1;
+  } else if (egdb_open(t->dir, v, -1, 0, &t->db, e, sizeof e)) {
     t->db = NULL;
     if (t->mode == TABLEBASE_DIR) {
       snprintf(err, errlen, "egdb=%s: %s", t->dir, e);
@@ -80,4 +208,89 @@ void tablebase_free(tablebase *t) {
   egdb_close(t->db);
   t->db = NULL;
   t->max_n = -1;
+}
+
+/* The pin of the default folder's tables for the nv variants into buf. */
+static int make_pins(const variant *vs, int nv, char *buf, size_t len, char *err, size_t errlen) {
+  char dir[4096];
+  tablebase_default_dir(dir, sizeof dir);
+  size_t at = (size_t)snprintf(buf, len, "auto@");
+  uint32_t seen[TABLEBASE_MAX_PINS];
+  int n = 0;
+  for (int i = 0; i < nv; i++) {
+    char key[128], e[600];
+    if (egdb_variant_key(&vs[i], key, sizeof key, e, sizeof e)) continue; /* never has tables */
+    uint32_t h = egdb_key_hash(key);
+    int dup = 0;
+    for (int k = 0; k < n; k++) dup |= seen[k] == h;
+    if (dup) continue;
+    if (n == TABLEBASE_MAX_PINS) return snprintf(err, errlen, "egdb: too many variants"), -1;
+    seen[n++] = h;
+    egdb *db = NULL;
+    int rc = egdb_open(dir, &vs[i], -1, 0, &db, e, sizeof e);
+    if (rc == EGDB_ECORRUPT) {
+      snprintf(err, errlen, "egdb=auto: %s", e);
+      return -1;
+    }
+    if (rc) at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%08x:-", n > 1 ? "/" : "", h);
+    else
+      at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%08x:%d:%016llx",
+                             n > 1 ? "/" : "", h, egdb_max_seeds(db),
+                             (unsigned long long)egdb_digest(db));
+    egdb_close(db);
+    if (at >= len) return snprintf(err, errlen, "egdb: the pin is too long"), -1;
+  }
+  if (!n) buf[0] = '\0'; /* no variant can have tables: nothing to pin */
+  return 0;
+}
+
+int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, size_t outlen,
+                       char *err, size_t errlen) {
+  size_t rlen = strlen(spec) + LEVEL_SPEC_MAX + 512;
+  char *resolved = malloc(rlen), *item = malloc(rlen);
+  char pins[TABLEBASE_MAX_PINS * 32 + 8];
+  player_config cfg;
+  int rc = -1, parsed = 0;
+  if (!resolved || !item) {
+    snprintf(err, errlen, "out of memory");
+    goto done;
+  }
+  if (level_resolve(spec, resolved, rlen, err, errlen)) goto done;
+  if (player_parse_spec(resolved, &cfg, err, errlen)) goto done;
+  parsed = 1;
+  int takes = 0;
+  for (const player_option *o = cfg.type->options; o && o->name; o++) takes |= !strcmp(o->name, "egdb");
+  const char *val = takes ? player_config_text(&cfg, "egdb") : NULL;
+  if (!val || strcmp(val, "auto")) {
+    rc = snprintf(out, outlen, "%s", resolved) < (int)outlen ? 0 : -1;
+    if (rc) snprintf(err, errlen, "player spec too long");
+    goto done;
+  }
+  if (make_pins(vs, nv, pins, sizeof pins, err, errlen)) goto done;
+  /* The spec again without its egdb= items, then egdb=PINS. */
+  const char *colon = strchr(resolved, ':');
+  size_t at = (size_t)snprintf(out, outlen, "%.*s",
+                               (int)(colon ? colon - resolved : (long)strlen(resolved)), resolved);
+  int items = 0;
+  for (const char *p = colon ? colon + 1 : ""; *p;) {
+    const char *from = p;
+    if (player_spec_item(resolved, &p, item, err, errlen)) goto done;
+    if (strncmp(item, "egdb=", 5))
+      at += (size_t)snprintf(out + at, at < outlen ? outlen - at : 0, "%s%.*s", items++ ? "," : ":",
+                             (int)(p - from), from);
+    if (*p == ',') p++;
+  }
+  if (pins[0])
+    at += (size_t)snprintf(out + at, at < outlen ? outlen - at : 0, "%segdb=%s", items ? "," : ":",
+                           pins);
+  if (at >= outlen) {
+    snprintf(err, errlen, "player spec too long with its tables pinned");
+    goto done;
+  }
+  rc = 0;
+done:
+  if (parsed) player_config_free(&cfg);
+  free(resolved);
+  free(item);
+  return rc;
 }

@@ -336,7 +336,7 @@ static int set_alien(server *s, const char **name, const char **value) {
     if (aliens[k].target && type_has_option(s->type, aliens[k].target)) {
       int on = !strcasecmp(v, "true");
       *name = aliens[k].target;
-      *value = !on ? "" : !strcmp(aliens[k].target, "book") ? s->book : s->egdb_dir;
+      *value = !on ? "off" : !strcmp(aliens[k].target, "book") ? s->book : s->egdb_dir;
       return 2;
     }
     say(s, "info string option %s %s: %s", aliens[k].name, *v ? v : "(default)", aliens[k].note);
@@ -383,10 +383,17 @@ static void print_options(server *s) {
    * are the player's own hash= and threads= when it has them (matched
    * without regard to case); OwnBook and UseLeaves set book= and egdb=
    * (see aliens[]). */
-  for (int k = 0; aliens[k].name; k++)
-    if (!type_has_option(s->type, aliens[k].name))
-      say(s, "option name %s type %s", aliens[k].name,
-          aliens[k].spin ? aliens[k].spin : "check default false");
+  for (int k = 0; aliens[k].name; k++) {
+    if (type_has_option(s->type, aliens[k].name)) continue;
+    /* A check that stands for a player's option is on when that option is
+     * not off (minimax reads the tables by default: UseLeaves true). */
+    const char *t = aliens[k].target && type_has_option(s->type, aliens[k].target)
+                        ? player_config_text(c, aliens[k].target)
+                        : NULL;
+    int on = t && strcmp(t, "off");
+    say(s, "option name %s type %s", aliens[k].name,
+        aliens[k].spin ? aliens[k].spin : on ? "check default true" : "check default false");
+  }
   say(s, "option name seed type string default %llu", s->seed);
   char vt[256];
   variant_format(&s->v, vt, sizeof vt);
