@@ -830,7 +830,8 @@ done:
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table, 3 → 4 the
  * variant_metrics table, 4 → 5 the run settings, openings, files and locks
- * (migrate_v5), 5 → 6 the endgame analysis tables (ANALYSIS_SQL). */
+ * (migrate_v5), 5 → 6 the endgame analysis tables (ANALYSIS_SQL), 6 → 7
+ * egdb=off made explicit in the specs of the runs before it (EGDB_OFF_SQL). */
 static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
   long long v;
   char sql[64];
@@ -855,6 +856,9 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 5:
       if (exec(db, ANALYSIS_SQL, err, errlen)) goto fail;
+      break;
+    case 6:
+      if (exec(db, EGDB_OFF_SQL, err, errlen)) goto fail;
       break;
     default:
       errf(err, errlen, "no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

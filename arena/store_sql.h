@@ -64,4 +64,17 @@ sqlite3 *store_sqlite(store *s);
   "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx)\n"                          \
   ") WITHOUT ROWID;\n"
 
+/* Schema 6 → 7: minimax and mcts read the endgame tables by default
+ * (egdb=auto) from schema 7 on; a run stored before played them with
+ * egdb=off, the default then, which its specs (players and a tuning run's
+ * `player` setting) now say, so that a resume plays the same games. */
+#define EGDB_OFF_SPEC(col)                                                                   \
+  "SET " col " = " col " || CASE WHEN instr(" col ", ':') > 0 THEN ',egdb=off' ELSE "          \
+  "':egdb=off' END WHERE (" col " IN ('minimax', 'mcts') OR " col " LIKE 'minimax:%' OR " col \
+  " LIKE 'mcts:%') AND instr(" col ", 'egdb=') = 0"
+#define EGDB_OFF_SQL                                                                         \
+  "UPDATE players " EGDB_OFF_SPEC("spec") ";\n"                                               \
+  "UPDATE run_config " EGDB_OFF_SPEC("value") " AND key = 'player' AND type = 'text';\n"
+
 #endif
+

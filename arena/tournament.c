@@ -13,7 +13,9 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "players/level.h"
 #include "players/player.h"
+#include "players/tablebase.h"
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
@@ -161,6 +163,28 @@ static int keep_weights_files(store_run *r, char *err, size_t errlen) {
   return 0;
 }
 
+/* A new run's players that read the endgame tables by default (egdb=auto)
+ * get the default folder's tables pinned into their specs (egdb=auto@...),
+ * so that wherever and whenever the run is played or resumed they play with
+ * those tables or refuse to (players/tablebase.h). */
+static int pin_tables(tournament *t, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  for (int i = 0; i < r->nplayers; i++) {
+    size_t len = strlen(r->player_spec[i]) + LEVEL_SPEC_MAX + TABLEBASE_MAX_PINS * 32 + 64;
+    char *pinned = malloc(len), perr[1024];
+    if (!pinned) return ERR("out of memory"), -1;
+    int rc = tablebase_pin_spec(r->player_spec[i], t->variants, r->nvariants, pinned, len, perr,
+                                sizeof perr);
+    if (rc) ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+    else if (strstr(pinned, "egdb=auto@") && strcmp(pinned, r->player_spec[i]) &&
+             store_run_set(&r->player_spec[i], pinned))
+      rc = -1, ERR("out of memory");
+    free(pinned);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
 int tournament_restore(tournament *t, store *db, char *err, size_t errlen) {
   store_run *r = &t->run;
   if (store_run_files_check(db, r->id, err, errlen)) return -1;
@@ -193,6 +217,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     return -1;
   if (t->opening_plies < 0 && load_openings(t, path, err, errlen)) return -1;
   if (r->id == 0 && keep_weights_files(r, err, errlen)) return -1;
+  if (r->id == 0 && pin_tables(t, err, errlen)) return -1;
   for (int i = 0; i < r->nplayers; i++) {
     char perr[512];
     player *p = player_create(r->player_spec[i], perr, sizeof perr);

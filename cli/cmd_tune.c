@@ -18,6 +18,7 @@
 #include "cli/progress.h"
 #include "players/eval.h"
 #include "players/level.h"
+#include "players/tablebase.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
 #include "tuner/tuning.h"
@@ -60,6 +61,7 @@ static const char tune_usage[] =
 typedef struct tune_cfg {
   int spsa; /* else texel */
   const char *spec, *params, *start, *variant, *db, *out, *from_db, *name, *validate_sprt;
+  const char *label; /* the player's name: its spec before the tables were pinned */
   long long iterations, pairs, threads, seed, validate, games, positions, max_iter, opening_plies;
   double c_end, r_end;
   int quiet, report;
@@ -163,7 +165,16 @@ static int check(const char *cmd, tune_cfg *c) {
   char lerr[1024];
   if (level_resolve(c->spec, resolved, sizeof resolved, lerr, sizeof lerr))
     return cli_error(cmd, "--player: %s", lerr);
-  c->spec = resolved;
+  c->spec = c->label = resolved;
+  /* The default folder's endgame tables are pinned into a new run's spec
+   * (a resumed one's is pinned already): players/tablebase.h. */
+  static char pinned[LEVEL_SPEC_MAX + 1024];
+  variant v;
+  if (!variant_parse(c->variant, &v, lerr, sizeof lerr)) {
+    if (tablebase_pin_spec(c->spec, &v, 1, pinned, sizeof pinned, lerr, sizeof lerr))
+      return cli_error(cmd, "--player: %s", lerr);
+    c->spec = pinned;
+  }
   if (c->validate_sprt) {
     rating_sprt sp;
     char err[256];
@@ -328,7 +339,7 @@ static int new_run(const char *cmd, int argc, char **argv, tune_setup *s, store_
   if (store_run_set(&run->name, c->name ? c->name : c->spsa ? "spsa" : "texel") ||
       store_run_set(&run->format, format) || store_run_set(&run->openings, openings) ||
       !(run->command = cli_quote_args("oware tune", argc, argv)) ||
-      store_run_add_player(run, c->spec, c->spec) || store_run_add_variant(run, vname) ||
+      store_run_add_player(run, c->label, c->spec) || store_run_add_variant(run, vname) ||
       cfg_to_run(c, run))
     return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   int rc = cli_store_new_run(cmd, c->db, run, db);
