@@ -11,3 +11,4 @@ oware_shell_test(test_egdb_chart test_egdb_chart.sh)
 # The evaluation's corrections in endings fitted on the tables (oware egdb fit).
 oware_test(test_eval_ending test_eval_ending.c LIBS oware_players)
 oware_shell_test(test_egdb_fit test_egdb_fit.sh)
+oware_shell_test(test_egdb_default test_egdb_default.sh)

@@ -104,7 +104,7 @@ check "no section without an analysis" bash -c '! grep -q "Endgame accuracy" rep
 cp t.db v5.db
 sqlite3 v5.db 'DROP TABLE analysis_mistakes; DROP TABLE analysis_seeds; DROP TABLE analysis; PRAGMA user_version = 5'
 "$oware" runs --db v5.db >/dev/null
-check "schema 5 upgraded to 6" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 6
+check "schema 5 upgraded to 7" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 7
 "$oware" analyse --run 1 --db v5.db --egdb-dir eg --json >a5.json
 check "... and analysed" python3 -c "$judge" a5.json bounds
 

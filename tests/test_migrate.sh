@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
 # an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 6 (through 5) with its runs listed, exported and resumed
-# from their settings. Usage: test_migrate.sh OWARE DATA_DIR
+# study) opened by this oware: migrated to schema 7 (through 5 and 6) with its runs listed, exported and
+# resumed from their settings, with endgame tables in the cache that the old runs never read. Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
 data=$(realpath "$2")
@@ -17,7 +17,18 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 6 ] || fail "not migrated to schema 6"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 7 ] || fail "not migrated to schema 7"
+# Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
+# played without, and their specs now say so.
+[ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = "minimax:depth=1,egdb=off" ] ||
+  fail "run 3: the player's spec lacks egdb=off"
+[ "$(sqlite3 v4.db "SELECT value FROM run_config WHERE run_id = 3 AND key = 'player'")" = \
+  "minimax:depth=1,egdb=off" ] || fail "run 3: the player setting lacks egdb=off"
+[ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 1 ORDER BY idx" | tr '\n' ' ')" = \
+  "random greedy " ] || fail "run 1: specs without egdb= changed"
+# Tables in the default folder (8 seeds): the resumes below must not read them.
+export XDG_CACHE_HOME=$tmp/cache
+"$oware" egdb build --seeds 8 --quiet >/dev/null || fail "egdb build"
 grep -q '^ *1  interrupted sprt run .*round-robin' runs.txt || fail "run 1 listed"
 grep -q '^ *3  interrupted spsa run .*spsa' runs.txt || fail "run 3 listed"
 grep -q '^ *4  finished    variants' runs.txt || fail "run 4 listed"
@@ -94,12 +105,12 @@ wait $player 2>/dev/null || true
   fail "a run being created and played: exit $rc: $(cat err.txt)"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v7.db
-sqlite3 v7.db 'PRAGMA user_version = 7'
+cp "$data/v4/v4.db" v8.db
+sqlite3 v8.db 'PRAGMA user_version = 8'
 set +e
-"$oware" runs --db v7.db 2>err.txt
+"$oware" runs --db v8.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 7, this one reads 6)' err.txt ||
-  fail "schema 7: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 8, this one reads 7)' err.txt ||
+  fail "schema 8: $(cat err.txt)"
 echo "ok"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, tune spsa, texel), a worker rank killed then --resume, a rank that cannot start a player, bench mpi.
+# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, tune spsa, texel), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
 set -u
 oware=$1
 data=$2
@@ -139,6 +139,17 @@ check "the run is marked failed" bash -c "'$oware' runs --db '$tmp/e.db' | grep 
 "$oware" tournament --players "greedy;engine:cmd=$tmp/engine.sh,timeout=5000,name=e" --format games:20 \
   --rounds 4 --db "$tmp/e1.db" --quiet >/dev/null 2>&1
 check "... which plays without MPI (the engine exists on rank 0)" test $? = 0
+
+# --- A rank whose default folder lacks the run's endgame tables refuses to play (issue 13). ---
+XDG_CACHE_HOME=$tmp/cache "$oware" egdb build --seeds 6 --quiet >/dev/null
+mkdir -p "$tmp/nocache"
+start=$(date +%s)
+timeout 300 "$mpirun" --oversubscribe -np 1 env XDG_CACHE_HOME="$tmp/cache" "$oware" tournament \
+  --players 'minimax:depth=2,name=m;greedy' --format games:400 --threads 1 --db "$tmp/eg.db" --quiet : \
+  -np 1 env XDG_CACHE_HOME="$tmp/nocache" "$oware" tournament >/dev/null 2>"$tmp/eg.err"; rc=$?
+took=$(($(date +%s) - start))
+check "a rank without the run's tables fails the run (exit $rc, ${took}s)" test $rc != 0 -a $rc != 124
+check "... naming the rank and the tables" bash -c "grep -q 'rank 1 (.*): player minimax:depth=2,name=m,egdb=auto@.*tables to 6 seeds from $tmp/nocache' '$tmp/eg.err'"
 
 # --- The bench. ---
 mpi 3 bench mpi --random-pairs 200 --pairs 2 --depth 3 --repeat 1 >"$tmp/b.out" 2>&1; rc=$?

@@ -35,7 +35,7 @@ check "uci names the engine" has '^id name oware minimax:depth=4'
 check "uci offers the player's options" has '^option name depth type spin default 4 min 1 max 126$'
 check "uci offers minimax's threads (the UCI Threads)" has '^option name threads type spin default 1 min 1 max 64$'
 check "uci offers Variant" has '^option name Variant type string default abapa$'
-check "uci offers Aualé's OwnBook, UseLeaves and Ponder" bash -c "grep -qx 'option name OwnBook type check default false' <<<'$got' && grep -qx 'option name UseLeaves type check default false' <<<'$got' && grep -qx 'option name Ponder type check default false' <<<'$got'"
+check "uci offers Aualé's OwnBook, UseLeaves and Ponder" bash -c "grep -qx 'option name OwnBook type check default false' <<<'$got' && grep -qx 'option name UseLeaves type check default true' <<<'$got' && grep -qx 'option name Ponder type check default false' <<<'$got'"
 send isready
 check "isready gives readyok" expect '^readyok$'
 
