@@ -33,8 +33,8 @@ static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) 
     if (sscanf(p, "%8x:-%n", &h, &used) == 1 && used == 10) {
       q->n = -1;
       q->digest = 0;
-    } else if (sscanf(p, "%8x:%d:%16llx%n", &h, &n, &d, &used) == 3 && p[8] == ':' &&
-               n >= 0 && n <= EGDB_MAX_SEEDS && used >= 12) {
+    } else if (sscanf(p, "%8x:%d:%16llx%n", &h, &n, &d, &used) == 3 && used >= 12 &&
+               p[8] == ':' && n >= 0 && n <= EGDB_MAX_SEEDS) {
       q->n = n;
       q->digest = d;
     } else {

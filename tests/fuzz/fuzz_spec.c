@@ -1,5 +1,6 @@
-/* fuzz_spec.c: player specs (type:key=value,...): no crash, names without control characters, errors that say something. */
+/* fuzz_spec.c: player specs (type:key=value,...) and the egdb= values they give (a run's pins): no crash, names without control characters, errors that say something. */
 #include "players/player.h"
+#include "players/tablebase.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -15,6 +16,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(cfg.type != NULL, "no type");
     for (const char *c = cfg.name; *c; c++)
       FUZZ_CHECK((unsigned char)*c >= 32 && *c != 127, "control character in the name");
+    /* The egdb= value as a player reads it (a pinned auto@… is parsed and
+     * checked against the default folder; a folder is only named). */
+    const char *tb = NULL;
+    for (const player_option *o = cfg.type->options; o && o->name; o++)
+      if (!strcmp(o->name, "egdb")) tb = player_config_text(&cfg, "egdb");
+    if (tb) {
+      tablebase t;
+      if (tablebase_init(&t, tb, err, sizeof err)) FUZZ_CHECK_ERR(err);
+      tablebase_free(&t);
+    }
     player_config_free(&cfg);
   } else {
     FUZZ_CHECK_ERR(err);
