@@ -3,7 +3,7 @@
 # Usage: egdb_openings.sh OWARE OUT [GAMES] [SEED] [LO] [HI] [PLAYERS]
 # Plays GAMES games (default 600; game pairs from random:8 openings, seed
 # SEED, default 1) between the PLAYERS (default
-# 'minimax:nodes=5000;minimax:nodes=20000') into a temporary database, then
+# 'minimax:nodes=5000,egdb=off;minimax:nodes=20000,egdb=off') into a temporary database, then
 # from each game takes one position: a target T is drawn in LO..HI (default
 # 21..26) from SEED, and the position is the first of the game with at most
 # T seeds on the board (the count never grows, so a binary search over the
@@ -16,7 +16,7 @@ set -euo pipefail
 oware=${1:?usage: egdb_openings.sh OWARE OUT [GAMES] [SEED] [LO] [HI] [PLAYERS]}
 out=${2:?usage: egdb_openings.sh OWARE OUT [GAMES] [SEED] [LO] [HI] [PLAYERS]}
 games=${3:-600} seed=${4:-1} lo=${5:-21} hi=${6:-26}
-players=${7:-'minimax:nodes=5000;minimax:nodes=20000'}
+players=${7:-'minimax:nodes=5000,egdb=off;minimax:nodes=20000,egdb=off'}
 [ $((games % 2)) -eq 0 ] || { echo "egdb_openings.sh: GAMES must be even" >&2; exit 1; }
 [ "$lo" -le "$hi" ] || { echo "egdb_openings.sh: LO > HI" >&2; exit 1; }
 tmp=$(mktemp -d)
