@@ -148,9 +148,8 @@ static int keep_weights_files(store_run *r, char *err, size_t errlen) {
     player_config pc;
     char perr[512];
     if (player_parse_spec(r->player_spec[i], &pc, perr, sizeof perr)) continue; /* said later */
-    const char *path = NULL;
-    for (const player_option *o = pc.type->options; o && o->name; o++)
-      if (!strcmp(o->name, "weights")) path = player_config_text(&pc, "weights");
+    const char *path =
+        player_type_takes(pc.type, "weights") ? player_config_text(&pc, "weights") : NULL;
     int rc = 0, known = 0;
     for (int k = 0; path && k < r->nfiles; k++) known |= !strcmp(r->files[k].path, path);
     if (path && !known && store_run_add_file(r, path, perr, sizeof perr)) {

@@ -125,9 +125,7 @@ static int create(player *p, char *err, size_t errlen) {
   }
   strcpy(fbspec, fb);
   if (!player_parse_spec(fb, &fc, e, sizeof e)) {
-    int takes = 0;
-    for (const player_option *o = fc.type->options; o && o->name; o++) takes |= !strcmp(o->name, "egdb");
-    if (takes && !player_config_isset(&fc, "egdb") && !strncmp(tables, "auto", 4) &&
+    if (player_type_takes(fc.type, "egdb") && !player_config_isset(&fc, "egdb") && !strncmp(tables, "auto", 4) &&
         !level_is_spec(fb))
       sprintf(fbspec + strlen(fbspec), "%segdb=%s", strchr(fb, ':') ? "," : ":", tables);
     player_config_free(&fc);

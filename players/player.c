@@ -26,6 +26,12 @@ const char *player_status_name(player_status s) {
   return names[s];
 }
 
+int player_type_takes(const player_type *t, const char *name) {
+  for (const player_option *o = t ? t->options : NULL; o && o->name; o++)
+    if (!strcmp(o->name, name)) return 1;
+  return 0;
+}
+
 const player_type *player_find_type(const char *name) {
   for (int i = 0; player_types[i]; i++)
     if (!strcmp(player_types[i]->name, name)) return player_types[i];

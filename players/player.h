@@ -173,6 +173,9 @@ extern const player_type *const player_types[];
 
 const player_type *player_find_type(const char *name);
 
+/* Whether players of type t take the option `name` (e.g. egdb, weights). */
+int player_type_takes(const player_type *t, const char *name);
+
 /* Parses "type:key=value,…" into cfg (checking every key and value against
  * the type's table; seed= and name= are accepted by every type). A level
  * spec, "level:NAME[,file=F]", is resolved first (players/level.h) and the

@@ -258,9 +258,7 @@ int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, s
   if (level_resolve(spec, resolved, rlen, err, errlen)) goto done;
   if (player_parse_spec(resolved, &cfg, err, errlen)) goto done;
   parsed = 1;
-  int takes = 0;
-  for (const player_option *o = cfg.type->options; o && o->name; o++) takes |= !strcmp(o->name, "egdb");
-  const char *val = takes ? player_config_text(&cfg, "egdb") : NULL;
+  const char *val = player_type_takes(cfg.type, "egdb") ? player_config_text(&cfg, "egdb") : NULL;
   if (!val || strcmp(val, "auto")) {
     rc = snprintf(out, outlen, "%s", resolved) < (int)outlen ? 0 : -1;
     if (rc) snprintf(err, errlen, "player spec too long");

@@ -18,9 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       FUZZ_CHECK((unsigned char)*c >= 32 && *c != 127, "control character in the name");
     /* The egdb= value as a player reads it (a pinned auto@… is parsed and
      * checked against the default folder; a folder is only named). */
-    const char *tb = NULL;
-    for (const player_option *o = cfg.type->options; o && o->name; o++)
-      if (!strcmp(o->name, "egdb")) tb = player_config_text(&cfg, "egdb");
+    const char *tb = player_type_takes(cfg.type, "egdb") ? player_config_text(&cfg, "egdb") : NULL;
     if (tb) {
       tablebase t;
       if (tablebase_init(&t, tb, err, sizeof err)) FUZZ_CHECK_ERR(err);
