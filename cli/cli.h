@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "arena/store.h"
+#include "store/store.h"
 #include "core/variant.h"
 
 /* Exit codes: 0 success, 1 runtime failure, 2 bad input. */

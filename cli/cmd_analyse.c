@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena/analyse.h"
-#include "arena/store.h"
+#include "report/analyse_chart.h"
+#include "store/store.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/options.h"

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "arena/pairs.h"
-#include "arena/runner_mpi.h"
+#include "run/pairs.h"
+#include "run/runner_mpi.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 

@@ -12,7 +12,7 @@
 #include "cli/output.h"
 #include "core/notation.h"
 #include "core/rng.h"
-#include "arena/egdb_chart.h"
+#include "report/egdb_chart.h"
 #include "egdb/egdb.h"
 #include "egdb/egdb_stats.h"
 

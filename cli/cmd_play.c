@@ -1,11 +1,11 @@
-/* cmd_play.c: `oware play`: a person against a player in the terminal (arena/play.h does the game). */
+/* cmd_play.c: `oware play`: a person against a player in the terminal (cli/play.h does the game). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "arena/play.h"
+#include "cli/play.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/notation.h"

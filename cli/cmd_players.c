@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/match.h"
+#include "run/match.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -102,7 +102,7 @@ typedef struct match_out {
 } match_out;
 
 /* A game's line, and its OGN record. */
-static int match_game(void *ctx, long long k, int a, const game *g, const match_result *r) {
+static int match_game(void *ctx, long long k, int a, const game *g, const outcome *r) {
   match_out *m = ctx;
   const player *south = m->pl[a], *north = m->pl[1 - a];
   char s0[16], s1[16];
@@ -112,16 +112,16 @@ static int match_game(void *ctx, long long k, int a, const game *g, const match_
     printf("game %lld: %s (S) - %s (N) %s-%s %s, %s, %d plies%s%s\n", k + 1, south->name,
            north->name, s0, s1,
            r->winner == GAME_DRAW ? "draw" : r->winner == BOARD_SOUTH ? "south wins" : "north wins",
-           match_end_name(r->end), r->plies, r->detail[0] ? ": " : "", r->detail);
+           outcome_end_name(r->end), r->plies, r->detail[0] ? ": " : "", r->detail);
     fflush(stdout);
   }
   if (!m->out) return 0;
   char round[32], date[16] = "????.??.??", result[40];
   snprintf(round, sizeof round, "%lld", k + 1);
   snprintf(result, sizeof result, "%s-%s", s0, s1);
-  int forfeit = r->end >= MATCH_FORFEIT_TIMEOUT;
+  int forfeit = r->end >= OUTCOME_FORFEIT_TIMEOUT;
   notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
-                        forfeit ? result : NULL, forfeit ? match_end_name(r->end) : NULL};
+                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL};
   if (notation_ogn_write(m->out, g, &meta)) {
     cli_error(m->cmd, "cannot write '%s': %s", m->ogn, strerror(errno));
     return m->failed = 1;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/pgn.h"
-#include "arena/rating_print.h"
-#include "arena/rating_store.h"
-#include "arena/store.h"
+#include "report/pgn.h"
+#include "report/rating_print.h"
+#include "store/rating_store.h"
+#include "store/store.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/options.h"

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/plot.h"
-#include "arena/report.h"
-#include "arena/store.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "store/store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"

@@ -8,13 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena/plot.h"
-#include "arena/rating_print.h"
-#include "arena/report.h"
-#include "arena/store.h"
-#include "arena/study.h"
-#include "arena/study_run.h"
-#include "arena/tournament.h"
+#include "report/plot.h"
+#include "report/rating_print.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "report/study_report.h"
+#include "run/study_run.h"
+#include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -207,12 +207,12 @@ static int print_standings(store *db, int64_t run_id, tournament *t, int json, c
                            size_t errlen) {
   if (!json)
     return tournament_print_standings(db, run_id, stdout, err, errlen) ||
-                   tournament_print_ratings(db, run_id, t, stdout, err, errlen)
+                   rating_print_section(db, run_id, stdout, err, errlen)
                ? -1
                : 0;
   FILE *sink = fopen("/dev/null", "w");
   if (!sink) return snprintf(err, errlen, "cannot open /dev/null"), -1;
-  int bad = tournament_print_ratings(db, run_id, t, sink, err, errlen);
+  int bad = rating_print_section(db, run_id, sink, err, errlen);
   fclose(sink);
   return bad ? -1 : 0;
 }

@@ -7,12 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena/pgn.h"
-#include "arena/plot.h"
-#include "arena/report.h"
-#include "arena/series.h"
-#include "arena/store.h"
-#include "arena/tournament.h"
+#include "report/pgn.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "run/series.h"
+#include "store/store.h"
+#include "report/rating_print.h"
+#include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -296,12 +297,12 @@ static int tournament_after(const char *cmd, const tournament_args *a, tournamen
     /* The ratings are fitted and stored as without --json; only the tables
      * give way to the JSON. */
     FILE *sink = fopen("/dev/null", "w");
-    int bad = !sink || tournament_print_ratings(db, r->id, t, sink, err, sizeof err);
+    int bad = !sink || rating_print_section(db, r->id, sink, err, sizeof err);
     if (sink) fclose(sink);
     if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
     if (print_json_standings(cmd, db, r->id)) return CLI_EXIT_FAIL;
   } else if (tournament_print_standings(db, r->id, stdout, err, sizeof err) ||
-             tournament_print_ratings(db, r->id, t, stdout, err, sizeof err)) {
+             rating_print_section(db, r->id, stdout, err, sizeof err)) {
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   }
   if (t->sprt_on && !a->json)
@@ -448,7 +449,7 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->opening, 0);
     csv_field(e->out, g->moves, 0);
     fprintf(e->out, "%s,%s,%s,%d,%s,%llu,%.3f,", s0, s1,
-            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, match_end_name(g->end),
+            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, outcome_end_name(g->end),
             (unsigned long long)g->seed, g->seconds);
     csv_field(e->out, r->variant[g->variant_idx], 0);
     csv_field(e->out, g->detail, 1);
@@ -480,7 +481,7 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, match_end_name(g->end)};
+                        r->player_name[g->north_idx], result, outcome_end_name(g->end)};
   if (notation_ogn_write(e->out, &gm, &meta)) {
     snprintf(e->err, sizeof e->err, "cannot write the game of series %d game %d to %s: %s",
              g->series_no, g->game_no, e->out_name, strerror(errno));

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena/rating_print.h"
-#include "arena/report.h"
-#include "arena/store.h"
+#include "report/rating_print.h"
+#include "report/report.h"
+#include "store/store.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"

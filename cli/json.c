@@ -3,8 +3,8 @@
 
 #include <math.h>
 
-#include "arena/plot.h"
-#include "arena/study.h"
+#include "report/plot.h"
+#include "report/study_report.h"
 
 void cli_json_str(FILE *f, const char *s) {
   fputc('"', f);

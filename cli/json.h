@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "stats/elo_fit.h"
-#include "arena/store.h"
+#include "store/store.h"
 #include "tuner/calibration.h"
 
 /* A JSON string (UTF-8 passed through; '"', '\' and control characters escaped). */

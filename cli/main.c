@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena/pairs.h"
-#include "arena/runner_mpi.h"
-#include "arena/tournament.h"
+#include "run/pairs.h"
+#include "run/runner_mpi.h"
+#include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "tuner/texel.h"
@@ -70,7 +70,7 @@ static int run_command(int argc, char **argv) {
 }
 
 /* Under mpirun or srun (or with --mpi), rank 0 runs the command and the
- * other ranks play its games (arena/runner_mpi.h); otherwise MPI is not
+ * other ranks play its games (run/runner_mpi.h); otherwise MPI is not
  * touched and the same binary runs alone. */
 int main(int argc, char **argv) {
   int force = argc > 1 && !strcmp(argv[1], "--mpi");

@@ -1,5 +1,5 @@
 # analyse.cmake: oware analyse: a hand-checked mistake and the stored rows (C), and a tournament of random, greedy and perfect analysed end to end (bash).
-oware_test(test_analyse test_analyse.c LIBS oware_arena)
+oware_test(test_analyse test_analyse.c LIBS oware_report oware_run oware_store)
 find_package(SQLite3 REQUIRED)
 target_link_libraries(test_analyse PRIVATE SQLite::SQLite3)
 oware_shell_test(test_analyse_cli test_analyse.sh)

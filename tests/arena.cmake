@@ -7,5 +7,5 @@ oware_shell_test(test_golden test_golden.sh)
 set_tests_properties(test_golden PROPERTIES LABELS threads)
 
 # The runner's contract on synthetic schedules.
-oware_test(test_runner test_runner.c LIBS oware_arena)
+oware_test(test_runner test_runner.c LIBS oware_report oware_run oware_store)
 set_tests_properties(test_runner PROPERTIES LABELS threads)

@@ -1,5 +1,5 @@
 # Players: interface, specs, weights, random/greedy/minimax, strength ladder.
-oware_test(test_players test_players.c LIBS oware_arena oware_players)
+oware_test(test_players test_players.c LIBS oware_report oware_run oware_store oware_players)
 set_tests_properties(test_players PROPERTIES TIMEOUT 600)
 # test_params loads the example plug-in, which resolves core/ and players/
 # functions from the test binary, as it does from oware.

@@ -1,5 +1,5 @@
-# rating.cmake: test_stats (stats/: fit, intervals, match statistics, SPRT, without arena) and test_rating (arena/rating_store.c and rating_print.c, the store's schema 2, `oware rate` and `oware sprt`).
-oware_test(test_rating test_rating.c LIBS oware_arena)
+# rating.cmake: test_stats (stats/: fit, intervals, match statistics, SPRT, without arena) and test_rating (store/rating_store.c and rating_print.c, the store's schema 2, `oware rate` and `oware sprt`).
+oware_test(test_rating test_rating.c LIBS oware_report oware_run oware_store)
 # The migration test writes a version-1 database through sqlite3 directly.
 find_package(SQLite3 REQUIRED)
 target_link_libraries(test_rating PRIVATE SQLite::SQLite3)

@@ -1,5 +1,5 @@
-# report.cmake: tests of the charts and reports (arena/plot.c, arena/report.c, `oware chart`, `oware report`).
-oware_test(test_report test_report.c LIBS oware_arena)
+# report.cmake: tests of the charts and reports (report/plot.c, report/report.c, `oware chart`, `oware report`).
+oware_test(test_report test_report.c LIBS oware_report oware_run oware_store)
 set_tests_properties(test_report PROPERTIES TIMEOUT 300)
 # The command line, and gnuplot missing (PATH without it).
 oware_shell_test(test_report_cli test_report.sh)

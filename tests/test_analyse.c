@@ -1,4 +1,4 @@
-/* test_analyse.c: arena/analyse.c and analyse_store.c: a hand-checked mistake, the stored rows read back, malformed rows, missing tables and unsupported variants. */
+/* test_analyse.c: run/analyse.c and analyse_store.c: a hand-checked mistake, the stored rows read back, malformed rows, missing tables and unsupported variants. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "arena/analyse.h"
-#include "arena/store.h"
+#include "run/analyse.h"
+#include "store/store.h"
 #include "core/variant.h"
 #include "tests/fixture.h"
 
@@ -77,7 +77,7 @@ static int64_t make_run(store *db, const char *variant_name, int with_game) {
     g.plies = 5;
     g.winner = 1;
     g.score2[0] = 44, g.score2[1] = 52;
-    g.end = MATCH_NO_MOVE;
+    g.end = OUTCOME_NO_MOVE;
     g.seed = 7;
     if (store_games_insert(db, &g, 1, err, sizeof err)) fail_msg("%s", err);
   }

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "arena/store.h"
-#include "arena/study_run.h"
+#include "store/store.h"
+#include "run/study_run.h"
 #include "tuner/calibration.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"

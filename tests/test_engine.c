@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/thread.h"
-#include "arena/match.h"
+#include "run/match.h"
 #include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -66,9 +66,9 @@ static void count_info(void *ctx, const player_info *in) {
 }
 
 /* Plays one game; returns its result (the game is freed). */
-static match_result play(player *south, player *north, const variant *v, uint64_t seed) {
+static outcome play(player *south, player *north, const variant *v, uint64_t seed) {
   game g;
-  match_result r;
+  outcome r;
   char err[256];
   if (match_play(south, north, v, NULL, seed, &g, &r, err, sizeof err))
     fail_msg("match_play: %s", err);
@@ -93,10 +93,10 @@ static void test_real_games(void **state) {
       variant v;
       parse_variant(variants[k], &v);
       for (int colour = 0; colour < 2; colour++) {
-        match_result r = colour ? play(opp, eng, &v, seed++) : play(eng, opp, &v, seed++);
-        if (r.end >= MATCH_FORFEIT_TIMEOUT)
+        outcome r = colour ? play(opp, eng, &v, seed++) : play(eng, opp, &v, seed++);
+        if (r.end >= OUTCOME_FORFEIT_TIMEOUT)
           fail_msg("%s vs %s under %s: %s: %s", eng->name, opp->name, variants[k],
-                   match_end_name(r.end), r.detail);
+                   outcome_end_name(r.end), r.detail);
         assert_true(r.plies > 0);
       }
     }
@@ -109,11 +109,11 @@ static void test_real_games(void **state) {
         notation_parse_position("6-6-6-5-0-1-6-6-6-0-0-6-0-0-N", &v, &b, err, sizeof err), 0);
     for (int colour = 0; colour < 2; colour++) {
       game g;
-      match_result r;
+      outcome r;
       assert_int_equal(match_play(colour ? opp : eng, colour ? eng : opp, &v, &b, seed++, &g, &r,
                                   err, sizeof err),
                        0);
-      if (r.end >= MATCH_FORFEIT_TIMEOUT) fail_msg("from a fen: %s", r.detail);
+      if (r.end >= OUTCOME_FORFEIT_TIMEOUT) fail_msg("from a fen: %s", r.detail);
       game_free(&g);
     }
     player_free(opp);
@@ -194,24 +194,24 @@ static void test_infinite_stop(void **state) {
 }
 
 /* A forfeit of the fake as South in its first or second move. */
-static match_result fake_game(const char *mode, const char *extra, double *seconds) {
+static outcome fake_game(const char *mode, const char *extra, double *seconds) {
   char spec[1024];
   fake_spec(spec, sizeof spec, mode, extra);
   player *f = make(spec), *r = make("random");
   variant v;
   variant_default(&v);
   double t0 = clock_now();
-  match_result res = play(f, r, &v, 7);
+  outcome res = play(f, r, &v, 7);
   if (seconds) *seconds = clock_now() - t0;
   player_free(f);
   player_free(r);
   return res;
 }
 
-static void assert_forfeit(const match_result *r, match_end end, const char *words) {
-  print_message("  %s: %s\n", match_end_name(r->end), r->detail);
+static void assert_forfeit(const outcome *r, outcome_end end, const char *words) {
+  print_message("  %s: %s\n", outcome_end_name(r->end), r->detail);
   if (r->end != end)
-    fail_msg("expected %s, got %s: %s", match_end_name(end), match_end_name(r->end), r->detail);
+    fail_msg("expected %s, got %s: %s", outcome_end_name(end), outcome_end_name(r->end), r->detail);
   assert_int_equal(r->winner, BOARD_NORTH);
   if (!strstr(r->detail, words)) fail_msg("'%s' is not in the message: %s", words, r->detail);
 }
@@ -219,8 +219,8 @@ static void assert_forfeit(const match_result *r, match_end end, const char *wor
 static void test_garbage(void **state) {
   (void)state;
   double s;
-  match_result r = fake_game("garbage", "movetime=100", &s);
-  assert_forfeit(&r, MATCH_FORFEIT_PROTOCOL, "thinking hard");
+  outcome r = fake_game("garbage", "movetime=100", &s);
+  assert_forfeit(&r, OUTCOME_FORFEIT_PROTOCOL, "thinking hard");
   assert_true(strstr(r.detail, "no bestmove") != NULL);
   assert_true(s < 3.0); /* 100 + 300 ms, then 200 ms for stop */
 }
@@ -229,29 +229,29 @@ static void test_garbage(void **state) {
 static void test_flood(void **state) {
   (void)state;
   double s;
-  match_result r = fake_game("flood", "movetime=100", &s);
-  assert_forfeit(&r, MATCH_FORFEIT_PROTOCOL, "flood of garbage");
+  outcome r = fake_game("flood", "movetime=100", &s);
+  assert_forfeit(&r, OUTCOME_FORFEIT_PROTOCOL, "flood of garbage");
   assert_true(s < 3.0);
 }
 
 static void test_bad_bestmove(void **state) {
   (void)state;
-  match_result r = fake_game("badbest", "", NULL);
-  assert_forfeit(&r, MATCH_FORFEIT_PROTOCOL, "bestmove xyz");
+  outcome r = fake_game("badbest", "", NULL);
+  assert_forfeit(&r, OUTCOME_FORFEIT_PROTOCOL, "bestmove xyz");
 }
 
 static void test_illegal(void **state) {
   (void)state;
-  match_result r = fake_game("illegal", "", NULL);
-  assert_forfeit(&r, MATCH_FORFEIT_ILLEGAL, "bestmove a");
+  outcome r = fake_game("illegal", "", NULL);
+  assert_forfeit(&r, OUTCOME_FORFEIT_ILLEGAL, "bestmove a");
   assert_int_equal(r.plies, 0);
 }
 
 static void test_hang_at_go(void **state) {
   (void)state;
   double s;
-  match_result r = fake_game("hanggo", "movetime=200", &s);
-  assert_forfeit(&r, MATCH_FORFEIT_TIMEOUT, "no bestmove within 500 ms");
+  outcome r = fake_game("hanggo", "movetime=200", &s);
+  assert_forfeit(&r, OUTCOME_FORFEIT_TIMEOUT, "no bestmove within 500 ms");
   assert_true(strstr(r.detail, "killed") != NULL);
   /* 500 ms, 200 ms for stop; the destroy: 200 ms of grace. */
   assert_true(s < 3.0);
@@ -330,8 +330,8 @@ static void test_no_variant_option(void **state) {
   parse_variant("auale", &v);
   assert_int_equal(player_new_game(f, &v, 1, err, sizeof err), -1);
   if (!strstr(err, "Variant") || !strstr(err, "auale")) fail_msg("message: %s", err);
-  match_result res = play(f, r, &v, 3);
-  assert_forfeit(&res, MATCH_FORFEIT_ERROR, "Variant");
+  outcome res = play(f, r, &v, 3);
+  assert_forfeit(&res, OUTCOME_FORFEIT_ERROR, "Variant");
   player_free(f);
   player_free(r);
 }
@@ -343,9 +343,9 @@ static void test_crash_and_restart(void **state) {
   assert_non_null(mkdtemp(dir));
   snprintf(count, sizeof count, "%s/count", dir);
   snprintf(extra, sizeof extra, "arg=%s", count);
-  match_result r = fake_game("dieat", extra, NULL);
+  outcome r = fake_game("dieat", extra, NULL);
   /* It played F (go 1), then died at go 2 (ply 2). */
-  assert_forfeit(&r, MATCH_FORFEIT_CRASH, "exited with status 3");
+  assert_forfeit(&r, OUTCOME_FORFEIT_CRASH, "exited with status 3");
   assert_int_equal(r.plies, 2);
 
   char spec[1024];
@@ -457,13 +457,13 @@ static void *thread_games(void *arg) {
   *ok = e && r;
   for (int k = 0; *ok && k < 2; k++) {
     game g;
-    match_result res;
+    outcome res;
     if (match_play(k ? r : e, k ? e : r, &v, NULL, (uint64_t)k, &g, &res, err, sizeof err)) {
       *ok = 0;
       break;
     }
     game_free(&g);
-    if (res.end >= MATCH_FORFEIT_TIMEOUT) *ok = 0;
+    if (res.end >= OUTCOME_FORFEIT_TIMEOUT) *ok = 0;
   }
   player_free(e);
   player_free(r);

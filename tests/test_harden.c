@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "core/thread.h"
-#include "arena/match.h"
-#include "arena/store.h"
+#include "run/match.h"
+#include "store/store.h"
 #include "core/outfile.h"
 #include "players/engine.h"
 #include "players/uci.h"
@@ -46,7 +46,7 @@ static void test_match_stops(void **state) {
   assert_non_null(s);
   assert_non_null(n);
   game g;
-  match_result r;
+  outcome r;
   atomic_store(&stop_flag, 0);
   char terr[128];
   thread *th = thread_start(stop_later, NULL, terr, sizeof terr);
@@ -222,7 +222,7 @@ static void test_store_rows(void **state) {
   g.plies = 3;
   g.score2[0] = g.score2[1] = 48;
   g.winner = -1;
-  g.end = MATCH_REPETITION;
+  g.end = OUTCOME_REPETITION;
   assert_int_equal(store_games_insert(s, &g, 1, err, sizeof err), 0);
   int n = 0;
   assert_int_equal(store_games_foreach(s, r.id, count_game, &n, err, sizeof err), 0);

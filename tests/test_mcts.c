@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "core/thread.h"
-#include "arena/match.h"
+#include "run/match.h"
 #include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -76,13 +76,13 @@ static void test_legal_games(void **state) {
       int colour = (k >> 1) & 1;
       player *south = colour ? o : m, *north = colour ? m : o;
       game g;
-      match_result r;
+      outcome r;
       char err[256];
       assert_int_equal(
           match_play(south, north, &v, NULL, (uint64_t)(100 + vi), &g, &r, err, sizeof err), 0);
-      if (r.end > MATCH_PLY_LIMIT)
+      if (r.end > OUTCOME_PLY_LIMIT)
         fail_msg("%s vs %s on %s: %s: %s", south->name, north->name, variants[vi],
-                 match_end_name(r.end), r.detail);
+                 outcome_end_name(r.end), r.detail);
       assert_int_not_equal(g.end, BOARD_END_NONE);
       games++;
       game_free(&g);
@@ -507,14 +507,14 @@ static void test_strength(void **state) {
   double t0 = clock_now();
   for (int i = 0; i < games; i++) {
     game g;
-    match_result r;
+    outcome r;
     char err[256];
     int colour = i & 1; /* mcts is South in even games */
     player *south = colour ? o : m, *north = colour ? m : o;
     assert_int_equal(match_play(south, north, &v, NULL, (uint64_t)(1000 + i), &g, &r, err,
                                 sizeof err),
                      0);
-    assert_true(r.end <= MATCH_PLY_LIMIT);
+    assert_true(r.end <= OUTCOME_PLY_LIMIT);
     if (r.winner == colour) wins++;
     else if (r.winner == GAME_DRAW) draws++;
     game_free(&g);

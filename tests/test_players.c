@@ -12,7 +12,7 @@
 
 #include "tests/fixture.h"
 
-#include "arena/match.h"
+#include "run/match.h"
 #include "core/clock.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -321,12 +321,12 @@ static void test_legal_everywhere(void **state) {
       player *p = make(specs[si]);
       for (int k = 0; k < 4; k++) {
         game g;
-        match_result res;
+        outcome res;
         char err[256];
         player *s = k % 2 ? opp : p, *n = k % 2 ? p : opp;
         assert_int_equal(match_play(s, n, &v, NULL, (uint64_t)k, &g, &res, err, sizeof err), 0);
-        if (res.end >= MATCH_FORFEIT_TIMEOUT)
-          fail_msg("%s on %s: %s (%s)", specs[si], variants[vi], match_end_name(res.end),
+        if (res.end >= OUTCOME_FORFEIT_TIMEOUT)
+          fail_msg("%s on %s: %s (%s)", specs[si], variants[vi], outcome_end_name(res.end),
                    res.detail);
         assert_true(g.end != BOARD_END_NONE);
         game_free(&g);
@@ -695,12 +695,12 @@ static double score_of(const char *spec_a, const char *spec_b, int pairs, uint64
     board start = opening(&v, seed + (uint64_t)(k / 2), 2 + (k / 2) % 3);
     int a_south = k % 2 == 0;
     game g;
-    match_result res;
+    outcome res;
     char err[256];
     assert_int_equal(match_play(a_south ? a : b, a_south ? b : a, &v, &start,
                                 rng_mix(seed, (uint64_t)k), &g, &res, err, sizeof err),
                      0);
-    assert_true(res.end < MATCH_FORFEIT_TIMEOUT);
+    assert_true(res.end < OUTCOME_FORFEIT_TIMEOUT);
     int a_side = a_south ? BOARD_SOUTH : BOARD_NORTH;
     points += res.winner == GAME_DRAW ? 0.5 : res.winner == a_side ? 1 : 0;
     game_free(&g);

@@ -17,9 +17,9 @@
 
 #include <sqlite3.h>
 
-#include "arena/rating_print.h"
-#include "arena/rating_store.h"
-#include "arena/store.h"
+#include "report/rating_print.h"
+#include "store/rating_store.h"
+#include "store/store.h"
 #include "core/clock.h"
 #include "core/rng.h"
 
@@ -138,7 +138,7 @@ static void make_game(store_game *g, int64_t run, int series, int game_no, int a
   g->moves = "";
   g->winner = a_result == 0 ? -1 : (a_result > 0) == a_south ? 0 : 1;
   g->score2[0] = g->score2[1] = 48;
-  g->end = MATCH_MAJORITY;
+  g->end = OUTCOME_MAJORITY;
   g->seed = 7;
 }
 

@@ -1,4 +1,4 @@
-/* test_report.c: charts and reports (arena/plot.c, arena/report.c) from a fixture database that the test makes with `oware tournament`. */
+/* test_report.c: charts and reports (report/plot.c, report/report.c) from a fixture database that the test makes with `oware tournament`. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,9 +19,9 @@
 
 #include <sqlite3.h>
 
-#include "arena/plot.h"
-#include "arena/report.h"
-#include "arena/store.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "store/store.h"
 
 #define ERRLEN 2048
 

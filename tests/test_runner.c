@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/runner.h"
+#include "run/runner.h"
 #include "core/rng.h"
 
 /* A schedule of random players: job j has 1 + j % 3 games (or, for

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena/series.h"
+#include "run/series.h"
 
 #define DRAWN (-1)
 

@@ -21,7 +21,7 @@
 
 #include <sqlite3.h>
 
-#include "arena/store.h"
+#include "store/store.h"
 
 #define ERRLEN 1024
 
@@ -172,7 +172,7 @@ static void sample_game(store_game *g, int64_t run, int series, int no, char *mo
   g->score2[0] = (int)(next_rand() % 97);
   g->score2[1] = 96 - g->score2[0];
   g->plies = nmoves;
-  g->end = MATCH_MAJORITY;
+  g->end = OUTCOME_MAJORITY;
   g->seed = next_rand();
   g->seconds = (double)(next_rand() % 100000) / 1000.0;
 }
@@ -388,12 +388,12 @@ static void test_games_roundtrip(void **state) {
   in[0].score2[0] = 47; /* 23.5 - 24.5 under cycle=split */
   in[0].score2[1] = 49;
   in[0].winner = 1;
-  in[0].end = MATCH_REPETITION;
+  in[0].end = OUTCOME_REPETITION;
   in[0].seed = UINT64_MAX;
   in[0].seconds = 0.1;
   sample_game(&in[1], run, 0, 1, moves[1], 1000);
   snprintf(in[1].opening, sizeof in[1].opening, "0-1-2-3-4-5-6-7-8-9-3-0-0-0-N");
-  in[1].end = MATCH_FORFEIT_ILLEGAL;
+  in[1].end = OUTCOME_FORFEIT_ILLEGAL;
   snprintf(in[1].detail, sizeof in[1].detail, "played 'G' in 4-4-4-… (not a legal move)");
   in[1].seed = 0;
   in[1].winner = -1;

@@ -1,4 +1,4 @@
-/* test_study.c: the variant study (arena/study.c) on a fixture database of hand-written games whose numbers are worked out by hand below. */
+/* test_study.c: the variant study (report/study.c) on a fixture database of hand-written games whose numbers are worked out by hand below. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena/store.h"
-#include "arena/study.h"
+#include "store/store.h"
+#include "report/study_report.h"
 #include "core/board.h"
 #include "core/notation.h"
 #include "core/variant.h"
@@ -124,7 +124,7 @@ static void to_store(store_game *g, int64_t run, int series, const fixture_game 
   g->score2[0] = f->s2;
   g->score2[1] = f->n2;
   g->plies = (int)strlen(f->moves);
-  assert_int_equal(match_end_parse(f->end, &g->end), 0);
+  assert_int_equal(outcome_end_parse(f->end, &g->end), 0);
   g->seed = 7;
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/pairs.h"
+#include "run/pairs.h"
 #include "players/player.h"
 
 #define ERR(...) snprintf(err, errlen, __VA_ARGS__)

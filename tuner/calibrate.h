@@ -113,7 +113,7 @@ int calibrate_parse_levels(const char *text, calibrate_level *out, int *n, char 
  * measurable effect of the knob). */
 int calibrate_run(const calibrate_config *c, calibrate_result *r, char *err, size_t errlen);
 
-/* ---- The real evaluator: games against a reference pool (arena/pairs.h) ---- */
+/* ---- The real evaluator: games against a reference pool (run/pairs.h) ---- */
 
 /* Checks that the player type of spec `base` has option `knob`, of type int
  * or real, that [lo, hi] is inside the option's range, and that base does

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/match.h"
+#include "run/match.h"
 #include "core/error.h"
 #include "core/notation.h"
 
@@ -24,7 +24,7 @@ typedef struct reader {
 static int read_game(void *ctx, const store_game *g) {
   reader *d = ctx;
   if (g->variant_idx < 0 || g->variant_idx >= d->run->nvariants ||
-      strcmp(d->run->variant[g->variant_idx], d->vname) || g->end >= MATCH_FORFEIT_TIMEOUT)
+      strcmp(d->run->variant[g->variant_idx], d->vname) || g->end >= OUTCOME_FORFEIT_TIMEOUT)
     return 0;
   board start;
   char e[256];

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "arena/store.h"
+#include "store/store.h"
 #include "core/board.h"
 #include "core/variant.h"
 

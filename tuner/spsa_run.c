@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena/pairs.h"
+#include "run/pairs.h"
 #include "tuner/spsa.h"
 
 /* Plays iteration k from theta (the tuned weights, map[j] their features)

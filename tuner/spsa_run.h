@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena/store.h"
+#include "store/store.h"
 #include "core/variant.h"
 #include "players/eval.h"
 #include "tuner/tuning.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena/runner.h"
+#include "run/runner.h"
 #include "core/game.h"
 #include "core/rng.h"
 #include "players/eval.h"
@@ -296,7 +296,7 @@ int texel_fit(const texel_set *set, double K, double *w, const int *tune, int ma
   return 0;
 }
 
-/* ---- Self-play in another process (arena/runner_mpi.c) ---- */
+/* ---- Self-play in another process (run/runner_mpi.c) ---- */
 
 /* What sp_next and sp_prepare read: the spec, the weights, the variant
  * (canonical string), the opening plies, the seed. */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena/store.h"
+#include "store/store.h"
 #include "players/eval.h"
 
 /* What kind of line a driver reports. The library never prints: the
@@ -40,7 +40,7 @@ typedef struct tuner_observer {
 void tuner_report(const tuner_observer *obs, tuner_line kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Passes a game-pair job's progress (arena/pairs.h, texel_selfplay) on to
+/* Passes a game-pair job's progress (run/pairs.h, texel_selfplay) on to
  * obs->games as `before` + done of `total` (0: the job's total). The
  * relay is the hook's ctx; tuner_games_relay_fn the hook. */
 typedef struct tuner_games_relay {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena/pairs.h"
+#include "run/pairs.h"
 #include "core/rng.h"
 
 static void add(rating_match *m, const pairs_result *part) {

@@ -8,7 +8,7 @@
 
 #include "stats/match_stats.h"
 #include "stats/sprt.h"
-#include "arena/store.h"
+#include "store/store.h"
 #include "core/variant.h"
 #include "players/eval.h"
 #include "tuner/tuning.h"

@@ -1,7 +1,7 @@
 /* fuzz_openings.c: openings files (file:PATH, a position a line) read for a run of two variants, and the openings option itself. */
 #include <unistd.h>
 
-#include "arena/tournament.h"
+#include "run/tournament.h"
 #include "tests/fuzz/fuzz.h"
 
 static char path[64];

@@ -1,6 +1,6 @@
 /* fuzz_series.c: series formats and SPRT options: no crash; a parsed format round-trips and a series of it ends within its bound. */
 #include "stats/sprt.h"
-#include "arena/series.h"
+#include "run/series.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

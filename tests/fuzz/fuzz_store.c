@@ -2,8 +2,8 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "arena/store.h"
-#include "arena/tournament.h"
+#include "store/store.h"
+#include "run/tournament.h"
 #include "core/notation.h"
 #include "core/variant.h"
 #include "tests/fuzz/fuzz.h"
@@ -53,7 +53,7 @@ static void build_image(void) {
     g[k].winner = k % 3 - 1;
     g[k].score2[0] = 40;
     g[k].score2[1] = 56;
-    g[k].end = MATCH_MAJORITY;
+    g[k].end = OUTCOME_MAJORITY;
     g[k].seed = (uint64_t)k;
   }
   /* Letters of a 4-house variant for the awari games. */

@@ -1,0 +1,36 @@
+/* outcome.h: how a game between two players ended (the rules' end or a player's forfeit), with the score; the one table of end names. */
+#ifndef OWARE_OUTCOME_H
+#define OWARE_OUTCOME_H
+
+#include "core/board.h"
+
+/* How a game ended: the rules' reasons, or a forfeit by one player. */
+typedef enum {
+  OUTCOME_MAJORITY = BOARD_END_MAJORITY,
+  OUTCOME_NO_MOVE = BOARD_END_NO_MOVE,
+  OUTCOME_REPETITION = BOARD_END_REPETITION,
+  OUTCOME_PLY_LIMIT = BOARD_END_PLY_LIMIT,
+  OUTCOME_FORFEIT_TIMEOUT,
+  OUTCOME_FORFEIT_ILLEGAL,
+  OUTCOME_FORFEIT_CRASH,
+  OUTCOME_FORFEIT_PROTOCOL,
+  OUTCOME_FORFEIT_ERROR
+} outcome_end;
+#define OUTCOME_NENDS (OUTCOME_FORFEIT_ERROR + 1)
+
+/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …
+ * (the one table of end names; "?" out of range). */
+const char *outcome_end_name(outcome_end e);
+/* The end named (a real end: not "playing"): 0, or -1 when unknown. */
+int outcome_end_parse(const char *name, outcome_end *out);
+
+typedef struct outcome {
+  outcome_end end;
+  int winner;      /* BOARD_SOUTH, BOARD_NORTH or GAME_DRAW */
+  int score2[2];   /* final scores in half seeds (stores at a forfeit) */
+  int plies;
+  double seconds;
+  char detail[256]; /* for a forfeit: what the player did wrong */
+} outcome;
+
+#endif

@@ -1,0 +1,756 @@
+/* pgn.c: PGN records written from stored games; PGN and OGN files read back as games to rate or store. */
+#include "report/pgn.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/match.h"
+#include "core/board.h"
+#include "core/error.h"
+#include "core/game.h"
+#include "core/variant.h"
+
+/* ================================================================ writing */
+
+/* A tag whose value has '"' and '\' escaped, as PGN asks. Names with a
+ * quote are legal PGN, but Ordo reads a tag up to its first '"]'. */
+static int put_tag(FILE *f, const char *name, const char *value) {
+  if (fprintf(f, "[%s \"", name) < 0) return -1;
+  for (const char *c = value && *value ? value : "?"; *c; c++) {
+    if ((*c == '"' || *c == '\\') && fputc('\\', f) == EOF) return -1;
+    if (fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f) == EOF) return -1;
+  }
+  return fputs("\"]\n", f) == EOF ? -1 : 0;
+}
+
+static const char *pgn_result(int winner) {
+  return winner == BOARD_SOUTH ? "1-0" : winner == BOARD_NORTH ? "0-1" : winner == -1 ? "1/2-1/2"
+                                                                                      : "*";
+}
+
+int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err,
+                     size_t errlen) {
+  variant v;
+  board start;
+  game gm;
+  char verr[256];
+  if (g->variant_idx < 0 || g->variant_idx >= r->nvariants) {
+    error_set(err, errlen, "series %d game %d: no variant %d in the run", g->series_no, g->game_no,
+         g->variant_idx);
+    return -1;
+  }
+  if (variant_parse(r->variant[g->variant_idx], &v, verr, sizeof verr) ||
+      notation_parse_position(g->opening, &v, &start, verr, sizeof verr)) {
+    error_set(err, errlen, "series %d game %d: %s", g->series_no, g->game_no, verr);
+    return -1;
+  }
+  if (game_init(&gm, &v, &start)) {
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
+  for (const char *m = g->moves; *m; m++)
+    if (game_play(&gm, notation_move_index(&v, *m))) {
+      error_set(err, errlen, "series %d game %d: stored move %ld (%c) is not legal", g->series_no,
+           g->game_no, (long)(m - g->moves) + 1, *m);
+      game_free(&gm);
+      return -1;
+    }
+  char round[48], date[16], vname[160], score[40], a[16], b[16], plies[16];
+  snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
+  snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
+  variant_format(&v, vname, sizeof vname);
+  notation_format_half(g->score2[0], a, sizeof a);
+  notation_format_half(g->score2[1], b, sizeof b);
+  snprintf(score, sizeof score, "%s-%s", a, b);
+  snprintf(plies, sizeof plies, "%d", gm.plies);
+  const char *res = pgn_result(g->winner);
+  int bad = put_tag(f, "Event", r->name) || put_tag(f, "Site", "oware-harness") ||
+            put_tag(f, "Date", date) || put_tag(f, "Round", round) ||
+            put_tag(f, "White", r->player_name[g->south_idx]) ||
+            put_tag(f, "Black", r->player_name[g->north_idx]) || put_tag(f, "Result", res) ||
+            put_tag(f, "Variant", vname) || put_tag(f, "StartPosition", g->opening) ||
+            put_tag(f, "Termination", outcome_end_name(g->end)) || put_tag(f, "Score", score) ||
+            put_tag(f, "PlyCount", plies) || fputc('\n', f) == EOF;
+  /* Movetext: "1. F d 2. E e …", "1... d" when North starts; lines under 80. */
+  int col = 0;
+  for (int i = 0; !bad && i < gm.plies; i++) {
+    char tok[24];
+    int side = (start.side + i) % 2, num = (start.side + i) / 2 + 1, n;
+    char letter = notation_move_letter(&v, gm.moves[i]);
+    if (side == BOARD_SOUTH) n = snprintf(tok, sizeof tok, "%d. %c", num, letter);
+    else if (i == 0) n = snprintf(tok, sizeof tok, "%d... %c", num, letter);
+    else n = snprintf(tok, sizeof tok, "%c", letter);
+    if (col && col + 1 + n > 79) {
+      bad |= fputc('\n', f) == EOF;
+      col = 0;
+    } else if (col) {
+      bad |= fputc(' ', f) == EOF;
+      col++;
+    }
+    bad |= fputs(tok, f) == EOF;
+    col += n;
+  }
+  if (!bad) bad = fprintf(f, "%s%s\n\n", col ? " " : "", res) < 0;
+  game_free(&gm);
+  if (bad) error_set(err, errlen, "write error");
+  return bad ? -1 : 0;
+}
+
+/* ================================================================ reading */
+
+typedef struct reader {
+  const char *p;
+  int line;
+} reader;
+
+/* Skips blanks, ';' comments to the end of the line and '%' escape lines. */
+static void skip_space(reader *r) {
+  for (;;) {
+    if (*r->p == '\n') {
+      r->line++;
+      r->p++;
+      if (*r->p == '%')
+        while (*r->p && *r->p != '\n') r->p++;
+    } else if (isspace((unsigned char)*r->p)) {
+      r->p++;
+    } else if (*r->p == ';') {
+      while (*r->p && *r->p != '\n') r->p++;
+    } else {
+      return;
+    }
+  }
+}
+
+#define MAX_TAGS 32
+typedef struct tag {
+  char name[32];
+  char value[256];
+} tag;
+
+static const char *tag_get(const tag *t, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(t[i].name, name)) return t[i].value;
+  return NULL;
+}
+
+/* Reads "[Name "value"]" at r->p (which is at '['). */
+static int read_tag(reader *r, tag *t, int rec, char *err, size_t errlen) {
+  int line = r->line;
+  r->p++;
+  while (*r->p == ' ' || *r->p == '\t') r->p++;
+  size_t n = 0;
+  while (isalnum((unsigned char)*r->p) || *r->p == '_') {
+    if (n + 1 >= sizeof t->name) goto bad;
+    t->name[n++] = *r->p++;
+  }
+  t->name[n] = 0;
+  if (!n) goto bad;
+  while (*r->p == ' ' || *r->p == '\t') r->p++;
+  if (*r->p != '"') goto bad;
+  r->p++;
+  n = 0;
+  while (*r->p && *r->p != '"' && *r->p != '\n') {
+    if (*r->p == '\\' && (r->p[1] == '"' || r->p[1] == '\\')) r->p++;
+    if (n + 1 >= sizeof t->value) {
+      error_set(err, errlen, "record %d (line %d): the value of tag %s is longer than %zu characters",
+           rec, line, t->name, sizeof t->value - 1);
+      return -1;
+    }
+    t->value[n++] = *r->p++;
+  }
+  t->value[n] = 0;
+  if (*r->p != '"') goto bad;
+  r->p++;
+  while (*r->p == ' ' || *r->p == '\t') r->p++;
+  if (*r->p != ']') goto bad;
+  r->p++;
+  return 0;
+bad:
+  error_set(err, errlen, "record %d (line %d): a tag is not [Name \"value\"]", rec, line);
+  return -1;
+}
+
+/* Copies src into dst[size]; returns -1 when it does not fit (cut then). */
+static int copy(char *dst, size_t size, const char *src) {
+  size_t n = strlen(src);
+  int cut = n >= size;
+  if (cut) n = size - 1;
+  memcpy(dst, src, n);
+  dst[n] = 0;
+  return cut ? -1 : 0;
+}
+
+/* "12." "12..." "12" */
+static int is_move_number(const char *t, size_t n) {
+  size_t i = 0;
+  while (i < n && isdigit((unsigned char)t[i])) i++;
+  if (!i) return 0;
+  while (i < n && t[i] == '.') i++;
+  return i == n;
+}
+
+/* "23" or "23.5" into half seeds; -1 when it is not one. */
+static int half_seeds(const char *t, size_t n) {
+  int v = 0;
+  size_t i = 0;
+  while (i < n && isdigit((unsigned char)t[i]) && v < 100000) v = v * 10 + (t[i++] - '0');
+  if (!i) return -1;
+  v *= 2;
+  if (i + 2 == n && t[i] == '.' && t[i + 1] == '5') return v + 1;
+  return i == n ? v : -1;
+}
+
+/* A result: 1-0, 0-1, 1/2-1/2, *, or OGN's final seeds "25-23" (then the
+ * scores go to score2). Returns 1 with *winner set, 0 when it is not one. */
+static int parse_result(const char *t, size_t n, int *winner, int score2[2], int *has_score) {
+  if (n == 3 && !memcmp(t, "1-0", 3)) return *winner = 0, 1;
+  if (n == 3 && !memcmp(t, "0-1", 3)) return *winner = 1, 1;
+  if (n == 7 && !memcmp(t, "1/2-1/2", 7)) return *winner = -1, 1;
+  if (n == 1 && *t == '*') return *winner = PGN_NO_RESULT, 1;
+  const char *dash = memchr(t, '-', n);
+  if (!dash) return 0;
+  int a = half_seeds(t, (size_t)(dash - t)), b = half_seeds(dash + 1, n - (size_t)(dash - t) - 1);
+  if (a < 0 || b < 0) return 0;
+  score2[0] = a;
+  score2[1] = b;
+  *has_score = 1;
+  *winner = a > b ? 0 : b > a ? 1 : -1;
+  return 1;
+}
+
+static const char *winner_words(int w) {
+  return w == 0 ? "South wins" : w == 1 ? "North wins" : w == -1 ? "a draw" : "no result";
+}
+
+/* Reads one record. Returns 1 for a record, 0 at the end, -1 on error. */
+static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errlen) {
+  tag tags[MAX_TAGS];
+  int ntags = 0;
+  memset(out, 0, sizeof *out);
+  skip_space(r);
+  if (!*r->p) return 0;
+  out->line = r->line;
+  while (*r->p == '[') {
+    if (ntags == MAX_TAGS) {
+      error_set(err, errlen, "record %d (line %d): more than %d tags", rec, out->line, MAX_TAGS);
+      return -1;
+    }
+    /* A tag already seen starts the next record. */
+    const char *q = r->p + 1;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t qn = 0;
+    while (isalnum((unsigned char)q[qn]) || q[qn] == '_') qn++;
+    int seen = 0;
+    for (int i = 0; i < ntags; i++)
+      seen |= strlen(tags[i].name) == qn && !memcmp(tags[i].name, q, qn);
+    if (seen) break;
+    if (read_tag(r, &tags[ntags++], rec, err, errlen)) return -1;
+    /* A blank line ends the tags. */
+    int newlines = 0;
+    for (const char *c = r->p; *c && isspace((unsigned char)*c); c++) newlines += *c == '\n';
+    skip_space(r);
+    if (newlines >= 2) break;
+  }
+  /* Variant and start position first: they say what the letters mean. */
+  variant v;
+  const char *vt = tag_get(tags, ntags, "Variant");
+  char verr[256];
+  if (vt && variant_parse(vt, &v, verr, sizeof verr)) {
+    error_set(err, errlen, "record %d (line %d): tag Variant: %s", rec, out->line, verr);
+    return -1;
+  }
+  if (!vt) variant_default(&v);
+  board start;
+  const char *pos = tag_get(tags, ntags, "StartPosition");
+  const char *posname = "StartPosition";
+  if (!pos) pos = tag_get(tags, ntags, "FEN"), posname = "FEN";
+  if (pos && notation_parse_position(pos, &v, &start, verr, sizeof verr)) {
+    error_set(err, errlen, "record %d (line %d): tag %s: %s", rec, out->line, posname, verr);
+    return -1;
+  }
+  if (!pos) board_start(&start, &v);
+  /* Movetext, up to a result token, the next tag or the end. */
+  size_t cap = 64, n = 0;
+  char *moves = malloc(cap);
+  if (!moves) {
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
+  int term = PGN_NO_RESULT, has_term = 0, tscore2[2] = {0, 0}, has_tscore = 0;
+  for (;;) {
+    skip_space(r);
+    const char *t = r->p;
+    if (!*t || *t == '[') break;
+    if (*t == '{' || *t == '(') {
+      char open = *t, close = open == '{' ? '}' : ')';
+      int depth = 0, start_line = r->line;
+      do {
+        if (*r->p == open) depth++;
+        else if (*r->p == close) depth--;
+        else if (*r->p == '\n') r->line++;
+        r->p++;
+      } while (*r->p && depth > 0);
+      if (depth > 0) {
+        error_set(err, errlen, "record %d (line %d): '%c' is never closed", rec, start_line, open);
+        free(moves);
+        return -1;
+      }
+      continue;
+    }
+    while (*r->p && !isspace((unsigned char)*r->p) && !strchr("{}();[", *r->p)) r->p++;
+    size_t len = (size_t)(r->p - t);
+    if (!len) {
+      error_set(err, errlen, "record %d (line %d): unexpected '%c'", rec, r->line, *t);
+      free(moves);
+      return -1;
+    }
+    if (*t == '$' || is_move_number(t, len)) continue;
+    if (parse_result(t, len, &term, tscore2, &has_tscore)) {
+      has_term = 1;
+      break;
+    }
+    /* "12.F": a move number glued to its move. */
+    while (len && isdigit((unsigned char)*t) && memchr(t, '.', len)) {
+      const char *dot = memchr(t, '.', len);
+      while (dot < t + len && *dot == '.') dot++;
+      if (dot == t + len) break;
+      len -= (size_t)(dot - t);
+      t = dot;
+    }
+    if (parse_result(t, len, &term, tscore2, &has_tscore)) {
+      has_term = 1;
+      break;
+    }
+    for (size_t i = 0; i < len; i++) {
+      if (notation_move_index(&v, t[i]) < 0) {
+        error_set(err, errlen,
+             "record %d (line %d): '%.*s' is not a move: '%c' is not a house letter (%c-%c, "
+             "%c-%c)",
+             rec, r->line, (int)len, t, t[i], 'A', 'A' + v.houses - 1, 'a', 'a' + v.houses - 1);
+        free(moves);
+        return -1;
+      }
+      if (n + 2 > cap) {
+        char *m2 = realloc(moves, cap * 2);
+        if (!m2) {
+          free(moves);
+          error_set(err, errlen, "out of memory");
+          return -1;
+        }
+        moves = m2;
+        cap *= 2;
+      }
+      moves[n++] = t[i];
+    }
+  }
+  moves[n] = 0;
+  out->moves = moves;
+  out->plies = (int)n;
+  /* The players. */
+  const char *s = tag_get(tags, ntags, "White"), *nn = tag_get(tags, ntags, "Black");
+  if (!s) s = tag_get(tags, ntags, "South");
+  if (!nn) nn = tag_get(tags, ntags, "North");
+  if (!s || !nn || !*s || !*nn) {
+    error_set(err, errlen, "record %d (line %d): the %s player is not named (tag %s)", rec,
+         out->line, !s || !*s ? "South" : "North", !s || !*s ? "White or South" : "Black or North");
+    goto fail;
+  }
+  if (copy(out->south, sizeof out->south, s) || copy(out->north, sizeof out->north, nn)) {
+    error_set(err, errlen, "record %d (line %d): a player's name is longer than %zu characters", rec,
+         out->line, sizeof out->south - 1);
+    goto fail;
+  }
+  const char *ev = tag_get(tags, ntags, "Event"), *rd = tag_get(tags, ntags, "Round");
+  copy(out->event, sizeof out->event, ev ? ev : "");
+  copy(out->round, sizeof out->round, rd ? rd : "");
+  variant_format(&v, out->variant, sizeof out->variant);
+  notation_format_position(&start, &v, NULL, out->opening, sizeof out->opening);
+  /* The result: the Result tag, else the movetext's result. */
+  int winner = PGN_NO_RESULT, score2[2] = {0, 0}, has_score = 0;
+  const char *res = tag_get(tags, ntags, "Result");
+  if (res) {
+    if (!parse_result(res, strlen(res), &winner, score2, &has_score)) {
+      error_set(err, errlen,
+           "record %d (line %d): tag Result is '%s'; expected 1-0, 0-1, 1/2-1/2, * or final "
+           "seeds such as 25-23",
+           rec, out->line, res);
+      goto fail;
+    }
+  } else if (has_term) {
+    winner = term;
+    if (has_tscore) memcpy(score2, tscore2, sizeof score2), has_score = 1;
+  } else {
+    error_set(err, errlen, "record %d (line %d): no result (a Result tag or 1-0, 0-1, 1/2-1/2, *)",
+         rec, out->line);
+    goto fail;
+  }
+  if (has_term && term != winner) {
+    error_set(err, errlen, "record %d (line %d): tag Result says %s, the movetext's result %s", rec,
+         out->line, winner_words(winner), winner_words(term));
+    goto fail;
+  }
+  const char *sc = tag_get(tags, ntags, "Score");
+  if (sc) {
+    int w2;
+    if (!parse_result(sc, strlen(sc), &w2, score2, &has_score) || !has_score) {
+      error_set(err, errlen, "record %d (line %d): tag Score is '%s'; expected final seeds such as 25-23",
+           rec, out->line, sc);
+      goto fail;
+    }
+  }
+  /* Replay. */
+  game gm;
+  if (game_init(&gm, &v, &start)) {
+    error_set(err, errlen, "out of memory");
+    goto fail;
+  }
+  for (int i = 0; i < out->plies; i++) {
+    int rc = game_play(&gm, notation_move_index(&v, moves[i]));
+    if (rc) {
+      char legal[64];
+      notation_format_legal(&v, gm.legal, legal, sizeof legal);
+      if (rc == -2) error_set(err, errlen, "out of memory");
+      else if (gm.end != BOARD_END_NONE)
+        error_set(err, errlen, "record %d (line %d): move %d (%c) comes after the end of the game (%s)",
+             rec, out->line, i + 1, moves[i], board_end_name(gm.end));
+      else
+        error_set(err, errlen, "record %d (line %d): move %d (%c) is not legal; legal moves: %s", rec,
+             out->line, i + 1, moves[i], legal);
+      game_free(&gm);
+      goto fail;
+    }
+  }
+  const char *termination = tag_get(tags, ntags, "Termination");
+  if (gm.end != BOARD_END_NONE) {
+    if (winner != PGN_NO_RESULT && winner != gm.winner) {
+      error_set(err, errlen, "record %d (line %d): the result says %s, but the moves end the game "
+           "with %s", rec, out->line, winner_words(winner), winner_words(gm.winner));
+      game_free(&gm);
+      goto fail;
+    }
+    if (!has_score) memcpy(score2, gm.score2, sizeof score2);
+  } else if (!has_score) {
+    score2[0] = 2 * gm.pos.store[0];
+    score2[1] = 2 * gm.pos.store[1];
+  }
+  copy(out->end, sizeof out->end,
+       termination && *termination ? termination
+       : gm.end != BOARD_END_NONE  ? board_end_name(gm.end)
+                                   : "unknown");
+  game_free(&gm);
+  out->winner = winner;
+  memcpy(out->score2, score2, sizeof score2);
+  return 1;
+fail:
+  free(out->moves);
+  out->moves = NULL;
+  return -1;
+}
+
+/* Round "r.s.g" (whole numbers from 1). */
+static int parse_round(const char *t, int v[3]) {
+  for (int k = 0; k < 3; k++) {
+    if (!isdigit((unsigned char)*t)) return -1;
+    long x = 0;
+    while (isdigit((unsigned char)*t) && x < 100000000) x = x * 10 + (*t++ - '0');
+    if (x < 1 || x >= 100000000) return -1;
+    v[k] = (int)x;
+    if (k < 2 && *t++ != '.') return -1;
+  }
+  return *t ? -1 : 0;
+}
+
+/* Puts games into series (see pgn.h). */
+static int assign_series(pgn_file *f, char *err, size_t errlen) {
+  typedef struct key {
+    const char *event;
+    int round, series; /* from Round; series -1: made from consecutive records */
+    int id;
+    const char *a, *b;  /* the series' two players */
+    int used;           /* bit mask of game numbers seen, up to 63; more: no pairs */
+  } key;
+  key *keys = calloc((size_t)f->n + 1, sizeof *keys);
+  if (!keys && f->n) {
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
+  int nkeys = 0, prev_key = -1;
+  for (int i = 0; i < f->n; i++) {
+    pgn_game *g = &f->games[i];
+    int rv[3], k = -1;
+    if (!parse_round(g->round, rv)) {
+      for (int j = 0; j < nkeys; j++)
+        if (keys[j].series == rv[1] && keys[j].round == rv[0] &&
+            !strcmp(keys[j].event, g->event)) {
+          k = j;
+          break;
+        }
+      int same = k >= 0 && ((!strcmp(keys[k].a, g->south) && !strcmp(keys[k].b, g->north)) ||
+                            (!strcmp(keys[k].a, g->north) && !strcmp(keys[k].b, g->south)));
+      uint64_t bit = rv[2] <= 64 ? 1ULL << (rv[2] - 1) : 0;
+      if (k >= 0 && (!same || !bit || (keys[k].used & bit))) {
+        k = -1; /* not a game of that series after all: a series of its own */
+      } else {
+        if (k < 0) {
+          k = nkeys++;
+          keys[k] = (key){g->event, rv[0], rv[1], k, g->south, g->north, 0};
+        }
+        keys[k].used |= bit;
+        g->series = keys[k].id;
+        g->game_no = rv[2] - 1;
+        g->round_no = rv[0] - 1;
+        prev_key = -1;
+        continue;
+      }
+    }
+    /* No usable Round: the previous record's series when this one swaps
+     * its players' colours and it has one game, else a series of its own. */
+    if (prev_key >= 0 && keys[prev_key].used == 1 && !strcmp(keys[prev_key].a, g->north) &&
+        !strcmp(keys[prev_key].b, g->south)) {
+      keys[prev_key].used = 3;
+      g->series = keys[prev_key].id;
+      g->game_no = 1;
+      g->round_no = 0;
+      prev_key = -1;
+      continue;
+    }
+    k = nkeys++;
+    keys[k] = (key){g->event, 0, -1, k, g->south, g->north, 1};
+    g->series = k;
+    g->game_no = 0;
+    g->round_no = 0;
+    prev_key = k;
+  }
+  free(keys);
+  return 0;
+}
+
+int pgn_file_read(const char *text, pgn_file *out, char *err, size_t errlen) {
+  memset(out, 0, sizeof *out);
+  reader r = {text, 1};
+  int cap = 0;
+  for (;;) {
+    if (out->n == cap) {
+      int nc = cap ? cap * 2 : 64;
+      pgn_game *g = realloc(out->games, (size_t)nc * sizeof *g);
+      if (!g) {
+        error_set(err, errlen, "out of memory");
+        goto fail;
+      }
+      out->games = g;
+      cap = nc;
+    }
+    int rc = read_record(&r, out->n + 1, &out->games[out->n], err, errlen);
+    if (rc < 0) goto fail;
+    if (rc == 0) break;
+    if (out->games[out->n].winner == PGN_NO_RESULT) out->no_result++;
+    out->n++;
+  }
+  if (assign_series(out, err, errlen)) goto fail;
+  return 0;
+fail:
+  pgn_file_free(out);
+  return -1;
+}
+
+void pgn_file_free(pgn_file *f) {
+  for (int i = 0; i < f->n; i++) free(f->games[i].moves);
+  free(f->games);
+  memset(f, 0, sizeof *f);
+}
+
+/* ============================================================ rating, store */
+
+/* Indices of games with a result, sorted by (series, game_no): the order in
+ * which the database gives a run's games. */
+static const pgn_game *sort_base;
+static int by_series(const void *x, const void *y) {
+  const pgn_game *a = &sort_base[*(const int *)x], *b = &sort_base[*(const int *)y];
+  if (a->series != b->series) return a->series < b->series ? -1 : 1;
+  return (a->game_no > b->game_no) - (a->game_no < b->game_no);
+}
+
+static int *rated_order(const pgn_file *f, int *n) {
+  int *idx = malloc(((size_t)f->n + 1) * sizeof *idx);
+  if (!idx) return NULL;
+  *n = 0;
+  for (int i = 0; i < f->n; i++)
+    if (f->games[i].winner != PGN_NO_RESULT) idx[(*n)++] = i;
+  sort_base = f->games;
+  qsort(idx, (size_t)*n, sizeof *idx, by_series);
+  return idx;
+}
+
+/* The names of the rated games in the order they first appear in the file
+ * (the run's player list). */
+typedef struct names {
+  const char **v;
+  int n;
+} names;
+
+static int name_index(names *l, const char *s, int add) {
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp(l->v[i], s)) return i;
+  if (!add) return -1;
+  l->v[l->n] = s;
+  return l->n++;
+}
+
+static int file_names(const pgn_file *f, names *l) {
+  l->n = 0;
+  l->v = malloc((2 * (size_t)f->n + 1) * sizeof *l->v);
+  if (!l->v) return -1;
+  for (int i = 0; i < f->n; i++) {
+    if (f->games[i].winner == PGN_NO_RESULT) continue;
+    name_index(l, f->games[i].south, 1);
+    name_index(l, f->games[i].north, 1);
+  }
+  return 0;
+}
+
+int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen) {
+  int n, ret = -1;
+  int *idx = rated_order(f, &n);
+  names l = {0};
+  int *pid = NULL, *has = NULL;
+  if (!idx || file_names(f, &l)) goto oom;
+  pid = malloc(((size_t)l.n + 1) * sizeof *pid);
+  has = calloc((size_t)l.n + 1, sizeof *has);
+  if (!pid || !has) goto oom;
+  /* Only players with a game against someone else, in list order. */
+  for (int k = 0; k < n; k++) {
+    const pgn_game *g = &f->games[idx[k]];
+    if (strcmp(g->south, g->north))
+      has[name_index(&l, g->south, 0)] = has[name_index(&l, g->north, 0)] = 1;
+  }
+  for (int i = 0; i < l.n; i++) {
+    pid[i] = -1;
+    if (has[i] && (pid[i] = rating_pool_player(p, l.v[i])) < 0) goto oom;
+  }
+  /* Games, and pairs: games 2k and 2k+1 of one series, from the side of
+   * the series' first player (its first game's South). */
+  int prev_series = -1, prev_game = -1, prev_pts = 0, a = -1, b = -1, cur_series = -1;
+  for (int k = 0; k < n; k++) {
+    const pgn_game *g = &f->games[idx[k]];
+    if (g->series != cur_series) {
+      cur_series = g->series;
+      a = pid[name_index(&l, g->south, 0)];
+      b = pid[name_index(&l, g->north, 0)];
+    }
+    if (a < 0 || b < 0 || a == b) continue;
+    int south_is_a = pid[name_index(&l, g->south, 0)] == a;
+    int pts = g->winner < 0 ? 1 : (g->winner == 0) == south_is_a ? 2 : 0;
+    if (rating_pool_add(p, a, b, pts == 2, pts == 1, pts == 0)) goto bad;
+    if (g->game_no % 2 == 1 && g->series == prev_series && g->game_no == prev_game + 1) {
+      long long penta[5] = {0, 0, 0, 0, 0};
+      penta[prev_pts + pts] = 1;
+      if (rating_pool_add_pairs(p, a, b, penta, prev_pts + pts == 2 && pts != 1)) goto bad;
+    }
+    prev_series = g->series;
+    prev_game = g->game_no;
+    prev_pts = pts;
+  }
+  ret = 0;
+  goto done;
+bad:
+  error_set(err, errlen, "bad counts");
+  goto done;
+oom:
+  error_set(err, errlen, "out of memory");
+done:
+  free(idx);
+  free(l.v);
+  free(pid);
+  free(has);
+  return ret;
+}
+
+int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *command,
+                   int64_t *run_id, char *err, size_t errlen) {
+  int n, ret = -1;
+  int *idx = rated_order(f, &n);
+  names l = {0};
+  store_run run;
+  store_run_init(&run);
+  store_game *games = NULL;
+  if (!idx || file_names(f, &l)) goto oom;
+  if (l.n > STORE_MAX_PLAYERS) {
+    error_set(err, errlen, "the games have %d players; a run holds at most %d", l.n,
+         STORE_MAX_PLAYERS);
+    goto done;
+  }
+  run.kind = STORE_IMPORTED;
+  if (store_run_set(&run.name, name) || store_run_set(&run.format, "imported") ||
+      store_run_set(&run.openings, "imported") || store_run_set(&run.command, command))
+    goto oom;
+  for (int i = 0; i < l.n; i++)
+    if (store_run_add_player(&run, l.v[i], "imported")) goto oom;
+  int rounds = 0;
+  for (int k = 0; k < n; k++) {
+    const pgn_game *g = &f->games[idx[k]];
+    int v;
+    for (v = 0; v < run.nvariants; v++)
+      if (!strcmp(run.variant[v], g->variant)) break;
+    if (v == run.nvariants) {
+      if (v == STORE_MAX_VARIANTS) {
+        error_set(err, errlen, "the games are of more than %d variants; a run holds at most %d",
+             STORE_MAX_VARIANTS, STORE_MAX_VARIANTS);
+        goto done;
+      }
+      if (store_run_add_variant(&run, g->variant)) goto oom;
+    }
+    if (g->round_no + 1 > rounds) rounds = g->round_no + 1;
+  }
+  run.rounds = rounds;
+  games = calloc((size_t)n + 1, sizeof *games);
+  if (!games) goto oom;
+  int a = -1, b = -1, cur = -1;
+  for (int k = 0; k < n; k++) {
+    const pgn_game *g = &f->games[idx[k]];
+    store_game *s = &games[k];
+    int si = name_index(&l, g->south, 0), ni = name_index(&l, g->north, 0);
+    if (g->series != cur) cur = g->series, a = si, b = ni;
+    s->series_no = g->series;
+    s->game_no = g->game_no;
+    for (s->variant_idx = 0; strcmp(run.variant[s->variant_idx], g->variant);) s->variant_idx++;
+    s->round = g->round_no;
+    s->a_idx = a;
+    s->b_idx = b;
+    s->south_idx = si;
+    s->north_idx = ni;
+    snprintf(s->opening, sizeof s->opening, "%s", g->opening);
+    s->moves = g->moves;
+    s->winner = g->winner;
+    memcpy(s->score2, g->score2, sizeof s->score2);
+    s->plies = g->plies;
+    /* The rules' end, or the record's Termination when it names one of
+     * ours; a result the moves do not reach is kept as an error end with
+     * the record's words in the detail. */
+    if (outcome_end_parse(g->end, &s->end)) {
+      s->end = OUTCOME_FORFEIT_ERROR;
+      snprintf(s->detail, sizeof s->detail, "imported: %s", g->end);
+    }
+    s->seed = 0;
+    s->seconds = 0;
+  }
+  if (store_run_create(db, &run, err, errlen)) goto done;
+  for (int k = 0; k < n; k++) games[k].run_id = run.id;
+  *run_id = run.id;
+  char e2[256];
+  if (n && store_games_insert(db, games, n, err, errlen)) {
+    store_run_status(db, run.id, STORE_FAILED, e2, sizeof e2);
+    goto done;
+  }
+  if (store_run_status(db, run.id, STORE_FINISHED, err, errlen)) goto done;
+  ret = 0;
+  goto done;
+oom:
+  error_set(err, errlen, "out of memory");
+done:
+  free(idx);
+  free(l.v);
+  store_run_free(&run);
+  free(games);
+  return ret;
+}

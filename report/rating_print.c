@@ -1,0 +1,151 @@
+/* rating_print.c: ratings and match statistics as text; a run's ratings printed and saved at its end. */
+#include "report/rating_print.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/rating_store.h"
+
+void rating_match_print(FILE *out, const char *first, const char *second, const rating_match *m,
+                        const rating_sprt *sprt) {
+  rating_match_stats s;
+  rating_match_compute(m, &s);
+  int penta = s.pairs > 0;
+  fprintf(out, "Results of %s vs %s:\n", first, second);
+  fprintf(out, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f\n", penta ? s.penta_elo : s.elo,
+          penta ? s.penta_err : s.elo_err, s.nelo, s.nelo_err);
+  if (penta) fprintf(out, "Elo (trinomial): %.2f +/- %.2f\n", s.elo, s.elo_err);
+  fprintf(out, "LOS: %.2f %%, DrawRatio: %.2f %%", s.los * 100.0,
+          penta ? 100.0 * (double)m->penta[2] / (double)s.pairs : 100.0 * s.draw_ratio);
+  if (penta) {
+    if (m->penta[0] + m->penta[1] > 0) fprintf(out, ", PairsRatio: %.2f", s.pairs_ratio);
+    else fprintf(out, ", PairsRatio: -");
+  }
+  fputc('\n', out);
+  fprintf(out, "Games: %lld, Wins: %lld, Losses: %lld, Draws: %lld, Points: %.1f (%.2f %%)\n",
+          s.games, m->wins, m->losses, m->draws, s.points, 100.0 * s.score);
+  if (penta) {
+    fprintf(out, "Ptnml(0-2): [%lld, %lld, %lld, %lld, %lld]", m->penta[0], m->penta[1],
+            m->penta[2], m->penta[3], m->penta[4]);
+    if (m->penta[2] - m->pairs_wl > 0) fprintf(out, ", WL/DD Ratio: %.2f\n", s.wl_dd_ratio);
+    else fprintf(out, ", WL/DD Ratio: -\n");
+  }
+  if (sprt) {
+    rating_sprt_result r = rating_sprt_test(sprt, m, 0);
+    fprintf(out, "LLR: %.2f (%.2f, %.2f) [%.2f, %.2f] %s Elo, %s\n", r.llr, r.lower, r.upper,
+            sprt->elo0, sprt->elo1, sprt->model == RATING_MODEL_NORMALIZED ? "normalized" : "logistic",
+            rating_decision_name(r.decision));
+  }
+}
+
+static int name_width(const rating_result *r, int lo, int hi) {
+  int w = lo;
+  for (int i = 0; i < r->n; i++) {
+    int l = (int)strlen(r->player[i].name);
+    if (l > w) w = l;
+  }
+  return w > hi ? hi : w;
+}
+
+void rating_print_table(FILE *out, const rating_result *r) {
+  int w = name_width(r, 4, 40), bounded = 0;
+  fprintf(out, "%4s  %-*s %8s %7s %7s %8s %7s %7s\n", "Rank", w, "Name", "Elo", "-", "+", "Games",
+          "Score", "Draw");
+  for (int k = 0; k < r->n; k++) {
+    const rating_player *p = &r->player[r->order[k]];
+    bounded |= p->bounded;
+    fprintf(out, "%4d  %-*.*s %8.1f%c%7.1f %7.1f %8lld %6.1f%% %6.1f%%\n", p->rank, w, w, p->name,
+            p->elo, p->bounded ? '*' : ' ', p->elo - p->lo, p->hi - p->elo, p->games,
+            100.0 * p->score, 100.0 * p->draw_ratio);
+  }
+  fprintf(out, "%lld games; 95%% intervals from %s", r->games,
+          r->bootstrap ? "the bootstrap" : "the covariance of the fit");
+  if (r->bootstrap) fprintf(out, " (%d resamples)", r->bootstrap);
+  fputs(".\n", out);
+  if (bounded)
+    fputs("* bounded estimate: only wins or only losses, or not connected to the rest of the pool\n"
+          "  by wins both ways; held finite by virtual draws against the pool average\n"
+          "  (docs/STATISTICS.md).\n",
+          out);
+}
+
+void rating_print_los(FILE *out, const rating_result *r) {
+  if (r->n < 2) return;
+  int w = name_width(r, 4, 24);
+  fprintf(out, "Likelihood of superiority (%%, row better than column):\n%4s  %-*s", "", w, "");
+  for (int k = 0; k < r->n; k++) fprintf(out, " %5d", k + 1);
+  fputc('\n', out);
+  for (int a = 0; a < r->n; a++) {
+    int i = r->order[a];
+    fprintf(out, "%4d  %-*.*s", a + 1, w, w, r->player[i].name);
+    for (int b = 0; b < r->n; b++) {
+      int j = r->order[b];
+      if (i == j) fprintf(out, " %5s", "-");
+      else fprintf(out, " %5.1f", 100.0 * r->los[(size_t)i * r->n + j]);
+    }
+    fputc('\n', out);
+  }
+}
+
+int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const rating_sprt *sprt,
+                     char *err, size_t errlen) {
+  rating_pool pool;
+  rating_result res;
+  rating_pool_init(&pool);
+  memset(&res, 0, sizeof res);
+  int ret = -1;
+  if (rating_pool_load(&pool, db, &run_id, 1, NULL, err, errlen)) goto done;
+  if (pool.n == 0) {
+    fprintf(out, "No games to rate in run %" PRId64 ".\n", run_id);
+    ret = 0;
+    goto done;
+  }
+  rating_options opt = {NULL, 0, 0, 1, 0};
+  if (rating_fit(&pool, &opt, &res, err, errlen)) goto done;
+  fprintf(out, "Ratings of run %" PRId64 " (Bradley-Terry maximum likelihood, Elo):\n", run_id);
+  rating_print_table(out, &res);
+  if (pool.n == 2) {
+    /* The run's first player first (the one an SPRT tests). */
+    store_run *run = calloc(1, sizeof *run);
+    int a = res.order[0], b = res.order[1];
+    if (run && !store_run_load(db, run_id, run, err, errlen) && run->nplayers > 0 &&
+        !strcmp(run->player_name[0], pool.name[b])) {
+      a = b;
+      b = res.order[0];
+    }
+    store_run_free(run);
+    free(run);
+    rating_match m;
+    rating_pool_match(&pool, a, b, &m);
+    fputc('\n', out);
+    rating_match_print(out, pool.name[a], pool.name[b], &m, sprt);
+  } else {
+    fputc('\n', out);
+    rating_print_los(out, &res);
+  }
+  if (save) {
+    store_rating *rows = calloc((size_t)res.n, sizeof *rows);
+    char scope[64];
+    snprintf(scope, sizeof scope, "run %" PRId64, run_id);
+    if (!rows) {
+      snprintf(err, errlen, "rating: out of memory");
+      goto done;
+    }
+    rating_to_store(&res, run_id, scope, rows);
+    int rc = store_ratings_insert(db, rows, res.n, err, errlen);
+    free(rows);
+    if (rc) goto done;
+  }
+  ret = 0;
+done:
+  rating_result_free(&res);
+  rating_pool_free(&pool);
+  return ret;
+}
+
+
+int rating_print_section(store *db, int64_t run_id, FILE *out, char *err, size_t errlen) {
+  fputc('\n', out);
+  return rating_print_run(db, run_id, out, 1, NULL, err, errlen);
+}

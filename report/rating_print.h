@@ -1,0 +1,44 @@
+/* rating_print.h: ratings and match statistics as text (tables, LOS matrix, fastchess's match block), and a run's ratings at its end. */
+#ifndef OWARE_RATING_PRINT_H
+#define OWARE_RATING_PRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store/store.h"
+#include "stats/elo_fit.h"
+#include "stats/match_stats.h"
+#include "stats/sprt.h"
+
+/* Prints the match block as fastchess does (Elo, nElo, LOS, draw ratio,
+ * games, points, Ptnml(0-2)), and the SPRT line when sprt is not NULL:
+ *   Results of A vs B:
+ *   Elo: 12.34 +/- 5.67, nElo: 15.00 +/- 6.89
+ *   LOS: 99.99 %, DrawRatio: 45.00 %, PairsRatio: 1.23
+ *   Games: 1000, Wins: 300, Losses: 250, Draws: 450, Points: 525.0 (52.50 %)
+ *   Ptnml(0-2): [10, 100, 200, 150, 40], WL/DD Ratio: 1.50
+ *   LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]  (normalized Elo) H1 accepted  */
+void rating_match_print(FILE *out, const char *first, const char *second, const rating_match *m,
+                        const rating_sprt *sprt);
+
+/* Prints the table: rank, name, Elo, − and + of the interval, games,
+ * score %, draw %, and a '*' after the Elo of a bounded estimate. */
+void rating_print_table(FILE *out, const rating_result *r);
+/* Prints the likelihood-of-superiority matrix (percent), in rank order. */
+void rating_print_los(FILE *out, const rating_result *r);
+
+/* All of it for one run (the end of a tournament): loads run_id's games,
+ * fits them (pool mean 0, intervals from the covariance), prints the table
+ * and the LOS matrix to out (with two players, also the match block of
+ * rating_match_print, and the SPRT line when sprt is not NULL), and with
+ * save set stores the ratings (scope "run N"). A run without games prints
+ * a line that says so. Returns 0, or -1 with err. */
+int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const rating_sprt *sprt,
+                     char *err, size_t errlen);
+
+/* A blank line, then rating_print_run with the ratings stored: the block
+ * that ends a tournament or a study. */
+int rating_print_section(store *db, int64_t run_id, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,222 @@
+/* viewer.c: the report's game viewer: the games of a run as JSON, and the inline script and style that step through them. */
+#include "report/viewer.h"
+
+#include <string.h>
+
+#include "run/match.h"
+#include "core/board.h"
+#include "core/error.h"
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/variant.h"
+
+/* A JSON string that is also safe inside <script>: '<' is written \u003c. */
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20 || c == '<' || c == '>' || c == '&') fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static const char style[] =
+    "#games .vcontrols{display:flex;flex-wrap:wrap;gap:.4em;align-items:center;margin:.5em 0}"
+    "#games select{max-width:100%}"
+    "#games button{font-size:1em;min-width:2.5em}"
+    "#vboard{display:inline-grid;grid-template-columns:auto repeat(var(--h),3.2em) auto;"
+    "gap:.3em;padding:.6em;background:#c8a165;border-radius:1.2em;margin:.5em 0}"
+    "#vboard .house,#vboard .store{background:#8a5a2b;color:#fff;border-radius:50%;"
+    "display:flex;flex-direction:column;align-items:center;justify-content:center;"
+    "width:3.2em;height:3.2em;font-weight:bold;font-size:1em;box-sizing:border-box}"
+    "#vboard .store{grid-row:1/3;height:auto;border-radius:1.2em;width:3.6em}"
+    "#vboard .house small{font-weight:normal;font-size:.7em;opacity:.8}"
+    "#vboard .last{outline:.25em solid #ffd400}"
+    "#vboard .cap{background:#b3261e}"
+    "#vstatus{font-family:monospace;white-space:pre-wrap}";
+
+/* The script: reads the JSON, replays a game under its variant's rules
+ * (sowing with lap skip or fill, the capture chain, the grand-slam rule),
+ * draws each step. Positions are written as position strings into the
+ * board's data-pos, which the browser test compares with `oware replay`. */
+static const char script[] =
+    "(function(){\n"
+    "var D=JSON.parse(document.getElementById('viewer-data').textContent);\n"
+    "var sel=document.getElementById('vgame'),bd=document.getElementById('vboard'),"
+    "st=document.getElementById('vstatus');\n"
+    "var frames=[],ply=0,G=null,V=null;\n"
+    "function parse(s){var f=s.split('-'),side=f.pop()=='S'?0:1,n=f.map(Number);"
+    "return{pit:n.slice(0,n.length-2),store:[n[n.length-2],n[n.length-1]],side:side};}\n"
+    "function fmt(b){return b.pit.concat(b.store).join('-')+'-'+(b.side?'N':'S');}\n"
+    "function letter(i){return i<V.h?String.fromCharCode(65+i):String.fromCharCode(97+i-V.h);}\n"
+    "function index(c){var k=c.charCodeAt(0);return k>=97?V.h+k-97:k-65;}\n"
+    "function play(b,m){var P=2*V.h,p=b.pit.slice(),n=p[m],s=b.side,q=m;p[m]=0;\n"
+    " while(n>0){q=(q+1)%P;if(q==m&&V.skip)continue;p[q]++;n--;}\n"
+    " var lo=(1-s)*V.h,hi=lo+V.h,taken=0,caps=[],k,row=0;\n"
+    " if(q>=lo&&q<hi)for(k=q;k>=lo&&(p[k]==2||p[k]==3);k--){taken+=p[k];caps.push(k);}\n"
+    " for(k=lo;k<hi;k++)row+=p[k];\n"
+    " if(taken&&V.gs!='all'&&V.gs!='forbidden'&&taken==row&&(V.gs=='nothing'||b.store[s]+taken<=V.half)){taken=0;caps=[];}\n"
+    " var so=b.store.slice();caps.forEach(function(i){p[i]=0;});so[s]+=taken;\n"
+    " return{pit:p,store:so,side:1-s,last:m,caps:caps,taken:taken};}\n"
+    "function load(i){G=D.games[i];V=D.variants[G[2]];frames=[parse(G[3])];\n"
+    " for(var k=0;k<G[4].length;k++)frames.push(play(frames[k],index(G[4][k])));\n"
+    " if(G[6]!='playing'&&fmt(frames[frames.length-1])!=G[7]){var f=parse(G[7]);f.final=1;frames.push(f);}\n"
+    " bd.style.setProperty('--h',V.h);ply=0;show();}\n"
+    "function cell(cls,i,b,f){var d=document.createElement('div');d.className=cls;\n"
+    " if(i<0){d.id='vs'+(-1-i);var v=document.createElement('span');v.textContent=b.store[-1-i];d.appendChild(v);\n"
+    "  var w=document.createElement('small');w.textContent=i==-1?'South':'North';d.appendChild(w);return d;}\n"
+    " d.id='vh'+i;d.innerHTML='';var n=document.createElement('span');n.textContent=b.pit[i];d.appendChild(n);\n"
+    " var l=document.createElement('small');l.textContent=letter(i);d.appendChild(l);\n"
+    " if(f.last===i)d.className+=' last';if(f.caps&&f.caps.indexOf(i)>=0)d.className+=' cap';return d;}\n"
+    "function show(){var f=frames[ply],b=f,H=V.h,k;bd.innerHTML='';\n"
+    " var ns=cell('store',-2,b,f);ns.style.gridColumn='1';bd.appendChild(ns);\n"
+    " for(k=H-1;k>=0;k--){var c=cell('house',H+k,b,f);c.style.gridRow='1';bd.appendChild(c);}\n"
+    " var ss=cell('store',-1,b,f);ss.style.gridColumn=String(H+2);ss.style.gridRow='1/3';bd.appendChild(ss);\n"
+    " for(k=0;k<H;k++){var c2=cell('house',k,b,f);c2.style.gridRow='2';c2.style.gridColumn=String(k+2);bd.appendChild(c2);}\n"
+    " bd.setAttribute('data-pos',f.final?G[7]:fmt(b));bd.setAttribute('data-ply',ply);\n"
+    " var moves=G[4].length,t='Move '+Math.min(ply,moves)+' of '+moves+'. ';\n"
+    " var south=D.players[G[0]],north=D.players[G[1]];\n"
+    " if(ply==0)t+='Start position, '+(b.side?'North':'South')+' to move.';\n"
+    " else if(f.final)t+='Seeds left on the board go to their owners by the rules.';\n"
+    " else{t+=letter(f.last)+' by '+(f.last<H?south:north);\n"
+    "  if(f.taken)t+=', capturing '+f.taken+' ('+f.caps.slice().reverse().map(letter).join(' ')+')';t+='.';}\n"
+    " t+='\\nSouth '+south+': '+b.store[0]+'   North '+north+': '+b.store[1];\n"
+    " if(ply==frames.length-1&&G[6]!='playing')t+='\\nGame over ('+G[6]+'): '+G[5]+'.';\n"
+    " st.textContent=t;\n"
+    " document.getElementById('vprev').disabled=document.getElementById('vfirst').disabled=ply==0;\n"
+    " document.getElementById('vnext').disabled=document.getElementById('vlast').disabled=ply==frames.length-1;}\n"
+    "function go(k){ply=Math.max(0,Math.min(frames.length-1,k));show();}\n"
+    "document.getElementById('vfirst').onclick=function(){go(0);};\n"
+    "document.getElementById('vprev').onclick=function(){go(ply-1);};\n"
+    "document.getElementById('vnext').onclick=function(){go(ply+1);};\n"
+    "document.getElementById('vlast').onclick=function(){go(frames.length-1);};\n"
+    "sel.onchange=function(){load(+sel.value);};\n"
+    "document.addEventListener('keydown',function(e){if(e.target&&e.target.tagName=='SELECT'&&"
+    "(e.key=='ArrowUp'||e.key=='ArrowDown'))return;\n"
+    " var k={ArrowRight:ply+1,ArrowLeft:ply-1,Home:0,End:frames.length-1}[e.key];\n"
+    " if(k!==undefined){e.preventDefault();go(k);}});\n"
+    "D.games.forEach(function(g,i){var o=document.createElement('option');o.value=i;o.textContent=g[8]+': '+"
+    "D.players[g[0]]+' vs '+D.players[g[1]]+', '+g[5]+' ('+g[6]+')';sel.appendChild(o);});\n"
+    "if(D.games.length)load(0);\n"
+    "})();\n";
+
+typedef struct writer {
+  FILE *f;
+  const store_run *run;
+  long long n;
+  char err[512];
+} writer;
+
+static int write_game(void *ctx, const store_game *g) {
+  writer *w = ctx;
+  const store_run *r = w->run;
+  if (w->n >= VIEWER_MAX_GAMES) return 1;
+  variant v;
+  board start;
+  game gm;
+  if (g->variant_idx < 0 || g->variant_idx >= r->nvariants || g->south_idx < 0 ||
+      g->south_idx >= r->nplayers || g->north_idx < 0 || g->north_idx >= r->nplayers) {
+    snprintf(w->err, sizeof w->err, "series %d game %d: bad index", g->series_no, g->game_no);
+    return 1;
+  }
+  if (variant_parse(r->variant[g->variant_idx], &v, w->err, sizeof w->err) ||
+      notation_parse_position(g->opening, &v, &start, w->err, sizeof w->err))
+    return 1;
+  if (game_init(&gm, &v, &start)) {
+    snprintf(w->err, sizeof w->err, "out of memory");
+    return 1;
+  }
+  for (const char *m = g->moves; *m; m++)
+    if (game_play(&gm, notation_move_index(&v, *m))) {
+      snprintf(w->err, sizeof w->err, "series %d game %d: stored move %ld (%c) is not legal",
+               g->series_no, g->game_no, (long)(m - g->moves) + 1, *m);
+      game_free(&gm);
+      return 1;
+    }
+  /* The position shown at the end: the rules' transfer when they ended the
+   * game, else (a forfeit) the position as it was. */
+  char fin[NOTATION_POSITION_MAX], a[16], b[16], res[80], label[48];
+  board shown;
+  game_shown_position(&gm, &shown);
+  notation_format_position(&shown, &v, gm.end != BOARD_END_NONE ? gm.score2 : NULL, fin,
+                           sizeof fin);
+  game_free(&gm);
+  notation_format_half(g->score2[0], a, sizeof a);
+  notation_format_half(g->score2[1], b, sizeof b);
+  snprintf(res, sizeof res, "%s-%s, %s", a, b,
+           g->winner == 0 ? "South wins" : g->winner == 1 ? "North wins" : "a draw");
+  snprintf(label, sizeof label, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
+  fprintf(w->f, "%s[%d,%d,%d,", w->n ? ",\n" : "", g->south_idx, g->north_idx, g->variant_idx);
+  json_str(w->f, g->opening);
+  fputc(',', w->f);
+  json_str(w->f, g->moves);
+  fputc(',', w->f);
+  json_str(w->f, res);
+  fputc(',', w->f);
+  json_str(w->f, outcome_end_name(g->end));
+  fputc(',', w->f);
+  json_str(w->f, fin);
+  fputc(',', w->f);
+  json_str(w->f, label);
+  fputc(']', w->f);
+  w->n++;
+  return 0;
+}
+
+static const char *gs_name(variant_grand_slam g) {
+  return g == VARIANT_GS_ALL ? "all" : g == VARIANT_GS_FORBIDDEN ? "forbidden"
+                                     : g == VARIANT_GS_WIN      ? "win"
+                                                                : "nothing";
+}
+
+int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char *err,
+                 size_t errlen) {
+  *shown = 0;
+  fprintf(h, "<section id=\"games\">\n<h2>Games</h2>\n<style>%s</style>\n", style);
+  fputs("<div class=\"vcontrols\"><label for=\"vgame\">Game</label> <select id=\"vgame\"></select>"
+        "</div>\n<div class=\"vcontrols\"><button id=\"vfirst\" title=\"first (Home)\">|&#x25C0;"
+        "</button><button id=\"vprev\" title=\"back (left arrow)\">&#x25C0;</button>"
+        "<button id=\"vnext\" title=\"forward (right arrow)\">&#x25B6;</button>"
+        "<button id=\"vlast\" title=\"last (End)\">&#x25B6;|</button></div>\n"
+        "<div id=\"vboard\" role=\"img\" aria-label=\"the board\"></div>\n"
+        "<pre id=\"vstatus\"></pre>\n"
+        "<script type=\"application/json\" id=\"viewer-data\">{\"players\":[",
+        h);
+  for (int i = 0; i < r->nplayers; i++) {
+    if (i) fputc(',', h);
+    json_str(h, r->player_name[i]);
+  }
+  fputs("],\"variants\":[", h);
+  for (int i = 0; i < r->nvariants; i++) {
+    variant v;
+    char verr[256];
+    if (variant_parse(r->variant[i], &v, verr, sizeof verr)) {
+      error_set(err, errlen, "variant %s: %s", r->variant[i], verr);
+      return -1;
+    }
+    fprintf(h, "%s{\"name\":", i ? "," : "");
+    json_str(h, r->variant[i]);
+    fprintf(h, ",\"h\":%d,\"skip\":%d,\"gs\":\"%s\",\"half\":%d}", v.houses,
+            v.lap == VARIANT_LAP_SKIP, gs_name(v.grand_slam), v.half);
+  }
+  fputs("],\"games\":[\n", h);
+  writer w = {h, r, 0, ""};
+  int rc = store_games_foreach(db, r->id, write_game, &w, err, errlen);
+  if (w.err[0]) {
+    error_set(err, errlen, "the game viewer: %s", w.err);
+    return -1;
+  }
+  if (rc) return -1;
+  fputs("]}</script>\n", h);
+  fprintf(h, "<p class=\"sub\">%lld game%s%s. Pick one, then step with the buttons or the arrow "
+             "keys (Home, End). The last move's house is outlined, the houses it captured are "
+             "red.</p>\n",
+          w.n, w.n == 1 ? "" : "s",
+          w.n == VIEWER_MAX_GAMES ? " (the first ones of the run; the OGN file has every game)"
+                                  : "");
+  fprintf(h, "<script>%s</script>\n</section>\n", script);
+  *shown = w.n;
+  return 0;
+}

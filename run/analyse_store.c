@@ -1,0 +1,312 @@
+/* analyse_store.c: a run's endgame analysis in the store (tables analysis, analysis_seeds, analysis_mistakes; docs/SCHEMA.md), written whole and checked on reading. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/analyse.h"
+#include "store/store_sql.h"
+
+static void errf(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = snprintf(err, errlen, "store: ");
+  if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+  va_end(ap);
+}
+
+static int sql_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
+  errf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+  return -1;
+}
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen) {
+  if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return sql_fail(db, err, errlen, sql);
+  return 0;
+}
+
+static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t errlen) {
+  if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK) return 0;
+  *st = NULL;
+  return sql_fail(db, err, errlen, "cannot prepare the analysis statements");
+}
+
+/* ---- Writing ---- */
+
+static int bind_ints(sqlite3_stmt *st, int from, int n, const long long *v) {
+  for (int i = 0; i < n; i++)
+    if (sqlite3_bind_int64(st, from + i, v[i]) != SQLITE_OK) return -1;
+  return 0;
+}
+
+static int step_reset(sqlite3_stmt *st) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int save_rows(sqlite3 *db, const analyse_result *r, sqlite3_stmt *sp, sqlite3_stmt *ss,
+                     sqlite3_stmt *sm) {
+  for (int p = 0; p < r->nplayers; p++) {
+    const analyse_player *a = &r->player[p];
+    long long v[] = {r->run_id, p,           r->seeds,  r->run_games, a->games,
+                     a->positions, a->forced, a->exact, a->kept,      a->cycle,
+                     a->proven,    a->lost2,  a->changed};
+    if (bind_ints(sp, 1, 13, v) ||
+        sqlite3_bind_text(sp, 14, r->egdb_dir, -1, SQLITE_STATIC) != SQLITE_OK ||
+        sqlite3_bind_text(sp, 15, r->created, -1, SQLITE_STATIC) != SQLITE_OK || step_reset(sp))
+      return -1;
+    for (int n = 0; n <= r->seeds && n <= EGDB_MAX_SEEDS; n++) {
+      if (!r->moves_at[p][n]) continue;
+      long long w[] = {r->run_id, p, n, r->moves_at[p][n], r->lost2_at[p][n]};
+      if (bind_ints(ss, 1, 5, w) || step_reset(ss)) return -1;
+    }
+  }
+  for (int i = 0; i < r->nmistakes; i++) {
+    const analyse_mistake *m = &r->mistake[i];
+    long long v[] = {r->run_id, m->series_no, m->game_no, m->ply,     m->player,  m->seeds};
+    long long w[] = {m->played, m->best,      m->best2,   m->played2, m->lost2,   m->proven,
+                     m->changed};
+    if (bind_ints(sm, 1, 6, v) ||
+        sqlite3_bind_text(sm, 7, m->position, -1, SQLITE_STATIC) != SQLITE_OK ||
+        bind_ints(sm, 8, 7, w) || step_reset(sm))
+      return -1;
+  }
+  (void)db;
+  return 0;
+}
+
+int analyse_save(store *s, const analyse_result *r, char *err, size_t errlen) {
+  sqlite3 *db = store_sqlite(s);
+  sqlite3_stmt *sp = NULL, *ss = NULL, *sm = NULL, *del = NULL;
+  int ret = -1;
+  if (exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
+  static const char *const clear[] = {"DELETE FROM analysis_mistakes WHERE run_id = ?1",
+                                      "DELETE FROM analysis_seeds WHERE run_id = ?1",
+                                      "DELETE FROM analysis WHERE run_id = ?1"};
+  for (int k = 0; k < 3; k++) {
+    if (prepare(db, clear[k], &del, err, errlen)) goto done;
+    if (sqlite3_bind_int64(del, 1, r->run_id) != SQLITE_OK || sqlite3_step(del) != SQLITE_DONE) {
+      sql_fail(db, err, errlen, "cannot replace the stored analysis");
+      goto done;
+    }
+    sqlite3_finalize(del);
+    del = NULL;
+  }
+  if (prepare(db,
+              "INSERT INTO analysis (run_id, player_idx, seeds, run_games, games, positions,"
+              " forced, exact, kept, cycle, proven, lost2, changed, egdb_dir, created)"
+              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+              &sp, err, errlen) ||
+      prepare(db,
+              "INSERT INTO analysis_seeds (run_id, player_idx, seeds, moves, lost2)"
+              " VALUES (?1, ?2, ?3, ?4, ?5)",
+              &ss, err, errlen) ||
+      prepare(db,
+              "INSERT INTO analysis_mistakes (run_id, series_no, game_no, ply, player_idx, seeds,"
+              " position, played, best, best2, played2, lost2, proven, changed)"
+              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+              &sm, err, errlen))
+    goto done;
+  if (save_rows(db, r, sp, ss, sm)) {
+    sql_fail(db, err, errlen, "cannot store the analysis");
+    goto done;
+  }
+  if (exec(db, "COMMIT", err, errlen)) goto done;
+  ret = 0;
+done:
+  sqlite3_finalize(del);
+  sqlite3_finalize(sp);
+  sqlite3_finalize(ss);
+  sqlite3_finalize(sm);
+  if (ret && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  return ret;
+}
+
+/* ---- Reading: every row is checked (a database is input) ---- */
+
+/* Prepares the SELECT sql of run_id's rows (its ?1). */
+static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt **st, char *err,
+                      size_t errlen) {
+  if (prepare(db, sql, st, err, errlen)) return -1;
+  sqlite3_bind_int64(*st, 1, run_id);
+  return 0;
+}
+
+/* After the rows of st, the last step's rc: finalizes st; -1 with an error
+ * when the rows ended on an error, not at their end. */
+static int select_done(sqlite3 *db, sqlite3_stmt *st, int rc, char *err, size_t errlen) {
+  if (rc != SQLITE_DONE) sql_fail(db, err, errlen, "cannot read the analysis");
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+#define BAD(...)                                                                                   \
+  do {                                                                                             \
+    char what_[300];                                                                               \
+    snprintf(what_, sizeof what_, __VA_ARGS__);                                                    \
+    errf(err, errlen, "run %" PRId64 ": %s", run_id, what_);                                       \
+    goto fail;                                                                                     \
+  } while (0)
+
+static int load_players(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
+                        size_t errlen) {
+  sqlite3_stmt *st = NULL;
+  int rc, rows = 0;
+  if (select_run(db,
+                 "SELECT player_idx, seeds, run_games, games, positions, forced, exact, kept,"
+                 " cycle, proven, lost2, changed, egdb_dir, created FROM analysis"
+                 " WHERE run_id = ?1 ORDER BY player_idx",
+                 run_id, &st, err, errlen))
+    return -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    long long x[12];
+    for (int i = 0; i < 12; i++) x[i] = sqlite3_column_int64(st, i);
+    if (x[0] != rows || x[0] >= r->nplayers)
+      BAD("analysis row of player %lld: not one of players 0..%d in order", x[0], r->nplayers - 1);
+    if (x[1] < 0 || x[1] > EGDB_MAX_SEEDS) BAD("analysis: seeds %lld out of range", x[1]);
+    if (rows && (x[1] != r->seeds || x[2] != r->run_games))
+      BAD("analysis of player %lld: seeds or games differ from player 0's", x[0]);
+    r->seeds = (int)x[1];
+    r->run_games = x[2];
+    analyse_player *a = &r->player[x[0]];
+    a->games = x[3], a->positions = x[4], a->forced = x[5], a->exact = x[6], a->kept = x[7];
+    a->cycle = x[8], a->proven = x[9], a->lost2 = x[10], a->changed = x[11];
+    for (int i = 2; i < 12; i++)
+      if (x[i] < 0) BAD("analysis of player %lld: a negative count", x[0]);
+    if (a->kept > a->exact || a->forced > a->positions || a->changed > a->games ||
+        a->exact + a->cycle + a->proven != a->positions || a->games > r->run_games)
+      BAD("analysis of player %lld: inconsistent counts", x[0]);
+    const unsigned char *d = sqlite3_column_text(st, 12), *c = sqlite3_column_text(st, 13);
+    snprintf(r->egdb_dir, sizeof r->egdb_dir, "%s", d ? (const char *)d : "");
+    snprintf(r->created, sizeof r->created, "%s", c ? (const char *)c : "");
+    rows++;
+  }
+  if (select_done(db, st, rc, err, errlen)) return -1;
+  if (rows && rows != r->nplayers) {
+    errf(err, errlen, "run %" PRId64 ": analysis of %d players, the run has %d", run_id, rows,
+         r->nplayers);
+    return -1;
+  }
+  return rows ? 0 : 1;
+fail:
+  sqlite3_finalize(st);
+  return -1;
+}
+
+static int load_seeds(sqlite3 *db, int64_t run_id, analyse_result *r, char *err, size_t errlen) {
+  sqlite3_stmt *st = NULL;
+  int rc;
+  long long lost[STORE_MAX_PLAYERS] = {0};
+  if (select_run(db, "SELECT player_idx, seeds, moves, lost2 FROM analysis_seeds WHERE run_id = ?1",
+                 run_id, &st, err, errlen))
+    return -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    long long p = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1),
+              moves = sqlite3_column_int64(st, 2), l2 = sqlite3_column_int64(st, 3);
+    if (p < 0 || p >= r->nplayers || n < 0 || n > r->seeds || moves <= 0 || l2 < 0 ||
+        l2 > moves * 2 * n)
+      BAD("analysis_seeds row (player %lld, seeds %lld, moves %lld, lost2 %lld) out of range", p,
+          n, moves, l2);
+    r->moves_at[p][n] = moves;
+    r->lost2_at[p][n] = l2;
+    lost[p] += l2;
+  }
+  if (select_done(db, st, rc, err, errlen)) return -1;
+  for (int p = 0; p < r->nplayers; p++) {
+    long long moves = 0;
+    for (int n = 0; n <= EGDB_MAX_SEEDS; n++) moves += r->moves_at[p][n];
+    if (moves != analyse_decided(&r->player[p]) || lost[p] != r->player[p].lost2) {
+      errf(err, errlen, "run %" PRId64 ": analysis_seeds of player %d do not add up to its totals",
+           run_id, p);
+      return -1;
+    }
+  }
+  return 0;
+fail:
+  sqlite3_finalize(st);
+  return -1;
+}
+
+static int load_mistakes(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
+                         size_t errlen) {
+  sqlite3_stmt *st = NULL;
+  int rc, cap = 0;
+  if (select_run(db,
+                 "SELECT m.series_no, m.game_no, m.ply, m.player_idx, m.seeds, m.position,"
+                 " m.played, m.best, m.best2, m.played2, m.lost2, m.proven, m.changed,"
+                 " g.variant_idx"
+                 " FROM analysis_mistakes m JOIN games g ON g.run_id = m.run_id AND"
+                 " g.series_no = m.series_no AND g.game_no = m.game_no WHERE m.run_id = ?1"
+                 " ORDER BY m.series_no, m.game_no, m.ply",
+                 run_id, &st, err, errlen))
+    return -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (r->nmistakes == cap) {
+      cap = cap ? 2 * cap : 256;
+      analyse_mistake *v = realloc(r->mistake, (size_t)cap * sizeof *v);
+      if (!v) BAD("out of memory reading the analysis");
+      r->mistake = v;
+    }
+    analyse_mistake *m = &r->mistake[r->nmistakes];
+    memset(m, 0, sizeof *m);
+    int x[13];
+    for (int i = 0; i < 13; i++) x[i] = sqlite3_column_int(st, i);
+    m->series_no = x[0], m->game_no = x[1], m->ply = x[2], m->player = x[3], m->seeds = x[4];
+    const unsigned char *pos = sqlite3_column_text(st, 5);
+    snprintf(m->position, sizeof m->position, "%s", pos ? (const char *)pos : "");
+    m->played = x[6], m->best = x[7], m->best2 = x[8], m->played2 = x[9], m->lost2 = x[10];
+    m->proven = x[11], m->changed = x[12];
+    m->variant_idx = sqlite3_column_int(st, 13);
+    if (m->player < 0 || m->player >= r->nplayers || m->seeds < 1 || m->seeds > r->seeds ||
+        m->played < 0 || m->played >= VARIANT_MAX_PITS || m->best < 0 ||
+        m->best >= VARIANT_MAX_PITS || m->played2 < 0 || m->lost2 <= 0 ||
+        m->lost2 != m->best2 - m->played2 || m->best2 > 2 * m->seeds || m->proven < 0 ||
+        m->proven > 1 || m->changed < 0 || m->changed > 1 || m->ply < 0 || !m->position[0])
+      BAD("analysis_mistakes row of series %d, game %d, ply %d is malformed", m->series_no,
+          m->game_no, m->ply);
+    r->nmistakes++;
+  }
+  if (select_done(db, st, rc, err, errlen)) return -1;
+  long long count[STORE_MAX_PLAYERS] = {0};
+  for (int i = 0; i < r->nmistakes; i++) count[r->mistake[i].player]++;
+  for (int p = 0; p < r->nplayers; p++)
+    if (count[p] != analyse_mistakes(&r->player[p])) {
+      errf(err, errlen, "run %" PRId64 ": %lld mistakes stored for player %d, its totals say %lld",
+           run_id, count[p], p, analyse_mistakes(&r->player[p]));
+      return -1;
+    }
+  return 0;
+fail:
+  sqlite3_finalize(st);
+  return -1;
+}
+
+#undef BAD
+
+int analyse_load(store *s, int64_t run_id, analyse_result **out, char *err, size_t errlen) {
+  *out = NULL;
+  store_run run;
+  store_run_init(&run);
+  if (store_run_load(s, run_id, &run, err, errlen)) return -1;
+  analyse_result *r = calloc(1, sizeof *r);
+  if (!r) {
+    store_run_free(&run);
+    errf(err, errlen, "out of memory reading the analysis");
+    return -1;
+  }
+  r->run_id = run_id;
+  r->nplayers = run.nplayers;
+  store_run_free(&run);
+  sqlite3 *db = store_sqlite(s);
+  int rc = load_players(db, run_id, r, err, errlen);
+  if (!rc) rc = load_seeds(db, run_id, r, err, errlen);
+  if (!rc) rc = load_mistakes(db, run_id, r, err, errlen);
+  if (rc) {
+    analyse_free(r);
+    return rc;
+  }
+  *out = r;
+  return 0;
+}

@@ -1,0 +1,99 @@
+/* match.c: plays one game between two players (a player's failure is its loss), or a plain sequence of them. */
+#include "run/match.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+
+#include "core/rng.h"
+
+static outcome_end forfeit_of(player_status s) {
+  switch (s) {
+  case PLAYER_TIMEOUT: return OUTCOME_FORFEIT_TIMEOUT;
+  case PLAYER_ILLEGAL: return OUTCOME_FORFEIT_ILLEGAL;
+  case PLAYER_CRASH: return OUTCOME_FORFEIT_CRASH;
+  case PLAYER_PROTOCOL: return OUTCOME_FORFEIT_PROTOCOL;
+  default: return OUTCOME_FORFEIT_ERROR;
+  }
+}
+
+static void forfeit(outcome *r, const game *g, int loser, player_status s,
+                    const char *why) {
+  r->end = forfeit_of(s);
+  r->winner = 1 - loser;
+  r->score2[0] = 2 * g->pos.store[0];
+  r->score2[1] = 2 * g->pos.store[1];
+  snprintf(r->detail, sizeof r->detail, "%s", why);
+}
+
+int match_play(player *south, player *north, const variant *v, const board *start,
+               uint64_t game_seed, game *g, outcome *r, char *err, size_t errlen) {
+  return match_play_stoppable(south, north, v, start, game_seed, NULL, g, r, err, errlen);
+}
+
+int match_play_stoppable(player *south, player *north, const variant *v, const board *start,
+                         uint64_t game_seed, const atomic_int *stop, game *g, outcome *r,
+                         char *err, size_t errlen) {
+  player *side[2] = {south, north};
+  double t0 = clock_now();
+  memset(r, 0, sizeof *r);
+  if (game_init(g, v, start)) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  char why[256];
+  for (int s = 0; s < 2; s++) {
+    if (player_new_game(side[s], v, game_seed, why, sizeof why)) {
+      forfeit(r, g, s, PLAYER_ERROR, why);
+      goto done;
+    }
+  }
+  while (g->end == BOARD_END_NONE) {
+    if (stop && atomic_load(stop)) {
+      r->plies = g->plies;
+      r->seconds = clock_now() - t0;
+      snprintf(r->detail, sizeof r->detail, "stopped after %d plies", g->plies);
+      return 1;
+    }
+    int mover = g->pos.side, m;
+    player_status st = player_choose(side[mover], g, NULL, &m, NULL, why, sizeof why);
+    if (st != PLAYER_OK) {
+      forfeit(r, g, mover, st, why);
+      goto done;
+    }
+    if (game_play(g, m) == -2) {
+      snprintf(err, errlen, "out of memory");
+      game_free(g);
+      return -1;
+    }
+  }
+  r->end = (outcome_end)g->end;
+  r->winner = g->winner;
+  r->score2[0] = g->score2[0];
+  r->score2[1] = g->score2[1];
+done:
+  r->plies = g->plies;
+  r->seconds = clock_now() - t0;
+  return 0;
+}
+
+int match_games(player *const pl[2], const variant *v, long long games, uint64_t seed,
+                match_game_fn fn, void *ctx, match_totals *t, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  for (long long k = 0; k < games; k++) {
+    int a = (int)(k % 2); /* index of the player who is South */
+    game g;
+    outcome r;
+    if (match_play(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), &g, &r, err, errlen))
+      return -1;
+    int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
+    if (winner_idx < 0) t->draws++;
+    else t->wins[winner_idx]++;
+    t->games++;
+    int stop = fn ? fn(ctx, k, a, &g, &r) : 0;
+    game_free(&g);
+    if (stop) return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,174 @@
+/* study_run.c: a variant study's run: players, variants, the shared openings file, the games, the study stored. */
+#include "run/study_run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/study.h"
+#include "players/level.h"
+#include "players/player.h"
+
+int study_split_list(const char *text, int (*fn)(void *ctx, const char *item), void *ctx) {
+  char *buf = strdup(text);
+  if (!buf) return -1;
+  char *save = NULL;
+  int rc = 0;
+  for (char *tok = strtok_r(buf, ";", &save); tok && !rc; tok = strtok_r(NULL, ";", &save)) {
+    while (*tok == ' ' || *tok == '\t' || *tok == '\n') tok++;
+    size_t l = strlen(tok);
+    while (l && strchr(" \t\n\r", tok[l - 1])) tok[--l] = 0;
+    if (l) rc = fn(ctx, tok);
+  }
+  free(buf);
+  return rc;
+}
+
+typedef struct adder {
+  store_run *r;
+  char *err;
+  size_t errlen;
+} adder;
+
+static int add_player(void *ctx, const char *spec) {
+  adder *a = ctx;
+  store_run *r = a->r;
+  if (r->nplayers == STORE_MAX_PLAYERS)
+    return snprintf(a->err, a->errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
+  /* A level is stored as the spec it stands for (players/level.h). */
+  char resolved[LEVEL_SPEC_MAX + 512], err[1024];
+  if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
+    return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
+  spec = resolved;
+  player_config cfg;
+  if (player_parse_spec(spec, &cfg, err, sizeof err))
+    return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
+  for (int i = 0; i < r->nplayers; i++)
+    if (!strcmp(r->player_name[i], cfg.name)) {
+      player_config_free(&cfg);
+      return snprintf(a->err, a->errlen, "two players are named '%s': give one of them name=...",
+                      r->player_name[i]),
+             -1;
+    }
+  int oom = store_run_add_player(r, cfg.name, spec);
+  player_config_free(&cfg);
+  if (oom) return snprintf(a->err, a->errlen, "out of memory"), -1;
+  return 0;
+}
+
+static int add_variant(void *ctx, const char *text) {
+  adder *a = ctx;
+  store_run *r = a->r;
+  variant v;
+  if (variant_parse(text, &v, a->err, a->errlen)) return -1;
+  if (r->nvariants == STORE_MAX_VARIANTS)
+    return snprintf(a->err, a->errlen, "more than %d variants", STORE_MAX_VARIANTS), -1;
+  char name[256];
+  variant_format(&v, name, sizeof name);
+  for (int i = 0; i < r->nvariants; i++)
+    if (!strcmp(r->variant[i], name))
+      return snprintf(a->err, a->errlen, "variant '%s' is named twice", r->variant[i]), -1;
+  if (store_run_add_variant(r, name)) return snprintf(a->err, a->errlen, "out of memory"), -1;
+  return 0;
+}
+
+/* The absolute folder of the database at path. */
+static int db_folder(const char *path, char *abs, size_t len, char *err, size_t errlen) {
+  char dir[PATH_MAX], cwd[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  else snprintf(dir, sizeof dir, ".");
+  if (dir[0] == '/') return snprintf(abs, len, "%s", dir), 0;
+  if (!getcwd(cwd, sizeof cwd))
+    return snprintf(err, errlen, "cannot find the current folder: %s", strerror(errno)), -1;
+  if (!strcmp(dir, ".")) snprintf(abs, len, "%s", cwd);
+  else snprintf(abs, len, "%.2000s/%.2000s", cwd, dir);
+  return 0;
+}
+
+/* Shared openings: a file of positions, one per game pair, that every
+ * variant plays (tournament_game_setup draws random openings per
+ * variant). */
+static int shared_openings(const study_config *c, store_run *r, const variant *vs, int plies,
+                           char *err, size_t errlen) {
+  char abs[PATH_MAX], file[PATH_MAX + 128];
+  if (db_folder(c->db_path, abs, sizeof abs, err, errlen)) return STUDY_BAD_INPUT;
+  mkdir(abs, 0777); /* the database's folder (results/): an error shows when the file is written */
+  snprintf(file, sizeof file, "%s/variants-openings-p%d-n%d-s%llu-%s.txt", abs, plies,
+           c->games / 2, (unsigned long long)c->seed,
+           vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");
+  if (study_write_openings(file, vs, r->nvariants, plies, c->games / 2, c->seed, err, errlen))
+    return STUDY_FAILED;
+  char *o = malloc(strlen(file) + 6);
+  if (!o) return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+  snprintf(o, strlen(file) + 6, "file:%s", file);
+  free(r->openings);
+  r->openings = o;
+  return 0;
+}
+
+int study_prepare(const study_config *c, tournament *t, char *note, size_t notelen, char *err,
+                  size_t errlen) {
+  memset(t, 0, sizeof *t);
+  if (note && notelen) note[0] = 0;
+  store_run *r = &t->run;
+  adder a = {r, err, errlen};
+  /* Everything is checked before anything is written. */
+  if (study_split_list(c->players, add_player, &a)) return STUDY_BAD_INPUT;
+  if (r->nplayers < 2)
+    return snprintf(err, errlen, "a study needs at least 2 players (got %d)", r->nplayers),
+           STUDY_BAD_INPUT;
+  if (study_split_list(c->variants, add_variant, &a)) return STUDY_BAD_INPUT;
+  if (!r->nvariants) return snprintf(err, errlen, "--variants names no variant"), STUDY_BAD_INPUT;
+  int plies;
+  char path[PATH_MAX];
+  if (tournament_parse_openings(c->openings, &plies, path, sizeof path, err, errlen))
+    return STUDY_BAD_INPUT;
+  char format[32];
+  snprintf(format, sizeof format, "games:%d", c->games);
+  r->kind = STORE_ROUND_ROBIN;
+  r->rounds = 1;
+  r->threads = c->threads;
+  r->seed = c->seed;
+  if (store_run_set(&r->format, format) || store_run_set(&r->name, c->name) ||
+      store_run_set(&r->command, c->command ? c->command : ""))
+    return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+  variant vs[STORE_MAX_VARIANTS];
+  int same_board = 1;
+  for (int i = 0; i < r->nvariants; i++) {
+    variant_parse(r->variant[i], &vs[i], err, errlen);
+    same_board &= vs[i].houses == vs[0].houses && vs[i].seeds == vs[0].seeds;
+  }
+  if (plies >= 0 && same_board) {
+    int rc = shared_openings(c, r, vs, plies, err, errlen);
+    if (rc) return rc;
+  } else {
+    if (store_run_set(&r->openings, c->openings))
+      return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+    if (plies >= 0 && note)
+      snprintf(note, notelen, "the variants differ in houses or seeds: each plays its own random "
+                              "openings");
+  }
+  return tournament_prepare(t, err, errlen) ? STUDY_BAD_INPUT : 0;
+}
+
+int study_play(tournament *t, store *db, int bootstrap, atomic_int *stop, char *err,
+               size_t errlen) {
+  int res = tournament_play(t, db, stop, err, errlen);
+  if (res) return res;
+  /* The pooled ratings last, so that they stay the run's latest fit. */
+  study_options so = {bootstrap, 1, 0};
+  study *s = NULL;
+  int rc = study_compute(db, t->run.id, &so, &s, err, errlen) ||
+                   study_store_ratings(db, s, err, errlen) ||
+                   study_store_metrics(db, s, err, errlen)
+               ? -1
+               : 0;
+  study_free(s);
+  return rc;
+}

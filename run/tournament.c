@@ -1,0 +1,981 @@
+/* tournament.c: a tournament's schedule (series, openings, colours, seeds) for the runner, and its sink: the one writer, ratings along the run, the SPRT. */
+#include "run/tournament.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/match.h"
+#include "store/rating_store.h"
+#include "run/runner.h"
+#include "core/clock.h"
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/level.h"
+#include "players/player.h"
+#include "players/tablebase.h"
+
+#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
+
+/* ---- Configuration ---- */
+
+int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,
+                              char *err, size_t errlen) {
+  if (!strncmp(text, "random:", 7) || !strcmp(text, "random")) {
+    const char *n = text[6] ? text + 7 : "2";
+    char *end;
+    errno = 0;
+    long x = strtol(n, &end, 10);
+    if (errno || end == n || *end || x < 0 || x > 40) {
+      ERR("openings: '%s': random:PLIES takes a number of plies from 0 to 40", text);
+      return -1;
+    }
+    *plies = (int)x;
+    if (path && pathlen) path[0] = '\0';
+    return 0;
+  }
+  if (!strncmp(text, "file:", 5) && text[5]) {
+    *plies = -1;
+    snprintf(path, pathlen, "%s", text + 5);
+    return 0;
+  }
+  ERR("openings: '%s' is neither random:PLIES nor file:PATH", text);
+  return -1;
+}
+
+static int npairings(const tournament *t) {
+  int n = t->run.nplayers;
+  return t->run.kind != STORE_GAUNTLET ? n * (n - 1) / 2 : n - 1;
+}
+
+/* Series number -> variant, round and the two players. */
+static void series_identity(const tournament *t, int series_no, int *vi, int *round, int *a,
+                            int *b) {
+  int np = npairings(t);
+  int pairing = series_no % np;
+  int vr = series_no / np;
+  *round = vr % t->run.rounds;
+  *vi = vr / t->run.rounds;
+  if (t->run.kind == STORE_GAUNTLET) {
+    *a = 0;
+    *b = pairing + 1;
+    return;
+  }
+  int n = t->run.nplayers;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (pairing-- == 0) {
+        *a = i;
+        *b = j;
+        return;
+      }
+}
+
+/* The lines of an openings file (not blank, not '#') as the run's
+ * positions: read once, when the run is made; a resume uses the stored ones. */
+static int read_openings_file(store_run *r, const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    ERR("openings: cannot open '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  char line[512];
+  int rc = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
+    size_t l = strlen(line);
+    while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ')) line[--l] = 0;
+    if (!l || line[0] == '#') continue;
+    if (store_run_add_position(r, line)) {
+      ERR("openings: out of memory");
+      rc = -1;
+    }
+  }
+  if (!rc && ferror(f)) {
+    ERR("openings: cannot read '%s': %s", path, strerror(errno));
+    rc = -1;
+  }
+  fclose(f);
+  return rc;
+}
+
+/* The run's positions, parsed under each variant. */
+static int load_openings(tournament *t, const char *path, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  if (!r->npositions) {
+    if (r->id > 0) {
+      ERR("openings: run %lld stored no positions for '%s' (it cannot be resumed without "
+          "reading the file again, which could change its games)",
+          (long long)r->id, path);
+      return -1;
+    }
+    if (read_openings_file(r, path, err, errlen)) return -1;
+    if (!r->npositions) {
+      ERR("openings: '%s' holds no position", path);
+      return -1;
+    }
+  }
+  int n = r->npositions;
+  for (int v = 0; v < r->nvariants; v++) {
+    t->opening_file[v] = malloc((size_t)n * sizeof *t->opening_file[v]);
+    if (!t->opening_file[v]) {
+      ERR("openings: out of memory");
+      return -1;
+    }
+    for (int k = 0; k < n; k++) {
+      char perr[256];
+      if (notation_parse_position(r->position[k], &t->variants[v], &t->opening_file[v][k], perr,
+                                  sizeof perr)) {
+        ERR("openings: %s position %d (variant %s): %s", path, k + 1, r->variant[v], perr);
+        return -1;
+      }
+      uint32_t legal;
+      if (board_status(&t->opening_file[v][k], &t->variants[v], &legal) != BOARD_END_NONE) {
+        ERR("openings: %s position %d: the game is already over in this position", path, k + 1);
+        return -1;
+      }
+    }
+  }
+  t->opening_count = n;
+  return 0;
+}
+
+/* A new run keeps the content of every weights file its players name, so
+ * that a resume can refuse when one has changed (store_run_files_check). */
+static int keep_weights_files(store_run *r, char *err, size_t errlen) {
+  for (int i = 0; i < r->nplayers; i++) {
+    player_config pc;
+    char perr[512];
+    if (player_parse_spec(r->player_spec[i], &pc, perr, sizeof perr)) continue; /* said later */
+    const char *path =
+        player_type_takes(pc.type, "weights") ? player_config_text(&pc, "weights") : NULL;
+    int rc = 0, known = 0;
+    for (int k = 0; path && k < r->nfiles; k++) known |= !strcmp(r->files[k].path, path);
+    if (path && !known && store_run_add_file(r, path, perr, sizeof perr)) {
+      ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+      rc = -1;
+    }
+    player_config_free(&pc);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+/* A new run's players that read the endgame tables by default (egdb=auto)
+ * get the default folder's tables pinned into their specs (egdb=auto@...),
+ * so that wherever and whenever the run is played or resumed they play with
+ * those tables or refuse to (players/tablebase.h). */
+static int pin_tables(tournament *t, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  for (int i = 0; i < r->nplayers; i++) {
+    size_t len = strlen(r->player_spec[i]) + LEVEL_SPEC_MAX + TABLEBASE_MAX_PINS * 32 + 64;
+    char *pinned = malloc(len), perr[1024];
+    if (!pinned) return ERR("out of memory"), -1;
+    int rc = tablebase_pin_spec(r->player_spec[i], t->variants, r->nvariants, pinned, len, perr,
+                                sizeof perr);
+    if (rc) ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+    else if (strstr(pinned, "egdb=auto@") && strcmp(pinned, r->player_spec[i]) &&
+             store_run_set(&r->player_spec[i], pinned))
+      rc = -1, ERR("out of memory");
+    free(pinned);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+int tournament_restore(tournament *t, store *db, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  if (store_run_files_check(db, r->id, err, errlen)) return -1;
+  store_strings_free(r->position, r->npositions);
+  r->position = NULL;
+  r->npositions = 0;
+  return store_run_openings(db, r->id, &r->position, &r->npositions, err, errlen);
+}
+
+int tournament_prepare(tournament *t, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  for (int v = 0; v < STORE_MAX_VARIANTS; v++) t->opening_file[v] = NULL;
+  if (r->nplayers < 2) {
+    ERR("a tournament needs at least 2 players (got %d)", r->nplayers);
+    return -1;
+  }
+  if (r->kind != STORE_ROUND_ROBIN && r->kind != STORE_GAUNTLET) {
+    ERR("kind '%s': expected round-robin or gauntlet", store_kind_name(r->kind));
+    return -1;
+  }
+  if (r->rounds < 1 || r->threads < 1 || r->nvariants < 1) {
+    ERR("rounds, threads and variants must be at least 1");
+    return -1;
+  }
+  for (int v = 0; v < r->nvariants; v++)
+    if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) return -1;
+  if (series_parse(r->format, &t->format, err, errlen)) return -1;
+  char path[512];
+  if (tournament_parse_openings(r->openings, &t->opening_plies, path, sizeof path, err, errlen))
+    return -1;
+  if (t->opening_plies < 0 && load_openings(t, path, err, errlen)) return -1;
+  if (r->id == 0 && keep_weights_files(r, err, errlen)) return -1;
+  if (r->id == 0 && pin_tables(t, err, errlen)) return -1;
+  for (int i = 0; i < r->nplayers; i++) {
+    char perr[512];
+    player *p = player_create(r->player_spec[i], perr, sizeof perr);
+    if (!p) {
+      ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+      return -1;
+    }
+    player_free(p);
+  }
+  t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
+  /* Sizes are checked before anything is stored: a schedule too large is
+   * bad input, not an out-of-memory failure halfway. */
+  long long nseries = (long long)r->nvariants * r->rounds * npairings(t);
+  long long games = nseries * series_max_games(&t->format);
+  if (games > TOURNAMENT_MAX_GAMES) {
+    ERR("the schedule holds up to %lld games (%lld series of at most %d); a run holds at most "
+        "%d: fewer rounds, a smaller format, or several runs",
+        games, nseries, series_max_games(&t->format), TOURNAMENT_MAX_GAMES);
+    return -1;
+  }
+  t->nseries = (int)nseries;
+  if (t->sprt_on && (r->nplayers != 2 || t->format.kind != SERIES_GAMES)) {
+    ERR("an SPRT takes two players and a games:N format (N is the cap)");
+    return -1;
+  }
+  /* Ratings are stored about ten times along the run, for the charts. */
+  long long most = (long long)t->nseries * series_max_games(&t->format);
+  t->ratings_every = most >= 20 ? (int)((most + 9) / 10) : 0;
+  return 0;
+}
+
+void tournament_free(tournament *t) {
+  for (int v = 0; v < STORE_MAX_VARIANTS; v++) {
+    free(t->opening_file[v]);
+    t->opening_file[v] = NULL;
+  }
+  store_run_free(&t->run);
+}
+
+void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
+                           int *a_is_south, uint64_t *seed) {
+  int vi, round, a, b;
+  series_identity(t, series_no, &vi, &round, &a, &b);
+  const variant *v = &t->variants[vi];
+  /* Openings are shared by every pairing and every variant: the k-th game
+   * pair of each series of a round uses opening round * pairs_per_series + k. */
+  long oi = (long)round * t->pairs_per_series + game_no / 2;
+  if (t->opening_plies < 0) {
+    *start = t->opening_file[vi][oi % t->opening_count];
+  } else {
+    /* The same draws under every variant: a study of variants compares
+     * the same openings (identical where the boards are alike). */
+    uint64_t os = rng_mix(rng_mix(t->run.seed, 0x6f70656e00ULL), (uint64_t)oi);
+    board_random_opening(start, v, t->opening_plies, os);
+  }
+  *a_is_south = game_no % 2 == 0;
+  /* The game's seed: from its series' place within its variant, so that
+   * every variant plays the same pairings with the same seeds. */
+  int per_variant = t->run.rounds * npairings(t);
+  *seed = rng_mix(rng_mix(t->run.seed, 0x67616d6500ULL + (uint64_t)(series_no % per_variant)),
+                  (uint64_t)game_no);
+}
+
+/* ---- The jobs ---- */
+
+/* A job: the games of one series still to play, in order. For games:N a
+ * series is cut into pairs (one job a pair); other formats depend on
+ * earlier results, so a job is the rest of the series. */
+typedef struct unit {
+  int series_no;
+  int first_game;     /* the first game number to play */
+  int last_game;      /* games:N: the last one; -1: until the series ends (its
+                         state so far is play.start_states[series_no]) */
+} unit;
+
+/* Result of a game for series A/B: 0 A won, 1 B won, -1 draw. */
+static int ab_result(const store_game *g) {
+  if (g->winner < 0) return -1;
+  int winner_idx = g->winner == 0 ? g->south_idx : g->north_idx;
+  return winner_idx == g->a_idx ? 0 : 1;
+}
+
+typedef struct pair_book pair_book;
+
+/* A run being played: the schedule the runner asks, and the sink it feeds. */
+typedef struct play {
+  tournament *t;
+  store *db;
+  unit *units;
+  long long nunits;
+  /* What is stored (or delivered) so far. */
+  series_state *states;   /* per series, as delivered */
+  series_state *start_states; /* per series, as stored when the call began (other formats) */
+  rating_pool rpool;
+  pair_book *pb;
+  long long stored, total, fresh;
+  /* The batch waiting for flush. */
+  store_game *batch;
+  int nbatch, capbatch;
+  store_series *done_series;
+  int ndone, capdone;
+  int checkpoint_due;     /* the ratings are to be stored at `checkpoint_at` games */
+  long long checkpoint_at;
+  int decided;
+} play;
+
+static const char *slot_spec(void *ctx, int slot) {
+  return ((play *)ctx)->t->run.player_spec[slot];
+}
+
+static int next_game(void *ctx, long long job, int k, const runner_outcome *prev,
+                     runner_game *g) {
+  play *pl = ctx;
+  tournament *t = pl->t;
+  const unit *u = &pl->units[job];
+  int game_no = u->first_game + k;
+  int vi, round, a, b, a_south;
+  series_identity(t, u->series_no, &vi, &round, &a, &b);
+  if (u->last_game >= 0) {
+    if (game_no > u->last_game) return 0;
+  } else {
+    series_state st = pl->start_states[u->series_no];
+    for (int i = 0; i < k; i++) {
+      int res = prev[i].winner < 0 ? -1 : (prev[i].winner == 0 ? prev[i].south : prev[i].north) == a ? 0 : 1;
+      series_add(&st, &t->format, res);
+    }
+    if (st.done) return 0;
+  }
+  tournament_game_setup(t, u->series_no, game_no, &g->start, &a_south, &g->seed);
+  g->game_no = game_no;
+  g->south = a_south ? a : b;
+  g->north = a_south ? b : a;
+  g->variant_idx = vi;
+  g->v = &t->variants[vi];
+  return 1;
+}
+
+/* ---- What is stored (resume) ---- */
+
+typedef struct done_games {
+  play *pl;
+  unsigned char **bits; /* per series: a bit per stored game (allocated lazily) */
+} done_games;
+
+static void pair_book_add(tournament *t, pair_book *pb, const store_game *g);
+
+/* A game into the rating pool (players by index = pool index). */
+static void pool_add_game(rating_pool *p, const store_game *g) {
+  int s = g->south_idx, n = g->north_idx;
+  rating_pool_add(p, s, n, g->winner == 0, g->winner < 0, g->winner == 1);
+}
+
+static int collect(void *ctx, const store_game *g) {
+  done_games *d = ctx;
+  tournament *t = d->pl->t;
+  if (g->series_no < 0 || g->series_no >= t->nseries) return 0;
+  series_add(&d->pl->states[g->series_no], &t->format, ab_result(g));
+  pool_add_game(&d->pl->rpool, g);
+  pair_book_add(t, d->pl->pb, g);
+  int maxg = series_max_games(&t->format);
+  if (g->game_no >= 0 && g->game_no < maxg) {
+    if (!d->bits[g->series_no]) {
+      d->bits[g->series_no] = calloc((size_t)maxg / 8 + 1, 1);
+      if (!d->bits[g->series_no]) return 1;
+    }
+    d->bits[g->series_no][g->game_no / 8] |= (unsigned char)(1u << (g->game_no % 8));
+  }
+  d->pl->stored++;
+  return 0;
+}
+
+/* Game pairs (same opening, colours swapped) for the SPRT: the first game's
+ * result waits here for the second. */
+typedef struct pair_book {
+  signed char *first; /* per (series, pair): 0 none, else result + 2 (A's side) */
+  int per_series;
+} pair_book;
+
+static void pair_book_add(tournament *t, pair_book *pb, const store_game *g) {
+  if (!pb->first || g->a_idx != 0 || g->b_idx != 1) return;
+  int r = ab_result(g); /* 0 A won, 1 B won, -1 draw */
+  int res = r < 0 ? 0 : r == 0 ? 1 : -1;
+  size_t at = (size_t)g->series_no * (size_t)pb->per_series + (size_t)(g->game_no / 2);
+  if (!pb->first[at]) {
+    pb->first[at] = (signed char)(res + 2);
+  } else {
+    rating_match_add_pair(&t->sprt_match, pb->first[at] - 2, res);
+    pb->first[at] = 0;
+  }
+}
+
+static long long sprt_pairs(const tournament *t) {
+  const long long *p = t->sprt_match.penta;
+  return p[0] + p[1] + p[2] + p[3] + p[4];
+}
+
+/* Stores the run's ratings from the counts so far. */
+static int checkpoint(tournament *t, store *db, const rating_pool *rp, long long games,
+                      char *err, size_t errlen) {
+  rating_result rr;
+  rating_options opt = {0};
+  int rc = 0;
+  if (rating_fit(rp, &opt, &rr, err, errlen)) {
+    rating_result_free(&rr);
+    return -1;
+  }
+  store_rating *rows = calloc((size_t)rr.n, sizeof *rows);
+  if (!rows) {
+    snprintf(err, errlen, "out of memory");
+    rc = -1;
+  } else {
+    char scope[64];
+    snprintf(scope, sizeof scope, "run %lld (in progress)", (long long)t->run.id);
+    rating_to_store(&rr, t->run.id, scope, rows);
+    for (int i = 0; i < rr.n; i++) rows[i].games_total = games;
+    rc = store_ratings_insert(db, rows, rr.n, err, errlen);
+  }
+  free(rows);
+  rating_result_free(&rr);
+  return rc;
+}
+
+/* ---- The sink: games in schedule order into the store ---- */
+
+static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) {
+  play *pl = ctx;
+  tournament *t = pl->t;
+  const unit *u = &pl->units[r->job];
+  if (pl->nbatch == pl->capbatch) {
+    int ncap = pl->capbatch ? 2 * pl->capbatch : 256;
+    store_game *nb = realloc(pl->batch, (size_t)ncap * sizeof *nb);
+    if (!nb) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    pl->batch = nb;
+    pl->capbatch = ncap;
+  }
+  char *moves = malloc((size_t)r->plies + 1);
+  if (!moves) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < r->plies; i++) moves[i] = notation_move_letter(r->game.v, r->moves[i]);
+  moves[r->plies] = '\0';
+  store_game *s = &pl->batch[pl->nbatch++];
+  memset(s, 0, sizeof *s);
+  int vi, round, a, b;
+  series_identity(t, u->series_no, &vi, &round, &a, &b);
+  s->run_id = t->run.id;
+  s->series_no = u->series_no;
+  s->game_no = r->game.game_no;
+  s->variant_idx = vi;
+  s->round = round;
+  s->a_idx = a;
+  s->b_idx = b;
+  s->south_idx = r->game.south;
+  s->north_idx = r->game.north;
+  notation_format_position(&r->game.start, r->game.v, NULL, s->opening, sizeof s->opening);
+  s->moves = moves;
+  s->winner = r->mr.winner;
+  s->score2[0] = r->mr.score2[0];
+  s->score2[1] = r->mr.score2[1];
+  s->plies = r->mr.plies;
+  s->end = r->mr.end;
+  snprintf(s->detail, sizeof s->detail, "%s", r->mr.detail);
+  s->seed = r->game.seed;
+  s->seconds = r->mr.seconds;
+
+  pl->stored++;
+  pl->fresh++;
+  pool_add_game(&pl->rpool, s);
+  series_state *st = &pl->states[s->series_no];
+  int was_done = st->done;
+  series_add(st, &t->format, ab_result(s));
+  if (st->done && !was_done) {
+    if (pl->ndone == pl->capdone) {
+      int ncap = pl->capdone ? 2 * pl->capdone : 64;
+      store_series *nd = realloc(pl->done_series, (size_t)ncap * sizeof *nd);
+      if (!nd) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
+      pl->done_series = nd;
+      pl->capdone = ncap;
+    }
+    pl->done_series[pl->ndone++] = (store_series){t->run.id, s->series_no, vi, round, a, b,
+                                                  st->games, st->wins[0], st->wins[1],
+                                                  st->draws, st->winner};
+  }
+  if (t->ratings_every > 0 && pl->stored % t->ratings_every == 0) {
+    pl->checkpoint_due = 1;
+    pl->checkpoint_at = pl->stored;
+  }
+  if (t->sprt_on && !t->sprt_result.decision) {
+    long long before = sprt_pairs(t);
+    pair_book_add(t, pl->pb, s);
+    if (sprt_pairs(t) != before) {
+      t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
+      if (t->observer.sprt) t->observer.sprt(t->observer.ctx, &t->sprt_result, sprt_pairs(t));
+      if (t->sprt_result.decision) {
+        pl->decided = 1;
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+static void free_batch(play *pl) {
+  for (int i = 0; i < pl->nbatch; i++) free((char *)pl->batch[i].moves);
+  pl->nbatch = 0;
+  pl->ndone = 0;
+}
+
+/* One transaction for the batch: a game counts as done once committed. */
+static int on_flush(void *ctx, char *err, size_t errlen) {
+  play *pl = ctx;
+  int rc = 0;
+  /* The series these games finish are committed with them. */
+  if ((pl->nbatch || pl->ndone) &&
+      store_commit(pl->db, pl->batch, pl->nbatch, pl->done_series, pl->ndone, err, errlen))
+    rc = -1;
+  free_batch(pl);
+  if (!rc && pl->checkpoint_due) {
+    pl->checkpoint_due = 0;
+    if (checkpoint(pl->t, pl->db, &pl->rpool, pl->checkpoint_at, err, errlen)) rc = -1;
+  }
+  return rc;
+}
+
+static void on_progress(void *ctx, const runner_progress *p) {
+  play *pl = ctx;
+  tournament *t = pl->t;
+  if (!t->observer.progress) return;
+  tournament_progress tp = {pl->stored, pl->total, pl->fresh, p->seconds, 0};
+  t->observer.progress(t->observer.ctx, &tp);
+}
+
+/* The units: the games of each series that are not stored yet. */
+static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) {
+  tournament *t = pl->t;
+  const int maxg = series_max_games(&t->format);
+  const int fixed = t->format.kind == SERIES_GAMES;
+  size_t most = (size_t)t->nseries * (fixed ? (size_t)(maxg + 1) / 2 : 1);
+  pl->units = malloc((most ? most : 1) * sizeof *pl->units);
+  if (!pl->units) {
+    snprintf(err, errlen, "out of memory for the schedule (%zu jobs)", most);
+    return -1;
+  }
+  long long total = 0;
+  for (int s = 0; s < t->nseries; s++) {
+    if (fixed) {
+      for (int k = 0; k < maxg; k += 2) {
+        int last = k + 1 < maxg ? k + 1 : k, first = -1;
+        for (int j = k; j <= last; j++) {
+          int have = bits[s] && (bits[s][j / 8] >> (j % 8) & 1);
+          if (!have && first < 0) first = j;
+          if (!have) total++;
+        }
+        if (first < 0) continue;
+        /* A pair with its first game stored plays only the second. */
+        pl->units[pl->nunits++] = (unit){s, first, last};
+      }
+    } else {
+      series_state st = pl->states[s];
+      if (st.done) continue;
+      pl->units[pl->nunits++] = (unit){s, st.games, -1};
+      total += maxg - st.games;
+    }
+  }
+  pl->total = total + pl->stored;
+  if (!fixed) {
+    pl->start_states = malloc((size_t)t->nseries * sizeof *pl->start_states);
+    if (!pl->start_states) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    memcpy(pl->start_states, pl->states, (size_t)t->nseries * sizeof *pl->states);
+  }
+  return 0;
+}
+
+static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen);
+
+int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen) {
+  const int maxg = series_max_games(&t->format);
+  const int fixed = t->format.kind == SERIES_GAMES;
+  play pl;
+  memset(&pl, 0, sizeof pl);
+  pl.t = t;
+  pl.db = db;
+  pair_book pb = {NULL, t->pairs_per_series};
+  pl.pb = &pb;
+  done_games d = {&pl, NULL};
+  int rc = -1;
+  rating_pool_init(&pl.rpool);
+  for (int i = 0; i < t->run.nplayers; i++)
+    if (rating_pool_player(&pl.rpool, t->run.player_name[i]) != i) {
+      ERR("out of memory");
+      goto out;
+    }
+  memset(&t->sprt_match, 0, sizeof t->sprt_match);
+  memset(&t->sprt_result, 0, sizeof t->sprt_result);
+  if (t->sprt_on) {
+    pb.first = calloc((size_t)t->nseries * (size_t)t->pairs_per_series, 1);
+    if (!pb.first) {
+      ERR("out of memory");
+      goto out;
+    }
+  }
+  pl.states = calloc((size_t)t->nseries, sizeof *pl.states);
+  d.bits = calloc((size_t)t->nseries, sizeof *d.bits);
+  if (!pl.states || !d.bits) {
+    ERR("out of memory");
+    goto out;
+  }
+  for (int s = 0; s < t->nseries; s++) series_start(&pl.states[s]);
+  if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
+  {
+    /* The rows of the series the stored games finish (a run of an older
+     * oware could lose one between its last game and the series row). */
+    store_series *rows = malloc((size_t)t->nseries * sizeof *rows);
+    int m = 0;
+    if (!rows) {
+      ERR("out of memory");
+      goto out;
+    }
+    for (int s = 0; s < t->nseries; s++) {
+      const series_state *st = &pl.states[s];
+      if (!st->done) continue;
+      int vi, round, a, b;
+      series_identity(t, s, &vi, &round, &a, &b);
+      rows[m++] = (store_series){t->run.id, s, vi, round, a, b, st->games, st->wins[0],
+                                 st->wins[1], st->draws, st->winner};
+    }
+    int bad = store_commit(db, NULL, 0, rows, m, err, errlen);
+    free(rows);
+    if (bad) goto out;
+  }
+  if (t->sprt_on) {
+    t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
+    if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
+      char serr[256];
+      rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
+      if (rc) ERR("%s", serr);
+      goto out;
+    }
+  }
+  if (make_units(&pl, d.bits, err, errlen)) goto out;
+  if (t->ratings_every < 0) t->ratings_every = 0;
+
+  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, NULL, next_game,
+                           tournament_schedule_kind.name, pack_schedule};
+  runner_sink sink = {&pl, on_game, on_flush, on_progress};
+  runner_config cfg = {t->run.threads, 0, stop, t->backend};
+  runner_stats rs;
+  int res = runner_run(&sched, &sink, &cfg, &rs, err, errlen);
+  if (t->observer.progress) {
+    tournament_progress tp = {pl.stored, pl.total, pl.fresh, rs.seconds, 1};
+    t->observer.progress(t->observer.ctx, &tp);
+  }
+  if (res < 0) {
+    rc = -1;
+  } else {
+    int complete = 1;
+    for (int s = 0; s < t->nseries && complete; s++) {
+      if (fixed) complete = pl.states[s].games >= maxg;
+      else complete = pl.states[s].done;
+    }
+    rc = complete || (t->sprt_on && t->sprt_result.decision) ? 0 : 1;
+  }
+  {
+    char serr[256];
+    store_status status = rc == 0 ? STORE_FINISHED : rc == 1 ? STORE_INTERRUPTED : STORE_FAILED;
+    if (store_run_status(db, t->run.id, status, serr, sizeof serr) && rc >= 0) {
+      ERR("%s", serr);
+      rc = -1;
+    }
+  }
+out:
+  free_batch(&pl);
+  free(pl.batch);
+  free(pl.done_series);
+  free(pl.units);
+  if (d.bits)
+    for (int s = 0; s < t->nseries; s++) free(d.bits[s]);
+  free(d.bits);
+  free(pl.states);
+  free(pl.start_states);
+  free(pb.first);
+  rating_pool_free(&pl.rpool);
+  return rc;
+}
+
+/* ---- Standings ---- */
+
+typedef struct tally {
+  int n;
+  long long *w, *d, *l; /* [i * n + j]: results of i against j */
+} tally;
+
+static int count_game(void *ctx, const store_game *g) {
+  tally *t = ctx;
+  int s = g->south_idx, n = g->north_idx;
+  if (s < 0 || n < 0 || s >= t->n || n >= t->n) return 0;
+  if (g->winner < 0) {
+    t->d[s * t->n + n]++;
+    t->d[n * t->n + s]++;
+  } else {
+    int w = g->winner == 0 ? s : n, l = g->winner == 0 ? n : s;
+    t->w[w * t->n + l]++;
+    t->l[l * t->n + w]++;
+  }
+  return 0;
+}
+
+int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err,
+                               size_t errlen) {
+  store_run *r = malloc(sizeof *r);
+  if (!r) {
+    ERR("out of memory");
+    return -1;
+  }
+  if (store_run_load(db, run_id, r, err, errlen)) {
+    free(r);
+    return -1;
+  }
+  int n = r->nplayers, rc = -1;
+  tally t = {n, calloc((size_t)(n * n), sizeof(long long)), calloc((size_t)(n * n), sizeof(long long)),
+             calloc((size_t)(n * n), sizeof(long long))};
+  int *order = calloc((size_t)n, sizeof *order);
+  double *pts = calloc((size_t)n, sizeof *pts);
+  long long *games = calloc((size_t)n, sizeof *games);
+  if (!t.w || !t.d || !t.l || !order || !pts || !games) {
+    ERR("out of memory");
+    goto done;
+  }
+  if (store_games_foreach(db, run_id, count_game, &t, err, errlen)) goto done;
+  int width = 6;
+  for (int i = 0; i < n; i++) {
+    order[i] = i;
+    for (int j = 0; j < n; j++) {
+      pts[i] += (double)t.w[i * n + j] + 0.5 * (double)t.d[i * n + j];
+      games[i] += t.w[i * n + j] + t.d[i * n + j] + t.l[i * n + j];
+    }
+    int l = (int)strlen(r->player_name[i]);
+    if (l > width) width = l < 40 ? l : 40;
+  }
+  for (int i = 1; i < n; i++) /* by points, then by name */
+    for (int j = i; j > 0; j--) {
+      int a = order[j - 1], b = order[j];
+      if (pts[a] < pts[b] || (pts[a] == pts[b] && strcmp(r->player_name[a], r->player_name[b]) > 0)) {
+        order[j - 1] = b;
+        order[j] = a;
+      }
+    }
+  fprintf(out, "Run %lld (%s, %s): standings\n", (long long)run_id, r->name,
+          store_status_name(r->status));
+  fprintf(out, "%4s  %-*s %7s %7s %7s %7s %8s %7s\n", "rank", width, "player", "games", "wins",
+          "draws", "losses", "points", "score%");
+  for (int k = 0; k < n; k++) {
+    int i = order[k];
+    long long w = 0, dr = 0, l = 0;
+    for (int j = 0; j < n; j++) w += t.w[i * n + j], dr += t.d[i * n + j], l += t.l[i * n + j];
+    fprintf(out, "%4d  %-*.*s %7lld %7lld %7lld %7lld %8.1f %6.1f%%\n", k + 1, width, width,
+            r->player_name[i], games[i], w, dr, l, pts[i],
+            games[i] ? 100.0 * pts[i] / (double)games[i] : 0.0);
+  }
+  fprintf(out, "\nCross table: points scored by the row player against the column player (games)\n");
+  fprintf(out, "%-*s", width + 6, "");
+  for (int k = 0; k < n; k++) fprintf(out, " %12d", k + 1);
+  fputc('\n', out);
+  for (int k = 0; k < n; k++) {
+    int i = order[k];
+    fprintf(out, "%4d  %-*.*s", k + 1, width, width, r->player_name[i]);
+    for (int c = 0; c < n; c++) {
+      int j = order[c];
+      long long g = t.w[i * n + j] + t.d[i * n + j] + t.l[i * n + j];
+      if (i == j || !g) {
+        fprintf(out, " %12s", i == j ? "x" : "-");
+      } else {
+        char cell[32];
+        snprintf(cell, sizeof cell, "%.1f (%lld)", (double)t.w[i * n + j] + 0.5 * (double)t.d[i * n + j], g);
+        fprintf(out, " %12s", cell);
+      }
+    }
+    fputc('\n', out);
+  }
+  rc = 0;
+done:
+  free(t.w);
+  free(t.d);
+  free(t.l);
+  free(order);
+  free(pts);
+  free(games);
+  store_run_free(r);
+  free(r);
+  return rc;
+}
+
+/* ---- The schedule in another process (run/runner_mpi.c) ---- */
+
+/* What next_game and slot_spec read: the run's kind, players, rounds, seed,
+ * variants (canonical strings), format, openings (positions for a file),
+ * the units (delta-coded), and for formats other than games:N the state
+ * each unit's series starts from. */
+static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
+  const play *pl = ctx;
+  const tournament *t = pl->t;
+  const store_run *r = &t->run;
+  pack_str(out, store_kind_name(r->kind));
+  pack_i64(out, r->nplayers);
+  for (int i = 0; i < r->nplayers; i++) pack_str(out, r->player_spec[i]);
+  pack_i64(out, r->rounds);
+  pack_u64(out, r->seed);
+  pack_i64(out, r->nvariants);
+  for (int v = 0; v < r->nvariants; v++) pack_str(out, r->variant[v]);
+  pack_str(out, r->format);
+  pack_i64(out, t->opening_plies);
+  if (t->opening_plies < 0) {
+    pack_i64(out, t->opening_count);
+    for (int v = 0; v < r->nvariants; v++)
+      for (int i = 0; i < t->opening_count; i++)
+        pack_board(out, &t->opening_file[v][i], &t->variants[v]);
+  }
+  pack_i64(out, pl->nunits);
+  int prev = 0;
+  for (long long j = 0; j < pl->nunits; j++) {
+    const unit *u = &pl->units[j];
+    pack_i64(out, u->series_no - prev);
+    pack_i64(out, u->first_game);
+    pack_i64(out, u->last_game);
+    prev = u->series_no;
+    if (u->last_game < 0) {
+      const series_state *st = &pl->start_states[u->series_no];
+      pack_i64(out, st->games);
+      pack_i64(out, st->wins[0]);
+      pack_i64(out, st->wins[1]);
+      pack_i64(out, st->draws);
+      pack_i64(out, st->streak[0]);
+      pack_i64(out, st->streak[1]);
+      pack_i64(out, st->done);
+      pack_i64(out, st->winner);
+    }
+  }
+  if (out->failed) snprintf(err, errlen, "out of memory for the schedule's message");
+  return out->failed ? -1 : 0;
+}
+
+typedef struct remote_play {
+  play pl;
+  tournament t;
+} remote_play;
+
+static void release_schedule(runner_schedule *s) {
+  remote_play *rp = s->ctx;
+  if (!rp) return;
+  tournament_free(&rp->t);
+  free(rp->pl.units);
+  free(rp->pl.start_states);
+  free(rp);
+  s->ctx = NULL;
+}
+
+static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
+  remote_play *rp = calloc(1, sizeof *rp);
+  if (!rp) {
+    ERR("out of memory");
+    return -1;
+  }
+  memset(s, 0, sizeof *s);
+  s->ctx = rp;
+  tournament *t = &rp->t;
+  store_run *r = &t->run;
+  play *pl = &rp->pl;
+  pl->t = t;
+  char kind[32];
+  pack_get_str(in, kind, sizeof kind);
+  if (!in->failed && store_kind_parse(kind, &r->kind)) in->failed = 1;
+  int nplayers = (int)pack_get_int(in, 2, STORE_MAX_PLAYERS);
+  for (int i = 0; i < nplayers && !in->failed; i++) {
+    char *spec = pack_get_strdup(in);
+    if (spec && store_run_add_player(r, "", spec)) in->failed = 1;
+    free(spec);
+  }
+  r->rounds = (int)pack_get_int(in, 1, 1 << 30);
+  r->seed = pack_get_u64(in);
+  int nvariants = (int)pack_get_int(in, 1, STORE_MAX_VARIANTS);
+  for (int v = 0; v < nvariants && !in->failed; v++) {
+    char *text = pack_get_strdup(in);
+    if (text && store_run_add_variant(r, text)) in->failed = 1;
+    free(text);
+  }
+  char *format = pack_get_strdup(in);
+  if (format && store_run_set(&r->format, format)) in->failed = 1;
+  free(format);
+  int rc = -1;
+  if (in->failed || r->nplayers != nplayers || r->nvariants != nvariants) goto bad;
+  for (int v = 0; v < r->nvariants; v++)
+    if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) goto out;
+  if (series_parse(r->format, &t->format, err, errlen)) goto out;
+  t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
+  t->nseries = (int)((long long)r->nvariants * r->rounds * npairings(t));
+  t->opening_plies = (int)pack_get_int(in, -1, 1000);
+  if (t->opening_plies < 0) {
+    t->opening_count = (int)pack_get_int(in, 1, 1 << 24);
+    for (int v = 0; v < r->nvariants && !in->failed; v++) {
+      t->opening_file[v] = malloc((size_t)t->opening_count * sizeof(board));
+      if (!t->opening_file[v]) {
+        ERR("out of memory");
+        goto out;
+      }
+      for (int i = 0; i < t->opening_count; i++)
+        pack_get_board(in, &t->opening_file[v][i], &t->variants[v]);
+    }
+  }
+  pl->nunits = pack_get_int(in, 0, TOURNAMENT_MAX_GAMES);
+  if (in->failed) goto bad;
+  pl->units = malloc((size_t)(pl->nunits ? pl->nunits : 1) * sizeof *pl->units);
+  if (t->format.kind != SERIES_GAMES)
+    pl->start_states = calloc((size_t)(t->nseries ? t->nseries : 1), sizeof *pl->start_states);
+  if (!pl->units || (t->format.kind != SERIES_GAMES && !pl->start_states)) {
+    ERR("out of memory for the schedule (%lld jobs)", pl->nunits);
+    goto out;
+  }
+  int prev = 0, maxg = series_max_games(&t->format);
+  for (long long j = 0; j < pl->nunits && !in->failed; j++) {
+    unit *u = &pl->units[j];
+    u->series_no = prev + (int)pack_get_int(in, 0, t->nseries);
+    u->first_game = (int)pack_get_int(in, 0, maxg);
+    u->last_game = (int)pack_get_int(in, -1, maxg);
+    prev = u->series_no;
+    if (u->series_no >= t->nseries) in->failed = 1;
+    if (u->last_game < 0) {
+      if (!pl->start_states) {
+        in->failed = 1;
+        break;
+      }
+      series_state *st = &pl->start_states[u->series_no];
+      st->games = (int)pack_get_int(in, 0, maxg);
+      st->wins[0] = (int)pack_get_int(in, 0, maxg);
+      st->wins[1] = (int)pack_get_int(in, 0, maxg);
+      st->draws = (int)pack_get_int(in, 0, maxg);
+      st->streak[0] = (int)pack_get_int(in, 0, maxg);
+      st->streak[1] = (int)pack_get_int(in, 0, maxg);
+      st->done = (int)pack_get_int(in, 0, 1);
+      st->winner = (int)pack_get_int(in, -1, 1);
+    }
+  }
+  if (in->failed) goto bad;
+  *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, NULL, next_game,
+                         tournament_schedule_kind.name, pack_schedule};
+  return 0;
+bad:
+  ERR("tournament: a schedule that does not read back (another oware version?)");
+out:
+  release_schedule(s);
+  return rc;
+}
+
+const runner_kind tournament_schedule_kind = {"tournament", unpack_schedule, release_schedule};

@@ -1,0 +1,103 @@
+/* tournament.h: round robins and gauntlets over players and variants, played by a thread pool into the store. */
+#ifndef OWARE_TOURNAMENT_H
+#define OWARE_TOURNAMENT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stats/sprt.h"
+#include "run/series.h"
+#include "store/store.h"
+#include "core/board.h"
+#include "core/variant.h"
+
+/* Where a run is (for a progress line). */
+typedef struct tournament_progress {
+  long long stored, total; /* games stored, games the run holds when complete */
+  long long fresh;         /* games played by this call */
+  double seconds;          /* since this call started */
+  int final;               /* the last report of the call */
+} tournament_progress;
+
+/* What the caller is told as the run goes (every hook may be NULL). */
+typedef struct tournament_observer {
+  void *ctx;
+  void (*progress)(void *ctx, const tournament_progress *p);
+  /* After each game pair that the SPRT counts, in schedule order. */
+  void (*sprt)(void *ctx, const rating_sprt_result *r, long long pairs);
+} tournament_observer;
+
+struct runner_backend;
+
+/* The most games one run may hold (its schedule is checked before the run
+ * is stored). */
+#define TOURNAMENT_MAX_GAMES 20000000
+
+/* What a run is, parsed from its stored configuration (store_run). */
+typedef struct tournament {
+  store_run run;                         /* as stored: the single source of truth */
+  variant variants[STORE_MAX_VARIANTS];  /* parsed run.variant[] */
+  series_format format;                  /* parsed run.format */
+  int opening_plies;                     /* random:PLIES, or -1 for a file */
+  board *opening_file[STORE_MAX_VARIANTS]; /* file:PATH: positions per variant */
+  int opening_count;
+  tournament_observer observer;
+  const struct runner_backend *backend;  /* NULL: local threads (run/runner.h) */
+  /* The schedule. */
+  int nseries;
+  int pairs_per_series;                  /* openings a series may use */
+  /* SPRT of player 1 (A) against player 2 (B): the run stops when it decides. */
+  int sprt_on;
+  rating_sprt sprt;
+  rating_match sprt_match;               /* A's results so far */
+  rating_sprt_result sprt_result;
+  int ratings_every;                     /* store the pool's ratings every this many games (0: only at the end) */
+} tournament;
+
+/* Parses the run's fields (variants, format, openings, kind, players) and
+ * checks every player spec (creating each player once: an engine that does
+ * not start is caught here). For a new run (run.id 0) it also reads a
+ * file:PATH openings file into run.position and the weights files the
+ * players name into run.files, which store_run_create stores with the run.
+ * Returns 0, or -1 with a message. */
+int tournament_prepare(tournament *t, char *err, size_t errlen);
+void tournament_free(tournament *t);
+
+/* For a stored run about to be resumed (t->run loaded, before
+ * tournament_prepare): reads back its openings from the store (a resume
+ * never reads the openings file again) and checks that the weights files
+ * its players name have not changed. 0, or -1 with err naming the file. */
+int tournament_restore(tournament *t, store *db, char *err, size_t errlen);
+
+/* Parses "random:PLIES" or "file:PATH" (for the checks of the CLI). */
+int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,
+                              char *err, size_t errlen);
+
+/* Plays the run (or what is left of it: games already stored are not
+ * played again) on the runner with run.threads workers, storing the games
+ * in schedule order (the store always holds a prefix of what is left), so
+ * that an SPRT decides at the same game pair whatever the threads: the
+ * games after its decision are not stored. *stop set from a signal handler
+ * ends it cleanly: the games in progress are abandoned (a resume plays
+ * them). Returns 0 when the run is complete or decided, 1 when stopped, -1
+ * on error (with err). Sets the run's status in the store. */
+int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen);
+
+/* The start position of game `game_no` of series `series_no`, which side
+ * player A has, and the game's seed: the schedule, exposed for tests and
+ * reports. The opening and the seed depend on the game's round, pairing and
+ * number, not on its variant: every variant plays the same openings (where
+ * the boards are alike) with the same seeds. */
+void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
+                           int *a_is_south, uint64_t *seed);
+
+/* Prints the standings (games, wins, draws, losses, points, score %) and
+ * the cross table of run id from the store. */
+int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err, size_t errlen);
+
+/* The tournament schedule rebuilt in another process (the MPI backend). */
+struct runner_kind;
+extern const struct runner_kind tournament_schedule_kind;
+
+#endif
