@@ -1,11 +1,11 @@
 /* notation.c: position strings, move letters, OGN reading and writing. */
 #include "core/notation.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 char notation_move_letter(const variant *v, int m) {
   return m < v->houses ? (char)('A' + m) : (char)('a' + m - v->houses);
@@ -62,7 +62,7 @@ int notation_parse_position(const char *text, const variant *v, board *b, char *
     p = d + 1;
   }
   if (n != fields) {
-    ERR("position: %d fields, expected %d (%d houses, 2 stores, side to move) for %d houses "
+    error_set(err, errlen, "position: %d fields, expected %d (%d houses, 2 stores, side to move) for %d houses "
         "a side, as in 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
         n, fields, v->pits, v->houses);
     return -1;
@@ -78,9 +78,9 @@ int notation_parse_position(const char *text, const variant *v, board *b, char *
       else
         snprintf(what, sizeof what, "%s store", i == v->pits ? "South's" : "North's");
       if (flen[i] == 0)
-        ERR("position: field %d (%s) is empty (a negative count?)", i + 1, what);
+        error_set(err, errlen, "position: field %d (%s) is empty (a negative count?)", i + 1, what);
       else
-        ERR("position: field %d (%s) is '%.*s', not a seed count from 0 to %d", i + 1, what,
+        error_set(err, errlen, "position: field %d (%s) is '%.*s', not a seed count from 0 to %d", i + 1, what,
             (int)flen[i], f[i], v->total);
       return -1;
     }
@@ -90,11 +90,11 @@ int notation_parse_position(const char *text, const variant *v, board *b, char *
   const char *side = f[fields - 1];
   size_t sl = flen[fields - 1];
   if (sl != 1 || (side[0] != 'S' && side[0] != 'N')) {
-    ERR("position: field %d (side to move) is '%.*s', expected S or N", fields, (int)sl, side);
+    error_set(err, errlen, "position: field %d (side to move) is '%.*s', expected S or N", fields, (int)sl, side);
     return -1;
   }
   if (total != v->total) {
-    ERR("position: the seeds add up to %d, but the variant has %d (%d houses x %d seeds x 2)",
+    error_set(err, errlen, "position: the seeds add up to %d, but the variant has %d (%d houses x %d seeds x 2)",
         total, v->total, v->houses, v->seeds);
     return -1;
   }
@@ -109,14 +109,14 @@ int notation_parse_moves(const char *text, const variant *v, int *moves, int max
     if (isspace((unsigned char)*p)) continue;
     int m = notation_move_index(v, *p);
     if (m < 0) {
-      ERR("moves: '%c' (character %d) is not a house letter; with %d houses a side they are "
+      error_set(err, errlen, "moves: '%c' (character %d) is not a house letter; with %d houses a side they are "
           "%c-%c for South and %c-%c for North",
           *p, (int)(p - text) + 1, v->houses, 'A', 'A' + v->houses - 1, 'a',
           'a' + v->houses - 1);
       return -1;
     }
     if (n == max) {
-      ERR("moves: more than %d moves", max);
+      error_set(err, errlen, "moves: more than %d moves", max);
       return -1;
     }
     moves[n++] = m;
@@ -177,7 +177,7 @@ static int read_tag(const char *s, size_t len, notation_tag *t, int line, char *
   while (i < len && s[i] != '"') {
     if (s[i] == '\\' && i + 1 < len) i++;
     if (k + 1 >= sizeof t->value) {
-      ERR("OGN line %d: the value of tag %s is longer than %zu characters", line, t->name,
+      error_set(err, errlen, "OGN line %d: the value of tag %s is longer than %zu characters", line, t->name,
           sizeof t->value - 1);
       return -1;
     }
@@ -193,7 +193,7 @@ static int read_tag(const char *s, size_t len, notation_tag *t, int line, char *
   if (i != len) goto bad;
   return 0;
 bad:
-  ERR("OGN line %d: malformed tag line '%.*s'; expected [Name \"value\"]", line,
+  error_set(err, errlen, "OGN line %d: malformed tag line '%.*s'; expected [Name \"value\"]", line,
       (int)(len > 60 ? 60 : len), s);
   return -1;
 }
@@ -248,7 +248,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
     if (len && p[len - 1] == '\r') len--;
     if (out->ntags == NOTATION_TAG_MAX) {
-      ERR("OGN line %d: more than %d tags", line, NOTATION_TAG_MAX);
+      error_set(err, errlen, "OGN line %d: more than %d tags", line, NOTATION_TAG_MAX);
       return -1;
     }
     if (read_tag(p, len, &out->tags[out->ntags], line, err, errlen)) return -1;
@@ -260,7 +260,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   if (vt) {
     char verr[256];
     if (variant_parse(vt, &out->v, verr, sizeof verr)) {
-      ERR("OGN line %d: tag Variant: %s", tag_line_of(out, tag_line, "Variant"), verr);
+      error_set(err, errlen, "OGN line %d: tag Variant: %s", tag_line_of(out, tag_line, "Variant"), verr);
       return -1;
     }
   }
@@ -268,7 +268,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   if (fen) {
     char perr[256];
     if (notation_parse_position(fen, &out->v, &out->start, perr, sizeof perr)) {
-      ERR("OGN line %d: tag FEN: %s", tag_line_of(out, tag_line, "FEN"), perr);
+      error_set(err, errlen, "OGN line %d: tag FEN: %s", tag_line_of(out, tag_line, "FEN"), perr);
       return -1;
     }
   } else {
@@ -276,7 +276,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   }
   const char *res = notation_ogn_tag(out, "Result");
   if (res && !is_result(res, strlen(res))) {
-    ERR("OGN line %d: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, or *",
+    error_set(err, errlen, "OGN line %d: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, or *",
         tag_line_of(out, tag_line, "Result"), res);
     return -1;
   }
@@ -284,7 +284,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   int cap = 64, seen_text = 0;
   out->moves = malloc((size_t)cap * sizeof *out->moves);
   if (!out->moves) {
-    ERR("OGN: out of memory");
+    error_set(err, errlen, "OGN: out of memory");
     return -1;
   }
   while (*p) {
@@ -310,7 +310,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
         p++;
       }
       if (!*p) {
-        ERR("OGN line %d: comment opened with '{' is never closed", start);
+        error_set(err, errlen, "OGN line %d: comment opened with '{' is never closed", start);
         notation_ogn_free(out);
         return -1;
       }
@@ -324,7 +324,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
     for (size_t i = 0; i < len; i++) {
       int m = notation_move_index(&out->v, t[i]);
       if (m < 0) {
-        ERR("OGN line %d: '%.*s' is not a move: '%c' is not a house letter (%c-%c, %c-%c)",
+        error_set(err, errlen, "OGN line %d: '%.*s' is not a move: '%c' is not a house letter (%c-%c, %c-%c)",
             line, (int)len, t, t[i], 'A', 'A' + out->v.houses - 1, 'a',
             'a' + out->v.houses - 1);
         notation_ogn_free(out);
@@ -333,7 +333,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
       if (out->nmoves == cap) {
         int *nm = realloc(out->moves, (size_t)cap * 2 * sizeof *nm);
         if (!nm) {
-          ERR("OGN: out of memory");
+          error_set(err, errlen, "OGN: out of memory");
           notation_ogn_free(out);
           return -1;
         }
@@ -349,13 +349,13 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
 
 int notation_ogn_play(const notation_ogn *o, game *g, char *err, size_t errlen) {
   if (game_init(g, &o->v, &o->start)) {
-    ERR("OGN: out of memory");
+    error_set(err, errlen, "OGN: out of memory");
     return -1;
   }
   for (int i = 0; i < o->nmoves; i++) {
     int r = game_play(g, o->moves[i]);
     if (r == -2) {
-      ERR("OGN: out of memory");
+      error_set(err, errlen, "OGN: out of memory");
       game_free(g);
       return -1;
     }
@@ -363,10 +363,10 @@ int notation_ogn_play(const notation_ogn *o, game *g, char *err, size_t errlen) 
       char legal[64];
       notation_format_legal(&g->v, g->legal, legal, sizeof legal);
       if (g->end != BOARD_END_NONE)
-        ERR("move %d (%c) comes after the end of the game (%s)", i + 1,
+        error_set(err, errlen, "move %d (%c) comes after the end of the game (%s)", i + 1,
             notation_move_letter(&g->v, o->moves[i]), board_end_name(g->end));
       else
-        ERR("move %d (%c) is illegal; legal moves: %s", i + 1,
+        error_set(err, errlen, "move %d (%c) is illegal; legal moves: %s", i + 1,
             notation_move_letter(&g->v, o->moves[i]), legal);
       game_free(g);
       return -1;

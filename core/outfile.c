@@ -1,5 +1,6 @@
 /* outfile.c: write a temporary file beside the target, then rename it over the target. */
 #include "core/outfile.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void errf(char *err, size_t errlen, const char *path, const char *what, int e) {
-  if (err && errlen) snprintf(err, errlen, "cannot write '%s': %s", path, what ? what : strerror(e));
+static void write_fail(char *err, size_t errlen, const char *path, const char *what, int e) {
+  if (err && errlen) error_set(err, errlen, "cannot write '%s': %s", path, what ? what : strerror(e));
 }
 
 /* The folder part of path ("." when there is none), malloc'ed. */
@@ -30,34 +31,34 @@ static char *folder_of(const char *path) {
 int outfile_check(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (!path || !*path) {
-    if (err && errlen) snprintf(err, errlen, "no output file given (empty path)");
+    if (err && errlen) error_set(err, errlen, "no output file given (empty path)");
     return -1;
   }
   size_t n = strlen(path);
   if (path[n - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-    errf(err, errlen, path, "it is a folder", 0);
+    write_fail(err, errlen, path, "it is a folder", 0);
     return -1;
   }
   char *dir = folder_of(path);
   if (!dir) {
-    errf(err, errlen, path, "out of memory", 0);
+    write_fail(err, errlen, path, "out of memory", 0);
     return -1;
   }
   int rc = 0;
   if (stat(dir, &st)) {
     char why[300];
     snprintf(why, sizeof why, "folder '%s': %s", dir, strerror(errno));
-    errf(err, errlen, path, why, 0);
+    write_fail(err, errlen, path, why, 0);
     rc = -1;
   } else if (!S_ISDIR(st.st_mode)) {
     char why[300];
     snprintf(why, sizeof why, "'%s' is not a folder", dir);
-    errf(err, errlen, path, why, 0);
+    write_fail(err, errlen, path, why, 0);
     rc = -1;
   } else if (access(dir, W_OK | X_OK)) {
     char why[300];
     snprintf(why, sizeof why, "folder '%s': %s", dir, strerror(errno));
-    errf(err, errlen, path, why, 0);
+    write_fail(err, errlen, path, why, 0);
     rc = -1;
   }
   free(dir);
@@ -74,7 +75,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen) {
      * renaming over it would replace it. */
     o->f = fopen(path, "w");
     if (!o->f || !(o->path = strdup(path))) {
-      errf(err, errlen, path, o->f ? "out of memory" : NULL, errno);
+      write_fail(err, errlen, path, o->f ? "out of memory" : NULL, errno);
       outfile_abort(o);
       return -1;
     }
@@ -84,7 +85,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen) {
   o->path = strdup(path);
   o->tmp = malloc(n);
   if (!o->path || !o->tmp) {
-    errf(err, errlen, path, "out of memory", 0);
+    write_fail(err, errlen, path, "out of memory", 0);
     outfile_abort(o);
     return -1;
   }
@@ -95,7 +96,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen) {
     if (fd < 0 && errno != EEXIST) break;
   }
   if (fd < 0) {
-    errf(err, errlen, path, NULL, errno);
+    write_fail(err, errlen, path, NULL, errno);
     free(o->tmp);
     o->tmp = NULL;
     outfile_abort(o);
@@ -105,7 +106,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen) {
   if (!o->f) {
     int e = errno;
     close(fd);
-    errf(err, errlen, path, NULL, e);
+    write_fail(err, errlen, path, NULL, e);
     outfile_abort(o);
     return -1;
   }
@@ -114,7 +115,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen) {
 
 int outfile_commit(outfile *o, char *err, size_t errlen) {
   if (!o->f) {
-    errf(err, errlen, o->path ? o->path : "?", "the file was not open", 0);
+    write_fail(err, errlen, o->path ? o->path : "?", "the file was not open", 0);
     outfile_abort(o);
     return -1;
   }
@@ -128,7 +129,7 @@ int outfile_commit(outfile *o, char *err, size_t errlen) {
   if (!e && c) e = errno ? errno : EIO;
   if (!e && o->tmp && rename(o->tmp, o->path)) e = errno;
   if (e) {
-    errf(err, errlen, o->path, NULL, e);
+    write_fail(err, errlen, o->path, NULL, e);
     outfile_abort(o);
     return -1;
   }

@@ -1,5 +1,6 @@
 /* thread.c: threads over pthreads. */
 #include "core/thread.h"
+#include "core/error.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -13,12 +14,12 @@ struct thread {
 thread *thread_start(void *(*fn)(void *), void *arg, char *err, size_t errlen) {
   thread *t = malloc(sizeof *t);
   if (!t) {
-    snprintf(err, errlen, "cannot start a thread: out of memory");
+    error_set(err, errlen, "cannot start a thread: out of memory");
     return NULL;
   }
   int rc = pthread_create(&t->id, NULL, fn, arg);
   if (rc) {
-    snprintf(err, errlen, "cannot start a thread: %s", strerror(rc));
+    error_set(err, errlen, "cannot start a thread: %s", strerror(rc));
     free(t);
     return NULL;
   }

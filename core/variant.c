@@ -1,5 +1,6 @@
 /* variant.c: rule switches, presets and the variant-string parser. */
 #include "core/variant.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -96,7 +97,7 @@ static void join(const char *const *names, char *buf, size_t len) {
 static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t errlen) {
   const char *eq = memchr(s, '=', len);
   if (!eq) {
-    snprintf(err, errlen, "variant: '%.*s' is not a switch=value pair (presets go first)",
+    error_set(err, errlen, "variant: '%.*s' is not a switch=value pair (presets go first)",
              (int)len, s);
     return -1;
   }
@@ -117,7 +118,7 @@ static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t
     v->seeds = (int)x;
   } else if (KEY("repetition")) {
     if (parse_int(val, vlen, 0, REPETITION_LIMIT, &x) || x == 1) {
-      snprintf(err, errlen,
+      error_set(err, errlen,
                "variant: switch 'repetition' has value '%.*s'; allowed: 0 (off) or 2..%d",
                (int)vlen, val, REPETITION_LIMIT);
       return -1;
@@ -152,7 +153,7 @@ static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t
     }
     v->cycle = (variant_cycle)e;
   } else {
-    snprintf(err, errlen,
+    error_set(err, errlen,
              "variant: unknown switch '%.*s'; switches are houses, seeds, lap, grand_slam, "
              "feeding, repetition, cycle, max_plies",
              (int)klen, s);
@@ -161,11 +162,11 @@ static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t
 #undef KEY
   return 0;
 bad_int:
-  snprintf(err, errlen, "variant: switch '%.*s' has value '%.*s'; allowed: %ld..%ld", (int)klen,
+  error_set(err, errlen, "variant: switch '%.*s' has value '%.*s'; allowed: %ld..%ld", (int)klen,
            s, (int)vlen, val, lo, hi);
   return -1;
 bad_enum:
-  snprintf(err, errlen, "variant: switch '%.*s' has value '%.*s'; allowed: %s", (int)klen, s,
+  error_set(err, errlen, "variant: switch '%.*s' has value '%.*s'; allowed: %s", (int)klen, s,
            (int)vlen, val, allowed);
   return -1;
 }
@@ -173,7 +174,7 @@ bad_enum:
 int variant_parse(const char *text, variant *v, char *err, size_t errlen) {
   variant w;
   if (!text || !*text) {
-    snprintf(err, errlen, "variant: empty variant string");
+    error_set(err, errlen, "variant: empty variant string");
     return -1;
   }
   const char *p = text;
@@ -186,13 +187,13 @@ int variant_parse(const char *text, variant *v, char *err, size_t errlen) {
         if (i) strcat(names, ", ");
         strcat(names, variant_names[i]);
       }
-      snprintf(err, errlen, "variant: unknown variant '%.*s'; named variants are %s", (int)len,
+      error_set(err, errlen, "variant: unknown variant '%.*s'; named variants are %s", (int)len,
                p, names);
       return -1;
     }
     p = end ? end + 1 : p + len;
     if (end && !*p) {
-      snprintf(err, errlen, "variant: trailing ',' in '%s'", text);
+      error_set(err, errlen, "variant: trailing ',' in '%s'", text);
       return -1;
     }
   } else {
@@ -202,7 +203,7 @@ int variant_parse(const char *text, variant *v, char *err, size_t errlen) {
     end = strchr(p, ',');
     len = end ? (size_t)(end - p) : strlen(p);
     if (len == 0) {
-      snprintf(err, errlen, "variant: empty switch in '%s'", text);
+      error_set(err, errlen, "variant: empty switch in '%s'", text);
       return -1;
     }
     if (parse_switch(p, len, &w, err, errlen)) return -1;
@@ -210,14 +211,14 @@ int variant_parse(const char *text, variant *v, char *err, size_t errlen) {
     if (*p == ',') {
       p++;
       if (!*p) {
-        snprintf(err, errlen, "variant: trailing ',' in '%s'", text);
+        error_set(err, errlen, "variant: trailing ',' in '%s'", text);
         return -1;
       }
     }
   }
   if (w.repetition == 0 && w.max_plies == 0) {
     /* Seeds can circle for ever: with neither rule a game need never end. */
-    snprintf(err, errlen,
+    error_set(err, errlen,
              "variant: repetition=0 with max_plies=0 lets a game cycle for ever; keep the "
              "repetition rule (2..%d) or set a ply limit (1..%d)",
              REPETITION_LIMIT, MAX_PLIES_LIMIT);

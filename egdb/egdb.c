@@ -1,5 +1,6 @@
 /* egdb.c: the position index, the variant key, table files (write, map, check) and probes. */
 #include "egdb/egdb.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,7 +70,7 @@ void egdb_normalise(const board *b, const variant *v, uint8_t *pit) {
 
 int egdb_variant_key(const variant *v, char *key, size_t keylen, char *err, size_t errlen) {
   if (v->grand_slam == VARIANT_GS_WIN) {
-    snprintf(err, errlen,
+    error_set(err, errlen,
              "variant grand_slam=win is not supported: its captures depend on the stores, "
              "which the database does not index");
     return EGDB_EUNSUPPORTED;
@@ -160,7 +161,7 @@ int egdb_file_write(const char *path, const char *key, int n, int pits, uint64_t
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "wb");
   if (!f) {
-    snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    error_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
     return EGDB_EIO;
   }
   int ok = fwrite(h, 1, sizeof h, f) == sizeof h;
@@ -170,7 +171,7 @@ int egdb_file_write(const char *path, const char *key, int n, int pits, uint64_t
   if (fclose(f) != 0 && ok) ok = 0, e = errno;
   if (!ok || rename(tmp, path) != 0) {
     if (ok) e = errno;
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+    error_set(err, errlen, "cannot write %s: %s", path, strerror(e));
     remove(tmp);
     return EGDB_EIO;
   }
@@ -183,19 +184,19 @@ int egdb_file_map(const char *path, const char *key, int n, int pits, int ntable
   int fd = open(path, O_RDONLY);
   if (fd < 0) {
     int e = errno;
-    snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
+    error_set(err, errlen, "cannot open %s: %s", path, strerror(e));
     return EGDB_EIO;
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
-    snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    error_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
     close(fd);
     return EGDB_EIO;
   }
   uint64_t count = egdb_count(n, pits);
   uint64_t want = EGDB_HEADER_SIZE + count * (uint64_t)ntables;
   if ((uint64_t)st.st_size < EGDB_HEADER_SIZE) {
-    snprintf(err, errlen, "%s is truncated: %lld bytes, less than a header", path,
+    error_set(err, errlen, "%s is truncated: %lld bytes, less than a header", path,
              (long long)st.st_size);
     close(fd);
     return EGDB_ECORRUPT;
@@ -203,7 +204,7 @@ int egdb_file_map(const char *path, const char *key, int n, int pits, int ntable
   void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
   if (map == MAP_FAILED) {
-    snprintf(err, errlen, "cannot map %s: %s", path, strerror(errno));
+    error_set(err, errlen, "cannot map %s: %s", path, strerror(errno));
     return EGDB_EIO;
   }
   const uint8_t *h = map;
@@ -240,7 +241,7 @@ int egdb_file_map(const char *path, const char *key, int n, int pits, int ntable
     if (sum != get64(h + OFF_SUM)) what = "checksum mismatch (the file is corrupt)";
   }
   if (what) {
-    snprintf(err, errlen, "%s: %s", path, what);
+    error_set(err, errlen, "%s: %s", path, what);
     munmap(map, (size_t)st.st_size);
     return EGDB_ECORRUPT;
   }
@@ -272,7 +273,7 @@ int egdb_open(const char *dir, const variant *v, int max_n, int flags, egdb **ou
   if (rc) return rc;
   egdb *db = calloc(1, sizeof *db);
   if (!db) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return EGDB_EMEMORY;
   }
   db->v = *v;
@@ -292,7 +293,7 @@ int egdb_open(const char *dir, const variant *v, int max_n, int flags, egdb **ou
   }
   if (db->max_n < 0) {
     egdb_path(dir, key, 0, path, sizeof path);
-    snprintf(err, errlen, "no endgame tables for variant '%s' in %s (no %s; build them with 'oware egdb build')",
+    error_set(err, errlen, "no endgame tables for variant '%s' in %s (no %s; build them with 'oware egdb build')",
              key, dir, path);
     egdb_close(db);
     return EGDB_EIO;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/thread.h"
 #include "egdb/egdb.h"
 #include "egdb/egdb_file.h"
@@ -449,7 +450,7 @@ static int make_dirs(const char *path, char *err, size_t errlen) {
       char c = *p;
       *p = '\0';
       if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot make folder %s: %s", buf, strerror(errno));
+        error_set(err, errlen, "cannot make folder %s: %s", buf, strerror(errno));
         return EGDB_EIO;
       }
       *p = c;
@@ -558,7 +559,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
                        egdb_build_stats *stats, char *err, size_t errlen) {
   job *j = calloc(1, sizeof *j);
   if (!j) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return EGDB_EMEMORY;
   }
   j->v = v;
@@ -571,12 +572,12 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   int rc = 0;
   const size_t c = (size_t)j->count;
   if (sowing_vectors(j)) {
-    snprintf(err, errlen, "the sowing of variant %s captures on a board of fours", key);
+    error_set(err, errlen, "the sowing of variant %s captures on a board of fours", key);
     rc = EGDB_EUNSUPPORTED;
     goto out;
   }
   if (layout == EGDB_LAYOUT_FAST && !egdb_build_memory(v, n, EGDB_LAYOUT_FAST)) {
-    snprintf(err, errlen, "%d seeds: %llu positions, more than the fast layout can index", n,
+    error_set(err, errlen, "%d seeds: %llu positions, more than the fast layout can index", n,
              (unsigned long long)j->count);
     rc = EGDB_EARG;
     goto out;
@@ -592,7 +593,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
   }
   const size_t bytes = (size_t)egdb_build_memory(v, n, layout);
   if (fail) {
-    snprintf(err, errlen, "out of memory for the %d-seed table (%zu bytes)", n, bytes);
+    error_set(err, errlen, "out of memory for the %d-seed table (%zu bytes)", n, bytes);
     rc = EGDB_EMEMORY;
     goto out;
   }
@@ -610,12 +611,12 @@ static int build_level(const variant *v, const char *path, const char *key, int 
       uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
       uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
       if (parallel(j, threads, PHASE_MOVES, from, to) < 0) {
-        snprintf(err, errlen, "cannot start a build thread");
+        error_set(err, errlen, "cannot start a build thread");
         rc = EGDB_EMEMORY;
         goto out;
       }
       if (report(ps, "moves", 0.15 * (s + 1) / slices, j->count)) {
-        snprintf(err, errlen, "build cancelled");
+        error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
         goto out;
       }
@@ -630,12 +631,12 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
     long long changed = sweep(j, threads, sw, ps, done, span);
     if (changed == -1) {
-      snprintf(err, errlen, "cannot start a build thread");
+      error_set(err, errlen, "cannot start a build thread");
       rc = EGDB_EMEMORY;
       goto out;
     }
     if (changed == -2) {
-      snprintf(err, errlen, "build cancelled");
+      error_set(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
       goto out;
     }
@@ -681,15 +682,15 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
   int rc = egdb_variant_key(v, key, sizeof key, err, errlen);
   if (rc) return rc;
   if (max_n < 0 || max_n > EGDB_MAX_SEEDS) {
-    snprintf(err, errlen, "seed count %d out of range 0..%d", max_n, EGDB_MAX_SEEDS);
+    error_set(err, errlen, "seed count %d out of range 0..%d", max_n, EGDB_MAX_SEEDS);
     return EGDB_EARG;
   }
   if (threads < 1 || threads > 64) {
-    snprintf(err, errlen, "thread count %d out of range 1..64", threads);
+    error_set(err, errlen, "thread count %d out of range 1..64", threads);
     return EGDB_EARG;
   }
   if (layout != EGDB_LAYOUT_AUTO && layout != EGDB_LAYOUT_FAST && layout != EGDB_LAYOUT_LEAN) {
-    snprintf(err, errlen, "unknown layout %d", (int)layout);
+    error_set(err, errlen, "unknown layout %d", (int)layout);
     return EGDB_EARG;
   }
   snprintf(folder, sizeof folder, "%s/%s", dir, key);
@@ -698,7 +699,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
   const int ntables = egdb_has_split(v) ? 3 : 2;
   egdb_level *lv = calloc(EGDB_MAX_SEEDS + 1, sizeof *lv);
   if (!lv) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return EGDB_EMEMORY;
   }
   progress_state ps;
@@ -718,7 +719,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
       stats.resumed++;
       ps.done += (double)count;
       if (report(&ps, "checked", 0, count)) {
-        snprintf(err, errlen, "build cancelled");
+        error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
       }
       continue;

@@ -1,5 +1,6 @@
 /* book.c: the opening book's file: written whole, read whole and checked, probed by position. */
 #include "players/book.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -113,20 +114,20 @@ int book_load(const char *path, book **out, char *err, size_t errlen) {
   *out = NULL;
   FILE *f = fopen(path, "rb");
   if (!f) {
-    snprintf(err, errlen, "book %s: cannot open it: %s", path, strerror(errno));
+    error_set(err, errlen, "book %s: cannot open it: %s", path, strerror(errno));
     return -1;
   }
   uint8_t h[BOOK_HEADER_SIZE];
   size_t got = fread(h, 1, sizeof h, f);
   if (got < sizeof h || memcmp(h, magic, sizeof magic)) {
-    snprintf(err, errlen, "book %s: not a book file (%s)", path,
+    error_set(err, errlen, "book %s: not a book file (%s)", path,
              got < sizeof h ? "shorter than the header" : "wrong magic");
     fclose(f);
     return -1;
   }
   book *b = calloc(1, sizeof *b);
   if (!b) {
-    snprintf(err, errlen, "book %s: out of memory", path);
+    error_set(err, errlen, "book %s: out of memory", path);
     fclose(f);
     return -1;
   }
@@ -165,12 +166,12 @@ int book_load(const char *path, book **out, char *err, size_t errlen) {
   fclose(f);
   long long bad = 0;
   if (!what && (what = check_entries(b, &bad))) {
-    snprintf(err, errlen, "book %s: entry %lld %s", path, bad, what);
+    error_set(err, errlen, "book %s: entry %lld %s", path, bad, what);
     book_free(b);
     return -1;
   }
   if (what) {
-    snprintf(err, errlen, "book %s: %s%s%s", path, what, *verr ? ": " : "", verr);
+    error_set(err, errlen, "book %s: %s%s%s", path, what, *verr ? ": " : "", verr);
     book_free(b);
     return -1;
   }

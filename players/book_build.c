@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/outfile.h"
 #include "core/thread.h"
@@ -97,7 +98,7 @@ typedef struct work {
 
 static void fail(work *w, const char *msg) {
   pthread_mutex_lock(&w->lock);
-  if (!w->failed) snprintf(w->err, sizeof w->err, "%s", msg);
+  if (!w->failed) error_set(w->err, sizeof w->err, "%s", msg);
   w->failed = 1;
   pthread_mutex_unlock(&w->lock);
 }
@@ -153,7 +154,7 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
   const double t0 = clock_now();
   if (c->plies < 1 || c->threads < 1 || c->threads > BOOK_MAX_THREADS || c->depth < 0 ||
       c->nodes < 0 || (!c->depth && !c->nodes)) {
-    snprintf(err, errlen, "book: plies and threads (1..%d) must be at least 1, and a depth or a "
+    error_set(err, errlen, "book: plies and threads (1..%d) must be at least 1, and a depth or a "
              "node budget given", BOOK_MAX_THREADS);
     return -1;
   }
@@ -164,14 +165,14 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
   info.nodes = c->nodes;
   variant_format(&c->v, info.variant_text, sizeof info.variant_text);
   if (strlen(info.variant_text) + 1 >= sizeof info.variant_text) {
-    snprintf(err, errlen, "book: the variant's string is too long for the book's header");
+    error_set(err, errlen, "book: the variant's string is too long for the book's header");
     return -1;
   }
   if (outfile_check(path, err, errlen)) return -1;
   boards pos = {0};
   if (enumerate(&c->v, c->plies, &pos)) {
     free(pos.b);
-    snprintf(err, errlen, "book: out of memory listing the positions of %d plies", c->plies);
+    error_set(err, errlen, "book: out of memory listing the positions of %d plies", c->plies);
     return -1;
   }
   work w = {.c = c, .pos = pos.b, .count = pos.n, .progress = progress, .ctx = ctx};
@@ -183,7 +184,7 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
   if (!w.entries || pthread_mutex_init(&w.lock, NULL)) {
     free(w.entries);
     free(pos.b);
-    snprintf(err, errlen, "book: out of memory");
+    error_set(err, errlen, "book: out of memory");
     return -1;
   }
   thread *th[BOOK_MAX_THREADS];
@@ -200,7 +201,7 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
   pthread_mutex_destroy(&w.lock);
   int rc = 0;
   if (w.failed) {
-    snprintf(err, errlen, "book: %s", w.err);
+    error_set(err, errlen, "book: %s", w.err);
     rc = -1;
   } else {
     rc = book_write(path, &info, w.entries, pos.n, err, errlen);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/notation.h"
 #include "players/engine.h"
 #include "players/player.h"
@@ -89,7 +90,6 @@ typedef struct eng {
   char variant_now[256];   /* the variant it plays now ("" = unknown) */
 } eng;
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 static long long now_ms(void) { return (long long)(clock_now() * 1000.0); }
 
@@ -276,11 +276,11 @@ engine_says engine_read_line(const variant *v, char *line, size_t len, engine_li
 static int start(eng *e, char *err, size_t errlen) {
   int in[2], out[2];
   if (pipe2(in, O_CLOEXEC)) {
-    ERR("engine %s: cannot create a pipe: %s", e->label, strerror(errno));
+    error_set(err, errlen, "engine %s: cannot create a pipe: %s", e->label, strerror(errno));
     return -1;
   }
   if (pipe2(out, O_CLOEXEC)) {
-    ERR("engine %s: cannot create a pipe: %s", e->label, strerror(errno));
+    error_set(err, errlen, "engine %s: cannot create a pipe: %s", e->label, strerror(errno));
     close(in[0]);
     close(in[1]);
     return -1;
@@ -292,7 +292,7 @@ static int start(eng *e, char *err, size_t errlen) {
   int rc = -1, fa_ok = 0, at_ok = 0;
   pid_t pid = 0;
   if (in[0] < 0 || out[1] < 0) {
-    ERR("engine %s: cannot set up its pipes: %s", e->label, strerror(errno));
+    error_set(err, errlen, "engine %s: cannot set up its pipes: %s", e->label, strerror(errno));
     goto done;
   }
   if ((rc = posix_spawn_file_actions_init(&fa))) goto spawn_err;
@@ -315,7 +315,7 @@ static int start(eng *e, char *err, size_t errlen) {
     goto spawn_err;
   rc = posix_spawnp(&pid, e->argv[0], &fa, &at, e->argv, environ);
   if (rc) {
-    ERR("engine: cannot start '%s': %s", e->argv[0], strerror(rc));
+    error_set(err, errlen, "engine: cannot start '%s': %s", e->argv[0], strerror(rc));
     rc = -1;
     goto done;
   }
@@ -331,7 +331,7 @@ static int start(eng *e, char *err, size_t errlen) {
   rc = 0;
   goto done;
 spawn_err:
-  ERR("engine %s: cannot prepare the process: %s", e->label, strerror(rc));
+  error_set(err, errlen, "engine %s: cannot prepare the process: %s", e->label, strerror(rc));
   rc = -1;
 done:
   if (fa_ok) posix_spawn_file_actions_destroy(&fa);
@@ -461,11 +461,11 @@ static int expect(eng *e, const char *sent, const char *want, char *err, size_t 
     quote(last, q, sizeof q);
     if (r == 0) {
       reap(e, 0, NULL, 0);
-      ERR("engine %s did not answer '%s' with '%s' within %d ms (last line: %s); killed",
+      error_set(err, errlen, "engine %s did not answer '%s' with '%s' within %d ms (last line: %s); killed",
           e->label, sent, want, e->timeout, q);
     } else {
       reap(e, e->grace, how, sizeof how);
-      ERR("engine %s %s before answering '%s' with '%s' (last line: %s)", e->label, how, sent,
+      error_set(err, errlen, "engine %s %s before answering '%s' with '%s' (last line: %s)", e->label, how, sent,
           want, q);
     }
     return -1;
@@ -478,8 +478,8 @@ static int send_or_fail(eng *e, const char *line, char *err, size_t errlen) {
   if (!r) return 0;
   char how[128];
   reap(e, r == -1 ? e->grace : 0, how, sizeof how);
-  if (r == -1) ERR("engine %s closed its input (it %s) when sent '%s'", e->label, how, line);
-  else ERR("engine %s does not read its input (sending '%s'); killed", e->label, line);
+  if (r == -1) error_set(err, errlen, "engine %s closed its input (it %s) when sent '%s'", e->label, how, line);
+  else error_set(err, errlen, "engine %s does not read its input (sending '%s'); killed", e->label, line);
   return -1;
 }
 
@@ -500,7 +500,7 @@ static int start_engine(player *p, char *err, size_t errlen) {
     const char *eq = memchr(o, '=', l);
     char line[2200];
     if (!eq || eq == o) {
-      ERR("engine %s: option='%.*s' is not Name=Value", e->label, (int)l, o);
+      error_set(err, errlen, "engine %s: option='%.*s' is not Name=Value", e->label, (int)l, o);
       reap(e, 0, NULL, 0);
       return -1;
     }
@@ -537,7 +537,7 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   variant_format(v, vt, sizeof vt);
   if (strcmp(vt, e->variant_now)) {
     if (!e->has_variant) {
-      ERR("engine %s has no Variant option, so it plays abapa only; this game's variant is %s",
+      error_set(err, errlen, "engine %s has no Variant option, so it plays abapa only; this game's variant is %s",
           e->label, vt);
       return -1;
     }
@@ -641,10 +641,10 @@ static player_status send_move_line(eng *e, const char *line, char *err, size_t 
   char how[128];
   reap(e, r == -1 ? e->grace : 0, how, sizeof how);
   if (r == -1) {
-    ERR("engine %s closed its input (it %s)", e->label, how);
+    error_set(err, errlen, "engine %s closed its input (it %s)", e->label, how);
     return PLAYER_CRASH;
   }
-  ERR("engine %s does not read its input; killed", e->label);
+  error_set(err, errlen, "engine %s does not read its input; killed", e->label);
   return PLAYER_TIMEOUT;
 }
 
@@ -652,7 +652,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
                             player_info *info, char *err, size_t errlen) {
   eng *e = p->data;
   if (!e->pid) {
-    ERR("engine %s is not running (it died or was killed earlier; it restarts at the next game)",
+    error_set(err, errlen, "engine %s is not running (it died or was killed earlier; it restarts at the next game)",
         e->label);
     return PLAYER_CRASH;
   }
@@ -676,7 +676,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   }
   char *pos = position_line(g);
   if (!pos) {
-    ERR("engine %s: out of memory", e->label);
+    error_set(err, errlen, "engine %s: out of memory", e->label);
     return PLAYER_ERROR;
   }
   player_status st = send_move_line(e, pos, err, errlen);
@@ -708,7 +708,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     if (r < 0) {
       quote(last, q, sizeof q);
       reap(e, e->grace, how, sizeof how);
-      ERR("engine %s %s while thinking (last line: %s)", e->label, how, q);
+      error_set(err, errlen, "engine %s %s while thinking (last line: %s)", e->label, how, q);
       return PLAYER_CRASH;
     }
     engine_line el;
@@ -725,10 +725,10 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
         return PLAYER_OK;
       }
       if (m >= 0 || m == ENGINE_MOVE_NONE) {
-        ERR("engine %s played an illegal move: %s (legal: %s)", e->label, q, legal);
+        error_set(err, errlen, "engine %s played an illegal move: %s (legal: %s)", e->label, q, legal);
         return PLAYER_ILLEGAL;
       }
-      ERR("engine %s sent a bestmove without a house letter: %s (legal: %s)", e->label, q, legal);
+      error_set(err, errlen, "engine %s sent a bestmove without a house letter: %s (legal: %s)", e->label, q, legal);
       return PLAYER_PROTOCOL;
     }
     if (el.kind == ENGINE_SAYS_INFO) {
@@ -760,12 +760,12 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   const char *tail = answered ? "" : "; it did not answer 'stop' either and was killed";
   if (garbage) {
     quote(first_garbage, q, sizeof q);
-    ERR("engine %s sent no bestmove within %lld ms, only %d line%s outside the protocol, the "
+    error_set(err, errlen, "engine %s sent no bestmove within %lld ms, only %d line%s outside the protocol, the "
         "first: %s%s",
         e->label, limit_ms, garbage, garbage > 1 ? "s" : "", q, tail);
     return PLAYER_PROTOCOL;
   }
-  ERR("engine %s sent no bestmove within %lld ms%s", e->label, limit_ms, tail);
+  error_set(err, errlen, "engine %s sent no bestmove within %lld ms%s", e->label, limit_ms, tail);
   return PLAYER_TIMEOUT;
 }
 
@@ -790,12 +790,12 @@ static int create(player *p, char *err, size_t errlen) {
   const player_config *c = &p->config;
   const char *cmd = player_config_text(c, "cmd");
   if (!cmd) {
-    ERR("engine: cmd=PROGRAM is missing (e.g. engine:cmd=./aalina,movetime=1000)");
+    error_set(err, errlen, "engine: cmd=PROGRAM is missing (e.g. engine:cmd=./aalina,movetime=1000)");
     return -1;
   }
   eng *e = calloc(1, sizeof *e);
   if (!e) {
-    ERR("engine: out of memory");
+    error_set(err, errlen, "engine: out of memory");
     return -1;
   }
   p->data = e;
@@ -825,7 +825,7 @@ static int create(player *p, char *err, size_t errlen) {
   /* option=Name=Value, kept joined by '\n' as the config has them. */
   for (int k = 0; !player_config_list(c, "option", k, arg, sizeof arg); k++)
     if (!strchr(arg, '=') || arg[0] == '=') {
-      ERR("engine: option='%s' is not Name=Value (sent as 'setoption name Name value Value')",
+      error_set(err, errlen, "engine: option='%s' is not Name=Value (sent as 'setoption name Name value Value')",
           arg);
       destroy(p);
       return -1;
@@ -835,7 +835,7 @@ static int create(player *p, char *err, size_t errlen) {
   set_label(e, cmd);
   return 0;
 oom:
-  ERR("engine: out of memory");
+  error_set(err, errlen, "engine: out of memory");
   destroy(p);
   return -1;
 }

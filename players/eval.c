@@ -1,5 +1,6 @@
 /* eval.c: feature values of a position and the weights file. */
 #include "players/eval.h"
+#include "core/error.h"
 
 #include "core/textfile.h"
 
@@ -40,7 +41,7 @@ int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen) {
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
     char buf[256];
     if (len >= sizeof buf) {
-      snprintf(err, errlen, "weights line %d: longer than %zu characters", line,
+      error_set(err, errlen, "weights line %d: longer than %zu characters", line,
                sizeof buf - 1);
       return -1;
     }
@@ -53,12 +54,12 @@ int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen) {
     int n = sscanf(buf, "%63s %63s %7s", name, value, extra);
     if (n <= 0) continue;
     if (n == 1) {
-      snprintf(err, errlen, "weights line %d: '%s' has no value; expected 'name value'", line,
+      error_set(err, errlen, "weights line %d: '%s' has no value; expected 'name value'", line,
                name);
       return -1;
     }
     if (n == 3) {
-      snprintf(err, errlen, "weights line %d: unexpected '%s' after the value", line, extra);
+      error_set(err, errlen, "weights line %d: unexpected '%s' after the value", line, extra);
       return -1;
     }
     int i = eval_find(name);
@@ -68,19 +69,19 @@ int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen) {
         if (k) strcat(names, " ");
         strcat(names, eval_features[k].name);
       }
-      snprintf(err, errlen, "weights line %d: unknown feature '%s'; features: %s", line, name,
+      error_set(err, errlen, "weights line %d: unknown feature '%s'; features: %s", line, name,
                names);
       return -1;
     }
     if (seen[i]) {
-      snprintf(err, errlen, "weights line %d: feature '%s' is given twice", line, name);
+      error_set(err, errlen, "weights line %d: feature '%s' is given twice", line, name);
       return -1;
     }
     char *end;
     errno = 0;
     double x = strtod(value, &end);
     if (errno || *end || !isfinite(x) || fabs(x) > 1e6) {
-      snprintf(err, errlen, "weights line %d: value '%s' of %s is not a number (|x| <= 1e6)",
+      error_set(err, errlen, "weights line %d: value '%s' of %s is not a number (|x| <= 1e6)",
                line, value, name);
       return -1;
     }
@@ -96,7 +97,7 @@ int eval_load(const char *path, eval_weights *w, char *err, size_t errlen) {
   if (textfile_read(path, "weights", EVAL_FILE_MAX, &buf, err, errlen)) return -1;
   char e[256];
   int rc = eval_parse(buf, w, e, sizeof e);
-  if (rc) snprintf(err, errlen, "%s: %s", path, e);
+  if (rc) error_set(err, errlen, "%s: %s", path, e);
   free(buf);
   return rc;
 }

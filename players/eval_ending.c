@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "core/textfile.h"
 
-#define ERR(...) error_set(err, errlen, __VA_ARGS__)
 
 _Static_assert(EVAL_STORE == 0, "the store is the first feature: the file skips it");
 
@@ -25,13 +24,13 @@ static const int default_table[][2 + 1 + EVAL_N - 1] = {
 int eval_ending_add(eval_ending *e, int lo, int hi, int tempo, const int w[EVAL_N], char *err,
                     size_t errlen) {
   if (e->n == 0) memset(e->at, -1, sizeof e->at);
-  if (e->n == EVAL_ENDING_MAX) return ERR("more than %d ranges", EVAL_ENDING_MAX), -1;
+  if (e->n == EVAL_ENDING_MAX) return error_set(err, errlen, "more than %d ranges", EVAL_ENDING_MAX), -1;
   if (lo < 1 || hi < lo || hi > VARIANT_MAX_TOTAL)
-    return ERR("range %d..%d: seeds on the board go from 1 to %d, low to high", lo, hi,
+    return error_set(err, errlen, "range %d..%d: seeds on the board go from 1 to %d, low to high", lo, hi,
                VARIANT_MAX_TOTAL),
            -1;
   if (e->n && lo <= e->hi[e->n - 1])
-    return ERR("range %d..%d: ranges go in increasing order without overlapping (the one "
+    return error_set(err, errlen, "range %d..%d: ranges go in increasing order without overlapping (the one "
                "before ends at %d)",
                lo, hi, e->hi[e->n - 1]),
            -1;
@@ -79,7 +78,7 @@ int eval_ending_parse(const char *text, eval_ending *e, char *err, size_t errlen
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
     char buf[1024];
     if (len >= sizeof buf)
-      return ERR("endings line %d: longer than %zu characters", line, sizeof buf - 1), -1;
+      return error_set(err, errlen, "endings line %d: longer than %zu characters", line, sizeof buf - 1), -1;
     memcpy(buf, p, len);
     buf[len] = '\0';
     p += len + (eol != NULL);
@@ -89,18 +88,18 @@ int eval_ending_parse(const char *text, eval_ending *e, char *err, size_t errlen
     char *save = NULL;
     for (char *tok = strtok_r(buf, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
       if (k == cols)
-        return ERR("endings line %d: more than %d columns (lo hi tempo and %d weights)", line,
+        return error_set(err, errlen, "endings line %d: more than %d columns (lo hi tempo and %d weights)", line,
                    cols, EVAL_N - 1),
                -1;
       if (number(tok, &v[k]))
-        return ERR("endings line %d: column %d, '%s', is not a whole number (|x| <= 1e6)", line,
+        return error_set(err, errlen, "endings line %d: column %d, '%s', is not a whole number (|x| <= 1e6)", line,
                    k + 1, tok),
                -1;
       k++;
     }
     if (k == 0) continue;
     if (k < cols)
-      return ERR("endings line %d: %d columns, not %d (lo hi tempo and a weight for each "
+      return error_set(err, errlen, "endings line %d: %d columns, not %d (lo hi tempo and a weight for each "
                  "feature but the store)",
                  line, k, cols),
              -1;
@@ -108,9 +107,9 @@ int eval_ending_parse(const char *text, eval_ending *e, char *err, size_t errlen
     for (int i = 1; i < EVAL_N; i++) w[i] = v[2 + i];
     char e2[256];
     if (eval_ending_add(&out, v[0], v[1], v[2], w, e2, sizeof e2))
-      return ERR("endings line %d: %s", line, e2), -1;
+      return error_set(err, errlen, "endings line %d: %s", line, e2), -1;
   }
-  if (!out.n) return ERR("endings: no range in the file"), -1;
+  if (!out.n) return error_set(err, errlen, "endings: no range in the file"), -1;
   *e = out;
   return 0;
 }
@@ -120,7 +119,7 @@ int eval_ending_load(const char *path, eval_ending *e, char *err, size_t errlen)
   if (textfile_read(path, "endings", ENDING_FILE_MAX, &text, err, errlen)) return -1;
   char e2[512];
   int rc = eval_ending_parse(text, e, e2, sizeof e2);
-  if (rc) ERR("%s: %s", path, e2);
+  if (rc) error_set(err, errlen, "%s: %s", path, e2);
   free(text);
   return rc;
 }

@@ -1,5 +1,6 @@
 /* level.c: the levels file (parsed, found, written a line at a time) and level:NAME specs resolved to the spec a level stands for. */
 #include "players/level.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +13,6 @@
 
 #include "players/player.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 /* A levels file is a short text: anything much larger is not one. */
 #define LEVEL_FILE_MAX (1 << 20)
@@ -116,7 +116,7 @@ void level_file_free(level_file *f) {
 
 int level_parse(const char *text, const char *path, level_file *f, char *err, size_t errlen) {
   memset(f, 0, sizeof *f);
-  if (!(f->path = strdup(path))) return ERR("out of memory"), -1;
+  if (!(f->path = strdup(path))) return error_set(err, errlen, "out of memory"), -1;
   int lineno = 0;
   const char *p = text;
   char line[LEVEL_LINE_MAX + 1];
@@ -126,7 +126,7 @@ int level_parse(const char *text, const char *path, level_file *f, char *err, si
     size_t len = nl ? (size_t)(nl - p) : strlen(p);
     if (len && p[len - 1] == '\r') len--;
     if (len >= sizeof line) {
-      ERR("%s:%d: the line is longer than %zu characters", path, lineno, sizeof line - 1);
+      error_set(err, errlen, "%s:%d: the line is longer than %zu characters", path, lineno, sizeof line - 1);
       goto fail;
     }
     memcpy(line, p, len);
@@ -139,23 +139,23 @@ int level_parse(const char *text, const char *path, level_file *f, char *err, si
     level_entry e;
     const char *why = NULL;
     if (parse_line(s, &e, &why)) {
-      ERR("%s:%d: %s", path, lineno, why);
+      error_set(err, errlen, "%s:%d: %s", path, lineno, why);
       goto fail;
     }
     e.line = lineno;
     const level_entry *old = level_find(f, e.name);
     if (old) {
-      ERR("%s:%d: level '%s' is defined twice (first on line %d)", path, lineno, e.name,
+      error_set(err, errlen, "%s:%d: level '%s' is defined twice (first on line %d)", path, lineno, e.name,
           old->line);
       goto fail;
     }
     if (f->n == LEVEL_COUNT_MAX) {
-      ERR("%s:%d: more than %d levels", path, lineno, LEVEL_COUNT_MAX);
+      error_set(err, errlen, "%s:%d: more than %d levels", path, lineno, LEVEL_COUNT_MAX);
       goto fail;
     }
     level_entry *grown = realloc(f->entry, (size_t)(f->n + 1) * sizeof *grown);
     if (!grown) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto fail;
     }
     f->entry = grown;
@@ -163,7 +163,7 @@ int level_parse(const char *text, const char *path, level_file *f, char *err, si
   }
   return 0;
 binary:
-  ERR("%s:%d: a control character: not a levels file", path, lineno);
+  error_set(err, errlen, "%s:%d: a control character: not a levels file", path, lineno);
 fail:
   level_file_free(f);
   return -1;
@@ -172,19 +172,19 @@ fail:
 int level_load(const char *path, level_file *f, char *err, size_t errlen) {
   memset(f, 0, sizeof *f);
   FILE *in = fopen(path, "rb");
-  if (!in) return ERR("levels file '%s': %s", path, strerror(errno)), -1;
+  if (!in) return error_set(err, errlen, "levels file '%s': %s", path, strerror(errno)), -1;
   char *text = malloc(LEVEL_FILE_MAX + 1);
   if (!text) {
     fclose(in);
-    return ERR("out of memory"), -1;
+    return error_set(err, errlen, "out of memory"), -1;
   }
   size_t n = fread(text, 1, LEVEL_FILE_MAX + 1, in);
   int bad = ferror(in) ? errno : 0;
   fclose(in);
   int rc = -1;
-  if (bad) ERR("levels file '%s': %s", path, strerror(bad));
-  else if (n > LEVEL_FILE_MAX) ERR("levels file '%s': larger than %d bytes", path, LEVEL_FILE_MAX);
-  else if (memchr(text, '\0', n)) ERR("levels file '%s': a NUL byte: not a levels file", path);
+  if (bad) error_set(err, errlen, "levels file '%s': %s", path, strerror(bad));
+  else if (n > LEVEL_FILE_MAX) error_set(err, errlen, "levels file '%s': larger than %d bytes", path, LEVEL_FILE_MAX);
+  else if (memchr(text, '\0', n)) error_set(err, errlen, "levels file '%s': a NUL byte: not a levels file", path);
   else {
     text[n] = '\0';
     rc = level_parse(text, path, f, err, errlen);
@@ -209,7 +209,7 @@ const level_entry *level_find(const level_file *f, const char *name) {
 int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
   const char *env = getenv("OWARE_LEVELS");
   if (env && *env) {
-    if (strlen(env) >= len) return ERR("$OWARE_LEVELS is too long"), -1;
+    if (strlen(env) >= len) return error_set(err, errlen, "$OWARE_LEVELS is too long"), -1;
     snprintf(buf, len, "%s", env);
     return 0;
   }
@@ -232,11 +232,11 @@ int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
   const char *tries[3] = {OWARE_LEVELS_INSTALLED, relative, OWARE_LEVELS_SOURCE};
   for (int i = 0; i < 3; i++)
     if (*tries[i] && access(tries[i], R_OK) == 0) {
-      if (strlen(tries[i]) >= len) return ERR("the levels file's path is too long"), -1;
+      if (strlen(tries[i]) >= len) return error_set(err, errlen, "the levels file's path is too long"), -1;
       snprintf(buf, len, "%s", tries[i]);
       return 0;
     }
-  ERR("no levels file: $OWARE_LEVELS is not set and none of %s, %s, %s can be read; give "
+  error_set(err, errlen, "no levels file: $OWARE_LEVELS is not set and none of %s, %s, %s can be read; give "
       "level:NAME,file=FILE",
       tries[0], *relative ? relative : "(the program's ../share/oware/levels.txt)", tries[2]);
   return -1;
@@ -273,13 +273,13 @@ static int names_player(const char *spec) {
 
 int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t errlen) {
   if (!level_is_spec(spec)) {
-    if (strlen(spec) >= outlen) return ERR("player spec '%.40s…' is too long", spec), -1;
+    if (strlen(spec) >= outlen) return error_set(err, errlen, "player spec '%.40s…' is too long", spec), -1;
     snprintf(out, outlen, "%s", spec);
     return 0;
   }
   size_t slen = strlen(spec);
   char *item = malloc(slen + 1);
-  if (!item) return ERR("out of memory"), -1;
+  if (!item) return error_set(err, errlen, "out of memory"), -1;
   char level[LEVEL_NAME_MAX] = "", path[PATH_MAX] = "";
   /* The raw text of name= and seed=, copied after the stored spec. */
   const char *keep[2] = {NULL, NULL};
@@ -292,18 +292,18 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
     size_t raw = (size_t)(p - start);
     if (k == 0) {
       if (!*item) {
-        ERR("level spec '%s': no level name; expected level:NAME[,file=FILE]", spec);
+        error_set(err, errlen, "level spec '%s': no level name; expected level:NAME[,file=FILE]", spec);
         goto done;
       }
       if (!name_ok(item, strlen(item))) {
-        ERR("level spec '%s': '%s' is not a level name (letters, digits, '-' and '_'); "
+        error_set(err, errlen, "level spec '%s': '%s' is not a level name (letters, digits, '-' and '_'); "
             "expected level:NAME[,file=FILE]", spec, item);
         goto done;
       }
       snprintf(level, sizeof level, "%s", item);
     } else if (!strncmp(item, "file=", 5)) {
       if (!item[5] || strlen(item + 5) >= sizeof path) {
-        ERR("level spec '%s': file= needs a path (of fewer than %d characters)", spec, PATH_MAX);
+        error_set(err, errlen, "level spec '%s': file= needs a path (of fewer than %d characters)", spec, PATH_MAX);
         goto done;
       }
       snprintf(path, sizeof path, "%s", item + 5);
@@ -312,14 +312,14 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
       keep[w] = start;
       keeplen[w] = raw;
     } else {
-      ERR("level spec '%s': unknown option '%s'; options of level: file, name, seed", spec,
+      error_set(err, errlen, "level spec '%s': unknown option '%s'; options of level: file, name, seed", spec,
           item);
       goto done;
     }
     if (*p == ',') {
       p++;
       if (!*p) {
-        ERR("level spec '%s': trailing ','", spec);
+        error_set(err, errlen, "level spec '%s': trailing ','", spec);
         goto done;
       }
     }
@@ -329,10 +329,9 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
   if (level_load(path, &f, err, errlen)) goto done;
   const level_entry *e = level_find(&f, level);
   if (!e) {
-    size_t n = (size_t)snprintf(err, errlen, "unknown level '%s' in %s; %s", level, path,
-                                f.n ? "its levels:" : "it has no levels");
-    for (int i = 0; i < f.n && n < errlen; i++)
-      n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "", f.entry[i].name);
+    error_set(err, errlen, "unknown level '%s' in %s; %s", level, path,
+              f.n ? "its levels:" : "it has no levels");
+    for (int i = 0; i < f.n; i++) error_append(err, errlen, "%s %s", i ? "," : "", f.entry[i].name);
     level_file_free(&f);
     goto done;
   }
@@ -350,7 +349,7 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
       fits = !append(out, outlen, &n, sep, 1) && !append(out, outlen, &n, keep[w], keeplen[w]);
       sep = ",";
     }
-  if (!fits) ERR("level '%s' of %s: its spec is too long", level, path);
+  if (!fits) error_set(err, errlen, "level '%s' of %s: its spec is too long", level, path);
   else rc = 0;
   level_file_free(&f);
 done:

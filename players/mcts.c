@@ -10,6 +10,7 @@
 #endif
 
 #include "core/board.h"
+#include "core/error.h"
 #include "core/clock.h"
 #include "core/rng.h"
 #include "players/player.h"
@@ -458,7 +459,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   const double t0 = clock_now();
   rng_seed(&s->r, player_position_seed(p, g));
   if (prepare(s, g)) {
-    snprintf(err, errlen, "mcts: out of memory");
+    error_set(err, errlen, "mcts: out of memory");
     return PLAYER_ERROR;
   }
   /* Limits: when lim->playouts or lim->movetime_ms is set, the move's
@@ -549,7 +550,7 @@ static int set_param(player *p, const char *name, double value, char *err, size_
   else if (!strcmp(name, "c")) s->c = value;
   else if (!strcmp(name, "solver")) s->solver = (int)value;
   else {
-    snprintf(err, errlen, "mcts: no parameter '%s'", name);
+    error_set(err, errlen, "mcts: no parameter '%s'", name);
     return -1;
   }
   return 0;
@@ -558,7 +559,7 @@ static int set_param(player *p, const char *name, double value, char *err, size_
 static int create(player *p, char *err, size_t errlen) {
   mcts *s = calloc(1, sizeof *s);
   if (!s) {
-    snprintf(err, errlen, "mcts: out of memory");
+    error_set(err, errlen, "mcts: out of memory");
     return -1;
   }
   p->data = s;
@@ -585,7 +586,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->keys_cap = 1024 + MCTS_HORIZON;
   s->keys = malloc(s->keys_cap * sizeof *s->keys);
   if (!s->nodes || !s->path || !s->keys) {
-    snprintf(err, errlen, "mcts: out of memory");
+    error_set(err, errlen, "mcts: out of memory");
     destroy(p);
     return -1;
   }

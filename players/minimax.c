@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/rng.h"
 #include "core/thread.h"
 #include "players/book.h"
@@ -395,7 +396,7 @@ static int helpers_start(mm *s, char *err, size_t errlen) {
     char e[256];
     h->th = thread_start(helper_run, h, e, sizeof e);
     if (!h->th) {
-      snprintf(err, errlen, "minimax: threads=%d: %s", s->threads, e);
+      error_set(err, errlen, "minimax: threads=%d: %s", s->threads, e);
       atomic_store(&s->halt, 1);
       for (int j = 1; j < i; j++) {
         thread_join(s->th[j].th);
@@ -476,7 +477,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   }
   if (oom) {
     helpers_end(s);
-    snprintf(err, errlen, "minimax: out of memory");
+    error_set(err, errlen, "minimax: out of memory");
     return PLAYER_ERROR;
   }
   if (s->threads > 1 && helpers_start(s, err, errlen)) {
@@ -585,7 +586,7 @@ static int set_param(player *p, const char *name, double value, char *err, size_
   else if (!strcmp(name, "movetime")) s->movetime_ms = (int)value;
   else if (!strcmp(name, "noise")) s->noise = value;
   else {
-    snprintf(err, errlen, "minimax: no parameter '%s'", name);
+    error_set(err, errlen, "minimax: no parameter '%s'", name);
     return -1;
   }
   return 0;
@@ -594,7 +595,7 @@ static int set_param(player *p, const char *name, double value, char *err, size_
 static int create(player *p, char *err, size_t errlen) {
   mm *s = calloc(1, sizeof *s);
   if (!s) {
-    snprintf(err, errlen, "minimax: out of memory");
+    error_set(err, errlen, "minimax: out of memory");
     return -1;
   }
   p->data = s;
@@ -613,7 +614,7 @@ static int create(player *p, char *err, size_t errlen) {
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
-      snprintf(err, errlen, "minimax: out of memory");
+      error_set(err, errlen, "minimax: out of memory");
       destroy(p);
       return -1;
     }
@@ -643,13 +644,13 @@ static int create(player *p, char *err, size_t errlen) {
   for (int i = 0; i <= VARIANT_MAX_TOTAL; i++) s->zstore[i] = board_store_key(i);
   long long mb = player_config_int(c, "hash");
   if (mmtt_init(&s->tt, mb)) {
-    snprintf(err, errlen, "minimax: cannot allocate a %lld MiB hash table", mb);
+    error_set(err, errlen, "minimax: cannot allocate a %lld MiB hash table", mb);
     destroy(p);
     return -1;
   }
   s->threads = (int)player_config_int(c, "threads");
   if (s->threads > 1 && !s->tt.e) {
-    snprintf(err, errlen,
+    error_set(err, errlen,
              "minimax: threads=%d needs a hash table (hash=0): the threads share nothing else",
              s->threads);
     destroy(p);
@@ -657,7 +658,7 @@ static int create(player *p, char *err, size_t errlen) {
   }
   s->th = calloc((size_t)s->threads, sizeof *s->th);
   if (!s->th) {
-    snprintf(err, errlen, "minimax: out of memory");
+    error_set(err, errlen, "minimax: out of memory");
     destroy(p);
     return -1;
   }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/error.h"
 #include "players/player.h"
 #include "players/level.h"
 #include "players/player.h"
@@ -29,7 +30,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
                             player_info *info, char *err, size_t errlen) {
   pf *s = p->data;
   if (!s->tb.db) {
-    snprintf(err, errlen, "perfect: no endgame tables for this variant in %s (%s)", s->tb.dir,
+    error_set(err, errlen, "perfect: no endgame tables for this variant in %s (%s)", s->tb.dir,
              s->tb.err[0] ? s->tb.err : "build them with 'oware egdb build'");
     return PLAYER_ERROR;
   }
@@ -87,7 +88,7 @@ static void destroy(player *p) {
 static int create(player *p, char *err, size_t errlen) {
   pf *s = calloc(1, sizeof *s);
   if (!s) {
-    snprintf(err, errlen, "perfect: out of memory");
+    error_set(err, errlen, "perfect: out of memory");
     return -1;
   }
   p->data = s;
@@ -105,7 +106,7 @@ static int create(player *p, char *err, size_t errlen) {
   if (s->tb.mode != TABLEBASE_PINNED) s->tb.mode = TABLEBASE_DIR;
   const char *fb = player_config_text(&p->config, "fallback");
   if (!strncmp(fb, "perfect", 7)) {
-    snprintf(err, errlen, "perfect: fallback '%s' may not be another perfect player", fb);
+    error_set(err, errlen, "perfect: fallback '%s' may not be another perfect player", fb);
     destroy(p);
     return -1;
   }
@@ -119,7 +120,7 @@ static int create(player *p, char *err, size_t errlen) {
   char *fbspec = malloc(strlen(fb) + strlen(tables) + 16);
   player_config fc;
   if (!fbspec) {
-    snprintf(err, errlen, "perfect: out of memory");
+    error_set(err, errlen, "perfect: out of memory");
     destroy(p);
     return -1;
   }
@@ -133,7 +134,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->fallback = player_create(fbspec, e, sizeof e);
   free(fbspec);
   if (!s->fallback) {
-    snprintf(err, errlen, "perfect: fallback '%s': %s", fb, e);
+    error_set(err, errlen, "perfect: fallback '%s': %s", fb, e);
     destroy(p);
     return -1;
   }

@@ -1,5 +1,6 @@
 /* player.c: registry of player types, spec parsing against option tables, common hooks. */
 #include "players/player.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,7 +20,6 @@ const player_type *const player_types[] = {&player_random, &player_greedy, &play
                                            &player_mcts,   &player_engine, &player_plugin,
                                            &player_perfect, NULL};
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 const char *player_status_name(player_status s) {
   static const char *const names[] = {"ok", "timeout", "illegal", "crash", "protocol", "error"};
@@ -44,13 +44,12 @@ static int option_index(const player_type *t, const char *name, size_t len) {
   return -1;
 }
 
-static int must_index(const player_config *c, const char *name) {
+/* The value of option `name`: a name the type does not have (a mistake in
+ * the caller's code) reads as an unset value (0, 0.0, NULL). */
+static const player_value *value_of(const player_config *c, const char *name) {
+  static const player_value unset;
   int i = option_index(c->type, name, strlen(name));
-  if (i < 0) {
-    fprintf(stderr, "internal error: player type %s has no option %s\n", c->type->name, name);
-    abort();
-  }
-  return i;
+  return i < 0 ? &unset : &c->v[i];
 }
 
 /* Reads a value of option o from text into val. */
@@ -58,7 +57,7 @@ static int read_value(const player_option *o, const char *text, size_t len, play
                       char *err, size_t errlen) {
   char buf[1024];
   if (len >= sizeof buf) {
-    ERR("option '%s': value is longer than %zu characters", o->name, sizeof buf - 1);
+    error_set(err, errlen, "option '%s': value is longer than %zu characters", o->name, sizeof buf - 1);
     return -1;
   }
   memcpy(buf, text, len);
@@ -69,7 +68,7 @@ static int read_value(const player_option *o, const char *text, size_t len, play
     errno = 0;
     long long x = strtoll(buf, &end, 10);
     if (errno || end == buf || *end || (double)x < o->lo || (double)x > o->hi) {
-      ERR("option '%s' is '%s'; allowed: a whole number from %.0f to %.0f", o->name, buf, o->lo,
+      error_set(err, errlen, "option '%s' is '%s'; allowed: a whole number from %.0f to %.0f", o->name, buf, o->lo,
           o->hi);
       return -1;
     }
@@ -81,7 +80,7 @@ static int read_value(const player_option *o, const char *text, size_t len, play
     errno = 0;
     double x = strtod(buf, &end);
     if (errno || end == buf || *end || !isfinite(x) || x < o->lo || x > o->hi) {
-      ERR("option '%s' is '%s'; allowed: a number from %g to %g", o->name, buf, o->lo, o->hi);
+      error_set(err, errlen, "option '%s' is '%s'; allowed: a number from %g to %g", o->name, buf, o->lo, o->hi);
       return -1;
     }
     val->r = x;
@@ -98,20 +97,20 @@ static int read_value(const player_option *o, const char *text, size_t len, play
       c += l + (bar != NULL);
     }
     if (!ok) {
-      ERR("option '%s' is '%s'; allowed: %s", o->name, buf, o->choices);
+      error_set(err, errlen, "option '%s' is '%s'; allowed: %s", o->name, buf, o->choices);
       return -1;
     }
   } /* fall through: keep the text */
   /* FALLTHROUGH */
   case PLAYER_OPT_TEXT:
     if (len == 0 && o->type == PLAYER_OPT_TEXT) {
-      ERR("option '%s' is empty", o->name);
+      error_set(err, errlen, "option '%s' is empty", o->name);
       return -1;
     }
     free(val->text);
     val->text = strdup(buf);
     if (!val->text) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       return -1;
     }
     break;
@@ -119,7 +118,7 @@ static int read_value(const player_option *o, const char *text, size_t len, play
     size_t old = val->text ? strlen(val->text) : 0;
     char *t = realloc(val->text, old + len + 2);
     if (!t) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       return -1;
     }
     if (old) t[old++] = '\n';
@@ -158,7 +157,7 @@ int player_spec_item(const char *spec, const char **pp, char *buf, char *err, si
       const char *open = p++;
       for (;;) {
         if (!*p) {
-          ERR("player spec '%s': the quote opened at '%.20s' is never closed", spec, open);
+          error_set(err, errlen, "player spec '%s': the quote opened at '%.20s' is never closed", spec, open);
           return -1;
         }
         if (*p == '\\' && (p[1] == '\\' || p[1] == '"')) {
@@ -172,7 +171,7 @@ int player_spec_item(const char *spec, const char **pp, char *buf, char *err, si
         }
       }
       if (*p && *p != ',') {
-        ERR("player spec '%s': '%c' after the closing quote of '%.*s'; a quoted value ends "
+        error_set(err, errlen, "player spec '%s': '%c' after the closing quote of '%.*s'; a quoted value ends "
             "the option", spec, *p, (int)(p - open), open);
         return -1;
       }
@@ -189,12 +188,12 @@ int player_spec_item(const char *spec, const char **pp, char *buf, char *err, si
 /* A level spec: the spec it resolves to, parsed. */
 static int parse_level(const char *spec, player_config *cfg, char *err, size_t errlen) {
   char *resolved = malloc(LEVEL_SPEC_MAX + 512);
-  if (!resolved) return ERR("out of memory"), -1;
+  if (!resolved) return error_set(err, errlen, "out of memory"), -1;
   int rc = level_resolve(spec, resolved, LEVEL_SPEC_MAX + 512, err, errlen);
   if (!rc) {
     char e[512];
     rc = player_parse_spec(resolved, cfg, e, sizeof e);
-    if (rc) ERR("%s (its spec '%s'): %s", spec, resolved, e);
+    if (rc) error_set(err, errlen, "%s (its spec '%s'): %s", spec, resolved, e);
   }
   free(resolved);
   return rc;
@@ -205,7 +204,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
   cfg->seed = 1;
   if (level_is_spec(spec)) return parse_level(spec, cfg, err, errlen);
   if (!spec || !*spec) {
-    ERR("empty player spec; expected type[:key=value,...]");
+    error_set(err, errlen, "empty player spec; expected type[:key=value,...]");
     return -1;
   }
   const char *colon = strchr(spec, ':');
@@ -220,14 +219,14 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       if (i) strcat(names, ", ");
       strcat(names, player_types[i]->name);
     }
-    ERR("unknown player type '%.*s'; types are %s, and level:NAME for a level", (int)tlen,
+    error_set(err, errlen, "unknown player type '%.*s'; types are %s, and level:NAME for a level", (int)tlen,
         spec, names);
     return -1;
   }
   const char *items = colon ? colon + 1 : "";
   char *item = malloc(strlen(spec) + 1);
   if (!item) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   if (t == &player_plugin) {
@@ -244,7 +243,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       if (*p == ',') p++;
     }
     if (!*path) {
-      ERR("plugin: missing path=FILE.so (the shared object of the plug-in)");
+      error_set(err, errlen, "plugin: missing path=FILE.so (the shared object of the plug-in)");
       free(item);
       return -1;
     }
@@ -257,7 +256,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
   snprintf(cfg->name, sizeof cfg->name, "%s", spec);
   const char *p = items;
   if (colon && !*p) {
-    ERR("player spec '%s': nothing after ':'", spec);
+    error_set(err, errlen, "player spec '%s': nothing after ':'", spec);
     goto fail;
   }
   while (*p) {
@@ -268,7 +267,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     if (!eq || eq == it) {
       char opts[512];
       list_options(t, opts, sizeof opts);
-      ERR("player spec '%s': '%s' is not key=value; options of %s: %s", spec, it, t->name,
+      error_set(err, errlen, "player spec '%s': '%s' is not key=value; options of %s: %s", spec, it, t->name,
           opts);
       goto fail;
     }
@@ -286,7 +285,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       cfg->seed = s;
     } else if (klen == 4 && !strncmp(it, "name", 4)) {
       if (vlen == 0 || vlen >= sizeof cfg->name) {
-        ERR("option 'name' must have 1 to %d characters", PLAYER_NAME_MAX - 1);
+        error_set(err, errlen, "option 'name' must have 1 to %d characters", PLAYER_NAME_MAX - 1);
         goto fail;
       }
       memcpy(cfg->name, val, vlen);
@@ -298,13 +297,13 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
       if (i < 0) {
         char opts[512];
         list_options(t, opts, sizeof opts);
-        ERR("unknown option '%.*s' for player type %s; options: %s", (int)klen, it, t->name,
+        error_set(err, errlen, "unknown option '%.*s' for player type %s; options: %s", (int)klen, it, t->name,
             opts);
         goto fail;
       }
       const player_option *o = &t->options[i];
       if (cfg->v[i].set && o->type != PLAYER_OPT_LIST) {
-        ERR("option '%s' is given twice", o->name);
+        error_set(err, errlen, "option '%s' is given twice", o->name);
         goto fail;
       }
       if (read_value(o, val, vlen, &cfg->v[i], err, errlen)) goto fail;
@@ -313,7 +312,7 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
     if (*p == ',') {
       p++;
       if (!*p) {
-        ERR("player spec '%s': trailing ','", spec);
+        error_set(err, errlen, "player spec '%s': trailing ','", spec);
         goto fail;
       }
     }
@@ -330,13 +329,13 @@ int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t er
   free(item);
   return 0;
 badseed:
-  ERR("option 'seed' is '%s'; allowed: a whole number from 0 to 18446744073709551615", item + 5);
+  error_set(err, errlen, "option 'seed' is '%s'; allowed: a whole number from 0 to 18446744073709551615", item + 5);
   goto fail;
 badname: {
   size_t at = strcspn(cfg->name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
                                  "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
                                  "\x1d\x1e\x1f\x7f");
-  ERR("player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
+  error_set(err, errlen, "player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
       "one line of printable text", (int)at, cfg->name, (unsigned char)cfg->name[at], at + 1);
   goto fail;
 }
@@ -347,23 +346,23 @@ fail:
 }
 
 long long player_config_int(const player_config *c, const char *name) {
-  return c->v[must_index(c, name)].i;
+  return value_of(c, name)->i;
 }
 
 double player_config_real(const player_config *c, const char *name) {
-  return c->v[must_index(c, name)].r;
+  return value_of(c, name)->r;
 }
 
 const char *player_config_text(const player_config *c, const char *name) {
-  return c->v[must_index(c, name)].text;
+  return value_of(c, name)->text;
 }
 
 int player_config_isset(const player_config *c, const char *name) {
-  return c->v[must_index(c, name)].set;
+  return value_of(c, name)->set;
 }
 
 int player_config_list(const player_config *c, const char *name, int k, char *buf, size_t len) {
-  const char *t = c->v[must_index(c, name)].text;
+  const char *t = value_of(c, name)->text;
   if (!t) return -1;
   for (; k > 0; k--) {
     t = strchr(t, '\n');
@@ -381,7 +380,7 @@ int player_config_list(const player_config *c, const char *name, int k, char *bu
 player *player_create(const char *spec, char *err, size_t errlen) {
   player *p = calloc(1, sizeof *p);
   if (!p) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return NULL;
   }
   if (player_parse_spec(spec, &p->config, err, errlen)) {
@@ -429,18 +428,17 @@ int player_set_param(player *p, const char *name, double value, char *err, size_
   if (!info || !p->set_param) {
     const player_param_info *list = player_params(p);
     if (!list->name) {
-      snprintf(err, errlen, "%s: a %s player takes no parameters (no '%s')", p->name,
+      error_set(err, errlen, "%s: a %s player takes no parameters (no '%s')", p->name,
                p->type->name, name);
       return -1;
     }
-    size_t n = (size_t)snprintf(err, errlen, "%s: no parameter '%s' (parameters:", p->name, name);
-    for (; list->name && n < errlen; list++)
-      n += (size_t)snprintf(err + n, errlen - n, " %s", list->name);
-    if (n < errlen) snprintf(err + n, errlen - n, ")");
+    error_set(err, errlen, "%s: no parameter '%s' (parameters:", p->name, name);
+    for (; list->name; list++) error_append(err, errlen, " %s", list->name);
+    error_append(err, errlen, ")");
     return -1;
   }
   if (!isfinite(value) || value < info->lo || value > info->hi) {
-    snprintf(err, errlen, "%s: parameter %s = %g is outside %g..%g", p->name, name, value, info->lo,
+    error_set(err, errlen, "%s: parameter %s = %g is outside %g..%g", p->name, name, value, info->lo,
              info->hi);
     return -1;
   }
@@ -475,10 +473,10 @@ player_status player_choose(player *p, const game *g, const player_limits *lim, 
     char legal[64];
     notation_format_legal(&g->v, g->legal, legal, sizeof legal);
     if (*move >= 0 && *move < g->v.pits)
-      ERR("%s chose %c, which is not legal (legal: %s)", p->name,
+      error_set(err, errlen, "%s chose %c, which is not legal (legal: %s)", p->name,
           notation_move_letter(&g->v, *move), legal);
     else
-      ERR("%s chose no valid house (legal: %s)", p->name, legal);
+      error_set(err, errlen, "%s chose no valid house (legal: %s)", p->name, legal);
     return PLAYER_ILLEGAL;
   }
   return PLAYER_OK;

@@ -50,7 +50,8 @@ typedef struct player_config {
   void *plugin;               /* dlopen handle when the type came from a plug-in */
 } player_config;
 
-/* Accessors by option name; the name must be in the type's table. */
+/* Accessors by option name; a name that is not in the type's table reads as
+ * unset (0, 0.0, NULL). */
 long long player_config_int(const player_config *c, const char *name);
 double player_config_real(const player_config *c, const char *name);
 /* TEXT/CHOICE value, or NULL when unset with no default. */

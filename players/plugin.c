@@ -1,5 +1,6 @@
 /* plugin.c: the `plugin` player type: loads a player type from a shared object with dlopen. */
 #include "players/plugin.h"
+#include "core/error.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static player_status v2_choose(player *p, const game *g, const player_limits *li
   char vname[160], start[NOTATION_POSITION_MAX], pos[NOTATION_POSITION_MAX], legal[32];
   char *moves = malloc((size_t)g->plies + 1);
   if (!moves) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return PLAYER_ERROR;
   }
   for (int i = 0; i < g->plies; i++) moves[i] = notation_move_letter(v, g->moves[i]);
@@ -55,7 +56,7 @@ static player_status v2_choose(player *p, const game *g, const player_limits *li
   int rc = d->entry->choose(d->state, vname, start, moves, pos, legal, &m, err, errlen);
   free(moves);
   if (rc) {
-    if (!err[0]) snprintf(err, errlen, "the plug-in gave no move");
+    if (!err[0]) error_set(err, errlen, "the plug-in gave no move");
     return PLAYER_ERROR;
   }
   *move = notation_move_index(v, m);
@@ -77,7 +78,7 @@ static int v2_create(player *p, char *err, size_t errlen) {
   if (!values || !d) {
     free(values);
     free(d);
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   for (int i = 0; i < t->noptions; i++) values[i] = player_config_text(&p->config, t->options[i].name);
@@ -86,7 +87,7 @@ static int v2_create(player *p, char *err, size_t errlen) {
   d->state = t->entry->create(values, p->seed, err, errlen);
   free(values);
   if (!d->state) {
-    if (!err[0]) snprintf(err, errlen, "%s: the plug-in could not make a player", t->type.name);
+    if (!err[0]) error_set(err, errlen, "%s: the plug-in could not make a player", t->type.name);
     free(d);
     return -1;
   }
@@ -99,12 +100,12 @@ static int v2_create(player *p, char *err, size_t errlen) {
 /* The player type of a public-interface plug-in. */
 static v2_type *v2_make(const oware_plugin *e, const char *path, char *err, size_t errlen) {
   if (e->api_version != OWARE_API_VERSION) {
-    snprintf(err, errlen, "plugin: '%s' was built for oware.h API %d; this oware has API %d",
+    error_set(err, errlen, "plugin: '%s' was built for oware.h API %d; this oware has API %d",
              path, e->api_version, OWARE_API_VERSION);
     return NULL;
   }
   if (!e->name || !e->create || !e->choose) {
-    snprintf(err, errlen, "plugin: '%s' exports an incomplete oware_plugin", path);
+    error_set(err, errlen, "plugin: '%s' exports an incomplete oware_plugin", path);
     return NULL;
   }
   int n = 0;
@@ -114,7 +115,7 @@ static v2_type *v2_make(const oware_plugin *e, const char *path, char *err, size
   if (!t || !o) {
     free(t);
     free(o);
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return NULL;
   }
   for (int i = 0; i < n; i++)
@@ -132,12 +133,12 @@ int plugin_load(const char *path, const player_type **type, void **handle, char 
   /* A bare file name would be searched in the library path: say ./ for here. */
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
-    snprintf(err, errlen, "plugin: cannot load '%s': %s", path, dlerror());
+    error_set(err, errlen, "plugin: cannot load '%s': %s", path, dlerror());
     return -1;
   }
   loaded *l = calloc(1, sizeof *l);
   if (!l) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     dlclose(h);
     return -1;
   }
@@ -146,7 +147,7 @@ int plugin_load(const char *path, const player_type **type, void **handle, char 
   if (!e) {
     const oware_plugin *e2 = dlsym(h, OWARE_PLUGIN_SYMBOL);
     if (!e2) {
-      snprintf(err, errlen, "plugin: '%s' does not export %s or %s (is it an oware plug-in?)",
+      error_set(err, errlen, "plugin: '%s' does not export %s or %s (is it an oware plug-in?)",
                path, OWARE_PLUGIN_SYMBOL, PLUGIN_SYMBOL);
       plugin_unload(l);
       return -1;
@@ -160,13 +161,13 @@ int plugin_load(const char *path, const player_type **type, void **handle, char 
     return 0;
   }
   if (e->abi_version != PLUGIN_ABI_VERSION) {
-    snprintf(err, errlen, "plugin: '%s' was built for plug-in ABI %d; this oware has ABI %d",
+    error_set(err, errlen, "plugin: '%s' was built for plug-in ABI %d; this oware has ABI %d",
              path, e->abi_version, PLUGIN_ABI_VERSION);
     plugin_unload(l);
     return -1;
   }
   if (!e->type || !e->type->name || !e->type->options || !e->type->create) {
-    snprintf(err, errlen, "plugin: '%s' exports an incomplete player type", path);
+    error_set(err, errlen, "plugin: '%s' exports an incomplete player type", path);
     plugin_unload(l);
     return -1;
   }
@@ -193,7 +194,7 @@ static const player_option options[] = {
 
 static int create(player *p, char *err, size_t errlen) {
   /* Never reached: player_parse_spec replaces this type by the plug-in's. */
-  snprintf(err, errlen, "plugin: no path= given");
+  error_set(err, errlen, "plugin: no path= given");
   return -1;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/error.h"
 #include "players/player.h"
 #include "players/plugin.h"
 
@@ -68,7 +69,7 @@ static int set_param(player *p, const char *name, double value, char *err, size_
 static int create(player *p, char *err, size_t errlen) {
   example *e = malloc(sizeof *e);
   if (!e) {
-    snprintf(err, errlen, "example: out of memory");
+    error_set(err, errlen, "example: out of memory");
     return -1;
   }
   e->most = !strcmp(player_config_text(&p->config, "prefer"), "most");

@@ -1,5 +1,6 @@
 /* tablebase.c: a player's handle on the endgame databases: the egdb= option, opening per variant, decided results. */
 #include "players/tablebase.h"
+#include "core/error.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) 
   t->npins = 0;
   while (*p) {
     if (t->npins == TABLEBASE_MAX_PINS) {
-      snprintf(err, errlen, "egdb=auto@%s: more than %d variants pinned", text, TABLEBASE_MAX_PINS);
+      error_set(err, errlen, "egdb=auto@%s: more than %d variants pinned", text, TABLEBASE_MAX_PINS);
       return -1;
     }
     tablebase_pin *q = &t->pin[t->npins];
@@ -38,7 +39,7 @@ static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) 
       q->n = n;
       q->digest = d;
     } else {
-      snprintf(err, errlen,
+      error_set(err, errlen,
                "egdb=auto@%s: entry %d ('%.40s') is not HASH:N:DIGEST or HASH:- (a pin is written "
                "by a run, not by hand)",
                text, t->npins + 1, p);
@@ -47,19 +48,19 @@ static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) 
     q->key_hash = h;
     for (int k = 0; k < t->npins; k++)
       if (t->pin[k].key_hash == h) {
-        snprintf(err, errlen, "egdb=auto@%s: variant %08x is pinned twice", text, h);
+        error_set(err, errlen, "egdb=auto@%s: variant %08x is pinned twice", text, h);
         return -1;
       }
     t->npins++;
     p += used;
     if (*p == '/' && p[1]) p++;
     else if (*p) {
-      snprintf(err, errlen, "egdb=auto@%s: '%c' after entry %d", text, *p, t->npins);
+      error_set(err, errlen, "egdb=auto@%s: '%c' after entry %d", text, *p, t->npins);
       return -1;
     }
   }
   if (!t->npins) {
-    snprintf(err, errlen, "egdb=auto@: no variant pinned");
+    error_set(err, errlen, "egdb=auto@: no variant pinned");
     return -1;
   }
   return 0;
@@ -71,7 +72,7 @@ static int open_pinned(const char *dir, const variant *v, const char *key, const
   char e[600];
   *out = NULL;
   if (egdb_open(dir, v, q->n, 0, out, e, sizeof e)) {
-    snprintf(err, errlen, "egdb: this run plays variant %s with its tables to %d seeds from %s: %s",
+    error_set(err, errlen, "egdb: this run plays variant %s with its tables to %d seeds from %s: %s",
              key, q->n, dir, e);
     return -1;
   }
@@ -84,7 +85,7 @@ static int open_pinned(const char *dir, const variant *v, const char *key, const
     why = "they have changed since the run began (rebuilt or replaced)";
   }
   if (why) {
-    snprintf(err, errlen,
+    error_set(err, errlen,
              "egdb: this run plays variant %s with its tables to %d seeds from %s, and %s: put "
              "those tables back, or start a new run",
              key, q->n, dir, why);
@@ -119,7 +120,7 @@ static int check_pins(const tablebase *t, char *err, size_t errlen) {
     }
     if (d) closedir(d);
     if (!found) {
-      snprintf(err, errlen,
+      error_set(err, errlen,
                "egdb: this run plays a variant (key hash %08x) with its tables to %d seeds from %s, and "
                "they are not there: put them back, or start a new run",
                q->key_hash, q->n, t->dir);
@@ -174,7 +175,7 @@ int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen)
   } else if (egdb_open(t->dir, v, -1, 0, &t->db, e, sizeof e)) {
     t->db = NULL;
     if (t->mode == TABLEBASE_DIR) {
-      snprintf(err, errlen, "egdb=%s: %s", t->dir, e);
+      error_set(err, errlen, "egdb=%s: %s", t->dir, e);
       return -1;
     }
     return 0;
@@ -224,12 +225,12 @@ static int make_pins(const variant *vs, int nv, char *buf, size_t len, char *err
     int dup = 0;
     for (int k = 0; k < n; k++) dup |= seen[k] == h;
     if (dup) continue;
-    if (n == TABLEBASE_MAX_PINS) return snprintf(err, errlen, "egdb: too many variants"), -1;
+    if (n == TABLEBASE_MAX_PINS) return error_set(err, errlen, "egdb: too many variants"), -1;
     seen[n++] = h;
     egdb *db = NULL;
     int rc = egdb_open(dir, &vs[i], -1, 0, &db, e, sizeof e);
     if (rc == EGDB_ECORRUPT) {
-      snprintf(err, errlen, "egdb=auto: %s", e);
+      error_set(err, errlen, "egdb=auto: %s", e);
       return -1;
     }
     if (rc) at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%08x:-", n > 1 ? "/" : "", h);
@@ -238,7 +239,7 @@ static int make_pins(const variant *vs, int nv, char *buf, size_t len, char *err
                              n > 1 ? "/" : "", h, egdb_max_seeds(db),
                              (unsigned long long)egdb_digest(db));
     egdb_close(db);
-    if (at >= len) return snprintf(err, errlen, "egdb: the pin is too long"), -1;
+    if (at >= len) return error_set(err, errlen, "egdb: the pin is too long"), -1;
   }
   if (!n) buf[0] = '\0'; /* no variant can have tables: nothing to pin */
   return 0;
@@ -252,7 +253,7 @@ int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, s
   player_config cfg;
   int rc = -1, parsed = 0;
   if (!resolved || !item) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     goto done;
   }
   if (level_resolve(spec, resolved, rlen, err, errlen)) goto done;
@@ -261,7 +262,7 @@ int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, s
   const char *val = player_type_takes(cfg.type, "egdb") ? player_config_text(&cfg, "egdb") : NULL;
   if (!val || strcmp(val, "auto")) {
     rc = snprintf(out, outlen, "%s", resolved) < (int)outlen ? 0 : -1;
-    if (rc) snprintf(err, errlen, "player spec too long");
+    if (rc) error_set(err, errlen, "player spec too long");
     goto done;
   }
   if (make_pins(vs, nv, pins, sizeof pins, err, errlen)) goto done;
@@ -282,7 +283,7 @@ int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, s
     at += (size_t)snprintf(out + at, at < outlen ? outlen - at : 0, "%segdb=%s", items ? "," : ":",
                            pins);
   if (at >= outlen) {
-    snprintf(err, errlen, "player spec too long with its tables pinned");
+    error_set(err, errlen, "player spec too long with its tables pinned");
     goto done;
   }
   rc = 0;

@@ -1,5 +1,6 @@
 /* uci.c: the engine-protocol server (`oware uci`): any player of ours, searching in a thread of its own. */
 #include "players/uci.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -267,7 +268,7 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
     const char *p = strstr(spec, "path=");
     size_t l = p ? strcspn(p + 5, ",") : 0;
     if (!p || l + 16 >= sizeof s->prefix) {
-      snprintf(err, errlen, "uci: cannot find the plug-in path in '%s'", spec);
+      error_set(err, errlen, "uci: cannot find the plug-in path in '%s'", spec);
       return -1;
     }
     snprintf(s->prefix, sizeof s->prefix, "plugin:path=%.*s,", (int)l, p + 5);
@@ -284,7 +285,7 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
     if (!text) continue;
     s->val[i] = strdup(text);
     if (!s->val[i]) {
-      snprintf(err, errlen, "uci: out of memory");
+      error_set(err, errlen, "uci: out of memory");
       return -1;
     }
   }
@@ -457,7 +458,7 @@ static void set_player_option(server *s, const char *name, const char *value) {
   s->seed = new_seed;
   char spec[4096];
   player *np = NULL;
-  if (build_spec(s, spec, sizeof spec)) snprintf(err, sizeof err, "the spec gets too long");
+  if (build_spec(s, spec, sizeof spec)) error_set(err, sizeof err, "the spec gets too long");
   else np = player_create(spec, err, sizeof err);
   if (np && player_new_game(np, &s->v, s->games, err, sizeof err)) {
     player_free(np);
@@ -725,7 +726,7 @@ static int command(server *s, char *line) {
 uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen) {
   server *s = calloc(1, sizeof *s);
   if (!s) {
-    snprintf(err, errlen, "uci: out of memory");
+    error_set(err, errlen, "uci: out of memory");
     return NULL;
   }
   s->out = out;
@@ -736,14 +737,14 @@ uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen
   if (s->locks == 1 && !pthread_mutex_init(&s->lock, NULL)) s->locks++;
   if (s->locks == 2 && !pthread_cond_init(&s->cond, NULL)) s->locks++;
   if (s->locks < 3) {
-    snprintf(err, errlen, "uci: cannot create a mutex");
+    error_set(err, errlen, "uci: cannot create a mutex");
     uci_server_free(s);
     return NULL;
   }
   /* A level is served as the spec it stands for: setoption rebuilds that. */
   char *resolved = malloc(LEVEL_SPEC_MAX + 512);
   player *p = NULL;
-  if (!resolved) snprintf(err, errlen, "uci: out of memory");
+  if (!resolved) error_set(err, errlen, "uci: out of memory");
   else if (!level_resolve(spec, resolved, LEVEL_SPEC_MAX + 512, err, errlen))
     p = player_create(resolved, err, errlen);
   if (!p) {
@@ -818,7 +819,7 @@ int uci_serve(const char *spec, const char *book_file, const char *egdb_dir, FIL
   }
   free(line);
   if (uci_server_free(s)) {
-    snprintf(err, errlen, "uci: cannot write the output");
+    error_set(err, errlen, "uci: cannot write the output");
     return -1;
   }
   return 0;

@@ -1,11 +1,11 @@
 /* egdb_chart.c: writes the data of `oware egdb stats --chart` and draws it with scripts/egdb.gp. */
 #include "report/egdb_chart.h"
+#include "core/error.h"
 
 #include <stdio.h>
 
 #include "core/outfile.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 /* Writes s as a gnuplot double-quoted string. */
 static void put_name(FILE *f, const char *s) {
@@ -17,14 +17,14 @@ static void put_name(FILE *f, const char *s) {
 int egdb_chart_draw(const egdb_chart_series *series, int nseries, const char *stem,
                     const plot_options *opt, char *err, size_t errlen) {
   if (nseries < 1 || nseries > 16) {
-    ERR("egdb chart: %d variants; expected 1 to 16", nseries);
+    error_set(err, errlen, "egdb chart: %d variants; expected 1 to 16", nseries);
     return -1;
   }
   int top = 0;
   for (int k = 0; k < nseries; k++)
     if (series[k].nlevels - 1 > top) top = series[k].nlevels - 1;
   if (top < 1) {
-    ERR("egdb chart: nothing to draw: the tables stop at 0 seeds");
+    error_set(err, errlen, "egdb chart: nothing to draw: the tables stop at 0 seeds");
     return -1;
   }
   char path[4200];

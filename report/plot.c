@@ -1,5 +1,6 @@
 /* plot.c: gathers a run's statistics, writes the chart data files and runs gnuplot (fork/exec) on scripts/KIND.gp. */
 #include "report/plot.h"
+#include "core/error.h"
 #include "core/outfile.h"
 
 #include <errno.h>
@@ -15,7 +16,6 @@
 
 #include "store/rating_store.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 const char *plot_end_name(int e) {
   if (e == PLOT_END_FORFEIT) return "forfeit";
@@ -55,7 +55,7 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
         found = 1;
       }
     if (!found) {
-      ERR("unknown chart kind '%.*s'; expected elo, ratings, matrix, length, ends, tuning or all",
+      error_set(err, errlen, "unknown chart kind '%.*s'; expected elo, ratings, matrix, length, ends, tuning or all",
           (int)n, p);
       return -1;
     }
@@ -69,7 +69,7 @@ int plot_mkdirs(const char *dir, char *err, size_t errlen) {
   char path[4096];
   if (!dir[0]) return 0; /* the current folder */
   if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-    ERR("path too long: %.60s…", dir);
+    error_set(err, errlen, "path too long: %.60s…", dir);
     return -1;
   }
   for (char *p = path + 1;; p++) {
@@ -77,7 +77,7 @@ int plot_mkdirs(const char *dir, char *err, size_t errlen) {
       char c = *p;
       *p = 0;
       if (mkdir(path, 0777) && errno != EEXIST) {
-        ERR("cannot create folder '%s': %s", path, strerror(errno));
+        error_set(err, errlen, "cannot create folder '%s': %s", path, strerror(errno));
         return -1;
       }
       *p = c;
@@ -86,7 +86,7 @@ int plot_mkdirs(const char *dir, char *err, size_t errlen) {
   }
   struct stat st;
   if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-    ERR("'%s' is not a folder", dir);
+    error_set(err, errlen, "'%s' is not a folder", dir);
     return -1;
   }
   return 0;
@@ -323,7 +323,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
   *out = NULL;
   plot_run *r = calloc(1, sizeof *r);
   if (!r) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   if (store_run_load(db, run_id, &r->run, err, errlen)) goto fail;
@@ -332,7 +332,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
   if (r->npairs) {
     r->pair = calloc((size_t)r->npairs, sizeof *r->pair);
     if (!r->pair) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto fail;
     }
     for (int i = 0; i < n; i++)
@@ -344,7 +344,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
   loader l = {r, 0, err, errlen};
   err[0] = 0;
   if (store_games_foreach(db, run_id, load_game, &l, err, errlen) || err[0]) {
-    if (!err[0]) ERR("cannot read the games of run %lld", (long long)run_id);
+    if (!err[0]) error_set(err, errlen, "cannot read the games of run %lld", (long long)run_id);
     goto fail;
   }
   for (int i = 0; i < n; i++) {
@@ -364,7 +364,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
   /* Stored ratings: the latest fit, and the fits of its scope. */
   rating_list rl = {0};
   if (store_ratings_foreach(db, run_id, load_rating, &rl, err, errlen) || rl.failed) {
-    if (rl.failed) ERR("out of memory");
+    if (rl.failed) error_set(err, errlen, "out of memory");
     free(rl.v);
     goto fail;
   }
@@ -375,7 +375,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
     r->history = malloc((size_t)rl.n * sizeof *r->history);
     if (!r->latest || !r->history) {
       free(rl.v);
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto fail;
     }
     for (int k = 0; k < rl.n; k++) {
@@ -386,7 +386,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
   free(rl.v);
   tuning_list tl = {0};
   if (store_tuning_foreach(db, run_id, load_tuning, &tl, err, errlen) || tl.failed) {
-    if (tl.failed) ERR("out of memory");
+    if (tl.failed) error_set(err, errlen, "out of memory");
     free(tl.v);
     goto fail;
   }
@@ -483,12 +483,12 @@ static int run_gnuplot(const char *prog, const char *vars, const char *script, c
                        size_t errlen) {
   int fds[2];
   if (pipe(fds)) {
-    ERR("cannot run gnuplot: pipe: %s", strerror(errno));
+    error_set(err, errlen, "cannot run gnuplot: pipe: %s", strerror(errno));
     return -1;
   }
   pid_t pid = fork();
   if (pid < 0) {
-    ERR("cannot run gnuplot: fork: %s", strerror(errno));
+    error_set(err, errlen, "cannot run gnuplot: fork: %s", strerror(errno));
     close(fds[0]);
     close(fds[1]);
     return -1;
@@ -526,7 +526,7 @@ static int run_gnuplot(const char *prog, const char *vars, const char *script, c
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) {
-      ERR("cannot run gnuplot: waitpid: %s", strerror(errno));
+      error_set(err, errlen, "cannot run gnuplot: waitpid: %s", strerror(errno));
       return -1;
     }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
@@ -534,9 +534,9 @@ static int run_gnuplot(const char *prog, const char *vars, const char *script, c
   for (char *p = out; *p; p++)
     if (*p == '\n') *p = ' ';
   if (WIFEXITED(status))
-    ERR("gnuplot exited with status %d: %s", WEXITSTATUS(status), n ? out : "(no message)");
+    error_set(err, errlen, "gnuplot exited with status %d: %s", WEXITSTATUS(status), n ? out : "(no message)");
   else
-    ERR("gnuplot was killed by signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+    error_set(err, errlen, "gnuplot was killed by signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : 0,
         n ? out : "(no message)");
   return -1;
 }
@@ -551,13 +551,13 @@ int plot_script(const char *name, const char *datafile, const char *outstem, con
                 const char *extra, const plot_options *opt, char *err, size_t errlen) {
   char prog[4096], dir[4096], script[4200];
   if (find_program(gnuplot_program(opt), prog, sizeof prog)) {
-    ERR("gnuplot is not installed (no '%s' in PATH)", gnuplot_program(opt));
+    error_set(err, errlen, "gnuplot is not installed (no '%s' in PATH)", gnuplot_program(opt));
     return 1;
   }
   scripts_dir(opt, dir, sizeof dir);
   snprintf(script, sizeof script, "%s/%s.gp", dir, name);
   if (access(script, R_OK)) {
-    ERR("cannot read the gnuplot script '%s' (%s); set OWARE_SCRIPTS to the scripts folder",
+    error_set(err, errlen, "cannot read the gnuplot script '%s' (%s); set OWARE_SCRIPTS to the scripts folder",
         script, strerror(errno));
     return -1;
   }
@@ -582,11 +582,11 @@ int plot_script(const char *name, const char *datafile, const char *outstem, con
     }
     if (!file_nonempty(tmp)) {
       unlink(tmp);
-      ERR("gnuplot exited 0 but wrote no '%s'", image);
+      error_set(err, errlen, "gnuplot exited 0 but wrote no '%s'", image);
       return -1;
     }
     if (rename(tmp, image)) {
-      ERR("cannot rename '%s' to '%s': %s", tmp, image, strerror(errno));
+      error_set(err, errlen, "cannot rename '%s' to '%s': %s", tmp, image, strerror(errno));
       unlink(tmp);
       return -1;
     }
@@ -598,7 +598,7 @@ static int render(unsigned kind, const char *datafile, const char *outstem, cons
                   const char *extra, const plot_options *opt, char *err, size_t errlen) {
   int ki = kind_index(kind);
   if (ki < 0) {
-    ERR("unknown chart kind %u", kind);
+    error_set(err, errlen, "unknown chart kind %u", kind);
     return -1;
   }
   return plot_script(kind_names[ki], datafile, outstem, title, extra, opt, err, errlen);
@@ -904,7 +904,7 @@ static int write_tuning(const plot_run *r, const char *path, char *err, size_t e
   char(*tmp)[64] = calloc(TUNING_MAX_WEIGHTS, 64);
   int rc = -1, nw = 0, m = 0;
   if (!names || !w || !it || !np || !tmp) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto done;
   }
   for (int k = 0; k < r->ntuning; k++) {
@@ -1008,7 +1008,7 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
         }
         if (wrc) {
           outfile_abort(&of);
-          ERR("cannot write '%s': out of memory", data);
+          error_set(err, errlen, "cannot write '%s': out of memory", data);
           return -1;
         }
         if (outfile_commit(&of, err, errlen)) return -1;

@@ -1,5 +1,6 @@
 /* rating_print.c: ratings and match statistics as text; a run's ratings printed and saved at its end. */
 #include "report/rating_print.h"
+#include "core/error.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -129,7 +130,7 @@ int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const ratin
     char scope[64];
     snprintf(scope, sizeof scope, "run %" PRId64, run_id);
     if (!rows) {
-      snprintf(err, errlen, "rating: out of memory");
+      error_set(err, errlen, "rating: out of memory");
       goto done;
     }
     rating_to_store(&res, run_id, scope, rows);

@@ -1,5 +1,6 @@
 /* report.c: writes a run's report folder: index.html and report.md (the same content), the charts, the games as OGN. */
 #include "report/report.h"
+#include "core/error.h"
 #include "report/analyse_chart.h"
 #include "core/outfile.h"
 #include "report/viewer.h"
@@ -16,7 +17,6 @@
 #include "core/notation.h"
 #include "core/variant.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 void report_html_escape(FILE *f, const char *s) {
   for (; *s; s++) switch (*s) {
@@ -242,7 +242,7 @@ static int write_ogn(store *db, const plot_run *r, const char *path, char *err, 
   int rc = store_games_foreach(db, r->run.id, export_game, &e, err, errlen);
   if (e.err[0] || rc) {
     outfile_abort(&of);
-    if (e.err[0]) ERR("%s: %s", path, e.err);
+    if (e.err[0]) error_set(err, errlen, "%s: %s", path, e.err);
     return -1;
   }
   return outfile_commit(&of, err, errlen);

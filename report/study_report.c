@@ -10,7 +10,6 @@
 #include "core/outfile.h"
 #include "report/report.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 const char *const study_chart_names[STUDY_NCHARTS] = {
     "variants-outcomes", "variants-ends", "variants-grandslam", "variants-length",

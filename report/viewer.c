@@ -118,19 +118,19 @@ static int write_game(void *ctx, const store_game *g) {
   game gm;
   if (g->variant_idx < 0 || g->variant_idx >= r->nvariants || g->south_idx < 0 ||
       g->south_idx >= r->nplayers || g->north_idx < 0 || g->north_idx >= r->nplayers) {
-    snprintf(w->err, sizeof w->err, "series %d game %d: bad index", g->series_no, g->game_no);
+    error_set(w->err, sizeof w->err, "series %d game %d: bad index", g->series_no, g->game_no);
     return 1;
   }
   if (variant_parse(r->variant[g->variant_idx], &v, w->err, sizeof w->err) ||
       notation_parse_position(g->opening, &v, &start, w->err, sizeof w->err))
     return 1;
   if (game_init(&gm, &v, &start)) {
-    snprintf(w->err, sizeof w->err, "out of memory");
+    error_set(w->err, sizeof w->err, "out of memory");
     return 1;
   }
   for (const char *m = g->moves; *m; m++)
     if (game_play(&gm, notation_move_index(&v, *m))) {
-      snprintf(w->err, sizeof w->err, "series %d game %d: stored move %ld (%c) is not legal",
+      error_set(w->err, sizeof w->err, "series %d game %d: stored move %ld (%c) is not legal",
                g->series_no, g->game_no, (long)(m - g->moves) + 1, *m);
       game_free(&gm);
       return 1;

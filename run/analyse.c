@@ -1,5 +1,6 @@
 /* analyse.c: replays a run's games against the endgame databases and measures each player's distance from perfect play; draws its chart. */
 #include "run/analyse.h"
+#include "core/error.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -11,7 +12,6 @@
 #include "core/game.h"
 #include "core/outfile.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 /* Seeds a table build is suggested for when no variant has any. */
 #define ANALYSE_SUGGESTED_SEEDS 12
@@ -60,11 +60,11 @@ static int tables_open(const store_run *run, const char *dir, int *seeds, tables
     const char *name = run->variant[i];
     char key[128], e[512];
     if (variant_parse(name, &t->v[i], e, sizeof e)) {
-      ERR("run %" PRId64 ": stored variant '%s': %s", run->id, name, e);
+      error_set(err, errlen, "run %" PRId64 ": stored variant '%s': %s", run->id, name, e);
       goto fail;
     }
     if (egdb_variant_key(&t->v[i], key, sizeof key, e, sizeof e)) {
-      ERR("variant '%s': %s; its games cannot be analysed", name, e);
+      error_set(err, errlen, "variant '%s': %s; its games cannot be analysed", name, e);
       goto fail;
     }
     int rc = egdb_open(dir, &t->v[i], *seeds, 0, &t->db[i], e, sizeof e);
@@ -75,7 +75,7 @@ static int tables_open(const store_run *run, const char *dir, int *seeds, tables
       continue;
     }
     if (rc) {
-      ERR("variant '%s': %s", name, e);
+      error_set(err, errlen, "variant '%s': %s", name, e);
       goto fail;
     }
     int m = egdb_max_seeds(t->db[i]);
@@ -83,7 +83,7 @@ static int tables_open(const store_run *run, const char *dir, int *seeds, tables
   }
   if (missing[0]) {
     int n = *seeds >= 0 ? *seeds : have >= 0 ? have : ANALYSE_SUGGESTED_SEEDS;
-    ERR("no endgame tables of variant '%s' in %s: build them with 'oware egdb build --variant "
+    error_set(err, errlen, "no endgame tables of variant '%s' in %s: build them with 'oware egdb build --variant "
         "%s --seeds %d --dir %s'",
         missing, dir, missing, n, dir);
     goto fail;
@@ -92,7 +92,7 @@ static int tables_open(const store_run *run, const char *dir, int *seeds, tables
   for (int i = 0; i < t->n; i++) {
     int m = egdb_max_seeds(t->db[i]);
     if (*seeds >= 0 && m < *seeds) {
-      ERR("the endgame tables of variant '%s' in %s stop at %d seeds, not %d: build them with "
+      error_set(err, errlen, "the endgame tables of variant '%s' in %s stop at %d seeds, not %d: build them with "
           "'oware egdb build --variant %s --seeds %d --dir %s'",
           run->variant[i], dir, m, *seeds, run->variant[i], *seeds, dir);
       goto fail;
@@ -262,7 +262,7 @@ int analyse_run(store *db, int64_t run_id, const char *egdb_dir, int seeds, anal
                 char *err, size_t errlen) {
   *out = NULL;
   if (seeds > EGDB_MAX_SEEDS) {
-    ERR("seeds %d: the tables hold at most %d", seeds, EGDB_MAX_SEEDS);
+    error_set(err, errlen, "seeds %d: the tables hold at most %d", seeds, EGDB_MAX_SEEDS);
     return -1;
   }
   store_run run;
@@ -273,7 +273,7 @@ int analyse_run(store *db, int64_t run_id, const char *egdb_dir, int seeds, anal
   int rc = -1;
   if (tables_open(&run, egdb_dir, &seeds, &t, err, errlen)) goto done;
   if (!(r = calloc(1, sizeof *r))) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto close;
   }
   r->run_id = run_id;

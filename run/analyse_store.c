@@ -6,18 +6,11 @@
 #include <string.h>
 
 #include "run/analyse.h"
+#include "core/error.h"
 #include "store/store_sql.h"
 
-static void errf(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = snprintf(err, errlen, "store: ");
-  if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-}
-
 static int sql_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
-  errf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+  error_set(err, errlen, "store: %s: %s", what, sqlite3_errmsg(db));
   return -1;
 }
 
@@ -146,7 +139,7 @@ static int select_done(sqlite3 *db, sqlite3_stmt *st, int rc, char *err, size_t 
   do {                                                                                             \
     char what_[300];                                                                               \
     snprintf(what_, sizeof what_, __VA_ARGS__);                                                    \
-    errf(err, errlen, "run %" PRId64 ": %s", run_id, what_);                                       \
+    error_set(err, errlen, "store: run %" PRId64 ": %s", run_id, what_);                                       \
     goto fail;                                                                                     \
   } while (0)
 
@@ -185,7 +178,7 @@ static int load_players(sqlite3 *db, int64_t run_id, analyse_result *r, char *er
   }
   if (select_done(db, st, rc, err, errlen)) return -1;
   if (rows && rows != r->nplayers) {
-    errf(err, errlen, "run %" PRId64 ": analysis of %d players, the run has %d", run_id, rows,
+    error_set(err, errlen, "store: run %" PRId64 ": analysis of %d players, the run has %d", run_id, rows,
          r->nplayers);
     return -1;
   }
@@ -218,7 +211,7 @@ static int load_seeds(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
     long long moves = 0;
     for (int n = 0; n <= EGDB_MAX_SEEDS; n++) moves += r->moves_at[p][n];
     if (moves != analyse_decided(&r->player[p]) || lost[p] != r->player[p].lost2) {
-      errf(err, errlen, "run %" PRId64 ": analysis_seeds of player %d do not add up to its totals",
+      error_set(err, errlen, "store: run %" PRId64 ": analysis_seeds of player %d do not add up to its totals",
            run_id, p);
       return -1;
     }
@@ -273,7 +266,7 @@ static int load_mistakes(sqlite3 *db, int64_t run_id, analyse_result *r, char *e
   for (int i = 0; i < r->nmistakes; i++) count[r->mistake[i].player]++;
   for (int p = 0; p < r->nplayers; p++)
     if (count[p] != analyse_mistakes(&r->player[p])) {
-      errf(err, errlen, "run %" PRId64 ": %lld mistakes stored for player %d, its totals say %lld",
+      error_set(err, errlen, "store: run %" PRId64 ": %lld mistakes stored for player %d, its totals say %lld",
            run_id, count[p], p, analyse_mistakes(&r->player[p]));
       return -1;
     }
@@ -293,7 +286,7 @@ int analyse_load(store *s, int64_t run_id, analyse_result **out, char *err, size
   analyse_result *r = calloc(1, sizeof *r);
   if (!r) {
     store_run_free(&run);
-    errf(err, errlen, "out of memory reading the analysis");
+    error_set(err, errlen, "store: out of memory reading the analysis");
     return -1;
   }
   r->run_id = run_id;

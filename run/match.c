@@ -1,5 +1,6 @@
 /* match.c: plays one game between two players (a player's failure is its loss), or a plain sequence of them. */
 #include "run/match.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,7 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
   double t0 = clock_now();
   memset(r, 0, sizeof *r);
   if (game_init(g, v, start)) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   char why[256];
@@ -63,7 +64,7 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
       goto done;
     }
     if (game_play(g, m) == -2) {
-      snprintf(err, errlen, "out of memory");
+      error_set(err, errlen, "out of memory");
       game_free(g);
       return -1;
     }

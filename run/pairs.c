@@ -1,5 +1,6 @@
 /* pairs.c: game pairs between two players, as a schedule for the runner, summed into W/D/L and pentanomial counts. */
 #include "run/pairs.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,7 +123,7 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
   pack_i64(out, job->first_pair);
   pack_i64(out, job->opening_plies);
   pack_u64(out, job->seed);
-  if (out->failed) snprintf(err, errlen, "out of memory");
+  if (out->failed) error_set(err, errlen, "out of memory");
   return out->failed ? -1 : 0;
 }
 
@@ -149,7 +150,7 @@ static void release_schedule(runner_schedule *s) {
 static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
   remote_pairs *rp = calloc(1, sizeof *rp);
   if (!rp) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   memset(s, 0, sizeof *s);
@@ -182,7 +183,7 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   rp->job.seed = pack_get_u64(in);
   rp->job.threads = 1;
   if (in->failed) {
-    snprintf(err, errlen, "pairs: a schedule that does not read back (another oware version?)");
+    error_set(err, errlen, "pairs: a schedule that does not read back (another oware version?)");
     release_schedule(s);
     return -1;
   }

@@ -1,5 +1,6 @@
 /* runner.c: the one game runner: hands out a schedule's jobs to workers, delivers their games to the sink in schedule order. */
 #include "run/runner.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -42,14 +43,14 @@ static player *get_player(runner_players *pl, int slot, int copy, char *err, siz
   for (int i = 0; i < pl->n; i++)
     if (pl->c[i].slot == slot && pl->c[i].copy == copy) return pl->c[i].p;
   if (slot < 0 || slot >= pl->s->nslots) {
-    snprintf(err, errlen, "the schedule names player slot %d of %d", slot, pl->s->nslots);
+    error_set(err, errlen, "the schedule names player slot %d of %d", slot, pl->s->nslots);
     return NULL;
   }
   if (pl->n == pl->cap) {
     int ncap = pl->cap ? 2 * pl->cap : 8;
     cached *nc = realloc(pl->c, (size_t)ncap * sizeof *nc);
     if (!nc) {
-      snprintf(err, errlen, "out of memory");
+      error_set(err, errlen, "out of memory");
       return NULL;
     }
     pl->c = nc;
@@ -59,11 +60,11 @@ static player *get_player(runner_players *pl, int slot, int copy, char *err, siz
   char perr[512];
   player *p = player_create(spec, perr, sizeof perr);
   if (!p) {
-    snprintf(err, errlen, "player %s: %s", spec, perr);
+    error_set(err, errlen, "player %s: %s", spec, perr);
     return NULL;
   }
   if (pl->s->slot_prepare && pl->s->slot_prepare(pl->s->ctx, slot, p, perr, sizeof perr)) {
-    snprintf(err, errlen, "player %s: %s", spec, perr);
+    error_set(err, errlen, "player %s: %s", spec, perr);
     player_free(p);
     return NULL;
   }
@@ -130,7 +131,7 @@ int runner_play_job(const runner_schedule *s, runner_players *pl, long long job,
       if (ng) out->games = ng;
       if (np) prev = np;
       if (!ng || !np) {
-        snprintf(err, errlen, "out of memory");
+        error_set(err, errlen, "out of memory");
         rc = -1;
         break;
       }
@@ -158,7 +159,7 @@ int runner_play_job(const runner_schedule *s, runner_players *pl, long long job,
     r->moves = malloc((size_t)gm.plies + 1);
     if (!r->moves) {
       game_free(&gm);
-      snprintf(err, errlen, "out of memory");
+      error_set(err, errlen, "out of memory");
       rc = -1;
       break;
     }
@@ -224,7 +225,7 @@ int runner_abandoning(runner_run_state *st) { return atomic_load(&st->abandon); 
 int runner_run_threads(const runner_run_state *st) { return st->threads; }
 
 static void fail_locked(runner_run_state *st, const char *err) {
-  if (!st->failed) snprintf(st->error, sizeof st->error, "%s", err);
+  if (!st->failed) error_set(st->error, sizeof st->error, "%s", err);
   st->failed = 1;
   st->ending = 1;
   atomic_store(&st->abandon, 1);
@@ -266,7 +267,7 @@ static void *local_worker(void *arg) {
     if (j < 0) break;
     runner_job_result r;
     int rc = pl ? runner_play_job(st->s, pl, j, &st->abandon, &r, err, sizeof err) : -1;
-    if (!pl) snprintf(err, sizeof err, "out of memory");
+    if (!pl) error_set(err, sizeof err, "out of memory");
     if (rc >= 0) {
       runner_put_result(st, &r, NULL);
     } else {
@@ -321,7 +322,7 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
     free(st.ring);
     free(st.ready);
     free(workers);
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   pthread_mutex_init(&st.mu, NULL);
@@ -337,13 +338,13 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
   if (started < threads) {
     pthread_mutex_lock(&st.mu);
     st.failed = st.ending = 1;
-    snprintf(st.error, sizeof st.error, "%s", serr);
+    error_set(st.error, sizeof st.error, "%s", serr);
     pthread_mutex_unlock(&st.mu);
   } else if (backend) {
     if (backend->start(backend->ctx, &st, s, serr, sizeof serr)) {
       pthread_mutex_lock(&st.mu);
       st.failed = st.ending = 1;
-      snprintf(st.error, sizeof st.error, "%s", serr);
+      error_set(st.error, sizeof st.error, "%s", serr);
       pthread_mutex_unlock(&st.mu);
     } else {
       backend_started = 1;
@@ -420,7 +421,7 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
   if (sink_failed) {
     rc = -1;
   } else if (st.failed) {
-    snprintf(err, errlen, "%s", st.error);
+    error_set(err, errlen, "%s", st.error);
     rc = -1;
   } else if (!stats.decided && (st.oldest < s->njobs || cut)) {
     stats.stopped = 1;

@@ -1,5 +1,6 @@
 /* runner_mpi.c: the runner's MPI backend: rank 0 hands out job numbers and takes games back; the other ranks play them on their own threads. */
 #include "run/runner_mpi.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ int runner_mpi_init(int *argc, char ***argv, int force, runner_mpi_role *role, c
   *role = RUNNER_MPI_NONE;
   int n = runner_mpi_launched();
   if (force || n > 1) {
-    snprintf(err, errlen,
+    error_set(err, errlen,
              "MPI was not compiled in: this oware cannot play on %s (install libopenmpi-dev "
              "and build with -DOWARE_MPI=ON)",
              n > 1 ? "several ranks" : "MPI ranks");
@@ -52,7 +53,7 @@ void runner_mpi_limit(int ranks, int root_threads) { (void)ranks, (void)root_thr
 
 int runner_mpi_serve(const runner_kind *const *kinds, int nkinds, char *err, size_t errlen) {
   (void)kinds, (void)nkinds;
-  snprintf(err, errlen, "MPI was not compiled in");
+  error_set(err, errlen, "MPI was not compiled in");
   return -1;
 }
 
@@ -101,12 +102,12 @@ int runner_mpi_init(int *argc, char ***argv, int force, runner_mpi_role *role, c
   if (!force && !runner_mpi_launched()) return 0;
   int provided = 0;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
-    snprintf(err, errlen, "MPI_Init_thread failed");
+    error_set(err, errlen, "MPI_Init_thread failed");
     return -1;
   }
   g_init = 1;
   if (provided < MPI_THREAD_SERIALIZED) {
-    snprintf(err, errlen, "this MPI library does not provide MPI_THREAD_SERIALIZED");
+    error_set(err, errlen, "this MPI library does not provide MPI_THREAD_SERIALIZED");
     return -1;
   }
   MPI_Comm_dup(MPI_COMM_WORLD, &g_comm);
@@ -192,7 +193,7 @@ static int unpack_job(pack_reader *in, const runner_schedule *s, runner_job_resu
   out->partial = pack_get_u64(in) != 0;
   int n = (int)pack_get_u64(in);
   if (in->failed || n < 0 || (size_t)n > pack_left(in)) {
-    snprintf(err, errlen, "a message that does not read back");
+    error_set(err, errlen, "a message that does not read back");
     return -1;
   }
   out->games = calloc((size_t)(n ? n : 1), sizeof *out->games);
@@ -200,7 +201,7 @@ static int unpack_job(pack_reader *in, const runner_schedule *s, runner_job_resu
   if (!out->games || !prev) {
     free(prev);
     runner_job_result_free(out);
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   out->cap = n;
@@ -226,7 +227,7 @@ static int unpack_job(pack_reader *in, const runner_schedule *s, runner_job_resu
     if (!same) {
       free(prev);
       runner_job_result_free(out);
-      snprintf(err, errlen,
+      error_set(err, errlen,
                in->failed ? "a message that does not read back"
                           : "it played a game that is not job %lld's game %d here: is the same "
                             "oware on every host?",
@@ -257,7 +258,7 @@ static int unpack_job(pack_reader *in, const runner_schedule *s, runner_job_resu
     if (in->failed || !r->moves) {
       free(prev);
       runner_job_result_free(out);
-      snprintf(err, errlen, in->failed ? "a message that does not read back" : "out of memory");
+      error_set(err, errlen, in->failed ? "a message that does not read back" : "out of memory");
       return -1;
     }
     prev[i] = (runner_outcome){g.south, g.north, r->mr.winner};
@@ -362,8 +363,8 @@ static void proxy_handle(proxy *p, peer *pe, int r, int tag, const unsigned char
   case TAG_FAIL: {
     long long job = pack_get_int(&in, -1, p->s->njobs);
     char *m = pack_get_strdup(&in);
-    if (in.failed || !m) snprintf(err, sizeof err, "rank %d failed (its message does not read back)", r);
-    else snprintf(err, sizeof err, "%s", m);
+    if (in.failed || !m) error_set(err, sizeof err, "rank %d failed (its message does not read back)", r);
+    else error_set(err, sizeof err, "%s", m);
     free(m);
     if (job >= 0 && pe[r].out > 0) {
       runner_put_result(p->st, NULL, err);
@@ -482,7 +483,7 @@ static int proxy_start(void *ctx, runner_run_state *st, const runner_schedule *s
                        size_t errlen) {
   proxy *p = ctx;
   if (atomic_exchange(&p->busy, 1)) {
-    snprintf(err, errlen, "the MPI backend is already playing another run");
+    error_set(err, errlen, "the MPI backend is already playing another run");
     return -1;
   }
   p->st = st;
@@ -497,7 +498,7 @@ static int proxy_start(void *ctx, runner_run_state *st, const runner_schedule *s
   pack_i64(&p->run_msg, s->nslots);
   pack_i64(&p->run_msg, runner_run_threads(st));
   if (s->pack(s->ctx, &p->run_msg, err, errlen) || p->run_msg.failed) {
-    if (p->run_msg.failed) snprintf(err, errlen, "out of memory for the schedule's message");
+    if (p->run_msg.failed) error_set(err, errlen, "out of memory for the schedule's message");
     pack_free(&p->run_msg);
     atomic_store(&p->busy, 0);
     return -1;
@@ -568,12 +569,12 @@ static void *wthread(void *arg) {
     char err[480];
     int rc = -1;
     if (pl) rc = runner_play_job(&w->s, pl, job, &w->abandon, &o.r, err, sizeof err);
-    else snprintf(err, sizeof err, "out of memory");
+    else error_set(err, sizeof err, "out of memory");
     short_job = clock_now() - t0 < 0.02;
     if (rc < 0) {
       o.failed = 1;
       o.r.job = job;
-      snprintf(o.err, sizeof o.err, "%s: %s", w->who, err);
+      error_set(o.err, sizeof o.err, "%s: %s", w->who, err);
       atomic_store(&w->abandon, 1); /* the run stops: hand the rest back at once */
     }
     pthread_mutex_lock(&w->mu);
@@ -649,7 +650,7 @@ static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned
   memset(&w, 0, sizeof w);
   w.who = who;
   if (!k || k->unpack(&in, &w.s, err, sizeof err)) {
-    if (!k) snprintf(err, sizeof err, "no schedule of kind '%s' here", kind);
+    if (!k) error_set(err, sizeof err, "no schedule of kind '%s' here", kind);
     snprintf(msg, sizeof msg, "%s: %s", who, err);
     send_simple(TAG_FAIL, seq, -1, msg);
     send_simple(TAG_DONE, seq, 0, NULL);
@@ -799,7 +800,7 @@ static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned
 
 int runner_mpi_serve(const runner_kind *const *kinds, int nkinds, char *err, size_t errlen) {
   if (!g_init || g_rank == 0) {
-    snprintf(err, errlen, "runner_mpi_serve: not a worker rank");
+    error_set(err, errlen, "runner_mpi_serve: not a worker rank");
     return -1;
   }
   char host[256] = "?", who[300];
@@ -812,7 +813,7 @@ int runner_mpi_serve(const runner_kind *const *kinds, int nkinds, char *err, siz
     int flag = 0;
     MPI_Status status;
     if (MPI_Iprobe(0, MPI_ANY_TAG, g_comm, &flag, &status) != MPI_SUCCESS) {
-      snprintf(err, errlen, "%s: MPI_Iprobe failed", who);
+      error_set(err, errlen, "%s: MPI_Iprobe failed", who);
       free(buf);
       return -1;
     }
@@ -824,7 +825,7 @@ int runner_mpi_serve(const runner_kind *const *kinds, int nkinds, char *err, siz
     int n = recv_probed(&status, &buf, &cap);
     if (status.MPI_TAG == TAG_QUIT) break;
     if (n < 0) {
-      snprintf(err, errlen, "%s: out of memory", who);
+      error_set(err, errlen, "%s: out of memory", who);
       free(buf);
       return -1;
     }

@@ -1,5 +1,6 @@
 /* study.c: rule-variant studies: replays a run's games per variant, measures them with intervals, compares the variants, stores the metrics. */
 #include "run/study.h"
+#include "core/error.h"
 #include "core/outfile.h"
 
 #include <errno.h>
@@ -21,7 +22,6 @@
 #include "core/notation.h"
 #include "core/rng.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 #define Z95 1.959963984540054
 #define DEFAULT_BOOTSTRAP 1000
 
@@ -129,7 +129,7 @@ static int end_index(outcome_end end) {
 static int load_fail(loader *l, const char *fmt, const store_game *g, const char *what) {
   char *err = l->err;
   size_t errlen = l->errlen;
-  ERR(fmt, g->series_no, g->game_no, what);
+  error_set(err, errlen, fmt, g->series_no, g->game_no, what);
   l->failed = 1;
   return 1;
 }
@@ -317,7 +317,7 @@ static int fit_variant(store *db, study *s, int vi, char *err, size_t errlen) {
   int rc = -1;
   char ferr[512];
   if (rating_pool_load(&pool, db, &s->run.id, 1, s->run.variant[vi], ferr, sizeof ferr)) {
-    ERR("variant %s: %s", sv->name, ferr);
+    error_set(err, errlen, "variant %s: %s", sv->name, ferr);
     goto out;
   }
   if (pool.n < 2) {
@@ -325,7 +325,7 @@ static int fit_variant(store *db, study *s, int vi, char *err, size_t errlen) {
     goto out;
   }
   if (rating_fit(&pool, &ro, &res, ferr, sizeof ferr)) {
-    ERR("variant %s: %s", sv->name, ferr);
+    error_set(err, errlen, "variant %s: %s", sv->name, ferr);
     goto out;
   }
   int map[STORE_MAX_PLAYERS]; /* run player -> result index */
@@ -336,7 +336,7 @@ static int fit_variant(store *db, study *s, int vi, char *err, size_t errlen) {
   }
   sv->los = malloc((size_t)n * (size_t)n * sizeof *sv->los);
   if (!sv->los) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto out;
   }
   for (int i = 0; i < n; i++) {
@@ -442,7 +442,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
   if (!s || !l) {
     free(s);
     free(l);
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   int rc = -1;
@@ -450,7 +450,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
   s->nvariants = s->run.nvariants;
   s->variant = calloc((size_t)(s->nvariants ? s->nvariants : 1), sizeof *s->variant);
   if (!s->variant) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto out;
   }
   s->bootstrap = opt && opt->bootstrap > 0 ? opt->bootstrap : DEFAULT_BOOTSTRAP;
@@ -458,7 +458,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
   for (int vi = 0; vi < s->nvariants; vi++) {
     char verr[256];
     if (variant_parse(s->run.variant[vi], &l->v[vi], verr, sizeof verr)) {
-      ERR("run %lld, variant %s: %s", (long long)run_id, s->run.variant[vi], verr);
+      error_set(err, errlen, "run %lld, variant %s: %s", (long long)run_id, s->run.variant[vi], verr);
       goto out;
     }
     l->v_pseudo[vi] = l->v[vi];
@@ -471,7 +471,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
   l->errlen = errlen;
   err[0] = 0;
   if (store_games_foreach(db, run_id, load_game, l, err, errlen) || l->failed) {
-    if (!err[0]) ERR("cannot read the games of run %lld", (long long)run_id);
+    if (!err[0]) error_set(err, errlen, "cannot read the games of run %lld", (long long)run_id);
     goto out;
   }
   for (int vi = 0; vi < s->nvariants; vi++) {
@@ -487,7 +487,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
     length_stats(sv, &l->a[vi]);
     study_interval r[R_N];
     if (bootstrap_ratios(&l->a[vi], s->bootstrap, rng_mix(seed, (uint64_t)vi), r)) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto out;
     }
     sv->branching = r[R_BRANCHING];
@@ -499,7 +499,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
     if (!(opt && opt->no_elo) && fit_variant(db, s, vi, err, errlen)) goto out;
   }
   if (make_tests(s) || find_swaps(s)) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto out;
   }
   rc = 0;
@@ -541,7 +541,7 @@ int study_store_metrics(store *db, const study *s, char *err, size_t errlen) {
   int cap = s->nvariants * (40 + 4 * s->nvariants), n = 0;
   store_metric *m = calloc((size_t)cap, sizeof *m);
   if (!m) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   for (int vi = 0; vi < s->nvariants; vi++) {
@@ -588,7 +588,7 @@ int study_store_ratings(store *db, const study *s, char *err, size_t errlen) {
   int n = s->run.nplayers;
   store_rating *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
   if (!rows) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   int rc = 0;
@@ -625,7 +625,7 @@ int study_write_openings(const char *path, const variant *v, int nv, int plies, 
                          uint64_t seed, char *err, size_t errlen) {
   for (int k = 1; k < nv; k++)
     if (v[k].houses != v[0].houses || v[k].seeds != v[0].seeds) {
-      ERR("shared openings need the same houses and seeds under every variant");
+      error_set(err, errlen, "shared openings need the same houses and seeds under every variant");
       return -1;
     }
   outfile of; /* written whole or not at all */

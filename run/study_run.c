@@ -1,5 +1,6 @@
 /* study_run.c: a variant study's run: players, variants, the shared openings file, the games, the study stored. */
 #include "run/study_run.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -38,25 +39,25 @@ static int add_player(void *ctx, const char *spec) {
   adder *a = ctx;
   store_run *r = a->r;
   if (r->nplayers == STORE_MAX_PLAYERS)
-    return snprintf(a->err, a->errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
+    return error_set(a->err, a->errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
   /* A level is stored as the spec it stands for (players/level.h). */
   char resolved[LEVEL_SPEC_MAX + 512], err[1024];
   if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
-    return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
+    return error_set(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
   spec = resolved;
   player_config cfg;
   if (player_parse_spec(spec, &cfg, err, sizeof err))
-    return snprintf(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
+    return error_set(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
   for (int i = 0; i < r->nplayers; i++)
     if (!strcmp(r->player_name[i], cfg.name)) {
       player_config_free(&cfg);
-      return snprintf(a->err, a->errlen, "two players are named '%s': give one of them name=...",
+      return error_set(a->err, a->errlen, "two players are named '%s': give one of them name=...",
                       r->player_name[i]),
              -1;
     }
   int oom = store_run_add_player(r, cfg.name, spec);
   player_config_free(&cfg);
-  if (oom) return snprintf(a->err, a->errlen, "out of memory"), -1;
+  if (oom) return error_set(a->err, a->errlen, "out of memory"), -1;
   return 0;
 }
 
@@ -66,13 +67,13 @@ static int add_variant(void *ctx, const char *text) {
   variant v;
   if (variant_parse(text, &v, a->err, a->errlen)) return -1;
   if (r->nvariants == STORE_MAX_VARIANTS)
-    return snprintf(a->err, a->errlen, "more than %d variants", STORE_MAX_VARIANTS), -1;
+    return error_set(a->err, a->errlen, "more than %d variants", STORE_MAX_VARIANTS), -1;
   char name[256];
   variant_format(&v, name, sizeof name);
   for (int i = 0; i < r->nvariants; i++)
     if (!strcmp(r->variant[i], name))
-      return snprintf(a->err, a->errlen, "variant '%s' is named twice", r->variant[i]), -1;
-  if (store_run_add_variant(r, name)) return snprintf(a->err, a->errlen, "out of memory"), -1;
+      return error_set(a->err, a->errlen, "variant '%s' is named twice", r->variant[i]), -1;
+  if (store_run_add_variant(r, name)) return error_set(a->err, a->errlen, "out of memory"), -1;
   return 0;
 }
 
@@ -85,7 +86,7 @@ static int db_folder(const char *path, char *abs, size_t len, char *err, size_t 
   else snprintf(dir, sizeof dir, ".");
   if (dir[0] == '/') return snprintf(abs, len, "%s", dir), 0;
   if (!getcwd(cwd, sizeof cwd))
-    return snprintf(err, errlen, "cannot find the current folder: %s", strerror(errno)), -1;
+    return error_set(err, errlen, "cannot find the current folder: %s", strerror(errno)), -1;
   if (!strcmp(dir, ".")) snprintf(abs, len, "%s", cwd);
   else snprintf(abs, len, "%.2000s/%.2000s", cwd, dir);
   return 0;
@@ -105,7 +106,7 @@ static int shared_openings(const study_config *c, store_run *r, const variant *v
   if (study_write_openings(file, vs, r->nvariants, plies, c->games / 2, c->seed, err, errlen))
     return STUDY_FAILED;
   char *o = malloc(strlen(file) + 6);
-  if (!o) return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+  if (!o) return error_set(err, errlen, "out of memory"), STUDY_FAILED;
   snprintf(o, strlen(file) + 6, "file:%s", file);
   free(r->openings);
   r->openings = o;
@@ -121,10 +122,10 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
   /* Everything is checked before anything is written. */
   if (study_split_list(c->players, add_player, &a)) return STUDY_BAD_INPUT;
   if (r->nplayers < 2)
-    return snprintf(err, errlen, "a study needs at least 2 players (got %d)", r->nplayers),
+    return error_set(err, errlen, "a study needs at least 2 players (got %d)", r->nplayers),
            STUDY_BAD_INPUT;
   if (study_split_list(c->variants, add_variant, &a)) return STUDY_BAD_INPUT;
-  if (!r->nvariants) return snprintf(err, errlen, "--variants names no variant"), STUDY_BAD_INPUT;
+  if (!r->nvariants) return error_set(err, errlen, "--variants names no variant"), STUDY_BAD_INPUT;
   int plies;
   char path[PATH_MAX];
   if (tournament_parse_openings(c->openings, &plies, path, sizeof path, err, errlen))
@@ -137,7 +138,7 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
   r->seed = c->seed;
   if (store_run_set(&r->format, format) || store_run_set(&r->name, c->name) ||
       store_run_set(&r->command, c->command ? c->command : ""))
-    return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+    return error_set(err, errlen, "out of memory"), STUDY_FAILED;
   variant vs[STORE_MAX_VARIANTS];
   int same_board = 1;
   for (int i = 0; i < r->nvariants; i++) {
@@ -149,7 +150,7 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
     if (rc) return rc;
   } else {
     if (store_run_set(&r->openings, c->openings))
-      return snprintf(err, errlen, "out of memory"), STUDY_FAILED;
+      return error_set(err, errlen, "out of memory"), STUDY_FAILED;
     if (plies >= 0 && note)
       snprintf(note, notelen, "the variants differ in houses or seeds: each plays its own random "
                               "openings");

@@ -1,5 +1,6 @@
 /* tournament.c: a tournament's schedule (series, openings, colours, seeds) for the runner, and its sink: the one writer, ratings along the run, the SPRT. */
 #include "run/tournament.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +17,6 @@
 #include "players/player.h"
 #include "players/tablebase.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 
 /* ---- Configuration ---- */
 
@@ -28,7 +28,7 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
     errno = 0;
     long x = strtol(n, &end, 10);
     if (errno || end == n || *end || x < 0 || x > 40) {
-      ERR("openings: '%s': random:PLIES takes a number of plies from 0 to 40", text);
+      error_set(err, errlen, "openings: '%s': random:PLIES takes a number of plies from 0 to 40", text);
       return -1;
     }
     *plies = (int)x;
@@ -40,7 +40,7 @@ int tournament_parse_openings(const char *text, int *plies, char *path, size_t p
     snprintf(path, pathlen, "%s", text + 5);
     return 0;
   }
-  ERR("openings: '%s' is neither random:PLIES nor file:PATH", text);
+  error_set(err, errlen, "openings: '%s' is neither random:PLIES nor file:PATH", text);
   return -1;
 }
 
@@ -77,7 +77,7 @@ static void series_identity(const tournament *t, int series_no, int *vi, int *ro
 static int read_openings_file(store_run *r, const char *path, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
   if (!f) {
-    ERR("openings: cannot open '%s': %s", path, strerror(errno));
+    error_set(err, errlen, "openings: cannot open '%s': %s", path, strerror(errno));
     return -1;
   }
   char line[512];
@@ -87,12 +87,12 @@ static int read_openings_file(store_run *r, const char *path, char *err, size_t 
     while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ')) line[--l] = 0;
     if (!l || line[0] == '#') continue;
     if (store_run_add_position(r, line)) {
-      ERR("openings: out of memory");
+      error_set(err, errlen, "openings: out of memory");
       rc = -1;
     }
   }
   if (!rc && ferror(f)) {
-    ERR("openings: cannot read '%s': %s", path, strerror(errno));
+    error_set(err, errlen, "openings: cannot read '%s': %s", path, strerror(errno));
     rc = -1;
   }
   fclose(f);
@@ -104,14 +104,14 @@ static int load_openings(tournament *t, const char *path, char *err, size_t errl
   store_run *r = &t->run;
   if (!r->npositions) {
     if (r->id > 0) {
-      ERR("openings: run %lld stored no positions for '%s' (it cannot be resumed without "
+      error_set(err, errlen, "openings: run %lld stored no positions for '%s' (it cannot be resumed without "
           "reading the file again, which could change its games)",
           (long long)r->id, path);
       return -1;
     }
     if (read_openings_file(r, path, err, errlen)) return -1;
     if (!r->npositions) {
-      ERR("openings: '%s' holds no position", path);
+      error_set(err, errlen, "openings: '%s' holds no position", path);
       return -1;
     }
   }
@@ -119,19 +119,19 @@ static int load_openings(tournament *t, const char *path, char *err, size_t errl
   for (int v = 0; v < r->nvariants; v++) {
     t->opening_file[v] = malloc((size_t)n * sizeof *t->opening_file[v]);
     if (!t->opening_file[v]) {
-      ERR("openings: out of memory");
+      error_set(err, errlen, "openings: out of memory");
       return -1;
     }
     for (int k = 0; k < n; k++) {
       char perr[256];
       if (notation_parse_position(r->position[k], &t->variants[v], &t->opening_file[v][k], perr,
                                   sizeof perr)) {
-        ERR("openings: %s position %d (variant %s): %s", path, k + 1, r->variant[v], perr);
+        error_set(err, errlen, "openings: %s position %d (variant %s): %s", path, k + 1, r->variant[v], perr);
         return -1;
       }
       uint32_t legal;
       if (board_status(&t->opening_file[v][k], &t->variants[v], &legal) != BOARD_END_NONE) {
-        ERR("openings: %s position %d: the game is already over in this position", path, k + 1);
+        error_set(err, errlen, "openings: %s position %d: the game is already over in this position", path, k + 1);
         return -1;
       }
     }
@@ -152,7 +152,7 @@ static int keep_weights_files(store_run *r, char *err, size_t errlen) {
     int rc = 0, known = 0;
     for (int k = 0; path && k < r->nfiles; k++) known |= !strcmp(r->files[k].path, path);
     if (path && !known && store_run_add_file(r, path, perr, sizeof perr)) {
-      ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+      error_set(err, errlen, "player %d (%s): %s", i + 1, r->player_name[i], perr);
       rc = -1;
     }
     player_config_free(&pc);
@@ -170,13 +170,13 @@ static int pin_tables(tournament *t, char *err, size_t errlen) {
   for (int i = 0; i < r->nplayers; i++) {
     size_t len = strlen(r->player_spec[i]) + LEVEL_SPEC_MAX + TABLEBASE_MAX_PINS * 32 + 64;
     char *pinned = malloc(len), perr[1024];
-    if (!pinned) return ERR("out of memory"), -1;
+    if (!pinned) return error_set(err, errlen, "out of memory"), -1;
     int rc = tablebase_pin_spec(r->player_spec[i], t->variants, r->nvariants, pinned, len, perr,
                                 sizeof perr);
-    if (rc) ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+    if (rc) error_set(err, errlen, "player %d (%s): %s", i + 1, r->player_name[i], perr);
     else if (strstr(pinned, "egdb=auto@") && strcmp(pinned, r->player_spec[i]) &&
              store_run_set(&r->player_spec[i], pinned))
-      rc = -1, ERR("out of memory");
+      rc = -1, error_set(err, errlen, "out of memory");
     free(pinned);
     if (rc) return -1;
   }
@@ -196,15 +196,15 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   store_run *r = &t->run;
   for (int v = 0; v < STORE_MAX_VARIANTS; v++) t->opening_file[v] = NULL;
   if (r->nplayers < 2) {
-    ERR("a tournament needs at least 2 players (got %d)", r->nplayers);
+    error_set(err, errlen, "a tournament needs at least 2 players (got %d)", r->nplayers);
     return -1;
   }
   if (r->kind != STORE_ROUND_ROBIN && r->kind != STORE_GAUNTLET) {
-    ERR("kind '%s': expected round-robin or gauntlet", store_kind_name(r->kind));
+    error_set(err, errlen, "kind '%s': expected round-robin or gauntlet", store_kind_name(r->kind));
     return -1;
   }
   if (r->rounds < 1 || r->threads < 1 || r->nvariants < 1) {
-    ERR("rounds, threads and variants must be at least 1");
+    error_set(err, errlen, "rounds, threads and variants must be at least 1");
     return -1;
   }
   for (int v = 0; v < r->nvariants; v++)
@@ -220,7 +220,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     char perr[512];
     player *p = player_create(r->player_spec[i], perr, sizeof perr);
     if (!p) {
-      ERR("player %d (%s): %s", i + 1, r->player_name[i], perr);
+      error_set(err, errlen, "player %d (%s): %s", i + 1, r->player_name[i], perr);
       return -1;
     }
     player_free(p);
@@ -231,14 +231,14 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   long long nseries = (long long)r->nvariants * r->rounds * npairings(t);
   long long games = nseries * series_max_games(&t->format);
   if (games > TOURNAMENT_MAX_GAMES) {
-    ERR("the schedule holds up to %lld games (%lld series of at most %d); a run holds at most "
+    error_set(err, errlen, "the schedule holds up to %lld games (%lld series of at most %d); a run holds at most "
         "%d: fewer rounds, a smaller format, or several runs",
         games, nseries, series_max_games(&t->format), TOURNAMENT_MAX_GAMES);
     return -1;
   }
   t->nseries = (int)nseries;
   if (t->sprt_on && (r->nplayers != 2 || t->format.kind != SERIES_GAMES)) {
-    ERR("an SPRT takes two players and a games:N format (N is the cap)");
+    error_set(err, errlen, "an SPRT takes two players and a games:N format (N is the cap)");
     return -1;
   }
   /* Ratings are stored about ten times along the run, for the charts. */
@@ -424,7 +424,7 @@ static int checkpoint(tournament *t, store *db, const rating_pool *rp, long long
   }
   store_rating *rows = calloc((size_t)rr.n, sizeof *rows);
   if (!rows) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     rc = -1;
   } else {
     char scope[64];
@@ -448,7 +448,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
     int ncap = pl->capbatch ? 2 * pl->capbatch : 256;
     store_game *nb = realloc(pl->batch, (size_t)ncap * sizeof *nb);
     if (!nb) {
-      snprintf(err, errlen, "out of memory");
+      error_set(err, errlen, "out of memory");
       return -1;
     }
     pl->batch = nb;
@@ -456,7 +456,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   }
   char *moves = malloc((size_t)r->plies + 1);
   if (!moves) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   for (int i = 0; i < r->plies; i++) moves[i] = notation_move_letter(r->game.v, r->moves[i]);
@@ -496,7 +496,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
       int ncap = pl->capdone ? 2 * pl->capdone : 64;
       store_series *nd = realloc(pl->done_series, (size_t)ncap * sizeof *nd);
       if (!nd) {
-        snprintf(err, errlen, "out of memory");
+        error_set(err, errlen, "out of memory");
         return -1;
       }
       pl->done_series = nd;
@@ -563,7 +563,7 @@ static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) 
   size_t most = (size_t)t->nseries * (fixed ? (size_t)(maxg + 1) / 2 : 1);
   pl->units = malloc((most ? most : 1) * sizeof *pl->units);
   if (!pl->units) {
-    snprintf(err, errlen, "out of memory for the schedule (%zu jobs)", most);
+    error_set(err, errlen, "out of memory for the schedule (%zu jobs)", most);
     return -1;
   }
   long long total = 0;
@@ -591,7 +591,7 @@ static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) 
   if (!fixed) {
     pl->start_states = malloc((size_t)t->nseries * sizeof *pl->start_states);
     if (!pl->start_states) {
-      snprintf(err, errlen, "out of memory");
+      error_set(err, errlen, "out of memory");
       return -1;
     }
     memcpy(pl->start_states, pl->states, (size_t)t->nseries * sizeof *pl->states);
@@ -615,7 +615,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   rating_pool_init(&pl.rpool);
   for (int i = 0; i < t->run.nplayers; i++)
     if (rating_pool_player(&pl.rpool, t->run.player_name[i]) != i) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto out;
     }
   memset(&t->sprt_match, 0, sizeof t->sprt_match);
@@ -623,14 +623,14 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   if (t->sprt_on) {
     pb.first = calloc((size_t)t->nseries * (size_t)t->pairs_per_series, 1);
     if (!pb.first) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto out;
     }
   }
   pl.states = calloc((size_t)t->nseries, sizeof *pl.states);
   d.bits = calloc((size_t)t->nseries, sizeof *d.bits);
   if (!pl.states || !d.bits) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto out;
   }
   for (int s = 0; s < t->nseries; s++) series_start(&pl.states[s]);
@@ -641,7 +641,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
     store_series *rows = malloc((size_t)t->nseries * sizeof *rows);
     int m = 0;
     if (!rows) {
-      ERR("out of memory");
+      error_set(err, errlen, "out of memory");
       goto out;
     }
     for (int s = 0; s < t->nseries; s++) {
@@ -661,7 +661,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
     if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
       char serr[256];
       rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
-      if (rc) ERR("%s", serr);
+      if (rc) error_set(err, errlen, "%s", serr);
       goto out;
     }
   }
@@ -692,7 +692,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
     char serr[256];
     store_status status = rc == 0 ? STORE_FINISHED : rc == 1 ? STORE_INTERRUPTED : STORE_FAILED;
     if (store_run_status(db, t->run.id, status, serr, sizeof serr) && rc >= 0) {
-      ERR("%s", serr);
+      error_set(err, errlen, "%s", serr);
       rc = -1;
     }
   }
@@ -737,7 +737,7 @@ int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err,
                                size_t errlen) {
   store_run *r = malloc(sizeof *r);
   if (!r) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   if (store_run_load(db, run_id, r, err, errlen)) {
@@ -751,7 +751,7 @@ int tournament_print_standings(store *db, int64_t run_id, FILE *out, char *err,
   double *pts = calloc((size_t)n, sizeof *pts);
   long long *games = calloc((size_t)n, sizeof *games);
   if (!t.w || !t.d || !t.l || !order || !pts || !games) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     goto done;
   }
   if (store_games_foreach(db, run_id, count_game, &t, err, errlen)) goto done;
@@ -863,7 +863,7 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
       pack_i64(out, st->winner);
     }
   }
-  if (out->failed) snprintf(err, errlen, "out of memory for the schedule's message");
+  if (out->failed) error_set(err, errlen, "out of memory for the schedule's message");
   return out->failed ? -1 : 0;
 }
 
@@ -885,7 +885,7 @@ static void release_schedule(runner_schedule *s) {
 static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
   remote_play *rp = calloc(1, sizeof *rp);
   if (!rp) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   memset(s, 0, sizeof *s);
@@ -927,7 +927,7 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
     for (int v = 0; v < r->nvariants && !in->failed; v++) {
       t->opening_file[v] = malloc((size_t)t->opening_count * sizeof(board));
       if (!t->opening_file[v]) {
-        ERR("out of memory");
+        error_set(err, errlen, "out of memory");
         goto out;
       }
       for (int i = 0; i < t->opening_count; i++)
@@ -940,7 +940,7 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   if (t->format.kind != SERIES_GAMES)
     pl->start_states = calloc((size_t)(t->nseries ? t->nseries : 1), sizeof *pl->start_states);
   if (!pl->units || (t->format.kind != SERIES_GAMES && !pl->start_states)) {
-    ERR("out of memory for the schedule (%lld jobs)", pl->nunits);
+    error_set(err, errlen, "out of memory for the schedule (%lld jobs)", pl->nunits);
     goto out;
   }
   int prev = 0, maxg = series_max_games(&t->format);
@@ -972,7 +972,7 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
                          tournament_schedule_kind.name, pack_schedule};
   return 0;
 bad:
-  ERR("tournament: a schedule that does not read back (another oware version?)");
+  error_set(err, errlen, "tournament: a schedule that does not read back (another oware version?)");
 out:
   release_schedule(s);
   return rc;

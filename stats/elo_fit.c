@@ -5,6 +5,7 @@
  * error handler is switched off (and restored) around every call into GSL,
  * so a numerical failure is a return value here, never an abort. */
 #include "stats/elo_fit.h"
+#include "core/error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -486,7 +487,7 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
   memset(out, 0, sizeof *out);
   int n = p->n, anchor = -1, ret = -1;
   if (opt->bootstrap < 0 || opt->prior < 0 || !isfinite(opt->prior) || !isfinite(opt->anchor_elo)) {
-    stats_errf(err, errlen, "bad options (bootstrap %d, prior %g, anchor Elo %g)", opt->bootstrap,
+    error_set(err, errlen, "rating: bad options (bootstrap %d, prior %g, anchor Elo %g)", opt->bootstrap,
          opt->prior, opt->anchor_elo);
     return -1;
   }
@@ -494,7 +495,7 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
     for (int i = 0; i < n; i++)
       if (!strcmp(p->name[i], opt->anchor)) anchor = i;
     if (anchor < 0) {
-      stats_errf(err, errlen, "unknown anchor '%s': no such player in the games rated", opt->anchor);
+      error_set(err, errlen, "rating: unknown anchor '%s': no such player in the games rated", opt->anchor);
       return -1;
     }
   }
@@ -510,7 +511,7 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
   int *marked = calloc((size_t)n, sizeof *marked);
   gsl_error_handler_t *old = gsl_set_error_handler_off();
   if (!out->player || !out->order || !out->cov || !out->los || !W || !D || !r || !marked) {
-    stats_errf(err, errlen, "out of memory (%d players)", n);
+    error_set(err, errlen, "rating: out of memory (%d players)", n);
     goto done;
   }
   for (int i = 0; i < n; i++) {
@@ -536,7 +537,7 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
   fit_data f = {n, W, D, opt->prior > 0 ? opt->prior : RATING_PRIOR_DRAWS};
   fit_out o = {r, marked, 0, 0};
   if (fit_core(&f, &o, out->cov)) {
-    stats_errf(err, errlen, "the fit failed (the information matrix is not positive definite)");
+    error_set(err, errlen, "rating: the fit failed (the information matrix is not positive definite)");
     goto done;
   }
   out->iterations = o.iterations;
@@ -550,7 +551,7 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
     /* e' = e − e_a: C'_ij = C_ij − C_ia − C_aj + C_aa. */
     double *C = out->cov, *ca = malloc((size_t)n * sizeof *ca), caa = C[(size_t)anchor * n + anchor];
     if (!ca) {
-      stats_errf(err, errlen, "out of memory");
+      error_set(err, errlen, "rating: out of memory");
       goto done;
     }
     for (int i = 0; i < n; i++) ca[i] = C[(size_t)i * n + anchor];
@@ -583,12 +584,12 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
       out->los[(size_t)i * n + j] = los;
     }
   if (opt->bootstrap > 0 && n > 1 && bootstrap(&f, opt, anchor, out)) {
-    stats_errf(err, errlen, "the bootstrap failed (out of memory)");
+    error_set(err, errlen, "rating: the bootstrap failed (out of memory)");
     goto done;
   }
   rank_key *keys = malloc((size_t)n * sizeof *keys);
   if (!keys) {
-    stats_errf(err, errlen, "out of memory");
+    error_set(err, errlen, "rating: out of memory");
     goto done;
   }
   for (int i = 0; i < n; i++) keys[i] = (rank_key){out->player[i].elo, out->player[i].name, i};

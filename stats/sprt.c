@@ -1,5 +1,6 @@
 /* sprt.c: fishtest's generalized SPRT on W/D/L or pair counts, and the parsing of its settings (docs/STATISTICS.md). */
 #include "stats/sprt.h"
+#include "core/error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,23 +23,23 @@ void rating_sprt_default(rating_sprt *s) {
 
 int rating_sprt_check(const rating_sprt *s, char *err, size_t errlen) {
   if (!isfinite(s->elo0) || !isfinite(s->elo1) || fabs(s->elo0) > 500 || fabs(s->elo1) > 500) {
-    stats_errf(err, errlen, "SPRT: elo0 and elo1 must be numbers from -500 to 500");
+    error_set(err, errlen, "rating: SPRT: elo0 and elo1 must be numbers from -500 to 500");
     return -1;
   }
   if (!(s->elo0 < s->elo1)) {
-    stats_errf(err, errlen, "SPRT: elo0 (%g) must be less than elo1 (%g)", s->elo0, s->elo1);
+    error_set(err, errlen, "rating: SPRT: elo0 (%g) must be less than elo1 (%g)", s->elo0, s->elo1);
     return -1;
   }
   if (!(s->alpha > 0 && s->alpha < 0.5)) {
-    stats_errf(err, errlen, "SPRT: alpha is %g; expected a number between 0 and 0.5", s->alpha);
+    error_set(err, errlen, "rating: SPRT: alpha is %g; expected a number between 0 and 0.5", s->alpha);
     return -1;
   }
   if (!(s->beta > 0 && s->beta < 0.5)) {
-    stats_errf(err, errlen, "SPRT: beta is %g; expected a number between 0 and 0.5", s->beta);
+    error_set(err, errlen, "rating: SPRT: beta is %g; expected a number between 0 and 0.5", s->beta);
     return -1;
   }
   if (s->model != RATING_MODEL_NORMALIZED && s->model != RATING_MODEL_LOGISTIC) {
-    stats_errf(err, errlen, "SPRT: unknown model");
+    error_set(err, errlen, "rating: SPRT: unknown model");
     return -1;
   }
   return 0;
@@ -57,7 +58,7 @@ int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen
   char buf[256];
   rating_sprt_default(s);
   if (!text || strlen(text) >= sizeof buf) {
-    stats_errf(err, errlen, "SPRT: expected elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic]");
+    error_set(err, errlen, "rating: SPRT: expected elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic]");
     return -1;
   }
   snprintf(buf, sizeof buf, "%s", text);
@@ -65,7 +66,7 @@ int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     char *eq = strchr(tok, '=');
     if (!eq) {
-      stats_errf(err, errlen, "SPRT: '%s' is not key=value (keys: elo0, elo1, alpha, beta, model)", tok);
+      error_set(err, errlen, "rating: SPRT: '%s' is not key=value (keys: elo0, elo1, alpha, beta, model)", tok);
       return -1;
     }
     *eq = 0;
@@ -77,18 +78,18 @@ int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen
                                           : NULL;
     if (dst) {
       if (parse_double(val, dst)) {
-        stats_errf(err, errlen, "SPRT: %s is '%s'; expected a number", key, val);
+        error_set(err, errlen, "rating: SPRT: %s is '%s'; expected a number", key, val);
         return -1;
       }
     } else if (!strcmp(key, "model")) {
       if (!strcmp(val, "normalized")) s->model = RATING_MODEL_NORMALIZED;
       else if (!strcmp(val, "logistic")) s->model = RATING_MODEL_LOGISTIC;
       else {
-        stats_errf(err, errlen, "SPRT: model is '%s'; expected normalized or logistic", val);
+        error_set(err, errlen, "rating: SPRT: model is '%s'; expected normalized or logistic", val);
         return -1;
       }
     } else {
-      stats_errf(err, errlen, "SPRT: unknown key '%s' (keys: elo0, elo1, alpha, beta, model)", key);
+      error_set(err, errlen, "rating: SPRT: unknown key '%s' (keys: elo0, elo1, alpha, beta, model)", key);
       return -1;
     }
   }

@@ -1,31 +1,19 @@
-/* stats_common.h: what the statistics files share (units, the normal law, Elo from a score, error messages); internal to stats/. */
+/* stats_common.h: what the statistics files share (units, the normal law, Elo from a score); internal to stats/. */
 #ifndef OWARE_STATS_COMMON_H
 #define OWARE_STATS_COMMON_H
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h> /* vsnprintf into the caller's error buffer only: stats/ prints nothing */
 
 #include <gsl/gsl_cdf.h>
+
+#include "core/error.h" /* error_set: messages into the caller's buffer; stats/ prints nothing */
 
 #define LN10 2.302585092994045684
 #define ELO_PER_NAT (400.0 / LN10)          /* Elo of one unit of natural log-odds */
 #define NELO_PER_T (800.0 / LN10)           /* normalized Elo per unit of t (fishtest) */
 #define REGULARIZE 1e-3                     /* fishtest's stand-in for an empty category */
 #define SCORE_CLAMP 1e-3                    /* fishtest's elo(): score kept in [1e-3, 1−1e-3] */
-
-/* "rating: " and the message, into err. */
-static inline void stats_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static inline void stats_errf(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  if (!err || !errlen) return;
-  va_start(ap, fmt);
-  int n = snprintf(err, errlen, "rating: ");
-  if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-}
 
 /* 1.959964…: the 97.5% quantile of the standard normal law. */
 static inline double stats_z95(void) { return gsl_cdf_ugaussian_Pinv(0.975); }

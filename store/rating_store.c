@@ -1,13 +1,10 @@
 /* rating_store.c: loads a rating pool from the store's pair counts; turns a fit into store rows. */
 #include "store/rating_store.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void errf(char *err, size_t errlen, const char *msg) {
-  if (err && errlen) snprintf(err, errlen, "rating: %s", msg);
-}
 
 /* Collects run ids (store_runs_foreach gives them newest first). */
 typedef struct id_list {
@@ -70,14 +67,14 @@ int rating_pool_load(rating_pool *p, store *db, const int64_t *runs, int nruns,
     if (i < 0 || j < 0) goto oom;
     if (rating_pool_add(p, i, j, pc[k].wins, pc[k].draws, pc[k].losses) ||
         rating_pool_add_pairs(p, i, j, pc[k].penta, pc[k].pairs_wl)) {
-      snprintf(err, errlen, "rating: bad counts for %s vs %s", pc[k].a, pc[k].b);
+      error_set(err, errlen, "rating: bad counts for %s vs %s", pc[k].a, pc[k].b);
       goto done;
     }
   }
   ret = 0;
   goto done;
 oom:
-  errf(err, errlen, "out of memory");
+  error_set(err, errlen, "rating: out of memory");
 done:
   free(pc);
   store_run_free(run);

@@ -4,6 +4,7 @@
  * time (the arena's writer thread). Every sqlite3 call is checked; every
  * error message starts with "store: " and carries sqlite3_errmsg. */
 #include "store/store.h"
+#include "core/error.h"
 #include "store/store_sql.h"
 #include "core/notation.h"
 #include "core/variant.h"
@@ -210,18 +211,9 @@ static const char schema_sql[] =
 
 /* ---------------------------------------------------------------- errors */
 
-static void errf(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  if (!err || !errlen) return;
-  va_start(ap, fmt);
-  int n = snprintf(err, errlen, "store: ");
-  if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-}
-
 /* "store: WHAT: <sqlite3_errmsg>"; returns -1. */
 static int db_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
-  errf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
+  error_set(err, errlen, "store: %s: %s", what, sqlite3_errmsg(db));
   return -1;
 }
 
@@ -230,7 +222,7 @@ static int db_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
 static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen) {
   char *msg = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    errf(err, errlen, "%.60s: %s", sql, msg ? msg : sqlite3_errmsg(db));
+    error_set(err, errlen, "store: %.60s: %s", sql, msg ? msg : sqlite3_errmsg(db));
     sqlite3_free(msg);
     return -1;
   }
@@ -241,7 +233,7 @@ static int prepare(sqlite3 *db, const char *sql, int persistent, sqlite3_stmt **
                    size_t errlen) {
   if (sqlite3_prepare_v3(db, sql, -1, persistent ? SQLITE_PREPARE_PERSISTENT : 0, st, NULL) !=
       SQLITE_OK) {
-    errf(err, errlen, "cannot prepare \"%.60s\": %s", sql, sqlite3_errmsg(db));
+    error_set(err, errlen, "store: cannot prepare \"%.60s\": %s", sql, sqlite3_errmsg(db));
     *st = NULL;
     return -1;
   }
@@ -481,14 +473,14 @@ int store_run_add_file(store_run *r, const char *path, char *err, size_t errlen)
     if (!strcmp(r->files[i].path, path)) return 0;
   store_file f = {0};
   if (read_whole(path, &f.data, &f.len)) {
-    errf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    error_set(err, errlen, "store: cannot read %s: %s", path, strerror(errno));
     return -1;
   }
   store_file *nf = realloc(r->files, (size_t)(r->nfiles + 1) * sizeof *nf);
   if (!nf || !(f.path = strdup(path))) {
     if (nf) r->files = nf;
     free(f.data);
-    errf(err, errlen, "out of memory reading %s", path);
+    error_set(err, errlen, "store: out of memory reading %s", path);
     return -1;
   }
   r->files = nf;
@@ -549,7 +541,7 @@ static int config_typed(const store_run *r, const char *key, store_type type,
   const store_config *c = config_find(r, key);
   if (!c) return 1;
   if (c->type != type) {
-    errf(err, errlen, "run %" PRId64 ": setting '%s' is %s, not %s", r->id, key,
+    error_set(err, errlen, "store: run %" PRId64 ": setting '%s' is %s, not %s", r->id, key,
          type_names[c->type], type_names[type]);
     return -1;
   }
@@ -585,7 +577,7 @@ int store_run_resumable(const store_run *r, char *err, size_t errlen) {
   const char *why = NULL;
   char e[8];
   if (store_config_get_text(r, "not_resumable", &why, e, sizeof e) == 0) {
-    errf(err, errlen, "run %" PRId64 " cannot be resumed: %s", r->id, why);
+    error_set(err, errlen, "store: run %" PRId64 " cannot be resumed: %s", r->id, why);
     return -1;
   }
   return 0;
@@ -626,13 +618,13 @@ static int identify(sqlite3 *db, const char *path, identity *id, char *err, size
   if (rc == SQLITE_OK) rc = query_int(db, "SELECT count(*) FROM sqlite_master", &id->objects);
   if (rc == SQLITE_OK) return 0;
   if ((rc & 0xff) == SQLITE_NOTADB) {
-    errf(err, errlen, "not an SQLite database: %s", path);
+    error_set(err, errlen, "store: not an SQLite database: %s", path);
   } else {
     int sys = sqlite3_system_errno(db);
     if (sys)
-      errf(err, errlen, "cannot read %s: %s (%s)", path, sqlite3_errmsg(db), strerror(sys));
+      error_set(err, errlen, "store: cannot read %s: %s (%s)", path, sqlite3_errmsg(db), strerror(sys));
     else
-      errf(err, errlen, "cannot read %s: %s", path, sqlite3_errmsg(db));
+      error_set(err, errlen, "store: cannot read %s: %s", path, sqlite3_errmsg(db));
   }
   return -1;
 }
@@ -802,7 +794,7 @@ static int migrate_v5(sqlite3 *db, char *err, size_t errlen) {
     if (store_kind_parse(kind, &r.kind)) continue;
     if (!(r.openings = column_dup(st, 2)) || !(r.command = column_dup(st, 3)) ||
         legacy_config(&r)) {
-      errf(err, errlen, "out of memory migrating run %" PRId64, r.id);
+      error_set(err, errlen, "store: out of memory migrating run %" PRId64, r.id);
       goto done;
     }
     for (int i = 0; i < r.nconfig; i++) {
@@ -861,7 +853,7 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       if (exec(db, EGDB_OFF_SQL, err, errlen)) goto fail;
       break;
     default:
-      errf(err, errlen, "no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
+      error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
       goto fail;
     }
   }
@@ -881,14 +873,14 @@ static int claim(sqlite3 *db, const char *path, int create, char *err, size_t er
     if (identify(db, path, &id, err, errlen)) return -1;
     if (is_empty(&id)) {
       if (!create) {
-        errf(err, errlen, "empty database (not created by oware): %s", path);
+        error_set(err, errlen, "store: empty database (not created by oware): %s", path);
         return -1;
       }
       /* WAL is set before the schema: journal_mode cannot change inside a
        * transaction, and it is a property of the file from then on. */
       char *msg = NULL;
       if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) != SQLITE_OK) {
-        errf(err, errlen, "cannot set WAL mode on %s: %s", path, msg ? msg : sqlite3_errmsg(db));
+        error_set(err, errlen, "store: cannot set WAL mode on %s: %s", path, msg ? msg : sqlite3_errmsg(db));
         sqlite3_free(msg);
         return -1;
       }
@@ -897,24 +889,24 @@ static int claim(sqlite3 *db, const char *path, int create, char *err, size_t er
       continue; /* someone else initialised it meanwhile: look again */
     }
     if (id.app_id != STORE_APPLICATION_ID) {
-      errf(err, errlen, "not an oware database (application id 0x%08llx): %s",
+      error_set(err, errlen, "store: not an oware database (application id 0x%08llx): %s",
            (unsigned long long)(uint32_t)id.app_id, path);
       return -1;
     }
     if (id.version > STORE_SCHEMA_VERSION) {
-      errf(err, errlen, "written by a newer oware (schema %lld, this one reads %d): %s", id.version,
+      error_set(err, errlen, "store: written by a newer oware (schema %lld, this one reads %d): %s", id.version,
            STORE_SCHEMA_VERSION, path);
       return -1;
     }
     if (id.version < 1) {
-      errf(err, errlen, "oware database without a schema version (user_version %lld): %s",
+      error_set(err, errlen, "store: oware database without a schema version (user_version %lld): %s",
            id.version, path);
       return -1;
     }
     if (id.version < STORE_SCHEMA_VERSION) return migrate(db, path, err, errlen);
     return 0;
   }
-  errf(err, errlen, "cannot initialise %s: it keeps changing under us", path);
+  error_set(err, errlen, "store: cannot initialise %s: it keeps changing under us", path);
   return -1;
 }
 
@@ -925,14 +917,14 @@ static int configure(sqlite3 *db, const char *path, char *err, size_t errlen) {
   if (prepare(db, "PRAGMA journal_mode=WAL", 0, &st, err, errlen)) return -1;
   int rc = sqlite3_step(st);
   if (rc != SQLITE_ROW) {
-    errf(err, errlen, "cannot set WAL mode on %s: %s", path, sqlite3_errmsg(db));
+    error_set(err, errlen, "store: cannot set WAL mode on %s: %s", path, sqlite3_errmsg(db));
     sqlite3_finalize(st);
     return -1;
   }
   const char *mode = (const char *)sqlite3_column_text(st, 0);
   int ok = mode && (!strcmp(mode, "wal") || !strcmp(mode, "memory"));
   if (!ok)
-    errf(err, errlen, "cannot set WAL mode on %s: journal mode stays '%s'", path,
+    error_set(err, errlen, "store: cannot set WAL mode on %s: journal mode stays '%s'", path,
          mode ? mode : "?");
   sqlite3_finalize(st);
   if (!ok) return -1;
@@ -942,7 +934,7 @@ static int configure(sqlite3 *db, const char *path, char *err, size_t errlen) {
   if (exec(db, "PRAGMA foreign_keys=ON", err, errlen)) return -1;
   long long fk = 0;
   if (query_int(db, "PRAGMA foreign_keys", &fk) != SQLITE_OK || fk != 1) {
-    errf(err, errlen, "this SQLite does not enforce foreign keys");
+    error_set(err, errlen, "store: this SQLite does not enforce foreign keys");
     return -1;
   }
   return 0;
@@ -984,7 +976,7 @@ int store_open_readonly(const char *path, store **out, char *err, size_t errlen)
    * when the file can be written, then read. */
   store *w;
   if (access(path, W_OK)) {
-    errf(err, errlen, "%s has an older schema and cannot be upgraded: %s", path, strerror(errno));
+    error_set(err, errlen, "store: %s has an older schema and cannot be upgraded: %s", path, strerror(errno));
     return -1;
   }
   if (open_mode(path, 0, 0, &w, err, errlen)) return -1;
@@ -996,13 +988,13 @@ static int open_mode(const char *path, int create, int readonly, store **out, ch
                      size_t errlen) {
   *out = NULL;
   if (!path || !*path) {
-    errf(err, errlen, "no database path given");
+    error_set(err, errlen, "store: no database path given");
     return -1;
   }
   store *s = calloc(1, sizeof *s);
   if (!s || !(s->path = strdup(path))) {
     free(s);
-    errf(err, errlen, "out of memory opening %s", path);
+    error_set(err, errlen, "store: out of memory opening %s", path);
     return -1;
   }
   int flags = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX |
@@ -1010,19 +1002,19 @@ static int open_mode(const char *path, int create, int readonly, store **out, ch
   int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
   if (rc != SQLITE_OK) {
     if (!s->db) {
-      errf(err, errlen, "cannot open %s: out of memory", path);
+      error_set(err, errlen, "store: cannot open %s: out of memory", path);
     } else {
       int sys = sqlite3_system_errno(s->db);
       if (sys)
-        errf(err, errlen, "cannot open %s: %s (%s)", path, sqlite3_errmsg(s->db), strerror(sys));
+        error_set(err, errlen, "store: cannot open %s: %s (%s)", path, sqlite3_errmsg(s->db), strerror(sys));
       else
-        errf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(s->db));
+        error_set(err, errlen, "store: cannot open %s: %s", path, sqlite3_errmsg(s->db));
     }
     goto fail;
   }
   /* READWRITE falls back to read-only on a write-protected file. */
   if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
-    errf(err, errlen, "cannot write %s: the file is read-only", path);
+    error_set(err, errlen, "store: cannot write %s: the file is read-only", path);
     goto fail;
   }
   if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
@@ -1036,11 +1028,11 @@ static int open_mode(const char *path, int create, int readonly, store **out, ch
     identity id;
     if (identify(s->db, path, &id, err, errlen)) goto fail;
     if (is_empty(&id)) {
-      errf(err, errlen, "empty database (not created by oware): %s", path);
+      error_set(err, errlen, "store: empty database (not created by oware): %s", path);
       goto fail;
     }
     if (id.app_id != STORE_APPLICATION_ID) {
-      errf(err, errlen, "not an oware database (application id 0x%08llx): %s",
+      error_set(err, errlen, "store: not an oware database (application id 0x%08llx): %s",
            (unsigned long long)(uint32_t)id.app_id, path);
       goto fail;
     }
@@ -1051,7 +1043,7 @@ static int open_mode(const char *path, int create, int readonly, store **out, ch
       return 1; /* older: the caller upgrades it */
     }
     if (id.version != STORE_SCHEMA_VERSION) {
-      errf(err, errlen, "written by a newer oware (schema %lld, this one reads %d): %s",
+      error_set(err, errlen, "store: written by a newer oware (schema %lld, this one reads %d): %s",
            id.version, STORE_SCHEMA_VERSION, path);
       goto fail;
     }
@@ -1095,7 +1087,7 @@ static int insert_rows(store *s, const char *sql, int n, int (*bind)(sqlite3_stm
   if (prepare(s->db, sql, 0, &st, err, errlen)) return -1;
   for (int i = 0; i < n; i++) {
     if (bind(st, id, i, run) || sqlite3_step(st) != SQLITE_DONE) {
-      errf(err, errlen, "cannot insert %s %d of the run: %s", what, i, sqlite3_errmsg(s->db));
+      error_set(err, errlen, "store: cannot insert %s %d of the run: %s", what, i, sqlite3_errmsg(s->db));
       sqlite3_finalize(st);
       return -1;
     }
@@ -1143,20 +1135,20 @@ static int bind_file(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
 
 int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
   if (run->nplayers < 0 || run->nplayers > STORE_MAX_PLAYERS) {
-    errf(err, errlen, "run has %d players (at most %d)", run->nplayers, STORE_MAX_PLAYERS);
+    error_set(err, errlen, "store: run has %d players (at most %d)", run->nplayers, STORE_MAX_PLAYERS);
     return -1;
   }
   if (run->nvariants < 0 || run->nvariants > STORE_MAX_VARIANTS) {
-    errf(err, errlen, "run has %d variants (at most %d)", run->nvariants, STORE_MAX_VARIANTS);
+    error_set(err, errlen, "store: run has %d variants (at most %d)", run->nvariants, STORE_MAX_VARIANTS);
     return -1;
   }
   if ((unsigned)run->kind >= STORE_NKINDS) {
-    errf(err, errlen, "unknown run kind %d", (int)run->kind);
+    error_set(err, errlen, "store: unknown run kind %d", (int)run->kind);
     return -1;
   }
   for (int i = 0; i < run->nconfig; i++)
     if ((unsigned)run->config[i].type > STORE_REAL || !run->config[i].key) {
-      errf(err, errlen, "setting %d of the run has no key or an unknown type", i);
+      error_set(err, errlen, "store: setting %d of the run has no key or an unknown type", i);
       return -1;
     }
   char started[sizeof run->started], seed[24];
@@ -1221,7 +1213,7 @@ static int load_members(store *s, int64_t id, store_run *run, char *err, size_t 
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int idx = sqlite3_column_int(st, 0);
     if (idx != run->nplayers || idx >= STORE_MAX_PLAYERS) {
-      errf(err, errlen, "run %" PRId64 ": player index %d out of order or range", id, idx);
+      error_set(err, errlen, "store: run %" PRId64 ": player index %d out of order or range", id, idx);
       goto fail;
     }
     const char *name = (const char *)sqlite3_column_text(st, 1);
@@ -1237,7 +1229,7 @@ static int load_members(store *s, int64_t id, store_run *run, char *err, size_t 
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int idx = sqlite3_column_int(st, 0);
     if (idx != run->nvariants || idx >= STORE_MAX_VARIANTS) {
-      errf(err, errlen, "run %" PRId64 ": variant index %d out of order or range", id, idx);
+      error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range", id, idx);
       goto fail;
     }
     if (store_run_add_variant(run, (const char *)sqlite3_column_text(st, 1))) goto oom;
@@ -1255,7 +1247,7 @@ static int load_members(store *s, int64_t id, store_run *run, char *err, size_t 
     store_config *c = config_slot(run, key ? key : "");
     if (!c) goto oom;
     if (config_value_parse(c, type, value)) {
-      errf(err, errlen, "run %" PRId64 ": setting '%s' has a bad type or value (%s '%s')", id,
+      error_set(err, errlen, "store: run %" PRId64 ": setting '%s' has a bad type or value (%s '%s')", id,
            key ? key : "", type ? type : "NULL", value ? value : "NULL");
       goto fail;
     }
@@ -1264,10 +1256,10 @@ static int load_members(store *s, int64_t id, store_run *run, char *err, size_t 
   sqlite3_finalize(st);
   return 0;
 oom:
-  errf(err, errlen, "out of memory reading run %" PRId64, id);
+  error_set(err, errlen, "store: out of memory reading run %" PRId64, id);
   goto fail;
 sqlfail:
-  errf(err, errlen, "cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+  error_set(err, errlen, "store: cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
 fail:
   sqlite3_finalize(st);
   return -1;
@@ -1283,23 +1275,23 @@ static int run_from_row(sqlite3_stmt *st, store_run *run, char *err, size_t errl
   run->id = sqlite3_column_int64(st, 0);
   if (!(run->name = column_dup(st, 1)) || !(run->format = column_dup(st, 3)) ||
       !(run->openings = column_dup(st, 4)) || !(run->command = column_dup(st, 8))) {
-    errf(err, errlen, "out of memory reading run %" PRId64, run->id);
+    error_set(err, errlen, "store: out of memory reading run %" PRId64, run->id);
     return -1;
   }
   const char *kind = (const char *)sqlite3_column_text(st, 2);
   if (store_kind_parse(kind, &run->kind)) {
-    errf(err, errlen, "run %" PRId64 ": unknown kind '%s'", run->id, kind ? kind : "NULL");
+    error_set(err, errlen, "store: run %" PRId64 ": unknown kind '%s'", run->id, kind ? kind : "NULL");
     return -1;
   }
   const char *status = (const char *)sqlite3_column_text(st, 9);
   if (store_status_parse(status, &run->status)) {
-    errf(err, errlen, "run %" PRId64 ": unknown status '%s'", run->id, status ? status : "NULL");
+    error_set(err, errlen, "store: run %" PRId64 ": unknown status '%s'", run->id, status ? status : "NULL");
     return -1;
   }
   run->rounds = sqlite3_column_int(st, 5);
   run->threads = sqlite3_column_int(st, 6);
   if (parse_u64((const char *)sqlite3_column_text(st, 7), &run->seed)) {
-    errf(err, errlen, "run %" PRId64 ": bad seed '%s'", run->id,
+    error_set(err, errlen, "store: run %" PRId64 ": bad seed '%s'", run->id,
          sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "");
     return -1;
   }
@@ -1317,11 +1309,11 @@ int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errle
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   if (rc == SQLITE_DONE) {
     sqlite3_finalize(st);
-    errf(err, errlen, "no run %" PRId64, id);
+    error_set(err, errlen, "store: no run %" PRId64, id);
     return -1;
   }
   if (rc != SQLITE_ROW) {
-    errf(err, errlen, "cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    error_set(err, errlen, "store: cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
     return -1;
   }
@@ -1336,7 +1328,7 @@ int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errle
 
 int store_run_status(store *s, int64_t id, store_status status, char *err, size_t errlen) {
   if ((unsigned)status >= STORE_NSTATUS) {
-    errf(err, errlen, "unknown run status %d", (int)status);
+    error_set(err, errlen, "store: unknown run status %d", (int)status);
     return -1;
   }
   char finished[32];
@@ -1349,14 +1341,14 @@ int store_run_status(store *s, int64_t id, store_status status, char *err, size_
     return -1;
   if (sqlite3_bind_int64(st, 1, id) || text_or_empty(st, 2, store_status_name(status)) ||
       bind_text(st, 3, finished, sizeof finished) || sqlite3_step(st) != SQLITE_DONE) {
-    errf(err, errlen, "cannot set the status of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    error_set(err, errlen, "store: cannot set the status of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
     return -1;
   }
   int changed = sqlite3_changes(s->db);
   sqlite3_finalize(st);
   if (changed == 0) {
-    errf(err, errlen, "no run %" PRId64, id);
+    error_set(err, errlen, "store: no run %" PRId64, id);
     return -1;
   }
   return 0;
@@ -1397,12 +1389,12 @@ int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, siz
   if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (sqlite3_column_int64(st, 0) != k) {
-      errf(err, errlen, "run %" PRId64 ": opening %lld out of order (expected %d)", id,
+      error_set(err, errlen, "store: run %" PRId64 ": opening %lld out of order (expected %d)", id,
            (long long)sqlite3_column_int64(st, 0), k);
       goto fail;
     }
     if (strings_add(&v, k, (const char *)sqlite3_column_text(st, 1))) {
-      errf(err, errlen, "out of memory reading the openings of run %" PRId64, id);
+      error_set(err, errlen, "store: out of memory reading the openings of run %" PRId64, id);
       goto fail;
     }
     k++;
@@ -1413,7 +1405,7 @@ int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, siz
   *n = k;
   return 0;
 sqlfail:
-  errf(err, errlen, "cannot read the openings of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+  error_set(err, errlen, "store: cannot read the openings of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
 fail:
   sqlite3_finalize(st);
   store_strings_free(v, k);
@@ -1437,7 +1429,7 @@ int store_run_file(store *s, int64_t id, const char *path, unsigned char **data,
     size_t n = (size_t)sqlite3_column_bytes(st, 0);
     *data = malloc(n + 1);
     if (!*data) {
-      errf(err, errlen, "out of memory");
+      error_set(err, errlen, "store: out of memory");
       ret = -1;
     } else {
       if (n) memcpy(*data, b, n);
@@ -1446,7 +1438,7 @@ int store_run_file(store *s, int64_t id, const char *path, unsigned char **data,
       ret = 0;
     }
   } else if (rc != SQLITE_DONE) {
-    errf(err, errlen, "cannot read the files of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    error_set(err, errlen, "store: cannot read the files of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
     ret = -1;
   }
   sqlite3_finalize(st);
@@ -1469,7 +1461,7 @@ int store_run_files_check(store *s, int64_t id, char *err, size_t errlen) {
     size_t len;
     content_hash(b, n, stored);
     if (read_whole(path ? path : "", &data, &len)) {
-      errf(err, errlen, "run %" PRId64 ": cannot read %s, which the run uses: %s", id,
+      error_set(err, errlen, "store: run %" PRId64 ": cannot read %s, which the run uses: %s", id,
            path ? path : "", strerror(errno));
       ret = -1;
       break;
@@ -1478,8 +1470,8 @@ int store_run_files_check(store *s, int64_t id, char *err, size_t errlen) {
     content_hash(data, len, now);
     free(data);
     if (!same) {
-      errf(err, errlen,
-           "run %" PRId64 ": %s has changed since the run started (then %zu bytes, hash %s; now "
+      error_set(err, errlen,
+           "store: run %" PRId64 ": %s has changed since the run started (then %zu bytes, hash %s; now "
            "%zu bytes, hash %s)",
            id, path, n, stored, len, now);
       ret = -1;
@@ -1523,7 +1515,7 @@ int store_run_lock(store *s, int64_t id, char *err, size_t errlen) {
     const char *t = (const char *)sqlite3_column_text(st, 2);
     int here = h && !strcmp(h, host);
     if (!(here && (pid == me || !pid_alive(pid)))) {
-      errf(err, errlen, "run %" PRId64 " is being played by pid %lld on host %s since %s%s", id,
+      error_set(err, errlen, "store: run %" PRId64 " is being played by pid %lld on host %s since %s%s", id,
            pid, h ? h : "?", t ? t : "?",
            here ? "" : " (another host: its lock is released only by that process)");
       sqlite3_finalize(st);
@@ -1543,7 +1535,7 @@ int store_run_lock(store *s, int64_t id, char *err, size_t errlen) {
       text_or_empty(st, 3, host) || text_or_empty(st, 4, since) ||
       sqlite3_step(st) != SQLITE_DONE) {
     if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_FOREIGNKEY)
-      errf(err, errlen, "no run %" PRId64, id);
+      error_set(err, errlen, "store: no run %" PRId64, id);
     else
       db_fail(s->db, err, errlen, "cannot take the run lock");
     goto fail;
@@ -1620,7 +1612,7 @@ int store_commit(store *s, const store_game *games, int n, const store_series *s
   char seed[24];
   for (int i = 0; i < n; i++)
     if (!strcmp(outcome_end_name(games[i].end), "?")) {
-      errf(err, errlen, "game %d of series %d of run %" PRId64 ": unknown end %d",
+      error_set(err, errlen, "store: game %d of series %d of run %" PRId64 ": unknown end %d",
            games[i].game_no, games[i].series_no, games[i].run_id, (int)games[i].end);
       return -1;
     }
@@ -1631,14 +1623,14 @@ int store_commit(store *s, const store_game *games, int n, const store_series *s
     if (rc == SQLITE_OK) rc = sqlite3_step(s->game_insert);
     if (rc != SQLITE_DONE) {
       if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
-        errf(err, errlen, "game %d of series %d of run %" PRId64 " is already stored (%s)",
+        error_set(err, errlen, "store: game %d of series %d of run %" PRId64 " is already stored (%s)",
              g->game_no, g->series_no, g->run_id, sqlite3_errmsg(s->db));
       else if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
-        errf(err, errlen,
-             "game %d of series %d of run %" PRId64 ": no such run, player or variant (%s)",
+        error_set(err, errlen,
+             "store: game %d of series %d of run %" PRId64 ": no such run, player or variant (%s)",
              g->game_no, g->series_no, g->run_id, sqlite3_errmsg(s->db));
       else
-        errf(err, errlen, "cannot store game %d of series %d of run %" PRId64 ": %s", g->game_no,
+        error_set(err, errlen, "store: cannot store game %d of series %d of run %" PRId64 ": %s", g->game_no,
              g->series_no, g->run_id, sqlite3_errmsg(s->db));
       sqlite3_reset(s->game_insert);
       sqlite3_clear_bindings(s->game_insert);
@@ -1654,7 +1646,7 @@ int store_commit(store *s, const store_game *games, int n, const store_series *s
     if (!rc) rc = sqlite3_step(s->series_insert);
     sqlite3_reset(s->series_insert);
     if (rc != SQLITE_DONE) {
-      errf(err, errlen, "cannot store series %d of run %" PRId64 ": %s", series[i].series_no,
+      error_set(err, errlen, "store: cannot store series %d of run %" PRId64 ": %s", series[i].series_no,
            series[i].run_id, sqlite3_errmsg(s->db));
       rollback(s);
       return -1;
@@ -1702,11 +1694,11 @@ static int row_rules_load(store *s, int64_t run_id, row_rules *rr, char *err, si
     const char *name = (const char *)sqlite3_column_text(st, 1);
     char verr[256];
     if (idx != rr->nvariants || idx >= STORE_MAX_VARIANTS) {
-      errf(err, errlen, "run %" PRId64 ": variant index %d out of order or range", run_id, idx);
+      error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range", run_id, idx);
       goto fail;
     }
     if (variant_parse(name ? name : "", &rr->v[idx], verr, sizeof verr)) {
-      errf(err, errlen, "run %" PRId64 ": stored variant %d: %s", run_id, idx, verr);
+      error_set(err, errlen, "store: run %" PRId64 ": stored variant %d: %s", run_id, idx, verr);
       goto fail;
     }
     rr->nvariants++;
@@ -1729,7 +1721,7 @@ static int game_row_check(const store_game *g, const row_rules *rr, char *err, s
   char row[96], perr[256];
   snprintf(row, sizeof row, "run %" PRId64 " game %d (series %d)", g->run_id, g->game_no,
            g->series_no);
-#define BAD(...)                                                                                     do {                                                                                                 char what_[400];                                                                                   snprintf(what_, sizeof what_, __VA_ARGS__);                                                        errf(err, errlen, "%s: %s", row, what_);                                                           return -1;                                                                                       } while (0)
+#define BAD(...)                                                                                     do {                                                                                                 char what_[400];                                                                                   snprintf(what_, sizeof what_, __VA_ARGS__);                                                        error_set(err, errlen, "store: %s: %s", row, what_);                                                           return -1;                                                                                       } while (0)
   if (g->series_no < 0) BAD("series_no %d is negative", g->series_no);
   if (g->game_no < 0) BAD("game_no %d is negative", g->game_no);
   if (g->round < 0) BAD("round %d is negative", g->round);
@@ -1769,7 +1761,7 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
   /* Every row is checked before fn sees it: a database is input. */
   row_rules *rr = malloc(sizeof *rr);
   if (!rr) {
-    errf(err, errlen, "out of memory reading games");
+    error_set(err, errlen, "store: out of memory reading games");
     return -1;
   }
   if (row_rules_load(s, run_id, rr, err, errlen)) {
@@ -1796,7 +1788,7 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
   do {                                                                                             \
     char what_[200];                                                                               \
     snprintf(what_, sizeof what_, __VA_ARGS__);                                                    \
-    errf(err, errlen, "run %" PRId64 ", series %d, game %d: %s", run_id, g.series_no, g.game_no,  \
+    error_set(err, errlen, "store: run %" PRId64 ", series %d, game %d: %s", run_id, g.series_no, g.game_no,  \
          what_);                                                                                   \
     ret = -1;                                                                                      \
     goto done;                                                                                     \
@@ -1822,7 +1814,7 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
     for (int k = 0; k < 2; k++) {
       double x = sqlite3_column_double(st, 12 + k) * 2.0;
       if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x) {
-        errf(err, errlen, "run %" PRId64 " game %d (series %d): score_%s %g is not a score",
+        error_set(err, errlen, "store: run %" PRId64 " game %d (series %d): score_%s %g is not a score",
              run_id, g.game_no, g.series_no, k ? "north" : "south", x / 2.0);
         ret = -1;
         goto done;
@@ -1894,7 +1886,7 @@ int store_ratings_insert(store *s, store_rating *r, int n, char *err, size_t err
     if (!rc) rc = bind_text(st, 13, created, sizeof created);
     if (!rc) rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
-      errf(err, errlen, "cannot store the rating of %s: %s", x->player, sqlite3_errmsg(s->db));
+      error_set(err, errlen, "store: cannot store the rating of %s: %s", x->player, sqlite3_errmsg(s->db));
       goto fail;
     }
     sqlite3_reset(st);
@@ -2040,7 +2032,7 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
   *out = NULL;
   *n = 0;
   if (nruns < 0 || (nruns > 0 && !runs)) {
-    errf(err, errlen, "bad run list");
+    error_set(err, errlen, "store: bad run list");
     return -1;
   }
   sqlite3_stmt *st = NULL;
@@ -2056,7 +2048,7 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc == SQLITE_DONE) {
-      errf(err, errlen, "no run %" PRId64, runs[i]);
+      error_set(err, errlen, "store: no run %" PRId64, runs[i]);
       goto done;
     }
     if (rc != SQLITE_ROW) {
@@ -2154,14 +2146,14 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
       /* A database is input: every row is checked, a bad one named, never
        * skipped in silence. */
       if (vidx < 0 || vidx >= rn[r].nvariants) {
-        errf(err, errlen, "run %" PRId64 " game %d (series %d): variant_idx %d out of range 0..%d",
+        error_set(err, errlen, "store: run %" PRId64 " game %d (series %d): variant_idx %d out of range 0..%d",
              run, game_no, series, vidx, rn[r].nvariants - 1);
         goto done;
       }
       if (a < 0 || a >= rn[r].nplayers || b < 0 || b >= rn[r].nplayers ||
           rn[r].name_id[a] < 0 || rn[r].name_id[b] < 0) {
-        errf(err, errlen,
-             "run %" PRId64 " game %d (series %d): player indices a_idx %d, b_idx %d out of "
+        error_set(err, errlen,
+             "store: run %" PRId64 " game %d (series %d): player indices a_idx %d, b_idx %d out of "
              "range 0..%d",
              run, game_no, series, a, b, rn[r].nplayers - 1);
         goto done;
@@ -2183,7 +2175,7 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
     /* Points of A in halves, then from the side of the first name. */
     int winner = sqlite3_column_int(st, 6), south = sqlite3_column_int(st, 7);
     if (winner < -1 || winner > 1) {
-      errf(err, errlen, "run %" PRId64 " game %d (series %d): winner %d is not -1, 0 or 1", run,
+      error_set(err, errlen, "store: run %" PRId64 " game %d (series %d): winner %d is not -1, 0 or 1", run,
            game_no, series, winner);
       goto done;
     }
@@ -2223,7 +2215,7 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
   ret = 0;
   goto done;
 oom:
-  errf(err, errlen, "out of memory aggregating games");
+  error_set(err, errlen, "store: out of memory aggregating games");
   goto done;
 sqlfail:
   db_fail(s->db, err, errlen, "cannot aggregate games");
@@ -2265,7 +2257,7 @@ int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errle
   if (!rc) rc = sqlite3_step(st);
   int ret = 0;
   if (rc != SQLITE_DONE) {
-    errf(err, errlen, "cannot store tuning iteration %d of run %lld: %s", t->iteration,
+    error_set(err, errlen, "store: cannot store tuning iteration %d of run %lld: %s", t->iteration,
          (long long)t->run_id, sqlite3_errmsg(s->db));
     ret = -1;
   }
@@ -2289,7 +2281,7 @@ int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const st
   }
   store_tuning *x = malloc(sizeof *x);
   if (!x) {
-    errf(err, errlen, "out of memory");
+    error_set(err, errlen, "store: out of memory");
     ret = -1;
     goto done;
   }
@@ -2348,7 +2340,7 @@ int store_metrics_replace(store *s, int64_t run_id, const store_metric *m, int n
     if (!rc) rc = bind_text(st, 8, created, sizeof created);
     if (!rc) rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
-      errf(err, errlen, "cannot store metric %s of variant %d: %s", x->metric, x->variant_idx,
+      error_set(err, errlen, "store: cannot store metric %s of variant %d: %s", x->metric, x->variant_idx,
            sqlite3_errmsg(s->db));
       goto fail;
     }

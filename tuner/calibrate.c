@@ -1,5 +1,6 @@
 /* calibrate.c: difficulty calibration: a monotone search on one player knob for target Elos, and its evaluator on real games. */
 #include "tuner/calibrate.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include "run/pairs.h"
 #include "players/player.h"
 
-#define ERR(...) snprintf(err, errlen, __VA_ARGS__)
 #define LN10 2.302585092994045684
 #define DEFAULT_TOLERANCE 50.0
 #define DEFAULT_MAX_EVALS 64
@@ -38,7 +38,7 @@ int calibrate_parse_levels(const char *text, calibrate_level *out, int *n, char 
     size_t len = end ? (size_t)(end - p) : strlen(p);
     char item[256];
     if (len >= sizeof item) {
-      ERR("levels: '%.40s…' is too long", p);
+      error_set(err, errlen, "levels: '%.40s…' is too long", p);
       return -1;
     }
     memcpy(item, p, len);
@@ -51,45 +51,45 @@ int calibrate_parse_levels(const char *text, calibrate_level *out, int *n, char 
     if (!l) continue;
     char *eq = strchr(s, '=');
     if (!eq) {
-      ERR("levels: '%s' is not NAME=ELO", s);
+      error_set(err, errlen, "levels: '%s' is not NAME=ELO", s);
       return -1;
     }
     *eq = 0;
     const char *name = s, *val = eq + 1;
     if (!*name || strlen(name) >= sizeof out->name) {
-      ERR("levels: '%s=%s': a level needs a name of 1 to %zu characters", name, val,
+      error_set(err, errlen, "levels: '%s=%s': a level needs a name of 1 to %zu characters", name, val,
           sizeof out->name - 1);
       return -1;
     }
     for (const char *c = name; *c; c++)
       if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') {
-        ERR("levels: name '%s': letters, digits, '-' and '_' only", name);
+        error_set(err, errlen, "levels: name '%s': letters, digits, '-' and '_' only", name);
         return -1;
       }
     char *e;
     errno = 0;
     double target = strtod(val, &e);
     if (errno || e == val || *e || !isfinite(target) || fabs(target) > 1e5) {
-      ERR("levels: '%s=%s': the target is not an Elo number", name, val);
+      error_set(err, errlen, "levels: '%s=%s': the target is not an Elo number", name, val);
       return -1;
     }
     if (*n == CALIBRATE_MAX_LEVELS) {
-      ERR("levels: more than %d levels", CALIBRATE_MAX_LEVELS);
+      error_set(err, errlen, "levels: more than %d levels", CALIBRATE_MAX_LEVELS);
       return -1;
     }
     for (int i = 0; i < *n; i++) {
       if (!strcmp(out[i].name, name)) {
-        ERR("levels: '%s' is named twice", name);
+        error_set(err, errlen, "levels: '%s' is named twice", name);
         return -1;
       }
       if (out[i].target == target) {
-        ERR("levels: '%s' and '%s' have the same target %g", out[i].name, name, target);
+        error_set(err, errlen, "levels: '%s' and '%s' have the same target %g", out[i].name, name, target);
         return -1;
       }
     }
     size_t nl = strlen(name);
     if (nl >= sizeof out[*n].name) {
-      ERR("levels: the name '%.20s...' is longer than %zu characters", name,
+      error_set(err, errlen, "levels: the name '%.20s...' is longer than %zu characters", name,
           sizeof out[*n].name - 1);
       return -1;
     }
@@ -98,7 +98,7 @@ int calibrate_parse_levels(const char *text, calibrate_level *out, int *n, char 
     (*n)++;
   }
   if (!*n) {
-    ERR("levels: none given (expected 'easy=E1;medium=E2;hard=E3')");
+    error_set(err, errlen, "levels: none given (expected 'easy=E1;medium=E2;hard=E3')");
     return -1;
   }
   return 0;
@@ -165,7 +165,7 @@ static int measure(search *s, double k, char *err, size_t errlen) {
     pairs = s->pairs[i] * 2 > c->max_pairs ? c->max_pairs : s->pairs[i] * 2;
     before = r->point[i].games;
   } else if (r->npoints == CALIBRATE_MAX_POINTS) {
-    ERR("more than %d knob values measured", CALIBRATE_MAX_POINTS);
+    error_set(err, errlen, "more than %d knob values measured", CALIBRATE_MAX_POINTS);
     return -1;
   }
   calibrate_point pt;
@@ -174,7 +174,7 @@ static int measure(search *s, double k, char *err, size_t errlen) {
     if (c->eval(c->ctx, k, pairs, &pt, err, errlen)) return -1;
     pt.knob = k;
     if (!isfinite(pt.elo) || !(pt.se >= 0)) {
-      ERR("the evaluation of %g gave no finite Elo", k);
+      error_set(err, errlen, "the evaluation of %g gave no finite Elo", k);
       return -1;
     }
     if (pt.se <= s->se_target || pairs >= c->max_pairs) break;
@@ -269,27 +269,27 @@ static int find_level(search *s, int li, char *err, size_t errlen) {
 int calibrate_run(const calibrate_config *c, calibrate_result *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   if (!c->eval) {
-    ERR("no evaluation function");
+    error_set(err, errlen, "no evaluation function");
     return -1;
   }
   if (!(c->lo < c->hi) || !isfinite(c->lo) || !isfinite(c->hi)) {
-    ERR("the range needs LO < HI (got %g:%g)", c->lo, c->hi);
+    error_set(err, errlen, "the range needs LO < HI (got %g:%g)", c->lo, c->hi);
     return -1;
   }
   if (c->integer && c->hi - c->lo < 1) {
-    ERR("an integer knob needs a range of at least two values");
+    error_set(err, errlen, "an integer knob needs a range of at least two values");
     return -1;
   }
   if (c->log_scale && !(c->lo > 0)) {
-    ERR("a log-scale search needs LO > 0 (got %g)", c->lo);
+    error_set(err, errlen, "a log-scale search needs LO > 0 (got %g)", c->lo);
     return -1;
   }
   if (c->nlevels < 1 || c->nlevels > CALIBRATE_MAX_LEVELS) {
-    ERR("between 1 and %d levels", CALIBRATE_MAX_LEVELS);
+    error_set(err, errlen, "between 1 and %d levels", CALIBRATE_MAX_LEVELS);
     return -1;
   }
   if (c->pairs < 1 || c->max_pairs < c->pairs) {
-    ERR("game pairs per measurement: at least 1, and the cap not below it");
+    error_set(err, errlen, "game pairs per measurement: at least 1, and the cap not below it");
     return -1;
   }
   search s;
@@ -323,7 +323,7 @@ int calibrate_run(const calibrate_config *c, calibrate_result *r, char *err, siz
   double d = r->point[hi].elo - r->point[lo].elo;
   double sed = sqrt(r->point[hi].se * r->point[hi].se + r->point[lo].se * r->point[lo].se);
   if (fabs(d) <= 2 * sed) {
-    ERR("the knob has no measurable effect over %g:%g: Elo %.0f ± %.0f at %g and %.0f ± %.0f "
+    error_set(err, errlen, "the knob has no measurable effect over %g:%g: Elo %.0f ± %.0f at %g and %.0f ± %.0f "
         "at %g (the difference is within twice its standard error)",
         cc.lo, cc.hi, r->point[lo].elo, r->point[lo].se, r->point[lo].knob, r->point[hi].elo,
         r->point[hi].se, r->point[hi].knob);
@@ -406,18 +406,18 @@ int calibrate_parse_anchor(const char *text, char *spec, size_t speclen, double 
                            size_t errlen) {
   const char *eq = strrchr(text, '=');
   if (!eq || eq == text) {
-    ERR("anchor '%s' is not SPEC=ELO (e.g. random=0)", text);
+    error_set(err, errlen, "anchor '%s' is not SPEC=ELO (e.g. random=0)", text);
     return -1;
   }
   char *end;
   errno = 0;
   *elo = strtod(eq + 1, &end);
   if (errno || end == eq + 1 || *end || !isfinite(*elo)) {
-    ERR("anchor '%s': '%s' is not an Elo number", text, eq + 1);
+    error_set(err, errlen, "anchor '%s': '%s' is not an Elo number", text, eq + 1);
     return -1;
   }
   if ((size_t)(eq - text) >= speclen) {
-    ERR("anchor spec is too long");
+    error_set(err, errlen, "anchor spec is too long");
     return -1;
   }
   snprintf(spec, speclen, "%.*s", (int)(eq - text), text);
@@ -429,7 +429,7 @@ int calibrate_check_knob(const char *base, const char *knob, double lo, double h
   player_config cfg;
   char perr[512];
   if (player_parse_spec(base, &cfg, perr, sizeof perr)) {
-    ERR("base spec '%s': %s", base, perr);
+    error_set(err, errlen, "base spec '%s': %s", base, perr);
     return -1;
   }
   const player_type *t = cfg.type;
@@ -444,20 +444,20 @@ int calibrate_check_knob(const char *base, const char *knob, double lo, double h
       if ((t->options[i].type == PLAYER_OPT_INT || t->options[i].type == PLAYER_OPT_REAL) &&
           strcmp(t->options[i].name, "seed") && n < sizeof list)
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", t->options[i].name);
-    ERR("player type '%s' has no option '%s'%s%s", t->name, knob,
+    error_set(err, errlen, "player type '%s' has no option '%s'%s%s", t->name, knob,
         n ? "; its numeric options: " : "", list);
   } else if (o->type != PLAYER_OPT_INT && o->type != PLAYER_OPT_REAL) {
-    ERR("option '%s' of '%s' is not a number (int or real): it cannot be a knob", knob, t->name);
+    error_set(err, errlen, "option '%s' of '%s' is not a number (int or real): it cannot be a knob", knob, t->name);
   } else if (!(lo < hi)) {
-    ERR("range %g:%g: LO must be below HI", lo, hi);
+    error_set(err, errlen, "range %g:%g: LO must be below HI", lo, hi);
   } else if (lo < o->lo || hi > o->hi) {
-    ERR("range %g:%g is outside the range of %s's option '%s' [%g, %g]", lo, hi, t->name, knob,
+    error_set(err, errlen, "range %g:%g is outside the range of %s's option '%s' [%g, %g]", lo, hi, t->name, knob,
         o->lo, o->hi);
   } else if (o->type == PLAYER_OPT_INT && (lo != floor(lo) || hi != floor(hi))) {
-    ERR("option '%s' of '%s' is an integer: the range needs whole numbers (got %g:%g)", knob,
+    error_set(err, errlen, "option '%s' of '%s' is an integer: the range needs whole numbers (got %g:%g)", knob,
         t->name, lo, hi);
   } else if (player_config_isset(&cfg, knob)) {
-    ERR("the base spec '%s' sets '%s' already: leave it to the calibration", base, knob);
+    error_set(err, errlen, "the base spec '%s' sets '%s' already: leave it to the calibration", base, knob);
   } else {
     *integer = o->type == PLAYER_OPT_INT;
     rc = 0;
@@ -508,7 +508,7 @@ static int play_pairs(calibrate_play *pl, const char *a, const char *b, int firs
   job.seed = pl->seed;
   if (pairs_play(&job, pl->stop, res, err, errlen)) return -1;
   if (pl->stop && atomic_load(pl->stop)) {
-    ERR("interrupted");
+    error_set(err, errlen, "interrupted");
     return -1;
   }
   pl->games += res->wins + res->draws + res->losses;
@@ -524,7 +524,7 @@ int calibrate_round_robin(calibrate_play *pl, const char *const *specs, const ch
   int rc = -1;
   for (int i = 0; i < n; i++)
     if (rating_pool_player(&pool, names[i]) != i) {
-      ERR("two players named '%s' (or out of memory)", names[i]);
+      error_set(err, errlen, "two players named '%s' (or out of memory)", names[i]);
       goto out;
     }
   for (int i = 0; i < n; i++)
@@ -533,7 +533,7 @@ int calibrate_round_robin(calibrate_play *pl, const char *const *specs, const ch
       if (play_pairs(pl, specs[i], specs[j], 0, pairs, &res, err, errlen)) goto out;
       if (rating_pool_add(&pool, i, j, res.wins, res.draws, res.losses) ||
           rating_pool_add_pairs(&pool, i, j, res.penta, res.penta_wl)) {
-        ERR("bad counts");
+        error_set(err, errlen, "bad counts");
         goto out;
       }
       say(pl, "  %s vs %s: +%lld =%lld -%lld", names[i], names[j], res.wins, res.draws,
@@ -570,7 +570,7 @@ int calibrate_arena_setup(calibrate_arena *a, const char *anchor_spec, double an
     for (int i = 0; i < a->nrefs; i++) dup |= !strcmp(a->ref_spec[i], spec);
     if (dup) continue;
     if (a->nrefs == max) {
-      ERR("more than %d reference players", max);
+      error_set(err, errlen, "more than %d reference players", max);
       return -1;
     }
     snprintf(a->ref_spec[a->nrefs], sizeof a->ref_spec[0], "%s", spec);
@@ -622,7 +622,7 @@ int calibrate_arena_eval(void *ctx, double knob, int pairs, calibrate_point *pt,
     if (fabs(a->cand[i].knob - knob) <= 1e-9 * fmax(1.0, fabs(knob))) c = &a->cand[i];
   if (!c) {
     if (a->ncand == CALIBRATE_MAX_POINTS) {
-      ERR("more than %d knob values", CALIBRATE_MAX_POINTS);
+      error_set(err, errlen, "more than %d knob values", CALIBRATE_MAX_POINTS);
       return -1;
     }
     c = &a->cand[a->ncand++];

@@ -1,5 +1,6 @@
 /* calibration.c: a calibration from end to end: reference pool, search, verification, verdicts. */
 #include "tuner/calibration.h"
+#include "core/error.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -60,7 +61,7 @@ static int verify(const tuner_calibrate_config *c, const tuner_calibrate_observe
   if (calibrate_round_robin(&out->arena->play, vspecs, vnames, nv, (int)((c->verify_games + 1) / 2),
                             0, c->anchor_elo, &out->verify, e, sizeof e)) {
     rating_result_free(&out->verify);
-    return snprintf(err, errlen, "verification: %s", e), -1;
+    return error_set(err, errlen, "verification: %s", e), -1;
   }
   out->has_verify = 1;
   out->verify_games = out->arena->play.games - before;
@@ -126,7 +127,7 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   if (calibrate_check_knob(c->base, c->knob, c->lo, c->hi, &integer, err, errlen)) return -1;
   out->arena = calloc(1, sizeof *out->arena);
   out->search = calloc(1, sizeof *out->search);
-  if (!out->arena || !out->search) return snprintf(err, errlen, "out of memory"), -1;
+  if (!out->arena || !out->search) return error_set(err, errlen, "out of memory"), -1;
   calibrate_arena *ar = out->arena;
   ar->play.v = c->v;
   ar->play.opening_plies = c->opening_plies;
@@ -150,7 +151,7 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   if (calibrate_arena_setup(ar, c->anchor_spec, c->anchor_elo, c->pool, c->npool, c->ladder,
                             c->lo, c->hi, c->log_scale, (int)((c->ref_games + 1) / 2), e,
                             sizeof e))
-    return snprintf(err, errlen, "reference pool: %s", e), -1;
+    return error_set(err, errlen, "reference pool: %s", e), -1;
   if (obs && obs->pool_rated) obs->pool_rated(obs->ctx, ar);
   say(obs, "search on %s in [%g, %g]%s", c->knob, c->lo, c->hi, c->log_scale ? " (log scale)" : "");
   phase(&watch, TUNER_CAL_SEARCH);

@@ -13,7 +13,6 @@
 #include "egdb/egdb.h"
 #include "tuner/db_games.h"
 
-#define ERR(...) error_set(err, errlen, __VA_ARGS__)
 
 /* Terms of a range: the tempo and the features but the store. */
 #define TERMS EVAL_N
@@ -90,7 +89,7 @@ static int add_game(void *ctx, const board *start, const int *moves, int plies, 
 static int fit_range(const samples *s, int lo, int hi, int tempo_w[1], int w[EVAL_N],
                      tuner_ending_range *out, char *err, size_t errlen) {
   if (s->n < 10 * TERMS)
-    return ERR("seeds %d..%d: %zu positions, too few for a fit of %d terms (at least %d): "
+    return error_set(err, errlen, "seeds %d..%d: %zu positions, too few for a fit of %d terms (at least %d): "
                "give more games",
                lo, hi, s->n, TERMS, 10 * TERMS),
            -1;
@@ -102,9 +101,9 @@ static int fit_range(const samples *s, int lo, int hi, int tempo_w[1], int w[EVA
   int rc = -1;
   double chisq;
   if (!coef || !cov || !ws) {
-    ERR("out of memory");
+    error_set(err, errlen, "out of memory");
   } else if (gsl_multifit_linear(&X.matrix, &y.vector, coef, cov, &chisq, ws)) {
-    ERR("seeds %d..%d: the least-squares fit failed", lo, hi);
+    error_set(err, errlen, "seeds %d..%d: the least-squares fit failed", lo, hi);
   } else {
     /* The correction in whole centiseeds, and the errors it gives. */
     tempo_w[0] = (int)lround(gsl_vector_get(coef, 0));
@@ -138,13 +137,13 @@ static int fit_range(const samples *s, int lo, int hi, int tempo_w[1], int w[EVA
 int tuner_ending_fit(const tuner_ending_config *c, tuner_ending_result *r, char *err,
                      size_t errlen) {
   memset(r, 0, sizeof *r);
-  if (c->width < 1) return ERR("the width of a range is at least 1 seed"), -1;
+  if (c->width < 1) return error_set(err, errlen, "the width of a range is at least 1 seed"), -1;
   egdb *db;
   char e[768];
   if (egdb_open(c->egdb_dir, &c->v, c->seeds, 0, &db, e, sizeof e)) {
     char vname[160];
     variant_format(&c->v, vname, sizeof vname);
-    return ERR("the endgame tables of %s in %s: %s", vname, c->egdb_dir, e), -1;
+    return error_set(err, errlen, "the endgame tables of %s in %s: %s", vname, c->egdb_dir, e), -1;
   }
   collect k;
   memset(&k, 0, sizeof k);
@@ -153,7 +152,7 @@ int tuner_ending_fit(const tuner_ending_config *c, tuner_ending_result *r, char 
   k.seeds = egdb_max_seeds(db);
   if (c->seeds >= 0 && c->seeds < k.seeds) k.seeds = c->seeds;
   if (c->seeds >= 0 && k.seeds < c->seeds) {
-    ERR("the endgame tables in %s stop at %d seeds, not %d", c->egdb_dir, k.seeds, c->seeds);
+    error_set(err, errlen, "the endgame tables in %s stop at %d seeds, not %d", c->egdb_dir, k.seeds, c->seeds);
     egdb_close(db);
     return -1;
   }
@@ -161,15 +160,15 @@ int tuner_ending_fit(const tuner_ending_config *c, tuner_ending_result *r, char 
   int rc = -1;
   gsl_error_handler_t *old = gsl_set_error_handler_off();
   if (k.seeds < 1) {
-    ERR("the tables in %s stop at %d seeds: nothing to fit", c->egdb_dir, k.seeds);
+    error_set(err, errlen, "the tables in %s stop at %d seeds: nothing to fit", c->egdb_dir, k.seeds);
   } else if (k.nranges > EVAL_ENDING_MAX) {
-    ERR("%d ranges of %d seeds: at most %d (a wider --width)", k.nranges, c->width,
+    error_set(err, errlen, "%d ranges of %d seeds: at most %d (a wider --width)", k.nranges, c->width,
         EVAL_ENDING_MAX);
   } else if (tuner_db_games(c->from_db, &c->v, add_game, &k, &r->games, &r->runs, e,
                             sizeof e)) {
-    ERR("%s", e);
+    error_set(err, errlen, "%s", e);
   } else if (!k.positions) {
-    ERR("%s: no position with 1 to %d seeds on the board in %lld games of the variant",
+    error_set(err, errlen, "%s: no position with 1 to %d seeds on the board in %lld games of the variant",
         c->from_db, k.seeds, r->games);
   } else {
     rc = 0;

@@ -1,5 +1,6 @@
 /* texel.c: position collection from games, the sigmoid scale K, and the weight fit (GSL minimisers). */
 #include "tuner/texel.h"
+#include "core/error.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
@@ -86,7 +87,7 @@ static int sp_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) 
   eval_params(sp->w, wp);
   char perr[512];
   if (player_set_params(p, wp, EVAL_N, perr, sizeof perr)) {
-    snprintf(err, errlen, "texel: %s (the weights need a player with an evaluation, e.g. minimax)",
+    error_set(err, errlen, "texel: %s (the weights need a player with an evaluation, e.g. minimax)",
              perr);
     return -1;
   }
@@ -115,7 +116,7 @@ static int sp_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   if (r->plies > sp->moves_cap) {
     int *nm = realloc(sp->moves, (size_t)r->plies * sizeof *nm);
     if (!nm) {
-      snprintf(err, errlen, "out of memory");
+      error_set(err, errlen, "out of memory");
       return -1;
     }
     sp->moves = nm;
@@ -124,7 +125,7 @@ static int sp_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   for (int i = 0; i < r->plies; i++) sp->moves[i] = r->moves[i];
   if (texel_add_game(sp->set, sp->v, &r->game.start, sp->moves, r->plies, r->mr.winner, 0,
                      sp->keep, rng_mix(sp->seed ^ 0x7465786c, (uint64_t)r->job)) < 0) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   return 0;
@@ -180,7 +181,7 @@ static double k_err(double logk, void *p) {
 
 int texel_fit_k(const texel_set *set, const double *w, double *K, char *err, size_t errlen) {
   if (!set->n) {
-    snprintf(err, errlen, "texel: no positions");
+    error_set(err, errlen, "texel: no positions");
     return -1;
   }
   /* K is searched on a log scale between 1e-6 and 1 (per centiseed). */
@@ -198,7 +199,7 @@ int texel_fit_k(const texel_set *set, const double *w, double *K, char *err, siz
   gsl_set_error_handler_off();
   gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
   if (!m) {
-    snprintf(err, errlen, "texel: out of memory");
+    error_set(err, errlen, "texel: out of memory");
     return -1;
   }
   if (gsl_min_fminimizer_set(m, &F, best, best - 0.25, best + 0.25) != GSL_SUCCESS) {
@@ -262,7 +263,7 @@ int texel_fit(const texel_set *set, double K, double *w, const int *tune, int ma
   for (int i = 0; i < EVAL_N; i++)
     if (tune[i]) idx[n++] = i;
   if (!n || !set->n) {
-    snprintf(err, errlen, "texel: %s", n ? "no positions" : "no weights to tune");
+    error_set(err, errlen, "texel: %s", n ? "no positions" : "no weights to tune");
     return -1;
   }
   wctx c = {set, K, w, idx, n};
@@ -273,7 +274,7 @@ int texel_fit(const texel_set *set, double K, double *w, const int *tune, int ma
   if (!x || !m) {
     if (x) gsl_vector_free(x);
     if (m) gsl_multimin_fdfminimizer_free(m);
-    snprintf(err, errlen, "texel: out of memory");
+    error_set(err, errlen, "texel: out of memory");
     return -1;
   }
   gsl_set_error_handler_off();
@@ -310,7 +311,7 @@ static int sp_pack(void *ctx, pack_buf *out, char *err, size_t errlen) {
   pack_str(out, vs);
   pack_i64(out, sp->opening_plies);
   pack_u64(out, sp->seed);
-  if (out->failed) snprintf(err, errlen, "out of memory");
+  if (out->failed) error_set(err, errlen, "out of memory");
   return out->failed ? -1 : 0;
 }
 
@@ -332,7 +333,7 @@ static void sp_release(runner_schedule *s) {
 static int sp_unpack(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
   remote_selfplay *r = calloc(1, sizeof *r);
   if (!r) {
-    snprintf(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
     return -1;
   }
   memset(s, 0, sizeof *s);
@@ -346,7 +347,7 @@ static int sp_unpack(pack_reader *in, runner_schedule *s, char *err, size_t errl
   r->sp.opening_plies = (int)pack_get_int(in, 0, 1000);
   r->sp.seed = pack_get_u64(in);
   if (in->failed) {
-    snprintf(err, errlen, "texel: a schedule that does not read back (another oware version?)");
+    error_set(err, errlen, "texel: a schedule that does not read back (another oware version?)");
     sp_release(s);
     return -1;
   }

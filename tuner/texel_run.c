@@ -1,5 +1,6 @@
 /* texel_run.c: a Texel run: the positions (self-play or a database), K, the fit, its row in the tuning table. */
 #include "tuner/texel_run.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +30,11 @@ int tuner_texel_from_db(const char *path, const variant *v, uint64_t seed, texel
   db_reader d = {set, seed, v};
   char e[768];
   if (tuner_db_games(path, v, add_game, &d, games, runs, e, sizeof e))
-    return snprintf(err, errlen, "--from-db %s", e), -1;
+    return error_set(err, errlen, "--from-db %s", e), -1;
   if (!set->n) {
     char vname[160];
     variant_format(v, vname, sizeof vname);
-    return snprintf(err, errlen, "--from-db %s: no quiet position in %lld games of variant %s",
+    return error_set(err, errlen, "--from-db %s: no quiet position in %lld games of variant %s",
                     path, *games, vname),
            -1;
   }

@@ -1,5 +1,6 @@
 /* tuning.c: what the tuning drivers share: the observer's lines, the start weights, the tuning table's rows. */
 #include "tuner/tuning.h"
+#include "core/error.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -22,13 +23,13 @@ void tuner_report(const tuner_observer *obs, tuner_line kind, const char *fmt, .
 static int start_weights(const char *start, eval_weights *w, char *err, size_t errlen) {
   if (strncmp(start, "equal:", 6)) {
     char e[512];
-    if (eval_load(start, w, e, sizeof e)) return snprintf(err, errlen, "--start: %s", e), -1;
+    if (eval_load(start, w, e, sizeof e)) return error_set(err, errlen, "--start: %s", e), -1;
     return 0;
   }
   char *end;
   double x = strtod(start + 6, &end);
   if (*end || end == start + 6 || !isfinite(x))
-    return snprintf(err, errlen, "--start equal:X needs a number (got '%s')", start + 6), -1;
+    return error_set(err, errlen, "--start equal:X needs a number (got '%s')", start + 6), -1;
   for (int i = 0; i < EVAL_N; i++) w->w[i] = x;
   return 0;
 }
@@ -42,7 +43,7 @@ static int tuned_params(const char *params, int *tuned, char *err, size_t errlen
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     int f = eval_find(tok);
     if (f < 0)
-      return snprintf(err, errlen, "--params: unknown weight '%s' ('oware weights' lists them)",
+      return error_set(err, errlen, "--params: unknown weight '%s' ('oware weights' lists them)",
                       tok),
              -1;
     tuned[f] = 1;
@@ -55,15 +56,18 @@ int tuner_weights_setup(const char *spec, const char *start, const char *params,
   player_config pc;
   char e[512];
   if (player_parse_spec(spec, &pc, e, sizeof e))
-    return snprintf(err, errlen, "--player: %s", e), -1;
+    return error_set(err, errlen, "--player: %s", e), -1;
   int is_minimax = !strcmp(pc.type->name, "minimax");
   const char *wfile = is_minimax ? player_config_text(&pc, "weights") : NULL;
   eval_default(w);
   int bad = 0;
-  if (!is_minimax)
-    bad = snprintf(err, errlen, "--player must be a minimax player (got %s)", pc.type->name);
-  else if (wfile && eval_load(wfile, w, e, sizeof e))
-    bad = snprintf(err, errlen, "%s", e);
+  if (!is_minimax) {
+    error_set(err, errlen, "--player must be a minimax player (got %s)", pc.type->name);
+    bad = 1;
+  } else if (wfile && eval_load(wfile, w, e, sizeof e)) {
+    error_set(err, errlen, "%s", e);
+    bad = 1;
+  }
   player_config_free(&pc);
   if (bad) return -1;
   if (start && start_weights(start, w, err, errlen)) return -1;
@@ -117,7 +121,7 @@ int tuner_resume_point(store *db, int64_t run_id, const eval_weights *start, tun
   out->validated = last->validated;
   if (!last->found) return 0;
   if (tuner_weights_parse(last->row.weights, &out->w))
-    return snprintf(err, errlen, "run %lld: unreadable stored weights", (long long)run_id), -1;
+    return error_set(err, errlen, "run %lld: unreadable stored weights", (long long)run_id), -1;
   out->games = last->row.games;
   return 0;
 }

@@ -1,5 +1,6 @@
 /* validate.c: tuned against start weights: fixed game pairs or an SPRT, stored as the run's validation row. */
 #include "tuner/validate.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +50,7 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
   if (c->sprt) {
     char e[256];
     if (rating_sprt_parse(c->sprt, &out->sprt, e, sizeof e))
-      return snprintf(err, errlen, "--validate-sprt: %s", e), -1;
+      return error_set(err, errlen, "--validate-sprt: %s", e), -1;
     out->has_sprt = 1;
     tuner_report(obs, TUNER_LOG, "validation: SPRT %s, at most %d game pairs, tuned against start",
                  c->sprt, c->pairs);
