@@ -23,6 +23,7 @@
 #include "core/notation.h"
 #include "players/level.h"
 #include "players/player.h"
+#include "store/replay.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
 
@@ -461,22 +462,11 @@ static int export_game(void *ctx, const store_game *g) {
   }
   /* OGN: the game is replayed from its opening, which checks the moves. */
   variant v;
-  board start;
   game gm;
-  if (variant_parse(r->variant[g->variant_idx], &v, e->err, sizeof e->err) ||
-      notation_parse_position(g->opening, &v, &start, e->err, sizeof e->err) ||
-      game_init(&gm, &v, &start)) {
+  if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) {
     e->failed = 1;
     return 1;
   }
-  for (const char *m = g->moves; *m; m++)
-    if (game_play(&gm, notation_move_index(&v, *m))) {
-      snprintf(e->err, sizeof e->err, "series %d game %d: stored move %ld (%c) is not legal",
-               g->series_no, g->game_no, (long)(m - g->moves) + 1, *m);
-      e->failed = 1;
-      game_free(&gm);
-      return 1;
-    }
   char round[48], date[16];
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);

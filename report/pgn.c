@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/variant.h"
+#include "store/replay.h"
 
 /* ================================================================ writing */
 
@@ -32,30 +33,8 @@ static const char *pgn_result(int winner) {
 int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err,
                      size_t errlen) {
   variant v;
-  board start;
   game gm;
-  char verr[256];
-  if (g->variant_idx < 0 || g->variant_idx >= r->nvariants) {
-    error_set(err, errlen, "series %d game %d: no variant %d in the run", g->series_no, g->game_no,
-         g->variant_idx);
-    return -1;
-  }
-  if (variant_parse(r->variant[g->variant_idx], &v, verr, sizeof verr) ||
-      notation_parse_position(g->opening, &v, &start, verr, sizeof verr)) {
-    error_set(err, errlen, "series %d game %d: %s", g->series_no, g->game_no, verr);
-    return -1;
-  }
-  if (game_init(&gm, &v, &start)) {
-    error_set(err, errlen, "out of memory");
-    return -1;
-  }
-  for (const char *m = g->moves; *m; m++)
-    if (game_play(&gm, notation_move_index(&v, *m))) {
-      error_set(err, errlen, "series %d game %d: stored move %ld (%c) is not legal", g->series_no,
-           g->game_no, (long)(m - g->moves) + 1, *m);
-      game_free(&gm);
-      return -1;
-    }
+  if (store_replay_game(r, g, &v, &gm, err, errlen)) return -1;
   char round[48], date[16], vname[160], score[40], a[16], b[16], plies[16];
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
@@ -76,7 +55,7 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
   int col = 0;
   for (int i = 0; !bad && i < gm.plies; i++) {
     char tok[24];
-    int side = (start.side + i) % 2, num = (start.side + i) / 2 + 1, n;
+    int side = (gm.start.side + i) % 2, num = (gm.start.side + i) / 2 + 1, n;
     char letter = notation_move_letter(&v, gm.moves[i]);
     if (side == BOARD_SOUTH) n = snprintf(tok, sizeof tok, "%d. %c", num, letter);
     else if (i == 0) n = snprintf(tok, sizeof tok, "%d... %c", num, letter);

@@ -16,6 +16,7 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/variant.h"
+#include "store/replay.h"
 
 
 void report_html_escape(FILE *f, const char *s) {
@@ -200,27 +201,8 @@ static int export_game(void *ctx, const store_game *g) {
   notation_format_half(g->score2[1], s1, sizeof s1);
   snprintf(result, sizeof result, "%s-%s", s0, s1);
   variant v;
-  board start;
   game gm;
-  if (g->variant_idx < 0 || g->variant_idx >= r->nvariants || g->south_idx < 0 ||
-      g->south_idx >= r->nplayers || g->north_idx < 0 || g->north_idx >= r->nplayers) {
-    snprintf(e->err, sizeof e->err, "series %d game %d: bad index", g->series_no, g->game_no);
-    return 1;
-  }
-  if (variant_parse(r->variant[g->variant_idx], &v, e->err, sizeof e->err) ||
-      notation_parse_position(g->opening, &v, &start, e->err, sizeof e->err))
-    return 1;
-  if (game_init(&gm, &v, &start)) {
-    snprintf(e->err, sizeof e->err, "out of memory");
-    return 1;
-  }
-  for (const char *m = g->moves; *m; m++)
-    if (game_play(&gm, notation_move_index(&v, *m))) {
-      snprintf(e->err, sizeof e->err, "series %d game %d: stored move %ld (%c) is not legal",
-               g->series_no, g->game_no, (long)(m - g->moves) + 1, *m);
-      game_free(&gm);
-      return 1;
-    }
+  if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) return 1;
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],

@@ -9,6 +9,7 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/variant.h"
+#include "store/replay.h"
 
 /* A JSON string that is also safe inside <script>: '<' is written \u003c. */
 static void json_str(FILE *f, const char *s) {
@@ -114,27 +115,8 @@ static int write_game(void *ctx, const store_game *g) {
   const store_run *r = w->run;
   if (w->n >= VIEWER_MAX_GAMES) return 1;
   variant v;
-  board start;
   game gm;
-  if (g->variant_idx < 0 || g->variant_idx >= r->nvariants || g->south_idx < 0 ||
-      g->south_idx >= r->nplayers || g->north_idx < 0 || g->north_idx >= r->nplayers) {
-    error_set(w->err, sizeof w->err, "series %d game %d: bad index", g->series_no, g->game_no);
-    return 1;
-  }
-  if (variant_parse(r->variant[g->variant_idx], &v, w->err, sizeof w->err) ||
-      notation_parse_position(g->opening, &v, &start, w->err, sizeof w->err))
-    return 1;
-  if (game_init(&gm, &v, &start)) {
-    error_set(w->err, sizeof w->err, "out of memory");
-    return 1;
-  }
-  for (const char *m = g->moves; *m; m++)
-    if (game_play(&gm, notation_move_index(&v, *m))) {
-      error_set(w->err, sizeof w->err, "series %d game %d: stored move %ld (%c) is not legal",
-               g->series_no, g->game_no, (long)(m - g->moves) + 1, *m);
-      game_free(&gm);
-      return 1;
-    }
+  if (store_replay_game(r, g, &v, &gm, w->err, sizeof w->err)) return 1;
   /* The position shown at the end: the rules' transfer when they ended the
    * game, else (a forfeit) the position as it was. */
   char fin[NOTATION_POSITION_MAX], a[16], b[16], res[80], label[48];
