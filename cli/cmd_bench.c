@@ -5,10 +5,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
-
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/clock.h"
@@ -25,17 +21,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* A uniformly random house of the legal mask. */
-static int pick(uint32_t legal, rng *r) {
-  uint32_t k = rng_below(r, (uint32_t)__builtin_popcount(legal));
-#ifdef __BMI2__
-  return __builtin_ctz(_pdep_u32(1u << k, legal));
-#else
-  for (; k; k--) legal &= legal - 1;
-  return __builtin_ctz(legal);
-#endif
-}
-
 /* Plays `games` random games under v from `seed`; returns the plies played. */
 static long long random_games(const variant *v, long long games, uint64_t seed) {
   rng r;
@@ -49,7 +34,7 @@ static long long random_games(const variant *v, long long games, uint64_t seed) 
       if (game_init(&g, v, NULL)) return -1;
     }
     while (g.end == BOARD_END_NONE) {
-      if (game_play(&g, pick(g.legal, &r))) {
+      if (game_play(&g, rng_pick_bit(&r, g.legal))) {
         game_free(&g);
         return -1;
       }

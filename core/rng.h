@@ -3,6 +3,9 @@
 #define OWARE_RNG_H
 
 #include <stdint.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 typedef struct rng {
   uint64_t s[4];
@@ -41,6 +44,17 @@ static inline uint32_t rng_below(rng *r, uint32_t n) {
     }
   }
   return (uint32_t)(m >> 32);
+}
+
+/* One of the set bits of mask (not 0), uniformly at random: its index. */
+static inline int rng_pick_bit(rng *r, uint32_t mask) {
+  uint32_t k = rng_below(r, (uint32_t)__builtin_popcount(mask));
+#ifdef __BMI2__
+  return __builtin_ctz(_pdep_u32(1u << k, mask));
+#else
+  for (; k; k--) mask &= mask - 1;
+  return __builtin_ctz(mask);
+#endif
 }
 
 /* A uniform double in [0, 1). */

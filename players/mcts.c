@@ -5,10 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
-
 #include "core/board.h"
 #include "core/error.h"
 #include "core/clock.h"
@@ -175,17 +171,6 @@ static inline int south_reward(const board *b, const variant *v, board_end why) 
 
 /* ---- Playout policies. ---- */
 
-/* A uniformly random house of the legal mask. */
-static inline int pick_random(uint32_t legal, rng *r) {
-  uint32_t k = rng_below(r, (uint32_t)__builtin_popcount(legal));
-#ifdef __BMI2__
-  return __builtin_ctz(_pdep_u32(1u << k, legal));
-#else
-  for (; k; k--) legal &= legal - 1;
-  return __builtin_ctz(legal);
-#endif
-}
-
 /* The capture policy: the move that captures most (ties at random), else a
  * random move. */
 static inline int pick_capture(const board *b, const variant *v, uint32_t legal, rng *r) {
@@ -200,7 +185,7 @@ static inline int pick_capture(const board *b, const variant *v, uint32_t legal,
       move = m;
     }
   }
-  return move >= 0 ? move : pick_random(legal, r);
+  return move >= 0 ? move : rng_pick_bit(r, legal);
 }
 
 /* Plays b (not over, legal moves `legal`) out to the end of the game from
@@ -210,7 +195,7 @@ static int playout(mcts *s, board *b, line *l, uint32_t legal) {
   uint64_t *keys = s->keys;
   for (;;) {
     int m = s->policy == POLICY_CAPTURE ? pick_capture(b, v, legal, &s->r)
-                                        : pick_random(legal, &s->r);
+                                        : rng_pick_bit(&s->r, legal);
     int taken = board_play(b, v, m);
     int hit = line_push(l, keys, b->key, taken);
     board_end e = line_status(s, b, l, hit, &legal);
