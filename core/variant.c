@@ -76,21 +76,18 @@ static int parse_int(const char *s, size_t len, long lo, long hi, long *out) {
   return 0;
 }
 
-static int parse_enum(const char *s, size_t len, const char *const *names, int *out) {
+/* The index of the name s[0..len) in names; -1 when it is none of them,
+ * with the names joined by '|' into allowed. */
+static int parse_enum(const char *s, size_t len, const char *const *names, char *allowed,
+                      size_t alen) {
   for (int i = 0; names[i]; i++)
-    if (strlen(names[i]) == len && !strncmp(s, names[i], len)) {
-      *out = i;
-      return 0;
-    }
-  return -1;
-}
-
-static void join(const char *const *names, char *buf, size_t len) {
-  buf[0] = '\0';
+    if (strlen(names[i]) == len && !strncmp(s, names[i], len)) return i;
+  allowed[0] = '\0';
   for (int i = 0; names[i]; i++) {
-    if (i) strncat(buf, "|", len - strlen(buf) - 1);
-    strncat(buf, names[i], len - strlen(buf) - 1);
+    if (i) strncat(allowed, "|", alen - strlen(allowed) - 1);
+    strncat(allowed, names[i], alen - strlen(allowed) - 1);
   }
+  return -1;
 }
 
 /* One "key=value" item. */
@@ -129,28 +126,16 @@ static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t
     if (parse_int(val, vlen, lo, hi, &x)) goto bad_int;
     v->max_plies = (int)x;
   } else if (KEY("lap")) {
-    if (parse_enum(val, vlen, lap_names, &e)) {
-      join(lap_names, allowed, sizeof allowed);
-      goto bad_enum;
-    }
+    if ((e = parse_enum(val, vlen, lap_names, allowed, sizeof allowed)) < 0) goto bad_enum;
     v->lap = (variant_lap)e;
   } else if (KEY("grand_slam")) {
-    if (parse_enum(val, vlen, gs_names, &e)) {
-      join(gs_names, allowed, sizeof allowed);
-      goto bad_enum;
-    }
+    if ((e = parse_enum(val, vlen, gs_names, allowed, sizeof allowed)) < 0) goto bad_enum;
     v->grand_slam = (variant_grand_slam)e;
   } else if (KEY("feeding")) {
-    if (parse_enum(val, vlen, feed_names, &e)) {
-      join(feed_names, allowed, sizeof allowed);
-      goto bad_enum;
-    }
+    if ((e = parse_enum(val, vlen, feed_names, allowed, sizeof allowed)) < 0) goto bad_enum;
     v->feeding = (variant_feeding)e;
   } else if (KEY("cycle")) {
-    if (parse_enum(val, vlen, cycle_names, &e)) {
-      join(cycle_names, allowed, sizeof allowed);
-      goto bad_enum;
-    }
+    if ((e = parse_enum(val, vlen, cycle_names, allowed, sizeof allowed)) < 0) goto bad_enum;
     v->cycle = (variant_cycle)e;
   } else {
     error_set(err, errlen,
