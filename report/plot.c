@@ -1,6 +1,7 @@
 /* plot.c: gathers a run's statistics, writes the chart data files and runs gnuplot (fork/exec) on scripts/KIND.gp. */
 #include "report/plot.h"
 #include "core/error.h"
+#include "core/array.h"
 #include "core/outfile.h"
 
 #include <errno.h>
@@ -175,21 +176,15 @@ static int load_game(void *ctx, const store_game *g) {
 
 typedef struct rating_list {
   store_rating *v;
-  int n, cap;
+  size_t n, cap;
   int failed;
 } rating_list;
 
 static int load_rating(void *ctx, const store_rating *sr) {
   rating_list *l = ctx;
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 64;
-    store_rating *v = realloc(l->v, (size_t)cap * sizeof *v);
-    if (!v) {
-      l->failed = 1;
-      return 1;
-    }
-    l->v = v;
-    l->cap = cap;
+  if (array_reserve(&l->v, sizeof *l->v, l->n, &l->cap, 64)) {
+    l->failed = 1;
+    return 1;
   }
   l->v[l->n++] = *sr;
   return 0;
@@ -197,21 +192,15 @@ static int load_rating(void *ctx, const store_rating *sr) {
 
 typedef struct tuning_list {
   store_tuning *v;
-  int n, cap;
+  size_t n, cap;
   int failed;
 } tuning_list;
 
 static int load_tuning(void *ctx, const store_tuning *t) {
   tuning_list *l = ctx;
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 64;
-    store_tuning *v = realloc(l->v, (size_t)cap * sizeof *v);
-    if (!v) {
-      l->failed = 1;
-      return 1;
-    }
-    l->v = v;
-    l->cap = cap;
+  if (array_reserve(&l->v, sizeof *l->v, l->n, &l->cap, 64)) {
+    l->failed = 1;
+    return 1;
   }
   l->v[l->n++] = *t;
   return 0;
@@ -378,7 +367,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
       error_set(err, errlen, "out of memory");
       goto fail;
     }
-    for (int k = 0; k < rl.n; k++) {
+    for (size_t k = 0; k < rl.n; k++) {
       if (rl.v[k].batch == last) r->latest[r->nlatest++] = rl.v[k];
       if (same_scope(rl.v[k].scope, scope)) r->history[r->nhistory++] = rl.v[k];
     }
@@ -391,7 +380,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
     goto fail;
   }
   r->tuning = tl.v;
-  r->ntuning = tl.n;
+  r->ntuning = (int)tl.n;
   choose_elo(db, r);
   *out = r;
   return 0;
