@@ -174,37 +174,9 @@ static int load_game(void *ctx, const store_game *g) {
   return 0;
 }
 
-typedef struct rating_list {
-  store_rating *v;
-  size_t n, cap;
-  int failed;
-} rating_list;
+static int load_rating(void *ctx, const store_rating *sr) { return array_push(ctx, sr); }
 
-static int load_rating(void *ctx, const store_rating *sr) {
-  rating_list *l = ctx;
-  if (array_reserve(&l->v, sizeof *l->v, l->n, &l->cap, 64)) {
-    l->failed = 1;
-    return 1;
-  }
-  l->v[l->n++] = *sr;
-  return 0;
-}
-
-typedef struct tuning_list {
-  store_tuning *v;
-  size_t n, cap;
-  int failed;
-} tuning_list;
-
-static int load_tuning(void *ctx, const store_tuning *t) {
-  tuning_list *l = ctx;
-  if (array_reserve(&l->v, sizeof *l->v, l->n, &l->cap, 64)) {
-    l->failed = 1;
-    return 1;
-  }
-  l->v[l->n++] = *t;
-  return 0;
-}
+static int load_tuning(void *ctx, const store_tuning *t) { return array_push(ctx, t); }
 
 static int player_by_name(const plot_run *r, const char *name) {
   for (int i = 0; i < r->nplayers; i++)
@@ -351,35 +323,36 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
       }
     }
   /* Stored ratings: the latest fit, and the fits of its scope. */
-  rating_list rl = {0};
+  array rl = {.size = sizeof(store_rating)};
   if (store_ratings_foreach(db, run_id, load_rating, &rl, err, errlen) || rl.failed) {
     if (rl.failed) error_set(err, errlen, "out of memory");
-    free(rl.v);
+    free(rl.items);
     goto fail;
   }
+  const store_rating *rv = rl.items;
   if (rl.n) {
-    int64_t last = rl.v[rl.n - 1].batch;
-    const char *scope = rl.v[rl.n - 1].scope;
+    int64_t last = rv[rl.n - 1].batch;
+    const char *scope = rv[rl.n - 1].scope;
     r->latest = malloc((size_t)rl.n * sizeof *r->latest);
     r->history = malloc((size_t)rl.n * sizeof *r->history);
     if (!r->latest || !r->history) {
-      free(rl.v);
+      free(rl.items);
       error_set(err, errlen, "out of memory");
       goto fail;
     }
     for (size_t k = 0; k < rl.n; k++) {
-      if (rl.v[k].batch == last) r->latest[r->nlatest++] = rl.v[k];
-      if (same_scope(rl.v[k].scope, scope)) r->history[r->nhistory++] = rl.v[k];
+      if (rv[k].batch == last) r->latest[r->nlatest++] = rv[k];
+      if (same_scope(rv[k].scope, scope)) r->history[r->nhistory++] = rv[k];
     }
   }
-  free(rl.v);
-  tuning_list tl = {0};
+  free(rl.items);
+  array tl = {.size = sizeof(store_tuning)};
   if (store_tuning_foreach(db, run_id, load_tuning, &tl, err, errlen) || tl.failed) {
     if (tl.failed) error_set(err, errlen, "out of memory");
-    free(tl.v);
+    free(tl.items);
     goto fail;
   }
-  r->tuning = tl.v;
+  r->tuning = tl.items;
   r->ntuning = (int)tl.n;
   choose_elo(db, r);
   *out = r;
