@@ -111,17 +111,22 @@ int play_move(play_session *s, char letter, char *err, size_t errlen) {
   return 0;
 }
 
+/* p's move in s's game (not played); -1 with err naming p when it fails. */
+static int ask(player *p, play_session *s, int *move, player_info *info, char *err,
+               size_t errlen) {
+  char e[512];
+  player_status st = player_choose(p, &s->g, NULL, move, info, e, sizeof e);
+  if (st == PLAYER_OK) return 0;
+  error_set(err, errlen, "%s: %s: %s", p->name, player_status_name(st), e);
+  return -1;
+}
+
 int play_reply(play_session *s, int *move, char *err, size_t errlen) {
   if (s->g.end != BOARD_END_NONE || s->g.pos.side == s->human) {
     error_set(err, errlen, "it is not the opponent's turn");
     return -1;
   }
-  char e[512];
-  player_status st = player_choose(s->opponent, &s->g, NULL, move, NULL, e, sizeof e);
-  if (st != PLAYER_OK) {
-    error_set(err, errlen, "%s: %s: %s", s->opponent->name, player_status_name(st), e);
-    return -1;
-  }
+  if (ask(s->opponent, s, move, NULL, err, errlen)) return -1;
   if (game_play(&s->g, *move)) {
     error_set(err, errlen, "out of memory");
     return -1;
@@ -160,13 +165,7 @@ int play_hint(play_session *s, int *move, player_info *info, char *err, size_t e
     error_set(err, errlen, "the game is over");
     return -1;
   }
-  char e[512];
-  player_status st = player_choose(s->hint, &s->g, NULL, move, info, e, sizeof e);
-  if (st != PLAYER_OK) {
-    error_set(err, errlen, "%s: %s: %s", s->hint->name, player_status_name(st), e);
-    return -1;
-  }
-  return 0;
+  return ask(s->hint, s, move, info, err, errlen);
 }
 
 /* ----------------------------------------------------------------- drawing */
