@@ -12,4 +12,13 @@
 int textfile_read(const char *path, const char *what, size_t max, char **text, char *err,
                   size_t errlen);
 
+/* What textfile_load does with the text: parses it into out; 0, or -1 with
+ * err (a message without the path). */
+typedef int (*textfile_parse_fn)(const char *text, void *out, char *err, size_t errlen);
+
+/* textfile_read, then parse(text, out): a parse error is "PATH: message".
+ * 0, or -1 with err. */
+int textfile_load(const char *path, const char *what, size_t max, textfile_parse_fn parse,
+                  void *out, char *err, size_t errlen);
+
 #endif

@@ -92,14 +92,12 @@ int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen) {
   return 0;
 }
 
+static int parse_weights(const char *text, void *w, char *err, size_t errlen) {
+  return eval_parse(text, w, err, errlen);
+}
+
 int eval_load(const char *path, eval_weights *w, char *err, size_t errlen) {
-  char *buf;
-  if (textfile_read(path, "weights", EVAL_FILE_MAX, &buf, err, errlen)) return -1;
-  char e[256];
-  int rc = eval_parse(buf, w, e, sizeof e);
-  if (rc) error_set(err, errlen, "%s: %s", path, e);
-  free(buf);
-  return rc;
+  return textfile_load(path, "weights", EVAL_FILE_MAX, parse_weights, w, err, errlen);
 }
 
 int eval_write(FILE *f, const eval_weights *w) {

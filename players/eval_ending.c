@@ -114,14 +114,12 @@ int eval_ending_parse(const char *text, eval_ending *e, char *err, size_t errlen
   return 0;
 }
 
+static int parse_endings(const char *text, void *e, char *err, size_t errlen) {
+  return eval_ending_parse(text, e, err, errlen);
+}
+
 int eval_ending_load(const char *path, eval_ending *e, char *err, size_t errlen) {
-  char *text;
-  if (textfile_read(path, "endings", ENDING_FILE_MAX, &text, err, errlen)) return -1;
-  char e2[512];
-  int rc = eval_ending_parse(text, e, e2, sizeof e2);
-  if (rc) error_set(err, errlen, "%s: %s", path, e2);
-  free(text);
-  return rc;
+  return textfile_load(path, "endings", ENDING_FILE_MAX, parse_endings, e, err, errlen);
 }
 
 int eval_ending_write(FILE *f, const eval_ending *e, const char *comment) {
