@@ -124,7 +124,7 @@ static int load_game(void *ctx, const store_game *g) {
   int n = r->nplayers;
   if (g->south_idx < 0 || g->south_idx >= n || g->north_idx < 0 || g->north_idx >= n ||
       g->south_idx == g->north_idx || g->variant_idx < 0 || g->variant_idx >= r->run.nvariants) {
-    snprintf(l->err, l->errlen, "game %d of series %d: bad player or variant index", g->game_no,
+    error_set(l->err, l->errlen, "game %d of series %d: bad player or variant index", g->game_no,
              g->series_no);
     return 1;
   }
@@ -137,7 +137,7 @@ static int load_game(void *ctx, const store_game *g) {
     int *pr = realloc(r->length_pair, (size_t)cap * sizeof *pr);
     if (pr) r->length_pair = pr;
     if (!len || !var || !pr) {
-      snprintf(l->err, l->errlen, "out of memory");
+      error_set(l->err, l->errlen, "out of memory");
       return 1;
     }
     l->cap = cap;
@@ -259,7 +259,7 @@ static void choose_elo(store *db, plot_run *r) {
                r->games, r->nlatest ? "; the latest stored ratings cover fewer games" : "");
     } else {
       for (int i = 0; i < n; i++) r->player[i].has_elo = 0;
-      snprintf(ferr, sizeof ferr, "the fit has %d of the %d players who played", found, needed);
+      error_set(ferr, sizeof ferr, "the fit has %d of the %d players who played", found, needed);
       ok = 0;
     }
   }

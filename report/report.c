@@ -210,7 +210,7 @@ static int export_game(void *ctx, const store_game *g) {
   int bad = notation_ogn_write(e->f, &gm, &meta);
   game_free(&gm);
   if (bad) {
-    snprintf(e->err, sizeof e->err, "cannot write series %d game %d: %s", g->series_no,
+    error_set(e->err, sizeof e->err, "cannot write series %d game %d: %s", g->series_no,
              g->game_no, strerror(errno));
     return 1;
   }

@@ -29,20 +29,20 @@ static int read_game(void *ctx, const store_game *g) {
   board start;
   char e[256];
   if (notation_parse_position(g->opening, d->v, &start, e, sizeof e)) {
-    snprintf(d->err, sizeof d->err, "run %lld, series %d, game %d: opening: %s",
+    error_set(d->err, sizeof d->err, "run %lld, series %d, game %d: opening: %s",
              (long long)g->run_id, g->series_no, g->game_no, e);
     return d->failed = 1;
   }
   size_t n = strlen(g->moves);
   int *moves = malloc((n + 1) * sizeof *moves);
   if (!moves) {
-    snprintf(d->err, sizeof d->err, "out of memory");
+    error_set(d->err, sizeof d->err, "out of memory");
     return d->failed = 1;
   }
   for (size_t i = 0; i < n; i++) {
     moves[i] = notation_move_index(d->v, g->moves[i]);
     if (moves[i] < 0) {
-      snprintf(d->err, sizeof d->err, "run %lld, series %d, game %d: move %zu, '%c', is not a "
+      error_set(d->err, sizeof d->err, "run %lld, series %d, game %d: move %zu, '%c', is not a "
                "house of the variant", (long long)g->run_id, g->series_no, g->game_no, i + 1,
                g->moves[i]);
       free(moves);
@@ -52,7 +52,7 @@ static int read_game(void *ctx, const store_game *g) {
   int rc = d->fn(d->ctx, &start, moves, (int)n, g->winner, d->games++);
   free(moves);
   if (rc < 0) {
-    snprintf(d->err, sizeof d->err, "out of memory");
+    error_set(d->err, sizeof d->err, "out of memory");
     return d->failed = 1;
   }
   return 0;
