@@ -16,6 +16,7 @@
 #include "tuner/calibration.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
+#include "tuner/tune_run.h"
 #include "tuner/tuning.h"
 #include "tuner/validate.h"
 
@@ -191,6 +192,97 @@ static void test_spsa_resume(void **state) {
   }
   store_close(db1);
   store_close(db2);
+}
+
+/* A new tuning run described for the store (tuner_tune_describe) from the
+ * settings' defaults and a few of them set. */
+static int64_t tune_new_run(store *db, atomic_int *stop, int stop_after) {
+  static tuner_tune_config c;
+  tuner_tune_setup s;
+  char err[ERRLEN];
+  memset(&c, 0, sizeof c);
+  if (settings_defaults(tuner_tune_settings, &c, err, sizeof err)) fail_msg("%s", err);
+  c.spsa = 1;
+  c.player = "minimax:depth=1";
+  c.params = "store,mobility,threat";
+  c.iterations = 3;
+  c.pairs = 1;
+  c.threads = 2;
+  c.seed = 3;
+  if (tuner_tune_check(&c, err, sizeof err) || tuner_tune_prepare(&c, &s, err, sizeof err))
+    fail_msg("%s", err);
+  store_run *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  if (tuner_tune_describe(&c, &s, "test", r, err, sizeof err) ||
+      store_run_create(db, r, err, sizeof err))
+    fail_msg("%s", err);
+  int64_t id = r->id;
+  store_run_free(r);
+  free(r);
+  if (stop_after >= 0) { /* played through the library until the stop */
+    watch w = {0, stop_after, stop, {0, 0}, 0, 0, ""};
+    tuner_observer obs = {&w, NULL, on_iteration, NULL};
+    tuner_result part;
+    if (tuner_tune_play(&c, &s, db, id, &obs, stop, &part, err, sizeof err)) fail_msg("%s", err);
+    assert_true(!part.complete && part.games == 2 * (stop_after + 1));
+  }
+  return id;
+}
+
+/* A tuning run started through the library, stopped after its first
+ * iteration, and resumed from the store alone (its settings read back by
+ * tuner_tune_resume, no command line) ends as the run played whole the
+ * same way: the same weights, the same rows. */
+static void test_tune_resume_from_store(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN];
+  store *db1, *db2;
+  snprintf(path, sizeof path, "%s/tune-whole.db", dir);
+  if (store_open(path, 1, &db1, err, sizeof err)) fail_msg("%s", err);
+  snprintf(path, sizeof path, "%s/tune-stopped.db", dir);
+  if (store_open(path, 1, &db2, err, sizeof err)) fail_msg("%s", err);
+  atomic_int stop = 0;
+  int64_t id1 = tune_new_run(db1, &stop, -1);
+  int64_t id2 = tune_new_run(db2, &stop, 0);
+  rows r1, r2;
+  read_rows(db2, id2, &r2);
+  assert_int_equal(r2.n, 1);
+  atomic_store(&stop, 0);
+  tuner_result whole, rest;
+  if (tuner_tune_resume(db1, id1, NULL, &stop, &whole, err, sizeof err) ||
+      tuner_tune_resume(db2, id2, NULL, &stop, &rest, err, sizeof err))
+    fail_msg("%s", err);
+  assert_true(whole.complete && !whole.resumed && whole.games == 6);
+  assert_true(rest.complete && rest.resumed && rest.games == whole.games);
+  assert_memory_equal(&rest.w, &whole.w, sizeof whole.w);
+  read_rows(db1, id1, &r1);
+  read_rows(db2, id2, &r2);
+  assert_int_equal(r1.n, 3);
+  assert_int_equal(r2.n, 3);
+  for (int k = 0; k < 3; k++) {
+    assert_string_equal(r1.row[k].weights, r2.row[k].weights);
+    assert_string_equal(r1.row[k].step, r2.row[k].step);
+    assert_true(r1.row[k].wins == r2.row[k].wins && r1.row[k].games == r2.row[k].games);
+  }
+  /* Finished, unlocked; the settings are the run's: a tournament is refused. */
+  store_run *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  if (store_run_load(db2, id2, r, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(r->status, STORE_FINISHED);
+  long long pairs = 0;
+  assert_int_equal(store_config_get_int(r, "pairs", &pairs, err, sizeof err), 0);
+  assert_int_equal(pairs, 1);
+  assert_int_equal(store_run_lock(db2, id2, err, sizeof err), 0);
+  assert_int_equal(store_run_unlock(db2, id2, err, sizeof err), 0);
+  store_run_free(r);
+  free(r);
+  int64_t tid;
+  store *db3 = open_db("tournament", STORE_ROUND_ROBIN, &tid);
+  assert_int_equal(tuner_tune_resume(db3, tid, NULL, &stop, &rest, err, sizeof err), -1);
+  assert_non_null(strstr(err, "not a tuning run"));
+  store_close(db1);
+  store_close(db2);
+  store_close(db3);
 }
 
 /* A Texel run fits once and stores one row; run again, it returns that fit.
@@ -459,6 +551,7 @@ int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spsa_rows),         cmocka_unit_test(test_spsa_resume),
+      cmocka_unit_test(test_tune_resume_from_store),
       cmocka_unit_test(test_texel_and_validation),
       cmocka_unit_test(test_validation_sprt_threads), cmocka_unit_test(test_weights_setup),
       cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
