@@ -123,6 +123,10 @@ int cli_settings_options(const settings_key *table, void *cfg, cli_option *out, 
     case SETTINGS_FLAG:
       *o = (cli_option)CLI_O_FLAG(k->key, target, k->help);
       break;
+    case SETTINGS_CHOICE:
+      *o = (cli_option)CLI_O_CHOICE(k->key, target, k->choices, k->def, k->help);
+      o->value_name = k->value_name;
+      break;
     }
   }
   return n;

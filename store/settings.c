@@ -26,6 +26,13 @@ static int real_ok(const settings_key *k, double x) {
   return x >= k->rlo && x <= k->rhi;
 }
 
+/* The index of name in k's choices, or -1. */
+static int choice_index(const settings_key *k, const char *name) {
+  for (int i = 0; k->choices[i]; i++)
+    if (!strcmp(k->choices[i], name)) return i;
+  return -1;
+}
+
 /* The default of k into cfg. */
 static int set_default(const settings_key *k, void *cfg, char *err, size_t errlen) {
   char *end = NULL;
@@ -37,6 +44,12 @@ static int set_default(const settings_key *k, void *cfg, char *err, size_t errle
   case SETTINGS_FLAG:
     *FIELD(int, cfg, k) = 0;
     return 0;
+  case SETTINGS_CHOICE: {
+    int i = k->def ? choice_index(k, k->def) : 0;
+    if (i < 0) break;
+    *FIELD(int, cfg, k) = i;
+    return 0;
+  }
   case SETTINGS_INT: {
     long long x = k->def ? strtoll(k->def, &end, 10) : 0;
     if (k->def && (errno || end == k->def || *end || !int_ok(k, x))) break;
@@ -65,6 +78,7 @@ int settings_save(const settings_key *table, const void *cfg, store_run *run, ch
                   size_t errlen) {
   int bad = 0;
   for (const settings_key *k = table; k->key && !bad; k++) {
+    if (k->flags & SETTINGS_COLUMN) continue;
     switch (k->type) {
     case SETTINGS_TEXT: {
       const char *v = *FIELD(const char *const, cfg, k);
@@ -82,6 +96,9 @@ int settings_save(const settings_key *table, const void *cfg, store_run *run, ch
     case SETTINGS_FLAG:
       if (*FIELD(const int, cfg, k)) bad = store_config_set_int(run, k->key, 1);
       break;
+    case SETTINGS_CHOICE:
+      bad = store_config_set_text(run, k->key, k->choices[*FIELD(const int, cfg, k)]);
+      break;
     }
   }
   if (bad) error_set(err, errlen, "out of memory");
@@ -93,6 +110,7 @@ static int load_key(const settings_key *k, const store_run *run, void *cfg, char
                     size_t errlen) {
   long long i = 0;
   double r = 0;
+  const char *t = NULL;
   int rc;
   switch (k->type) {
   case SETTINGS_TEXT:
@@ -100,6 +118,18 @@ static int load_key(const settings_key *k, const store_run *run, void *cfg, char
   case SETTINGS_FLAG:
     if ((rc = store_config_get_int(run, k->key, &i, err, errlen))) return rc;
     *FIELD(int, cfg, k) = i != 0;
+    return 0;
+  case SETTINGS_CHOICE:
+    if ((rc = store_config_get_text(run, k->key, &t, err, errlen))) return rc;
+    if ((rc = choice_index(k, t)) < 0) {
+      error_set(err, errlen, "run %" PRId64 ": setting '%s' is '%s'; expected", run->id, k->key,
+                t);
+      for (int c = 0; k->choices[c]; c++)
+        error_append(err, errlen, "%s%s", c == 0 ? " " : k->choices[c + 1] ? ", " : " or ",
+                     k->choices[c]);
+      return -1;
+    }
+    *FIELD(int, cfg, k) = rc;
     return 0;
   case SETTINGS_INT:
     if ((rc = store_config_get_int(run, k->key, &i, err, errlen))) return rc;
@@ -132,6 +162,7 @@ int settings_load(const settings_key *table, const store_run *run, void *cfg, ch
                   size_t errlen) {
   if (settings_defaults(table, cfg, err, errlen)) return -1;
   for (const settings_key *k = table; k->key; k++) {
+    if (k->flags & SETTINGS_COLUMN) continue;
     int rc = load_key(k, run, cfg, err, errlen);
     if (rc < 0) return -1;
     if (rc == 1 && (k->flags & SETTINGS_REQUIRED)) {

@@ -255,7 +255,7 @@ static void settings_rows(void **state) {
   (void)state;
   static const settings_key table[] = {
       SETTINGS_K_TEXT("player", tuned, player, "SPEC", NULL, "the player", SETTINGS_REQUIRED),
-      SETTINGS_K_INT("pairs", tuned, pairs, 1, 100, "K", "8", "pairs"),
+      SETTINGS_K_INT("pairs", tuned, pairs, 1, 100, "K", "8", "pairs", 0),
       SETTINGS_K_REAL("c-end", tuned, c_end, 0, 0, "X", NULL, "c_end", SETTINGS_POSITIVE),
       SETTINGS_K_REAL("scale", tuned, scale, 0.5, 2, "X", "1", "scale", 0),
       SETTINGS_K_FLAG("report", tuned, report, "report"),

@@ -26,7 +26,7 @@ typedef struct demo {
 static const settings_key demo_settings[] = {
     SETTINGS_K_TEXT("player", T, player, "SPEC", NULL, "the player", SETTINGS_REQUIRED),
     SETTINGS_K_TEXT("note", T, note, "TEXT", "none", "a note", 0),
-    SETTINGS_K_INT("games", T, games, 1, 100, "N", "20", "games"),
+    SETTINGS_K_INT("games", T, games, 1, 100, "N", "20", "games", 0),
     SETTINGS_K_REAL("scale", T, scale, 0.5, 2, "X", "1", "a scale", 0),
     SETTINGS_K_REAL("step", T, step, 0, 0, "X", NULL, "a step", SETTINGS_POSITIVE),
     SETTINGS_K_FLAG("quiet", T, quiet, "quiet"),
@@ -50,7 +50,7 @@ static void test_defaults(void **state) {
   assert_null(settings_find(demo_settings, "nosuch"));
   /* A default that does not parse is named. */
   static const settings_key bad[] = {
-      SETTINGS_K_INT("games", demo, games, 1, 100, "N", "200", "games"), SETTINGS_END};
+      SETTINGS_K_INT("games", demo, games, 1, 100, "N", "200", "games", 0), SETTINGS_END};
   assert_int_equal(settings_defaults(bad, &d, err, sizeof err), -1);
   assert_non_null(strstr(err, "'games'"));
 }
