@@ -547,6 +547,104 @@ static void test_study(void **state) {
   free(t);
 }
 
+/* The games of a run, one line each, in order (to compare two runs). */
+static int game_line(void *ctx, const store_game *g) {
+  char *buf = ctx;
+  size_t n = strlen(buf);
+  snprintf(buf + n, 8192 - n, "%d %d %d %s %d\n", g->series_no, g->game_no, g->variant_idx,
+           g->moves, g->winner);
+  return 0;
+}
+
+static void games_text(store *db, int64_t id, char *buf) {
+  char err[ERRLEN];
+  buf[0] = 0;
+  if (store_games_foreach(db, id, game_line, buf, err, sizeof err)) fail_msg("%s", err);
+}
+
+/* Sets the stop flag once the run has stored `after` games. */
+typedef struct stopper {
+  atomic_int *stop;
+  long long after;
+} stopper;
+
+static void stop_at(void *ctx, const tournament_progress *p) {
+  stopper *s = ctx;
+  if (p->stored >= s->after) atomic_store(s->stop, 1);
+}
+
+/* A study made through the library (study_prepare), stopped after a few
+ * games, then resumed from the store alone (study_resume: tournament_reopen
+ * and study_play): the games of the run played whole, and its study
+ * stored; a tournament's SPRT setting is read back by tournament_reopen. */
+static void test_study_resume_from_store(void **state) {
+  (void)state;
+  char path[2][256], err[ERRLEN], note[256];
+  static char text[2][8192];
+  int64_t id[2];
+  for (int k = 0; k < 2; k++) {
+    snprintf(path[k], sizeof path[k], "%s/resume-%d.db", dir, k);
+    study_config c = {"random;greedy;minimax:depth=1", "abapa;grandslam-forbidden", 4, 2, 7,
+                      "random:2", "study", path[k], NULL};
+    tournament *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    if (study_prepare(&c, t, note, sizeof note, err, sizeof err)) fail_msg("%s", err);
+    store *db;
+    if (store_open(path[k], 1, &db, err, sizeof err)) fail_msg("%s", err);
+    if (store_run_create(db, &t->run, err, sizeof err)) fail_msg("%s", err);
+    id[k] = t->run.id;
+    atomic_int stop = 0;
+    stopper sp = {&stop, 5};
+    if (k == 1) t->observer = (tournament_observer){&sp, stop_at, NULL};
+    int rc = study_play(t, db, 20, &stop, err, sizeof err);
+    assert_int_equal(rc, k == 1 ? 1 : 0);
+    tournament_free(t);
+    if (k == 1) {
+      long long part = store_games_count(db, id[k]);
+      assert_true(part >= 5 && part < 24);
+      atomic_store(&stop, 0);
+      memset(t, 0, sizeof *t);
+      if (study_resume(db, id[k], 0, 20, &stop, t, err, sizeof err)) fail_msg("%s", err);
+      tournament_free(t);
+      int metrics = 0;
+      if (store_metrics_foreach(db, id[k], count_metric, &metrics, err, sizeof err))
+        fail_msg("%s", err);
+      assert_true(metrics > 0);
+    }
+    assert_int_equal(store_games_count(db, id[k]), 24); /* 3 pairings x 2 variants x 4 games */
+    games_text(db, id[k], text[k]);
+    free(t);
+    store_close(db);
+  }
+  assert_string_equal(text[0], text[1]);
+  /* A run with an SPRT setting: tournament_reopen reads it back (the run
+   * is finished: nothing to play, nothing locked). */
+  store *db;
+  if (store_open(path[0], 0, &db, err, sizeof err)) fail_msg("%s", err);
+  tournament *t = calloc(1, sizeof *t);
+  assert_non_null(t);
+  t->run.kind = STORE_ROUND_ROBIN;
+  t->run.rounds = t->run.threads = 1;
+  assert_int_equal(store_run_set(&t->run.name, "sprt") ||
+                       store_run_set(&t->run.format, "games:2") ||
+                       store_run_set(&t->run.openings, "random:2") ||
+                       store_run_add_player(&t->run, "random", "random") ||
+                       store_run_add_player(&t->run, "greedy", "greedy") ||
+                       store_run_add_variant(&t->run, "abapa") ||
+                       store_config_set_text(&t->run, "sprt", "elo0=0,elo1=10"),
+                   0);
+  if (store_run_create(db, &t->run, err, sizeof err)) fail_msg("%s", err);
+  int64_t sid = t->run.id;
+  if (store_run_status(db, sid, STORE_FINISHED, err, sizeof err)) fail_msg("%s", err);
+  tournament_free(t);
+  memset(t, 0, sizeof *t);
+  assert_int_equal(tournament_reopen(db, sid, 0, t, err, sizeof err), 1);
+  assert_true(t->sprt_on && t->sprt.elo1 == 10);
+  tournament_free(t);
+  free(t);
+  store_close(db);
+}
+
 int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
@@ -555,6 +653,7 @@ int main(void) {
       cmocka_unit_test(test_texel_and_validation),
       cmocka_unit_test(test_validation_sprt_threads), cmocka_unit_test(test_weights_setup),
       cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
+      cmocka_unit_test(test_study_resume_from_store),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[300];
