@@ -134,12 +134,48 @@ static void test_bad_runs(void **state) {
   store_run_free(&r);
 }
 
+/* A choice is stored as its name and read back as its index; a column
+ * setting is neither written nor read (the run's columns hold it). */
+typedef struct pick {
+  int kind;
+  long long rounds;
+} pick;
+
+static const char *const kinds[] = {"round-robin", "gauntlet", NULL};
+
+static void test_choice_and_column(void **state) {
+  (void)state;
+  static const settings_key table[] = {
+      SETTINGS_K_CHOICE("kind", pick, kind, kinds, "round-robin", "the kind", 0),
+      SETTINGS_K_INT("rounds", pick, rounds, 1, 9, "R", "1", "rounds", SETTINGS_COLUMN),
+      SETTINGS_END,
+  };
+  char err[ERRLEN];
+  pick p = {1, 5}, q;
+  store_run r;
+  store_run_init(&r);
+  r.id = 4;
+  assert_int_equal(settings_save(table, &p, &r, err, sizeof err), 0);
+  assert_int_equal(r.nconfig, 1);
+  const char *t;
+  assert_int_equal(store_config_get_text(&r, "kind", &t, err, sizeof err), 0);
+  assert_string_equal(t, "gauntlet");
+  assert_int_equal(store_config_set_int(&r, "rounds", 7), 0); /* not read: a column */
+  assert_int_equal(settings_load(table, &r, &q, err, sizeof err), 0);
+  assert_true(q.kind == 1 && q.rounds == 1);
+  assert_int_equal(store_config_set_text(&r, "kind", "swiss"), 0);
+  assert_int_equal(settings_load(table, &r, &q, err, sizeof err), -1);
+  assert_string_equal(err, "run 4: setting 'kind' is 'swiss'; expected round-robin or gauntlet");
+  store_run_free(&r);
+}
+
 int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
       cmocka_unit_test(test_round_trip),
       cmocka_unit_test(test_bad_runs),
+      cmocka_unit_test(test_choice_and_column),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[300];
