@@ -26,7 +26,6 @@
 #include "tuner/calibration.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
-#define GRAND_SLAM_VARIANTS "abapa;grandslam-forbidden;grandslam-all;grandslam-win"
 
 static atomic_int stop_flag;
 
@@ -135,53 +134,59 @@ static int study_output(store *db, int64_t run_id, int save, int report, const c
 }
 
 typedef struct study_opts {
-  const char *players, *variants, *db_path, *openings, *name, *outdir;
-  long long games, threads, seed, run, boot;
+  study_config c; /* the study's settings (run/study_run.c) */
+  const char *db_path, *outdir;
+  long long threads, run, boot;
   int report, no_charts, quiet, list, config_given, json;
 } study_opts;
 
-/* The options (0, -1 after the help, or the exit code after an error). */
+#define STUDY_MAX_OPTS 24
+
+/* The options (0, -1 after the help, or the exit code after an error): the
+ * study's settings (study_settings), then the rest. */
 static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
   int nargs, prc;
   memset(o, 0, sizeof *o);
   o->run = -1;
   o->threads = sysconf(_SC_NPROCESSORS_ONLN);
   if (o->threads < 1) o->threads = 1;
-  cli_option opts[] = {
-      CLI_O_TEXT("players", &o->players, "'SPEC;SPEC;...'", NULL, "the players of a study"),
-      CLI_O_TEXT("variants", &o->variants, "'V;V;...'", GRAND_SLAM_VARIANTS, "the variants"),
-      CLI_O_TEXT("variant", &o->variants, "'V;V;...'", NULL, "the same as --variants"),
-      CLI_O_INT("games", &o->games, 2, 1000000, "N", "20", "games a pairing and variant (even)"),
-      CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
-                "games played at once, by default one per core"),
-      CLI_O_INT("seed", &o->seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
-      CLI_O_TEXT("openings", &o->openings, "random:PLIES|file:PATH", "random:2", "the openings"),
-      CLI_O_TEXT("db", &o->db_path, "PATH", DEFAULT_DB, "the SQLite database"),
-      CLI_O_TEXT("name", &o->name, "NAME", "variants", "the run's name"),
-      CLI_O_INT("run", &o->run, 1, LLONG_MAX, "N", NULL, "study a stored run again"),
-      CLI_O_TEXT("out", &o->outdir, "DIR", NULL, "charts and pages (default results/run-N/)"),
-      CLI_O_INT("bootstrap", &o->boot, 0, 100000, "B", "1000", "bootstrap resamples of the Elos"),
-      CLI_O_FLAG("report", &o->report, "also write the run's report and the study's pages"),
-      CLI_O_FLAG("no-charts", &o->no_charts, "draw no charts"),
-      CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
-      CLI_O_FLAG("json", &o->json, "the standings and the study as JSON (docs/JSON.md)"),
-      CLI_O_FLAG("list", &o->list, "list the named variants (alone)"),
-      CLI_END,
-  };
+  cli_option opts[STUDY_MAX_OPTS];
+  int n = cli_settings_options(study_settings, &o->c, opts, STUDY_MAX_OPTS - 12);
+  if (n < 0) return cli_error(cmd, "too many options");
+  int nsettings = n;
+  opts[n++] = (cli_option)CLI_O_TEXT("variant", &o->c.variants, "'V;V;...'", NULL,
+                                     "the same as --variants");
+  opts[n++] = (cli_option)CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
+                                    "games played at once, by default one per core");
+  opts[n++] = (cli_option)CLI_O_TEXT("db", &o->db_path, "PATH", DEFAULT_DB, "the SQLite database");
+  opts[n++] = (cli_option)CLI_O_INT("run", &o->run, 1, LLONG_MAX, "N", NULL,
+                                    "study a stored run again");
+  opts[n++] = (cli_option)CLI_O_TEXT("out", &o->outdir, "DIR", NULL,
+                                     "charts and pages (default results/run-N/)");
+  opts[n++] = (cli_option)CLI_O_INT("bootstrap", &o->boot, 0, 100000, "B", "1000",
+                                    "bootstrap resamples of the Elos");
+  opts[n++] = (cli_option)CLI_O_FLAG("report", &o->report,
+                                     "also write the run's report and the study's pages");
+  opts[n++] = (cli_option)CLI_O_FLAG("no-charts", &o->no_charts, "draw no charts");
+  opts[n++] = (cli_option)CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr");
+  opts[n++] = (cli_option)CLI_O_FLAG("json", &o->json,
+                                     "the standings and the study as JSON (docs/JSON.md)");
+  opts[n++] = (cli_option)CLI_O_FLAG("list", &o->list, "list the named variants (alone)");
+  opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, study_usage, study_after, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc ? prc : -1;
   if (o->list) return cli_error(cmd, "--list lists the variants: it takes no other option");
-  if (o->games % 2) return cli_error(cmd, "--games is %lld: an even number (game pairs)", o->games);
-  static const char *const config[] = {"variants", "variant", "games", "seed", "openings", "name"};
-  for (size_t i = 0; i < sizeof config / sizeof *config; i++)
-    o->config_given |= cli_option_find(&spec, config[i])->given > 0;
+  if (o->c.games % 2)
+    return cli_error(cmd, "--games is %lld: an even number (game pairs)", o->c.games);
+  /* The settings of a study and the alias --variant: not with --run. */
+  for (int i = 0; i <= nsettings; i++) o->config_given |= opts[i].given > 0;
   return 0;
 }
 
 /* --run N: the study of a stored run, without playing. */
 static int study_stored(const char *cmd, const study_opts *o) {
   char err[1024];
-  if (o->players || o->config_given)
+  if (o->config_given)
     return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
                           "--bootstrap, --no-charts and --json go with it");
   store *db;
@@ -222,8 +227,10 @@ static int study_new(const char *cmd, int argc, char **argv, const study_opts *o
   char err[1024], note[256];
   char *command = cli_quote_args("oware variants", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  study_config sc = {o->players, o->variants, (int)o->games, (int)o->threads, (uint64_t)o->seed,
-                     o->openings, o->name, o->db_path, command};
+  study_config sc = o->c;
+  sc.threads = (int)o->threads;
+  sc.db_path = o->db_path;
+  sc.command = command;
   int p = study_prepare(&sc, t, note, sizeof note, err, sizeof err);
   free(command);
   if (p) return cli_error(cmd, "%s", err), p == STUDY_FAILED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
@@ -270,7 +277,7 @@ int cli_variants_study(int argc, char **argv) {
   int rc = study_parse(cmd, argc, argv, &o);
   if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
   if (o.run > 0) return study_stored(cmd, &o);
-  if (!o.players)
+  if (!o.c.players)
     return cli_error(cmd, "a study needs --players 'SPEC;SPEC;...' (or --run N for a stored run)");
   tournament *t = calloc(1, sizeof *t);
   if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;

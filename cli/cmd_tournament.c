@@ -53,71 +53,44 @@ static const char tournament_usage[] =
     "--report writes the run's report (index.html, report.md, charts, OGN) to\n"
     "results/run-N/ at the end and prints where it is.\n";
 
-static const char *const tournament_kinds[] = {"round-robin", "gauntlet", NULL};
-
 typedef struct tournament_args {
-  const char *players, *players_file, *kind, *format, *variants, *openings, *db, *name, *sprt;
-  long long rounds, threads, seed, resume;
-  int kind_idx, quiet, report, threads_set, config_given, json;
+  tournament_config c; /* the run's settings (run/tournament.c) */
+  const char *db;
+  long long threads, resume;
+  int quiet, report, threads_set, config_given, json;
 } tournament_args;
 
-/* The options of `oware tournament`, declared once: read from the command
- * line, and from a stored run's command line on --resume. Returns like
- * cli_parse. */
+#define TOURNAMENT_MAX_OPTS 24
+
+/* The options of `oware tournament`: the settings of a run (its table,
+ * tournament_settings), then what is not stored. Returns like cli_parse. */
 static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
   memset(a, 0, sizeof *a);
   a->threads = sysconf(_SC_NPROCESSORS_ONLN);
   if (a->threads < 1) a->threads = 1;
   a->resume = -1;
   int nargs;
-  cli_option opts[] = {
-      CLI_O_TEXT("players", &a->players, "'SPEC;SPEC;...'", NULL, "the players"),
-      CLI_O_TEXT("players-file", &a->players_file, "FILE", NULL,
-                 "the players, a spec a line (# comments)"),
-      CLI_O_CHOICE("kind", &a->kind_idx, tournament_kinds, "round-robin",
-                   "every pairing, or the first player against each other"),
-      CLI_O_TEXT("format", &a->format, "F", "games:2", "the series of a pairing"),
-      CLI_O_TEXT("variant", &a->variants, "V[;V...]", "abapa", "the rule variants"),
-      CLI_O_TEXT("openings", &a->openings, "O", "random:2", "random:PLIES or file:PATH"),
-      CLI_O_INT("rounds", &a->rounds, 1, 100000, "R", "1", "rounds"),
-      CLI_O_INT("seed", &a->seed, 0, (long long)(~0ULL >> 1), "S", "1", "the run's seed"),
-      CLI_O_TEXT("name", &a->name, "NAME", NULL, "the run's name (default tournament, or sprt)"),
-      CLI_O_TEXT("sprt", &a->sprt, "elo0=E0,elo1=E1[,...]", NULL,
-                 "play until the SPRT decides (two players)"),
-      CLI_O_INT("threads", &a->threads, 1, 256, "N", NULL,
-                "games played at once, by default one per core"),
-      CLI_O_TEXT("db", &a->db, "PATH", DEFAULT_DB, "the SQLite database"),
-      CLI_O_INT("resume", &a->resume, 1, (long long)(~0ULL >> 1), "RUN_ID", NULL,
-                "continue a run that was stopped"),
-      CLI_O_FLAG("report", &a->report, "write the run's report at the end"),
-      CLI_O_FLAG("quiet", &a->quiet, "no progress on stderr"),
-      CLI_O_FLAG("json", &a->json, "at the end, the standings as JSON instead of the tables "
-                                   "(docs/JSON.md)"),
-      CLI_END,
-  };
+  cli_option opts[TOURNAMENT_MAX_OPTS];
+  int n = cli_settings_options(tournament_settings, &a->c, opts, TOURNAMENT_MAX_OPTS - 7);
+  if (n < 0) return *rc = cli_error("tournament", "too many options"), 1;
+  int nsettings = n;
+  opts[n++] = (cli_option)CLI_O_INT("threads", &a->threads, 1, 256, "N", NULL,
+                                    "games played at once, by default one per core");
+  opts[n++] = (cli_option)CLI_O_TEXT("db", &a->db, "PATH", DEFAULT_DB, "the SQLite database");
+  opts[n++] = (cli_option)CLI_O_INT("resume", &a->resume, 1, (long long)(~0ULL >> 1), "RUN_ID",
+                                    NULL, "continue a run that was stopped");
+  opts[n++] = (cli_option)CLI_O_FLAG("report", &a->report, "write the run's report at the end");
+  opts[n++] = (cli_option)CLI_O_FLAG("quiet", &a->quiet, "no progress on stderr");
+  opts[n++] = (cli_option)CLI_O_FLAG("json", &a->json,
+                                     "at the end, the standings as JSON instead of the tables "
+                                     "(docs/JSON.md)");
+  opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {"tournament", tournament_usage,
                            "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n",
                            opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, rc)) return 1;
-  a->kind = tournament_kinds[a->kind_idx];
   a->threads_set = cli_option_find(&spec, "threads")->given > 0;
-  static const char *const config[] = {"players", "players-file", "kind",  "format", "variant",
-                                       "openings", "name",        "sprt",  "rounds", "seed"};
-  for (size_t i = 0; i < sizeof config / sizeof *config; i++)
-    a->config_given |= cli_option_find(&spec, config[i])->given > 0;
-  return 0;
-}
-
-/* The SPRT of a run being resumed, from its setting "sprt". */
-static int resume_sprt(const char *cmd, const store_run *r, tournament *t) {
-  char err[512];
-  const char *val = NULL;
-  int rc = store_config_get_text(r, "sprt", &val, err, sizeof err);
-  if (rc < 0) return cli_error(cmd, "%s", err), -1;
-  if (rc == 1) return 0;
-  if (rating_sprt_parse(val, &t->sprt, err, sizeof err))
-    return cli_error(cmd, "run %lld: its SPRT '%s': %s", (long long)r->id, val, err), -1;
-  t->sprt_on = 1;
+  for (int i = 0; i < nsettings; i++) a->config_given |= opts[i].given > 0;
   return 0;
 }
 
@@ -211,35 +184,26 @@ static int print_json_standings(const char *cmd, store *db, int64_t run_id) {
   return 0;
 }
 
-/* --resume RUN: the stored run into t (its SPRT read back), locked,
- * marked running. 0, or the exit code; *done when there is nothing to play
- * (the run is finished: its standings are printed). */
-static int tournament_resume(const char *cmd, const tournament_args *a, tournament *t,
-                             store **db, int *locked, int *done) {
+/* --resume RUN: the stored run into t (tournament_reopen), locked, marked
+ * running. 0, or the exit code; *done when there is nothing to play (the
+ * run is finished: its standings are printed). */
+static int resume_run(const char *cmd, const tournament_args *a, tournament *t, store **db,
+                      int *locked, int *done) {
   char err[1024];
-  store_run *r = &t->run;
   if (a->config_given)
     return cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads "
                           "and --quiet go with it");
-  if (store_open(a->db, 0, db, err, sizeof err) ||
-      store_run_load(*db, a->resume, r, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  if (r->status == STORE_FINISHED) {
+  if (store_open(a->db, 0, db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  int rc = tournament_reopen(*db, a->resume, a->threads_set ? (int)a->threads : 0, t, err,
+                             sizeof err);
+  if (rc < 0) return cli_error(cmd, "%s", err), rc == -2 ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+  if (rc == 1) {
     fprintf(stderr, "oware tournament: run %lld is already finished\n", a->resume);
     *done = 1;
-    if (a->json) return print_json_standings(cmd, *db, r->id);
-    return tournament_print_standings(*db, r->id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
+    if (a->json) return print_json_standings(cmd, *db, t->run.id);
+    return tournament_print_standings(*db, t->run.id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
-  if (store_run_resumable(r, err, sizeof err)) return cli_error(cmd, "%s", err);
-  if (store_run_lock(*db, r->id, err, sizeof err))
-    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   *locked = 1;
-  if (a->threads_set) r->threads = (int)a->threads;
-  if (resume_sprt(cmd, r, t)) return CLI_EXIT_USAGE;
-  if (tournament_restore(t, *db, err, sizeof err) || tournament_prepare(t, err, sizeof err))
-    return cli_error(cmd, "run %lld: %s", a->resume, err);
-  if (store_run_status(*db, r->id, STORE_RUNNING, err, sizeof err))
-    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   return 0;
 }
 
@@ -250,16 +214,17 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
                           tournament *t, store **db, int *locked) {
   char err[1024];
   store_run *r = &t->run;
-  const char *format = a->format;
-  if (!a->players == !a->players_file)
+  const tournament_config *c = &a->c;
+  const char *format = c->format;
+  if (!c->players == !c->players_file)
     return cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
-  char *list = a->players ? strdup(a->players) : cli_read_file(cmd, a->players_file);
+  char *list = c->players ? strdup(c->players) : cli_read_file(cmd, c->players_file);
   if (!list) return CLI_EXIT_USAGE;
-  int bad = add_players(cmd, list, a->players_file != NULL, r);
+  int bad = add_players(cmd, list, c->players_file != NULL, r);
   free(list);
-  if (bad || add_variants(cmd, a->variants, r)) return CLI_EXIT_USAGE;
-  if (a->sprt) {
-    if (rating_sprt_parse(a->sprt, &t->sprt, err, sizeof err))
+  if (bad || add_variants(cmd, c->variants, r)) return CLI_EXIT_USAGE;
+  if (c->sprt) {
+    if (rating_sprt_parse(c->sprt, &t->sprt, err, sizeof err))
       return cli_error(cmd, "--sprt: %s", err);
     t->sprt_on = 1;
     if (!strcmp(format, "games:2")) format = "games:20000";
@@ -268,16 +233,17 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
   if (series_parse(format, &f, err, sizeof err)) return cli_error(cmd, "--format: %s", err);
   char fbuf[128];
   series_format_string(&f, fbuf, sizeof fbuf);
-  if (store_kind_parse(a->kind, &r->kind) || r->kind > STORE_GAUNTLET)
-    return cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet", a->kind);
-  r->rounds = (int)a->rounds;
+  if (store_kind_parse(tournament_kinds[c->kind], &r->kind) || r->kind > STORE_GAUNTLET)
+    return cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet",
+                     tournament_kinds[c->kind]);
+  r->rounds = (int)c->rounds;
   r->threads = (int)a->threads;
-  r->seed = (uint64_t)a->seed;
+  r->seed = (uint64_t)c->seed;
   /* The command line is a record for people; --resume reads the settings. */
-  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, a->openings) ||
-      store_run_set(&r->name, a->name ? a->name : a->sprt ? "sprt" : "tournament") ||
+  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, c->openings) ||
+      store_run_set(&r->name, c->name ? c->name : c->sprt ? "sprt" : "tournament") ||
       !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
-      (a->sprt && store_config_set_text(r, "sprt", a->sprt)))
+      settings_save(tournament_settings, c, r, err, sizeof err))
     return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   if (tournament_prepare(t, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = cli_store_new_run(cmd, a->db, r, db);
@@ -341,7 +307,7 @@ int cli_tournament(int argc, char **argv) {
   cli_progress line;
   cli_progress_init(&line, a.quiet);
   if (!a.quiet) cli_watch_tournament(t, &line);
-  int rc = a.resume > 0 ? tournament_resume(cmd, &a, t, &db, &locked, &done)
+  int rc = a.resume > 0 ? resume_run(cmd, &a, t, &db, &locked, &done)
                         : tournament_new(cmd, argc, argv, &a, t, &db, &locked);
   if (rc || done) goto out;
   if (!a.quiet)

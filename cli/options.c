@@ -90,6 +90,48 @@ static int exact(const char *name, const char *arg) {
          (arg[2 + l] == 0 || arg[2 + l] == '=');
 }
 
+/* CLI_CALL of a SETTINGS_POSITIVE real: a finite number > 0. */
+static int positive(const cli_option *o, const char *text, char *err, size_t errlen) {
+  char *end;
+  double x = strtod(text, &end);
+  if (*end || end == text || !(x > 0) || !isfinite(x))
+    return fail(err, errlen, "--%s is '%s'; expected a positive number", o->name, text), -1;
+  *(double *)o->target = x;
+  return 0;
+}
+
+int cli_settings_options(const settings_key *table, void *cfg, cli_option *out, int room) {
+  int n = 0;
+  for (const settings_key *k = table; k->key; k++, n++) {
+    if (n >= room) return -1;
+    void *target = (char *)cfg + k->offset;
+    cli_option *o = &out[n];
+    switch (k->type) {
+    case SETTINGS_TEXT:
+      *o = (cli_option)CLI_O_TEXT(k->key, target, k->value_name, k->def, k->help);
+      break;
+    case SETTINGS_INT:
+      *o = (cli_option)CLI_O_INT(k->key, target, k->lo, k->hi, k->value_name, k->def, k->help);
+      break;
+    case SETTINGS_REAL:
+      if (k->flags & SETTINGS_POSITIVE)
+        *o = (cli_option)CLI_O_CALL(k->key, positive, target, k->value_name, k->help);
+      else
+        *o = (cli_option)CLI_O_REAL(k->key, target, k->rlo, k->rhi, k->value_name, k->def,
+                                    k->help);
+      break;
+    case SETTINGS_FLAG:
+      *o = (cli_option)CLI_O_FLAG(k->key, target, k->help);
+      break;
+    case SETTINGS_CHOICE:
+      *o = (cli_option)CLI_O_CHOICE(k->key, target, k->choices, k->def, k->help);
+      o->value_name = k->value_name;
+      break;
+    }
+  }
+  return n;
+}
+
 cli_option *cli_option_find(cli_command_spec *spec, const char *name) {
   for (cli_option *o = spec->opts; o->name; o++)
     if (!strcmp(o->name, name)) return o;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "store/settings.h"
+
 /* What an option's value is, and what its target points to. */
 typedef enum cli_opt_type {
   CLI_FLAG,   /* no value; int *target is set to 1 */
@@ -77,6 +79,13 @@ void cli_options_help(FILE *f, const cli_command_spec *spec);
  * ("oware CMD: ..."). Returns 0 to go on, or 1 when the command is done,
  * with its exit code in *rc: 0 after the help, 2 after an error. */
 int cli_parse(cli_command_spec *spec, int argc, char **argv, char **pos, int *npos, int *rc);
+
+/* The options of a driver's settings (store/settings.h), one row per
+ * setting, in the table's order, their targets the fields of cfg, written
+ * to out (room rows; no CLI_END). A SETTINGS_POSITIVE real is read as a
+ * positive number ("--c-end is '0'; expected a positive number"). Returns
+ * the rows written, or -1 when room is too small. */
+int cli_settings_options(const settings_key *table, void *cfg, cli_option *out, int room);
 
 /* The option named name (without dashes) in the table, or NULL. */
 cli_option *cli_option_find(cli_command_spec *spec, const char *name);

@@ -14,6 +14,24 @@
 #include "players/level.h"
 #include "players/player.h"
 
+#define T study_config
+#define COL SETTINGS_COLUMN
+const settings_key study_settings[] = {
+    SETTINGS_K_TEXT("players", T, players, "'SPEC;SPEC;...'", NULL, "the players of a study",
+                    COL),
+    SETTINGS_K_TEXT("variants", T, variants, "'V;V;...'",
+                    "abapa;grandslam-forbidden;grandslam-all;grandslam-win", "the variants", COL),
+    SETTINGS_K_INT("games", T, games, 2, 1000000, "N", "20", "games a pairing and variant (even)",
+                   COL),
+    SETTINGS_K_INT("seed", T, seed, 0, LLONG_MAX, "S", "1", "the run's seed", COL),
+    SETTINGS_K_TEXT("openings", T, openings, "random:PLIES|file:PATH", "random:2", "the openings",
+                    COL),
+    SETTINGS_K_TEXT("name", T, name, "NAME", "variants", "the run's name", COL),
+    SETTINGS_END,
+};
+#undef COL
+#undef T
+
 int study_split_list(const char *text, int (*fn)(void *ctx, const char *item), void *ctx) {
   char *buf = strdup(text);
   if (!buf) return -1;
@@ -100,10 +118,11 @@ static int shared_openings(const study_config *c, store_run *r, const variant *v
   char abs[PATH_MAX], file[PATH_MAX + 128];
   if (db_folder(c->db_path, abs, sizeof abs, err, errlen)) return STUDY_BAD_INPUT;
   mkdir(abs, 0777); /* the database's folder (results/): an error shows when the file is written */
-  snprintf(file, sizeof file, "%s/variants-openings-p%d-n%d-s%llu-%s.txt", abs, plies,
+  snprintf(file, sizeof file, "%s/variants-openings-p%d-n%lld-s%llu-%s.txt", abs, plies,
            c->games / 2, (unsigned long long)c->seed,
            vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");
-  if (study_write_openings(file, vs, r->nvariants, plies, c->games / 2, c->seed, err, errlen))
+  if (study_write_openings(file, vs, r->nvariants, plies, (int)(c->games / 2), (uint64_t)c->seed,
+                           err, errlen))
     return STUDY_FAILED;
   char *o = malloc(strlen(file) + 6);
   if (!o) return error_set(err, errlen, "out of memory"), STUDY_FAILED;
@@ -131,11 +150,11 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
   if (tournament_parse_openings(c->openings, &plies, path, sizeof path, err, errlen))
     return STUDY_BAD_INPUT;
   char format[32];
-  snprintf(format, sizeof format, "games:%d", c->games);
+  snprintf(format, sizeof format, "games:%lld", c->games);
   r->kind = STORE_ROUND_ROBIN;
   r->rounds = 1;
   r->threads = c->threads;
-  r->seed = c->seed;
+  r->seed = (uint64_t)c->seed;
   if (store_run_set(&r->format, format) || store_run_set(&r->name, c->name) ||
       store_run_set(&r->command, c->command ? c->command : ""))
     return error_set(err, errlen, "out of memory"), STUDY_FAILED;
@@ -171,5 +190,15 @@ int study_play(tournament *t, store *db, int bootstrap, atomic_int *stop, char *
                ? -1
                : 0;
   study_free(s);
+  return rc;
+}
+
+int study_resume(store *db, int64_t run_id, int threads, int bootstrap, atomic_int *stop,
+                 tournament *t, char *err, size_t errlen) {
+  int rc = tournament_reopen(db, run_id, threads, t, err, errlen);
+  if (rc) return rc == 1 ? 0 : -1;
+  char e[256];
+  rc = study_play(t, db, bootstrap, stop, err, errlen);
+  store_run_unlock(db, run_id, e, sizeof e);
   return rc;
 }

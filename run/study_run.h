@@ -6,22 +6,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/settings.h"
 #include "store/store.h"
 #include "run/tournament.h"
 
-/* What a variant study plays. */
+/* What a variant study plays. players, variants, games, seed, openings and
+ * name are its settings (study_settings: the options of `oware variants`),
+ * kept in the run's columns, players and variants. */
 typedef struct study_config {
   const char *players;   /* "SPEC;SPEC;..." (at least 2, distinct names) */
   const char *variants;  /* "V;V;..." (distinct) */
-  int games;             /* games a pairing and variant (even: game pairs) */
+  long long games;       /* games a pairing and variant (even: game pairs) */
   int threads;
-  uint64_t seed;
+  long long seed;
   const char *openings;  /* "random:PLIES" (shared by every variant through a file next to
                             the database, when their boards are alike) or "file:PATH" */
   const char *name;      /* the run's name */
   const char *db_path;   /* the database: the openings file goes in its folder */
   const char *command;   /* the command line kept with the run, for people (may be NULL) */
 } study_config;
+
+extern const settings_key study_settings[];
 
 /* Splits "a;b;c", blanks trimmed, empty items skipped, calling fn on each
  * until one returns non-zero (that value is returned; -1 when out of
@@ -50,5 +55,13 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
  * err. */
 int study_play(tournament *t, store *db, int bootstrap, atomic_int *stop, char *err,
                size_t errlen);
+
+/* Resumes the study run_id from the store alone (a run that study_play
+ * left stopped): tournament_reopen (threads 0: the run's), study_play,
+ * the lock released. A run that is finished already is left as it is
+ * (`oware variants --run N` studies it). Returns as study_play (0 for a
+ * finished run), or -1 with err. */
+int study_resume(store *db, int64_t run_id, int threads, int bootstrap, atomic_int *stop,
+                 tournament *t, char *err, size_t errlen);
 
 #endif

@@ -3,12 +3,14 @@
 #include "core/error.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run/match.h"
 #include "store/rating_store.h"
 #include "run/runner.h"
+#include "stats/sprt.h"
 #include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -190,6 +192,75 @@ int tournament_restore(tournament *t, store *db, char *err, size_t errlen) {
   r->position = NULL;
   r->npositions = 0;
   return store_run_openings(db, r->id, &r->position, &r->npositions, err, errlen);
+}
+
+const char *const tournament_kinds[] = {"round-robin", "gauntlet", NULL};
+
+#define T tournament_config
+#define COL SETTINGS_COLUMN
+const settings_key tournament_settings[] = {
+    SETTINGS_K_TEXT("players", T, players, "'SPEC;SPEC;...'", NULL, "the players", COL),
+    SETTINGS_K_TEXT("players-file", T, players_file, "FILE", NULL,
+                    "the players, a spec a line (# comments)", COL),
+    SETTINGS_K_CHOICE("kind", T, kind, tournament_kinds, "round-robin",
+                      "every pairing, or the first player against each other", COL),
+    SETTINGS_K_TEXT("format", T, format, "F", "games:2", "the series of a pairing", COL),
+    SETTINGS_K_TEXT("variant", T, variants, "V[;V...]", "abapa", "the rule variants", COL),
+    SETTINGS_K_TEXT("openings", T, openings, "O", "random:2", "random:PLIES or file:PATH", COL),
+    SETTINGS_K_INT("rounds", T, rounds, 1, 100000, "R", "1", "rounds", COL),
+    SETTINGS_K_INT("seed", T, seed, 0, LLONG_MAX, "S", "1", "the run's seed", COL),
+    SETTINGS_K_TEXT("name", T, name, "NAME", NULL, "the run's name (default tournament, or sprt)",
+                    COL),
+    SETTINGS_K_TEXT("sprt", T, sprt, "elo0=E0,elo1=E1[,...]", NULL,
+                    "play until the SPRT decides (two players)", 0),
+    SETTINGS_END,
+};
+#undef COL
+#undef T
+
+/* The run loaded with its settings: the SPRT parsed. 0, or -1 with err. */
+static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t errlen) {
+  tournament_config c;
+  char e[512];
+  if (store_run_load(db, run_id, &t->run, err, errlen) ||
+      settings_load(tournament_settings, &t->run, &c, err, errlen))
+    return -1;
+  if (!c.sprt) return 0;
+  if (rating_sprt_parse(c.sprt, &t->sprt, e, sizeof e))
+    return error_set(err, errlen, "run %lld: its SPRT '%s': %s", (long long)run_id, c.sprt, e),
+           -1;
+  t->sprt_on = 1;
+  return 0;
+}
+
+int tournament_reopen(store *db, int64_t run_id, int threads, tournament *t, char *err,
+                      size_t errlen) {
+  store_run *r = &t->run;
+  char e[1024];
+  if (load_run(db, run_id, t, err, errlen)) return -1;
+  if (r->status == STORE_FINISHED) return 1;
+  if (store_run_resumable(r, err, errlen)) return -1;
+  if (store_run_lock(db, r->id, err, errlen)) return -2;
+  if (threads > 0) r->threads = threads;
+  int rc = 0;
+  if (tournament_restore(t, db, e, sizeof e) || tournament_prepare(t, e, sizeof e)) {
+    error_set(err, errlen, "run %lld: %s", (long long)run_id, e);
+    rc = -1;
+  } else if (store_run_status(db, r->id, STORE_RUNNING, err, errlen)) {
+    rc = -2;
+  }
+  if (rc) store_run_unlock(db, r->id, e, sizeof e);
+  return rc;
+}
+
+int tournament_resume(store *db, int64_t run_id, int threads, atomic_int *stop, tournament *t,
+                      char *err, size_t errlen) {
+  int rc = tournament_reopen(db, run_id, threads, t, err, errlen);
+  if (rc) return rc == 1 ? 0 : -1;
+  char e[256];
+  rc = tournament_play(t, db, stop, err, errlen);
+  store_run_unlock(db, run_id, e, sizeof e);
+  return rc;
 }
 
 int tournament_prepare(tournament *t, char *err, size_t errlen) {

@@ -8,6 +8,7 @@
 
 #include "stats/sprt.h"
 #include "run/series.h"
+#include "store/settings.h"
 #include "store/store.h"
 #include "core/board.h"
 #include "core/variant.h"
@@ -55,6 +56,21 @@ typedef struct tournament {
   int ratings_every;                     /* store the pool's ratings every this many games (0: only at the end) */
 } tournament;
 
+/* What a new tournament is given: its settings (tournament_settings, the
+ * options of `oware tournament`). The SPRT is kept in run_config; the rest
+ * are the run's columns, players and variants (SETTINGS_COLUMN). */
+typedef struct tournament_config {
+  const char *players;      /* "SPEC;SPEC;..." */
+  const char *players_file; /* or a file of them, a spec a line */
+  int kind;                 /* in tournament_kinds: round-robin, gauntlet */
+  const char *format, *variants, *openings, *name, *sprt;
+  long long rounds, seed;
+} tournament_config;
+
+/* The names of tournament_config.kind (the store's names of those kinds). */
+extern const char *const tournament_kinds[];
+extern const settings_key tournament_settings[];
+
 /* Parses the run's fields (variants, format, openings, kind, players) and
  * checks every player spec (creating each player once: an engine that does
  * not start is caught here). For a new run (run.id 0) it also reads a
@@ -69,6 +85,24 @@ void tournament_free(tournament *t);
  * never reads the openings file again) and checks that the weights files
  * its players name have not changed. 0, or -1 with err naming the file. */
 int tournament_restore(tournament *t, store *db, char *err, size_t errlen);
+
+/* A stored run made ready to be played on, from the store alone: run_id
+ * loaded into t (zeroed; tournament_free it whatever the return) with its
+ * SPRT (setting "sprt"); unless it is finished: checked resumable, locked
+ * (store_run_lock), its threads set to threads (0: the run's), restored
+ * and prepared, marked running. Returns 0 (the caller plays it and then
+ * unlocks it), 1 when the run is finished (not locked, nothing to play),
+ * -1 with err for bad input (no such run, a run that cannot be resumed,
+ * its SPRT, files or players), -2 with err when its lock is held by
+ * another process or the store fails (nothing is left locked on an error). */
+int tournament_reopen(store *db, int64_t run_id, int threads, tournament *t, char *err,
+                      size_t errlen);
+
+/* tournament_reopen, then tournament_play, then the lock released: a run
+ * resumed with no command line. Returns as tournament_play (0 also for a
+ * run that was finished), or -1 with err. */
+int tournament_resume(store *db, int64_t run_id, int threads, atomic_int *stop, tournament *t,
+                      char *err, size_t errlen);
 
 /* Parses "random:PLIES" or "file:PATH" (for the checks of the CLI). */
 int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,

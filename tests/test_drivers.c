@@ -16,6 +16,7 @@
 #include "tuner/calibration.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
+#include "tuner/tune_run.h"
 #include "tuner/tuning.h"
 #include "tuner/validate.h"
 
@@ -191,6 +192,97 @@ static void test_spsa_resume(void **state) {
   }
   store_close(db1);
   store_close(db2);
+}
+
+/* A new tuning run described for the store (tuner_tune_describe) from the
+ * settings' defaults and a few of them set. */
+static int64_t tune_new_run(store *db, atomic_int *stop, int stop_after) {
+  static tuner_tune_config c;
+  tuner_tune_setup s;
+  char err[ERRLEN];
+  memset(&c, 0, sizeof c);
+  if (settings_defaults(tuner_tune_settings, &c, err, sizeof err)) fail_msg("%s", err);
+  c.spsa = 1;
+  c.player = "minimax:depth=1";
+  c.params = "store,mobility,threat";
+  c.iterations = 3;
+  c.pairs = 1;
+  c.threads = 2;
+  c.seed = 3;
+  if (tuner_tune_check(&c, err, sizeof err) || tuner_tune_prepare(&c, &s, err, sizeof err))
+    fail_msg("%s", err);
+  store_run *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  if (tuner_tune_describe(&c, &s, "test", r, err, sizeof err) ||
+      store_run_create(db, r, err, sizeof err))
+    fail_msg("%s", err);
+  int64_t id = r->id;
+  store_run_free(r);
+  free(r);
+  if (stop_after >= 0) { /* played through the library until the stop */
+    watch w = {0, stop_after, stop, {0, 0}, 0, 0, ""};
+    tuner_observer obs = {&w, NULL, on_iteration, NULL};
+    tuner_result part;
+    if (tuner_tune_play(&c, &s, db, id, &obs, stop, &part, err, sizeof err)) fail_msg("%s", err);
+    assert_true(!part.complete && part.games == 2 * (stop_after + 1));
+  }
+  return id;
+}
+
+/* A tuning run started through the library, stopped after its first
+ * iteration, and resumed from the store alone (its settings read back by
+ * tuner_tune_resume, no command line) ends as the run played whole the
+ * same way: the same weights, the same rows. */
+static void test_tune_resume_from_store(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN];
+  store *db1, *db2;
+  snprintf(path, sizeof path, "%s/tune-whole.db", dir);
+  if (store_open(path, 1, &db1, err, sizeof err)) fail_msg("%s", err);
+  snprintf(path, sizeof path, "%s/tune-stopped.db", dir);
+  if (store_open(path, 1, &db2, err, sizeof err)) fail_msg("%s", err);
+  atomic_int stop = 0;
+  int64_t id1 = tune_new_run(db1, &stop, -1);
+  int64_t id2 = tune_new_run(db2, &stop, 0);
+  rows r1, r2;
+  read_rows(db2, id2, &r2);
+  assert_int_equal(r2.n, 1);
+  atomic_store(&stop, 0);
+  tuner_result whole, rest;
+  if (tuner_tune_resume(db1, id1, NULL, &stop, &whole, err, sizeof err) ||
+      tuner_tune_resume(db2, id2, NULL, &stop, &rest, err, sizeof err))
+    fail_msg("%s", err);
+  assert_true(whole.complete && !whole.resumed && whole.games == 6);
+  assert_true(rest.complete && rest.resumed && rest.games == whole.games);
+  assert_memory_equal(&rest.w, &whole.w, sizeof whole.w);
+  read_rows(db1, id1, &r1);
+  read_rows(db2, id2, &r2);
+  assert_int_equal(r1.n, 3);
+  assert_int_equal(r2.n, 3);
+  for (int k = 0; k < 3; k++) {
+    assert_string_equal(r1.row[k].weights, r2.row[k].weights);
+    assert_string_equal(r1.row[k].step, r2.row[k].step);
+    assert_true(r1.row[k].wins == r2.row[k].wins && r1.row[k].games == r2.row[k].games);
+  }
+  /* Finished, unlocked; the settings are the run's: a tournament is refused. */
+  store_run *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  if (store_run_load(db2, id2, r, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(r->status, STORE_FINISHED);
+  long long pairs = 0;
+  assert_int_equal(store_config_get_int(r, "pairs", &pairs, err, sizeof err), 0);
+  assert_int_equal(pairs, 1);
+  assert_int_equal(store_run_lock(db2, id2, err, sizeof err), 0);
+  assert_int_equal(store_run_unlock(db2, id2, err, sizeof err), 0);
+  store_run_free(r);
+  free(r);
+  int64_t tid;
+  store *db3 = open_db("tournament", STORE_ROUND_ROBIN, &tid);
+  assert_int_equal(tuner_tune_resume(db3, tid, NULL, &stop, &rest, err, sizeof err), -1);
+  assert_non_null(strstr(err, "not a tuning run"));
+  store_close(db1);
+  store_close(db2);
+  store_close(db3);
 }
 
 /* A Texel run fits once and stores one row; run again, it returns that fit.
@@ -455,13 +547,113 @@ static void test_study(void **state) {
   free(t);
 }
 
+/* The games of a run, one line each, in order (to compare two runs). */
+static int game_line(void *ctx, const store_game *g) {
+  char *buf = ctx;
+  size_t n = strlen(buf);
+  snprintf(buf + n, 8192 - n, "%d %d %d %s %d\n", g->series_no, g->game_no, g->variant_idx,
+           g->moves, g->winner);
+  return 0;
+}
+
+static void games_text(store *db, int64_t id, char *buf) {
+  char err[ERRLEN];
+  buf[0] = 0;
+  if (store_games_foreach(db, id, game_line, buf, err, sizeof err)) fail_msg("%s", err);
+}
+
+/* Sets the stop flag once the run has stored `after` games. */
+typedef struct stopper {
+  atomic_int *stop;
+  long long after;
+} stopper;
+
+static void stop_at(void *ctx, const tournament_progress *p) {
+  stopper *s = ctx;
+  if (p->stored >= s->after) atomic_store(s->stop, 1);
+}
+
+/* A study made through the library (study_prepare), stopped after a few
+ * games, then resumed from the store alone (study_resume: tournament_reopen
+ * and study_play): the games of the run played whole, and its study
+ * stored; a tournament's SPRT setting is read back by tournament_reopen. */
+static void test_study_resume_from_store(void **state) {
+  (void)state;
+  char path[2][256], err[ERRLEN], note[256];
+  static char text[2][8192];
+  int64_t id[2];
+  for (int k = 0; k < 2; k++) {
+    snprintf(path[k], sizeof path[k], "%s/resume-%d.db", dir, k);
+    study_config c = {"random;greedy;minimax:depth=1", "abapa;grandslam-forbidden", 4, 2, 7,
+                      "random:2", "study", path[k], NULL};
+    tournament *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    if (study_prepare(&c, t, note, sizeof note, err, sizeof err)) fail_msg("%s", err);
+    store *db;
+    if (store_open(path[k], 1, &db, err, sizeof err)) fail_msg("%s", err);
+    if (store_run_create(db, &t->run, err, sizeof err)) fail_msg("%s", err);
+    id[k] = t->run.id;
+    atomic_int stop = 0;
+    stopper sp = {&stop, 5};
+    if (k == 1) t->observer = (tournament_observer){&sp, stop_at, NULL};
+    int rc = study_play(t, db, 20, &stop, err, sizeof err);
+    assert_int_equal(rc, k == 1 ? 1 : 0);
+    tournament_free(t);
+    if (k == 1) {
+      long long part = store_games_count(db, id[k]);
+      assert_true(part >= 5 && part < 24);
+      atomic_store(&stop, 0);
+      memset(t, 0, sizeof *t);
+      if (study_resume(db, id[k], 0, 20, &stop, t, err, sizeof err)) fail_msg("%s", err);
+      tournament_free(t);
+      int metrics = 0;
+      if (store_metrics_foreach(db, id[k], count_metric, &metrics, err, sizeof err))
+        fail_msg("%s", err);
+      assert_true(metrics > 0);
+    }
+    assert_int_equal(store_games_count(db, id[k]), 24); /* 3 pairings x 2 variants x 4 games */
+    games_text(db, id[k], text[k]);
+    free(t);
+    store_close(db);
+  }
+  assert_string_equal(text[0], text[1]);
+  /* A run with an SPRT setting: tournament_reopen reads it back (the run
+   * is finished: nothing to play, nothing locked). */
+  store *db;
+  if (store_open(path[0], 0, &db, err, sizeof err)) fail_msg("%s", err);
+  tournament *t = calloc(1, sizeof *t);
+  assert_non_null(t);
+  t->run.kind = STORE_ROUND_ROBIN;
+  t->run.rounds = t->run.threads = 1;
+  assert_int_equal(store_run_set(&t->run.name, "sprt") ||
+                       store_run_set(&t->run.format, "games:2") ||
+                       store_run_set(&t->run.openings, "random:2") ||
+                       store_run_add_player(&t->run, "random", "random") ||
+                       store_run_add_player(&t->run, "greedy", "greedy") ||
+                       store_run_add_variant(&t->run, "abapa") ||
+                       store_config_set_text(&t->run, "sprt", "elo0=0,elo1=10"),
+                   0);
+  if (store_run_create(db, &t->run, err, sizeof err)) fail_msg("%s", err);
+  int64_t sid = t->run.id;
+  if (store_run_status(db, sid, STORE_FINISHED, err, sizeof err)) fail_msg("%s", err);
+  tournament_free(t);
+  memset(t, 0, sizeof *t);
+  assert_int_equal(tournament_reopen(db, sid, 0, t, err, sizeof err), 1);
+  assert_true(t->sprt_on && t->sprt.elo1 == 10);
+  tournament_free(t);
+  free(t);
+  store_close(db);
+}
+
 int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spsa_rows),         cmocka_unit_test(test_spsa_resume),
+      cmocka_unit_test(test_tune_resume_from_store),
       cmocka_unit_test(test_texel_and_validation),
       cmocka_unit_test(test_validation_sprt_threads), cmocka_unit_test(test_weights_setup),
       cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
+      cmocka_unit_test(test_study_resume_from_store),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[300];

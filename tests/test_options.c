@@ -242,12 +242,55 @@ static void help_shown(void **state) {
   free(text);
 }
 
+/* Options made from a settings table (store/settings.h): one per setting,
+ * with its range and default; a positive real rejects 0. */
+typedef struct tuned {
+  const char *player;
+  long long pairs;
+  double c_end, scale;
+  int report;
+} tuned;
+
+static void settings_rows(void **state) {
+  (void)state;
+  static const settings_key table[] = {
+      SETTINGS_K_TEXT("player", tuned, player, "SPEC", NULL, "the player", SETTINGS_REQUIRED),
+      SETTINGS_K_INT("pairs", tuned, pairs, 1, 100, "K", "8", "pairs", 0),
+      SETTINGS_K_REAL("c-end", tuned, c_end, 0, 0, "X", NULL, "c_end", SETTINGS_POSITIVE),
+      SETTINGS_K_REAL("scale", tuned, scale, 0.5, 2, "X", "1", "scale", 0),
+      SETTINGS_K_FLAG("report", tuned, report, "report"),
+      SETTINGS_END,
+  };
+  tuned t;
+  memset(&t, 0, sizeof t);
+  cli_option opts[6];
+  assert_int_equal(cli_settings_options(table, &t, opts, 4), -1);
+  assert_int_equal(cli_settings_options(table, &t, opts, 5), 5);
+  opts[5] = (cli_option)CLI_END;
+  cli_command_spec spec = {"test", "usage\n", NULL, opts, 0};
+  char *argv[] = {(char *)"--player", (char *)"greedy", (char *)"--c-end=0.5",
+                  (char *)"--report", (char *)"--scale",  (char *)"2"};
+  char err[512];
+  int npos;
+  assert_int_equal(cli_options_parse(&spec, 6, argv, NULL, &npos, err, sizeof err), 0);
+  assert_string_equal(t.player, "greedy");
+  assert_int_equal(t.pairs, 8);
+  assert_true(t.c_end == 0.5 && t.scale == 2 && t.report == 1);
+  char *bad[] = {(char *)"--c-end", (char *)"0"};
+  assert_int_equal(cli_options_parse(&spec, 2, bad, NULL, &npos, err, sizeof err), 2);
+  assert_string_equal(err, "--c-end is '0'; expected a positive number");
+  char *range[] = {(char *)"--pairs", (char *)"0"};
+  assert_int_equal(cli_options_parse(&spec, 2, range, NULL, &npos, err, sizeof err), 2);
+  assert_string_equal(err, "--pairs is '0'; expected a whole number from 1 to 100");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(defaults_apply), cmocka_unit_test(both_forms_equal),
       cmocka_unit_test(unknown_option), cmocka_unit_test(missing_value),
       cmocka_unit_test(out_of_range),   cmocka_unit_test(repeated_option),
       cmocka_unit_test(double_dash),    cmocka_unit_test(help_shown),
+      cmocka_unit_test(settings_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
