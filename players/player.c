@@ -284,7 +284,8 @@ int player_config_parse(const player_type *t, const char *spec, const char *item
   int rc = -1;
   if (items && !*items)
     error_set(err, errlen, "player spec '%s': nothing after ':'", spec);
-  else if (!read_items(spec, items ? items : "", item, cfg, err, errlen) && !check_name(cfg->name, err, errlen))
+  else if (!read_items(spec, items ? items : "", item, cfg, err, errlen) &&
+           !check_name(cfg->name, err, errlen))
     rc = set_defaults(cfg, err, errlen);
   free(item);
   if (rc) player_config_clear(cfg);
