@@ -227,40 +227,38 @@ static int is_move_number(const char *s, size_t len) {
   return i == len;
 }
 
-int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *err,
-                      size_t errlen) {
-  memset(out, 0, sizeof *out);
-  variant_default(&out->v);
-  const char *p = text;
-  int line = 1, tag_line[NOTATION_TAG_MAX];
-  /* Skip blank space before the record. */
-  while (*p && isspace((unsigned char)*p)) {
-    if (*p == '\n') line++;
-    p++;
-  }
-  if (!*p) {
-    *used = (size_t)(p - text);
-    return 0;
-  }
-  /* Tags. */
-  while (*p == '[') {
-    const char *eol = strchr(p, '\n');
-    size_t len = eol ? (size_t)(eol - p) : strlen(p);
-    if (len && p[len - 1] == '\r') len--;
+/* Where reading an OGN record is: the text, its line, and the room for moves. */
+typedef struct ogn_reader {
+  const char *p;
+  int line, cap;
+  int tag_line[NOTATION_TAG_MAX]; /* the line of each tag */
+} ogn_reader;
+
+/* The tag lines at r->p, one tag a line. */
+static int ogn_read_tags(ogn_reader *r, notation_ogn *out, char *err, size_t errlen) {
+  while (*r->p == '[') {
+    const char *eol = strchr(r->p, '\n');
+    size_t len = eol ? (size_t)(eol - r->p) : strlen(r->p);
+    if (len && r->p[len - 1] == '\r') len--;
     if (out->ntags == NOTATION_TAG_MAX) {
-      error_set(err, errlen, "OGN line %d: more than %d tags", line, NOTATION_TAG_MAX);
+      error_set(err, errlen, "OGN line %d: more than %d tags", r->line, NOTATION_TAG_MAX);
       return -1;
     }
-    if (read_tag(p, len, &out->tags[out->ntags], line, err, errlen)) return -1;
-    tag_line[out->ntags++] = line;
-    p = eol ? eol + 1 : p + len;
-    line++;
+    if (read_tag(r->p, len, &out->tags[out->ntags], r->line, err, errlen)) return -1;
+    r->tag_line[out->ntags++] = r->line;
+    r->p = eol ? eol + 1 : r->p + len;
+    r->line++;
   }
+  return 0;
+}
+
+/* The variant and start position of the tags, and their Result checked. */
+static int ogn_check_tags(const ogn_reader *r, notation_ogn *out, char *err, size_t errlen) {
   const char *vt = notation_ogn_tag(out, "Variant");
   if (vt) {
     char verr[256];
     if (variant_parse(vt, &out->v, verr, sizeof verr)) {
-      error_set(err, errlen, "OGN line %d: tag Variant: %s", tag_line_of(out, tag_line, "Variant"), verr);
+      error_set(err, errlen, "OGN line %d: tag Variant: %s", tag_line_of(out, r->tag_line, "Variant"), verr);
       return -1;
     }
   }
@@ -268,7 +266,7 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   if (fen) {
     char perr[256];
     if (notation_parse_position(fen, &out->v, &out->start, perr, sizeof perr)) {
-      error_set(err, errlen, "OGN line %d: tag FEN: %s", tag_line_of(out, tag_line, "FEN"), perr);
+      error_set(err, errlen, "OGN line %d: tag FEN: %s", tag_line_of(out, r->tag_line, "FEN"), perr);
       return -1;
     }
   } else {
@@ -277,73 +275,109 @@ int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *e
   const char *res = notation_ogn_tag(out, "Result");
   if (res && !is_result(res, strlen(res))) {
     error_set(err, errlen, "OGN line %d: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, or *",
-        tag_line_of(out, tag_line, "Result"), res);
+        tag_line_of(out, r->tag_line, "Result"), res);
     return -1;
   }
-  /* Movetext: up to a blank line after some text, a tag line, or the end. */
-  int cap = 64, seen_text = 0;
-  out->moves = malloc((size_t)cap * sizeof *out->moves);
-  if (!out->moves) {
-    error_set(err, errlen, "OGN: out of memory");
+  return 0;
+}
+
+/* Skips the {comment} at r->p. */
+static int ogn_skip_comment(ogn_reader *r, char *err, size_t errlen) {
+  int start = r->line;
+  while (*r->p && *r->p != '}') {
+    if (*r->p == '\n') r->line++;
+    r->p++;
+  }
+  if (!*r->p) {
+    error_set(err, errlen, "OGN line %d: comment opened with '{' is never closed", start);
     return -1;
   }
-  while (*p) {
-    if (*p == '\n') {
-      line++;
-      p++;
+  r->p++;
+  return 0;
+}
+
+/* Adds the house letters of the token t (len long) to out's moves. */
+static int ogn_add_moves(ogn_reader *r, notation_ogn *out, const char *t, size_t len, char *err,
+                         size_t errlen) {
+  for (size_t i = 0; i < len; i++) {
+    int m = notation_move_index(&out->v, t[i]);
+    if (m < 0) {
+      error_set(err, errlen, "OGN line %d: '%.*s' is not a move: '%c' is not a house letter (%c-%c, %c-%c)",
+          r->line, (int)len, t, t[i], 'A', 'A' + out->v.houses - 1, 'a',
+          'a' + out->v.houses - 1);
+      return -1;
+    }
+    if (out->nmoves == r->cap) {
+      int *nm = realloc(out->moves, (size_t)r->cap * 2 * sizeof *nm);
+      if (!nm) {
+        error_set(err, errlen, "OGN: out of memory");
+        return -1;
+      }
+      out->moves = nm;
+      r->cap *= 2;
+    }
+    out->moves[out->nmoves++] = m;
+  }
+  return 0;
+}
+
+/* Movetext: up to a blank line after some text, a tag line, or the end. */
+static int ogn_read_movetext(ogn_reader *r, notation_ogn *out, char *err, size_t errlen) {
+  int seen_text = 0;
+  while (*r->p) {
+    if (*r->p == '\n') {
+      r->line++;
+      r->p++;
       /* A blank line or a new tag line ends the movetext. */
-      const char *q = p;
+      const char *q = r->p;
       while (*q == ' ' || *q == '\t' || *q == '\r') q++;
       if (seen_text && (*q == '\n' || *q == '\0')) break;
       if (*q == '[') break;
       continue;
     }
-    if (isspace((unsigned char)*p)) {
-      p++;
+    if (isspace((unsigned char)*r->p)) {
+      r->p++;
       continue;
     }
     seen_text = 1;
-    if (*p == '{') {
-      int start = line;
-      while (*p && *p != '}') {
-        if (*p == '\n') line++;
-        p++;
-      }
-      if (!*p) {
-        error_set(err, errlen, "OGN line %d: comment opened with '{' is never closed", start);
-        notation_ogn_free(out);
-        return -1;
-      }
-      p++;
+    if (*r->p == '{') {
+      if (ogn_skip_comment(r, err, errlen)) return -1;
       continue;
     }
-    const char *t = p;
-    while (*p && !isspace((unsigned char)*p) && *p != '{') p++;
-    size_t len = (size_t)(p - t);
+    const char *t = r->p;
+    while (*r->p && !isspace((unsigned char)*r->p) && *r->p != '{') r->p++;
+    size_t len = (size_t)(r->p - t);
     if (is_move_number(t, len) || is_result(t, len)) continue;
-    for (size_t i = 0; i < len; i++) {
-      int m = notation_move_index(&out->v, t[i]);
-      if (m < 0) {
-        error_set(err, errlen, "OGN line %d: '%.*s' is not a move: '%c' is not a house letter (%c-%c, %c-%c)",
-            line, (int)len, t, t[i], 'A', 'A' + out->v.houses - 1, 'a',
-            'a' + out->v.houses - 1);
-        notation_ogn_free(out);
-        return -1;
-      }
-      if (out->nmoves == cap) {
-        int *nm = realloc(out->moves, (size_t)cap * 2 * sizeof *nm);
-        if (!nm) {
-          error_set(err, errlen, "OGN: out of memory");
-          notation_ogn_free(out);
-          return -1;
-        }
-        out->moves = nm;
-        cap *= 2;
-      }
-      out->moves[out->nmoves++] = m;
-    }
+    if (ogn_add_moves(r, out, t, len, err, errlen)) return -1;
   }
-  *used = (size_t)(p - text);
+  return 0;
+}
+
+int notation_ogn_read(const char *text, size_t *used, notation_ogn *out, char *err,
+                      size_t errlen) {
+  memset(out, 0, sizeof *out);
+  variant_default(&out->v);
+  ogn_reader r = {.p = text, .line = 1, .cap = 64};
+  /* Skip blank space before the record. */
+  while (*r.p && isspace((unsigned char)*r.p)) {
+    if (*r.p == '\n') r.line++;
+    r.p++;
+  }
+  if (!*r.p) {
+    *used = (size_t)(r.p - text);
+    return 0;
+  }
+  if (ogn_read_tags(&r, out, err, errlen) || ogn_check_tags(&r, out, err, errlen)) return -1;
+  out->moves = malloc((size_t)r.cap * sizeof *out->moves);
+  if (!out->moves) {
+    error_set(err, errlen, "OGN: out of memory");
+    return -1;
+  }
+  if (ogn_read_movetext(&r, out, err, errlen)) {
+    notation_ogn_free(out);
+    return -1;
+  }
+  *used = (size_t)(r.p - text);
   return 1;
 }
 

@@ -648,31 +648,34 @@ static player_status send_move_line(eng *e, const char *line, char *err, size_t 
   return PLAYER_TIMEOUT;
 }
 
-static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
-                            player_info *info, char *err, size_t errlen) {
-  eng *e = p->data;
-  if (!e->pid) {
-    error_set(err, errlen, "engine %s is not running (it died or was killed earlier; it restarts at the next game)",
-        e->label);
-    return PLAYER_CRASH;
-  }
-  /* The limits of this move replace the spec's when any is set. */
-  int depth = e->depth, movetime = e->movetime, infinite = 0;
-  long long nodes = e->nodes;
+/* The limits of one move: the move's when any is set, else the spec's; a
+ * default movetime when neither sets one. */
+typedef struct go_limits {
+  int depth, movetime, infinite;
+  long long nodes;
+} go_limits;
+
+static go_limits move_limits(const eng *e, const player_limits *lim) {
+  go_limits l = {e->depth, e->movetime, 0, e->nodes};
   if (lim && (lim->depth || lim->nodes || lim->playouts || lim->movetime_ms || lim->infinite)) {
-    depth = lim->depth;
-    nodes = lim->nodes ? lim->nodes : lim->playouts;
-    movetime = lim->movetime_ms;
-    infinite = lim->infinite;
+    l.depth = lim->depth;
+    l.nodes = lim->nodes ? lim->nodes : lim->playouts;
+    l.movetime = lim->movetime_ms;
+    l.infinite = lim->infinite;
   }
-  if (!depth && !nodes && !movetime && !infinite) movetime = DEFAULT_MOVETIME;
+  if (!l.depth && !l.nodes && !l.movetime && !l.infinite) l.movetime = DEFAULT_MOVETIME;
+  return l;
+}
+
+/* Sends the position of g, then the `go` line of l. */
+static player_status send_search(eng *e, const game *g, const go_limits *l, char *err, size_t errlen) {
   char go[160];
-  if (infinite) snprintf(go, sizeof go, "go infinite");
+  if (l->infinite) snprintf(go, sizeof go, "go infinite");
   else {
     size_t n = (size_t)snprintf(go, sizeof go, "go");
-    if (depth) n += (size_t)snprintf(go + n, sizeof go - n, " depth %d", depth);
-    if (nodes) n += (size_t)snprintf(go + n, sizeof go - n, " nodes %lld", nodes);
-    if (movetime) snprintf(go + n, sizeof go - n, " movetime %d", movetime);
+    if (l->depth) n += (size_t)snprintf(go + n, sizeof go - n, " depth %d", l->depth);
+    if (l->nodes) n += (size_t)snprintf(go + n, sizeof go - n, " nodes %lld", l->nodes);
+    if (l->movetime) snprintf(go + n, sizeof go - n, " movetime %d", l->movetime);
   }
   char *pos = position_line(g);
   if (!pos) {
@@ -682,70 +685,87 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   player_status st = send_move_line(e, pos, err, errlen);
   free(pos);
   if (st == PLAYER_OK) st = send_move_line(e, go, err, errlen);
-  if (st != PLAYER_OK) return st;
+  return st;
+}
 
-  long long t0 = now_ms();
-  long long limit_ms = infinite ? -1 : movetime ? (long long)movetime + e->margin : e->timeout;
-  long long deadline = limit_ms < 0 ? -1 : t0 + limit_ms;
-  int stop_sent = 0, garbage = 0;
-  char line[LINE_CAP], first_garbage[LINE_CAP] = "", last[LINE_CAP] = "", q[QUOTE + 16],
-                       how[128];
-  player_info it;
+/* The move of a bestmove line, if it is legal in g. */
+static player_status take_bestmove(const eng *e, const game *g, const engine_line *el, int *move,
+                                   char *err, size_t errlen) {
+  char q[QUOTE + 16], legal[64];
+  quote(el->word, q, sizeof q);
+  int m = el->move;
+  notation_format_legal(&g->v, g->legal, legal, sizeof legal);
+  if (m >= 0 && (g->legal >> m & 1)) {
+    *move = m;
+    return PLAYER_OK;
+  }
+  if (m >= 0 || m == ENGINE_MOVE_NONE) {
+    error_set(err, errlen, "engine %s played an illegal move: %s (legal: %s)", e->label, q, legal);
+    return PLAYER_ILLEGAL;
+  }
+  error_set(err, errlen, "engine %s sent a bestmove without a house letter: %s (legal: %s)", e->label, q, legal);
+  return PLAYER_PROTOCOL;
+}
+
+/* The wait for a bestmove: its deadline and what it has seen. */
+typedef struct waiting {
+  long long t0, limit_ms, deadline; /* deadline -1: none */
+  int stop_sent, garbage;
+  char first_garbage[LINE_CAP], last[LINE_CAP];
+} waiting;
+
+/* Reads the engine's lines until its bestmove or the deadline. Returns 1
+ * with *st when the move is settled (a move, or the error that ends it), 0
+ * when the time ran out. */
+static int wait_bestmove(player *p, const game *g, waiting *w, int *move, player_info *info,
+                         player_status *st, char *err, size_t errlen) {
+  eng *e = p->data;
+  char line[LINE_CAP];
   for (;;) {
     long long t = now_ms();
-    if (!stop_sent && atomic_load(&p->stop)) {
+    if (!w->stop_sent && atomic_load(&p->stop)) {
       /* Asked to end the search early: the engine answers stop in time. */
-      if ((st = send_move_line(e, "stop", err, errlen)) != PLAYER_OK) return st;
-      stop_sent = 1;
-      deadline = t + e->timeout;
-      limit_ms = t + e->timeout - t0;
+      if ((*st = send_move_line(e, "stop", err, errlen)) != PLAYER_OK) return 1;
+      w->stop_sent = 1;
+      w->deadline = t + e->timeout;
+      w->limit_ms = t + e->timeout - w->t0;
     }
-    if (deadline >= 0 && t >= deadline) break;
+    if (w->deadline >= 0 && t >= w->deadline) return 0;
     long long slice = t + SLICE_MS;
-    if (deadline >= 0 && deadline < slice) slice = deadline;
+    if (w->deadline >= 0 && w->deadline < slice) slice = w->deadline;
     int r = read_line(e, slice, line);
     if (r == 0) continue;
     if (r < 0) {
-      quote(last, q, sizeof q);
+      char q[QUOTE + 16], how[128];
+      quote(w->last, q, sizeof q);
       reap(e, e->grace, how, sizeof how);
       error_set(err, errlen, "engine %s %s while thinking (last line: %s)", e->label, how, q);
-      return PLAYER_CRASH;
+      *st = PLAYER_CRASH;
+      return 1;
     }
     engine_line el;
     engine_read_line(&g->v, line, strlen(line), &el);
     const char *l = el.word;
-    if (*l) snprintf(last, sizeof last, "%s", l);
+    if (*l) snprintf(w->last, sizeof w->last, "%s", l);
     if (el.kind == ENGINE_SAYS_BESTMOVE) {
-      quote(l, q, sizeof q);
-      int m = el.move;
-      char legal[64];
-      notation_format_legal(&g->v, g->legal, legal, sizeof legal);
-      if (m >= 0 && (g->legal >> m & 1)) {
-        *move = m;
-        return PLAYER_OK;
-      }
-      if (m >= 0 || m == ENGINE_MOVE_NONE) {
-        error_set(err, errlen, "engine %s played an illegal move: %s (legal: %s)", e->label, q, legal);
-        return PLAYER_ILLEGAL;
-      }
-      error_set(err, errlen, "engine %s sent a bestmove without a house letter: %s (legal: %s)", e->label, q, legal);
-      return PLAYER_PROTOCOL;
+      *st = take_bestmove(e, g, &el, move, err, errlen);
+      return 1;
     }
-    if (el.kind == ENGINE_SAYS_INFO) {
-      if (el.info_any) {
-        it = el.info;
-        if (info) *info = it;
-        if (p->on_info) p->on_info(p->info_ctx, &it);
-      }
-      continue;
+    if (el.kind == ENGINE_SAYS_INFO && el.info_any) {
+      player_info it = el.info;
+      if (info) *info = it;
+      if (p->on_info) p->on_info(p->info_ctx, &it);
     }
     if (el.kind == ENGINE_SAYS_GARBAGE) {
-      if (!garbage) snprintf(first_garbage, sizeof first_garbage, "%s", l);
-      if (garbage < 1000000000) garbage++;
+      if (!w->garbage) snprintf(w->first_garbage, sizeof w->first_garbage, "%s", l);
+      if (w->garbage < 1000000000) w->garbage++;
     }
   }
+}
 
-  /* No bestmove in time: stop, and a little grace to answer it. */
+/* No bestmove in time: stop, and a little grace to answer it. */
+static player_status no_bestmove(eng *e, const waiting *w, char *err, size_t errlen) {
+  char line[LINE_CAP];
   int answered = 0;
   if (send_line(e, "stop") == 0) {
     long long until = now_ms() + e->grace;
@@ -758,15 +778,34 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   }
   if (!answered) reap(e, 0, NULL, 0);
   const char *tail = answered ? "" : "; it did not answer 'stop' either and was killed";
-  if (garbage) {
-    quote(first_garbage, q, sizeof q);
+  if (w->garbage) {
+    char q[QUOTE + 16];
+    quote(w->first_garbage, q, sizeof q);
     error_set(err, errlen, "engine %s sent no bestmove within %lld ms, only %d line%s outside the protocol, the "
         "first: %s%s",
-        e->label, limit_ms, garbage, garbage > 1 ? "s" : "", q, tail);
+        e->label, w->limit_ms, w->garbage, w->garbage > 1 ? "s" : "", q, tail);
     return PLAYER_PROTOCOL;
   }
-  error_set(err, errlen, "engine %s sent no bestmove within %lld ms%s", e->label, limit_ms, tail);
+  error_set(err, errlen, "engine %s sent no bestmove within %lld ms%s", e->label, w->limit_ms, tail);
   return PLAYER_TIMEOUT;
+}
+
+static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
+                            player_info *info, char *err, size_t errlen) {
+  eng *e = p->data;
+  if (!e->pid) {
+    error_set(err, errlen, "engine %s is not running (it died or was killed earlier; it restarts at the next game)",
+        e->label);
+    return PLAYER_CRASH;
+  }
+  go_limits l = move_limits(e, lim);
+  player_status st = send_search(e, g, &l, err, errlen);
+  if (st != PLAYER_OK) return st;
+  waiting w = {.t0 = now_ms()};
+  w.limit_ms = l.infinite ? -1 : l.movetime ? (long long)l.movetime + e->margin : e->timeout;
+  w.deadline = w.limit_ms < 0 ? -1 : w.t0 + w.limit_ms;
+  if (!wait_bestmove(p, g, &w, move, info, &st, err, errlen)) st = no_bestmove(e, &w, err, errlen);
+  return st;
 }
 
 /* Ends the engine (quit, grace, SIGKILL, reap) and frees everything of p->data. */

@@ -10,16 +10,6 @@
 
 #include "core/notation.h"
 #include "core/rng.h"
-#include "players/level.h"
-#include "players/plugin.h"
-
-extern const player_type player_random, player_greedy, player_minimax, player_mcts,
-    player_engine, player_plugin, player_perfect;
-
-const player_type *const player_types[] = {&player_random, &player_greedy, &player_minimax,
-                                           &player_mcts,   &player_engine, &player_plugin,
-                                           &player_perfect, NULL};
-
 
 const char *player_status_name(player_status s) {
   static const char *const names[] = {"ok", "timeout", "illegal", "crash", "protocol", "error"};
@@ -30,12 +20,6 @@ int player_type_takes(const player_type *t, const char *name) {
   for (const player_option *o = t ? t->options : NULL; o && o->name; o++)
     if (!strcmp(o->name, name)) return 1;
   return 0;
-}
-
-const player_type *player_find_type(const char *name) {
-  for (int i = 0; player_types[i]; i++)
-    if (!strcmp(player_types[i]->name, name)) return player_types[i];
-  return NULL;
 }
 
 static int option_index(const player_type *t, const char *name, size_t len) {
@@ -136,13 +120,11 @@ static void list_options(const player_type *t, char *buf, size_t len) {
     n += (size_t)snprintf(buf + n, len - n, ", %s", t->options[i].name);
 }
 
-void player_config_free(player_config *cfg) {
+void player_config_clear(player_config *cfg) {
   for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) {
     free(cfg->v[i].text);
     cfg->v[i].text = NULL;
   }
-  if (cfg->plugin) plugin_unload(cfg->plugin);
-  cfg->plugin = NULL;
 }
 
 int player_spec_item(const char *spec, const char **pp, char *buf, char *err, size_t errlen) {
@@ -185,164 +167,129 @@ int player_spec_item(const char *spec, const char **pp, char *buf, char *err, si
   return 0;
 }
 
-/* A level spec: the spec it resolves to, parsed. */
-static int parse_level(const char *spec, player_config *cfg, char *err, size_t errlen) {
-  char *resolved = malloc(LEVEL_SPEC_MAX + 512);
-  if (!resolved) return error_set(err, errlen, "out of memory"), -1;
-  int rc = level_resolve(spec, resolved, LEVEL_SPEC_MAX + 512, err, errlen);
-  if (!rc) {
-    char e[512];
-    rc = player_parse_spec(resolved, cfg, e, sizeof e);
-    if (rc) error_set(err, errlen, "%s (its spec '%s'): %s", spec, resolved, e);
+/* The value of seed=: a whole number from 0 to 2^64-1. */
+static int read_seed(const char *val, size_t vlen, player_config *cfg, char *err, size_t errlen) {
+  char buf[32], *end;
+  if (vlen > 0 && vlen < sizeof buf) {
+    memcpy(buf, val, vlen);
+    buf[vlen] = '\0';
+    errno = 0;
+    unsigned long long s = strtoull(buf, &end, 10);
+    if (!errno && !*end && buf[0] != '-') {
+      cfg->seed = s;
+      return 0;
+    }
   }
-  free(resolved);
-  return rc;
+  error_set(err, errlen, "option 'seed' is '%s'; allowed: a whole number from 0 to 18446744073709551615", val);
+  return -1;
 }
 
-int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen) {
-  memset(cfg, 0, sizeof *cfg);
-  cfg->seed = 1;
-  if (level_is_spec(spec)) return parse_level(spec, cfg, err, errlen);
-  if (!spec || !*spec) {
-    error_set(err, errlen, "empty player spec; expected type[:key=value,...]");
+/* The option of cfg's type whose key is the first klen characters of key. */
+static int read_option(const char *key, size_t klen, const char *val, size_t vlen, player_config *cfg,
+                       char *err, size_t errlen) {
+  const player_type *t = cfg->type;
+  int i = option_index(t, key, klen);
+  if (i < 0) {
+    char opts[512];
+    list_options(t, opts, sizeof opts);
+    error_set(err, errlen, "unknown option '%.*s' for player type %s; options: %s", (int)klen, key, t->name,
+        opts);
     return -1;
   }
-  const char *colon = strchr(spec, ':');
-  size_t tlen = colon ? (size_t)(colon - spec) : strlen(spec);
-  const player_type *t = NULL;
-  for (int i = 0; player_types[i]; i++)
-    if (strlen(player_types[i]->name) == tlen && !strncmp(player_types[i]->name, spec, tlen))
-      t = player_types[i];
-  if (!t) {
-    char names[256] = "";
-    for (int i = 0; player_types[i]; i++) {
-      if (i) strcat(names, ", ");
-      strcat(names, player_types[i]->name);
+  const player_option *o = &t->options[i];
+  if (cfg->v[i].set && o->type != PLAYER_OPT_LIST) {
+    error_set(err, errlen, "option '%s' is given twice", o->name);
+    return -1;
+  }
+  if (read_value(o, val, vlen, &cfg->v[i], err, errlen)) return -1;
+  cfg->v[i].set = 1;
+  return 0;
+}
+
+/* One item of spec, "key=value": seed=, name=, a plug-in's path= or an
+ * option of cfg's type. */
+static int read_item(const char *spec, const char *it, player_config *cfg, char *err, size_t errlen) {
+  size_t l = strlen(it);
+  const char *eq = memchr(it, '=', l);
+  if (!eq || eq == it) {
+    char opts[512];
+    list_options(cfg->type, opts, sizeof opts);
+    error_set(err, errlen, "player spec '%s': '%s' is not key=value; options of %s: %s", spec, it,
+        cfg->type->name, opts);
+    return -1;
+  }
+  size_t klen = (size_t)(eq - it);
+  const char *val = eq + 1;
+  size_t vlen = l - klen - 1;
+  if (klen == 4 && !strncmp(it, "seed", 4)) return read_seed(val, vlen, cfg, err, errlen);
+  if (klen == 4 && !strncmp(it, "name", 4)) {
+    if (vlen == 0 || vlen >= sizeof cfg->name) {
+      error_set(err, errlen, "option 'name' must have 1 to %d characters", PLAYER_NAME_MAX - 1);
+      return -1;
     }
-    error_set(err, errlen, "unknown player type '%.*s'; types are %s, and level:NAME for a level", (int)tlen,
-        spec, names);
-    return -1;
+    memcpy(cfg->name, val, vlen);
+    cfg->name[vlen] = '\0';
+    return 0;
   }
-  const char *items = colon ? colon + 1 : "";
+  if (cfg->plugin && klen == 4 && !strncmp(it, "path", 4)) return 0; /* path= of a plug-in, already used */
+  return read_option(it, klen, val, vlen, cfg, err, errlen);
+}
+
+/* A name is shown in listings and written into OGN tags: one line of text. */
+static int check_name(const char *name, char *err, size_t errlen) {
+  size_t at = strcspn(name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
+                            "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
+                            "\x1d\x1e\x1f\x7f");
+  if (!name[at]) return 0;
+  error_set(err, errlen, "player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
+      "one line of printable text", (int)at, name, (unsigned char)name[at], at + 1);
+  return -1;
+}
+
+/* Defaults for what was not given. */
+static int set_defaults(player_config *cfg, char *err, size_t errlen) {
+  for (int i = 0; cfg->type->options[i].name; i++) {
+    const player_option *o = &cfg->type->options[i];
+    if (cfg->v[i].set || !o->def) continue;
+    if (read_value(o, o->def, strlen(o->def), &cfg->v[i], err, errlen)) return -1;
+  }
+  return 0;
+}
+
+/* The items of spec, one by one; *p runs over them. */
+static int read_items(const char *spec, const char *p, char *item, player_config *cfg, char *err,
+                      size_t errlen) {
+  while (*p) {
+    if (player_spec_item(spec, &p, item, err, errlen) || read_item(spec, item, cfg, err, errlen)) return -1;
+    if (*p == ',') {
+      p++;
+      if (!*p) {
+        error_set(err, errlen, "player spec '%s': trailing ','", spec);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+int player_config_parse(const player_type *t, const char *spec, const char *items, player_config *cfg,
+                        char *err, size_t errlen) {
   char *item = malloc(strlen(spec) + 1);
   if (!item) {
     error_set(err, errlen, "out of memory");
     return -1;
   }
-  if (t == &player_plugin) {
-    /* The plug-in's own type and table come from its shared object. */
-    const char *p = items;
-    char path[1024] = "";
-    while (*p) {
-      if (player_spec_item(spec, &p, item, err, errlen)) {
-        free(item);
-        return -1;
-      }
-      size_t l = strlen(item);
-      if (l > 5 && !strncmp(item, "path=", 5) && l - 5 < sizeof path) memcpy(path, item + 5, l - 4);
-      if (*p == ',') p++;
-    }
-    if (!*path) {
-      error_set(err, errlen, "plugin: missing path=FILE.so (the shared object of the plug-in)");
-      free(item);
-      return -1;
-    }
-    if (plugin_load(path, &t, &cfg->plugin, err, errlen)) {
-      free(item);
-      return -1;
-    }
-  }
   cfg->type = t;
   snprintf(cfg->name, sizeof cfg->name, "%s", spec);
-  const char *p = items;
-  if (colon && !*p) {
+  int rc = -1;
+  if (items && !*items)
     error_set(err, errlen, "player spec '%s': nothing after ':'", spec);
-    goto fail;
-  }
-  while (*p) {
-    if (player_spec_item(spec, &p, item, err, errlen)) goto fail;
-    const char *it = item;
-    size_t l = strlen(it);
-    const char *eq = memchr(it, '=', l);
-    if (!eq || eq == it) {
-      char opts[512];
-      list_options(t, opts, sizeof opts);
-      error_set(err, errlen, "player spec '%s': '%s' is not key=value; options of %s: %s", spec, it, t->name,
-          opts);
-      goto fail;
-    }
-    size_t klen = (size_t)(eq - it);
-    const char *val = eq + 1;
-    size_t vlen = l - klen - 1;
-    if (klen == 4 && !strncmp(it, "seed", 4)) {
-      char buf[32], *end;
-      if (vlen == 0 || vlen >= sizeof buf) goto badseed;
-      memcpy(buf, val, vlen);
-      buf[vlen] = '\0';
-      errno = 0;
-      unsigned long long s = strtoull(buf, &end, 10);
-      if (errno || *end || buf[0] == '-') goto badseed;
-      cfg->seed = s;
-    } else if (klen == 4 && !strncmp(it, "name", 4)) {
-      if (vlen == 0 || vlen >= sizeof cfg->name) {
-        error_set(err, errlen, "option 'name' must have 1 to %d characters", PLAYER_NAME_MAX - 1);
-        goto fail;
-      }
-      memcpy(cfg->name, val, vlen);
-      cfg->name[vlen] = '\0';
-    } else if (cfg->plugin && klen == 4 && !strncmp(it, "path", 4)) {
-      /* path= of a plug-in, already used */
-    } else {
-      int i = option_index(t, it, klen);
-      if (i < 0) {
-        char opts[512];
-        list_options(t, opts, sizeof opts);
-        error_set(err, errlen, "unknown option '%.*s' for player type %s; options: %s", (int)klen, it, t->name,
-            opts);
-        goto fail;
-      }
-      const player_option *o = &t->options[i];
-      if (cfg->v[i].set && o->type != PLAYER_OPT_LIST) {
-        error_set(err, errlen, "option '%s' is given twice", o->name);
-        goto fail;
-      }
-      if (read_value(o, val, vlen, &cfg->v[i], err, errlen)) goto fail;
-      cfg->v[i].set = 1;
-    }
-    if (*p == ',') {
-      p++;
-      if (!*p) {
-        error_set(err, errlen, "player spec '%s': trailing ','", spec);
-        goto fail;
-      }
-    }
-  }
-  /* A name is shown in listings and written into OGN tags: one line of text. */
-  for (const char *c = cfg->name; *c; c++)
-    if ((unsigned char)*c < 32 || *c == 127) goto badname;
-  /* Defaults for what was not given. */
-  for (int i = 0; t->options[i].name; i++) {
-    const player_option *o = &t->options[i];
-    if (cfg->v[i].set || !o->def) continue;
-    if (read_value(o, o->def, strlen(o->def), &cfg->v[i], err, errlen)) goto fail;
-  }
+  else if (!read_items(spec, items ? items : "", item, cfg, err, errlen) &&
+           !check_name(cfg->name, err, errlen))
+    rc = set_defaults(cfg, err, errlen);
   free(item);
-  return 0;
-badseed:
-  error_set(err, errlen, "option 'seed' is '%s'; allowed: a whole number from 0 to 18446744073709551615", item + 5);
-  goto fail;
-badname: {
-  size_t at = strcspn(cfg->name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
-                                 "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
-                                 "\x1d\x1e\x1f\x7f");
-  error_set(err, errlen, "player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
-      "one line of printable text", (int)at, cfg->name, (unsigned char)cfg->name[at], at + 1);
-  goto fail;
-}
-fail:
-  free(item);
-  player_config_free(cfg);
-  return -1;
+  if (rc) player_config_clear(cfg);
+  return rc;
 }
 
 long long player_config_int(const player_config *c, const char *name) {
@@ -375,40 +322,6 @@ int player_config_list(const player_config *c, const char *name, int k, char *bu
   memcpy(buf, t, l);
   buf[l] = '\0';
   return 0;
-}
-
-player *player_create(const char *spec, char *err, size_t errlen) {
-  player *p = calloc(1, sizeof *p);
-  if (!p) {
-    error_set(err, errlen, "out of memory");
-    return NULL;
-  }
-  if (player_parse_spec(spec, &p->config, err, errlen)) {
-    free(p);
-    return NULL;
-  }
-  p->type = p->config.type;
-  p->seed = p->config.seed;
-  snprintf(p->name, sizeof p->name, "%s", p->config.name);
-  atomic_init(&p->stop, 0);
-  variant_default(&p->v);
-  if (p->type->create(p, err, errlen)) {
-    player_config_free(&p->config);
-    free(p);
-    return NULL;
-  }
-  if (player_new_game(p, &p->v, 0, err, errlen)) {
-    player_free(p);
-    return NULL;
-  }
-  return p;
-}
-
-void player_free(player *p) {
-  if (!p) return;
-  if (p->destroy) p->destroy(p);
-  player_config_free(&p->config);
-  free(p);
 }
 
 const player_param_info *player_params(const player *p) {
@@ -507,11 +420,4 @@ static void print_type(FILE *f, const player_type *t) {
   }
 }
 
-void player_print_help(void *file, const char *type_name) {
-  FILE *f = file;
-  for (int i = 0; player_types[i]; i++) {
-    if (type_name && strcmp(type_name, player_types[i]->name)) continue;
-    print_type(f, player_types[i]);
-    fputc('\n', f);
-  }
-}
+void player_type_help(void *file, const player_type *t) { print_type(file, t); }

@@ -169,7 +169,10 @@ typedef struct player_type {
   int external;
 } player_type;
 
-/* Built-in types, NULL-terminated. */
+/* Built-in types, NULL-terminated. The registry (players/registry.c, above
+ * players/level and players/plugin) implements this, player_find_type,
+ * player_parse_spec, player_config_free, player_create, player_free and
+ * player_print_help; the rest is players/player.c. */
 extern const player_type *const player_types[];
 
 const player_type *player_find_type(const char *name);
@@ -183,7 +186,18 @@ int player_type_takes(const player_type *t, const char *name);
  * spec it stands for is parsed.
  * Returns 0, or -1 with a message naming the bad key and what is allowed. */
 int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen);
+/* Frees the option values and unloads the plug-in, if any. */
 void player_config_free(player_config *cfg);
+
+/* The half of player_parse_spec below the registry: sets cfg's type to t and
+ * its name to spec, then reads items (the text after the spec's ':', NULL
+ * when it has none) against t's table and fills in the defaults; cfg->seed
+ * and cfg->plugin are set by the caller. Returns 0, or -1 with err and the
+ * option values freed (player_config_clear). */
+int player_config_parse(const player_type *t, const char *spec, const char *items, player_config *cfg,
+                        char *err, size_t errlen);
+/* Frees the option values of cfg (not its plug-in). */
+void player_config_clear(player_config *cfg);
 
 /* One item of a spec ("key=value") from *pp into buf (room for the whole
  * spec), with the quoting rule of docs/PLAYERS.md resolved: "\," is a comma,
@@ -226,5 +240,7 @@ uint64_t player_position_seed(const player *p, const game *g);
 
 /* Writes the help of every type (or of one) with its option table. */
 void player_print_help(void *file, const char *type_name);
+/* Writes the help of type t: its summary and option table. */
+void player_type_help(void *file, const player_type *t);
 
 #endif

@@ -610,71 +610,106 @@ static int go_number(server *s, const char *key, const char *w, long long *out) 
   return 0;
 }
 
-static void cmd_go(server *s, char *args) {
-  finish_search(s);
-  player_limits lim = {0};
-  long long clock[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0, x;
+/* What `go` says of the clocks: -1 where a side's time is not given. */
+typedef struct go_clock {
+  long long clock[2], inc[2], togo;
+} go_clock;
+
+/* Whether w is one of go's keys that take a whole number. */
+static int go_takes_number(const char *w) {
+  static const char *const keys[] = {"depth", "movetime", "nodes", "wtime",     "btime",
+                                     "winc",  "binc",     "mate",  "movestogo", NULL};
+  for (int i = 0; keys[i]; i++)
+    if (!strcmp(w, keys[i])) return 1;
+  return 0;
+}
+
+/* The number x of go's key w into lim or c. */
+static void go_set_number(const char *w, long long x, player_limits *lim, go_clock *c) {
+  if (!strcmp(w, "depth")) lim->depth = x > 1000 ? 1000 : (int)x;
+  else if (!strcmp(w, "movetime")) lim->movetime_ms = x > 100000000 ? 100000000 : (int)x;
+  else if (!strcmp(w, "nodes")) lim->nodes = lim->playouts = x;
+  else if (!strcmp(w, "wtime")) c->clock[0] = x;
+  else if (!strcmp(w, "btime")) c->clock[1] = x;
+  else if (!strcmp(w, "winc")) c->inc[0] = x;
+  else if (!strcmp(w, "binc")) c->inc[1] = x;
+  else if (!strcmp(w, "movestogo")) c->togo = x;
+  /* mate N: searched as a normal go */
+}
+
+/* The words of a go command. Returns 0, or -1 after an error line. */
+static int go_parse(server *s, char *args, player_limits *lim, go_clock *c) {
   char *p = args, *w;
+  long long x;
   while ((w = next_word(&p))) {
-    if (!strcmp(w, "infinite")) lim.infinite = 1;
+    if (!strcmp(w, "infinite")) lim->infinite = 1;
     else if (!strcmp(w, "ponder")) continue; /* no pondering: searched as a normal go */
-    else if (!strcmp(w, "depth") || !strcmp(w, "movetime") || !strcmp(w, "nodes") ||
-             !strcmp(w, "wtime") || !strcmp(w, "btime") || !strcmp(w, "winc") ||
-             !strcmp(w, "binc") || !strcmp(w, "movestogo") || !strcmp(w, "mate")) {
-      if (go_number(s, w, next_word(&p), &x)) return;
-      if (!strcmp(w, "depth")) lim.depth = x > 1000 ? 1000 : (int)x;
-      else if (!strcmp(w, "movetime")) lim.movetime_ms = x > 100000000 ? 100000000 : (int)x;
-      else if (!strcmp(w, "nodes")) lim.nodes = lim.playouts = x;
-      else if (!strcmp(w, "wtime")) clock[0] = x;
-      else if (!strcmp(w, "btime")) clock[1] = x;
-      else if (!strcmp(w, "winc")) inc[0] = x;
-      else if (!strcmp(w, "binc")) inc[1] = x;
-      else if (!strcmp(w, "movestogo")) togo = x;
-      /* mate N: searched as a normal go */
+    else if (go_takes_number(w)) {
+      if (go_number(s, w, next_word(&p), &x)) return -1;
+      go_set_number(w, x, lim, c);
     } else {
       say(s, "info string ignored go parameter '%s'", w);
     }
   }
+  return 0;
+}
+
+/* s->g, the game of the last position command. Returns 0, or -1 after the
+ * bestmove 0000 of a game that is over or could not be made (s->g freed). */
+static int go_game(server *s) {
   if (game_init(&s->g, &s->v, &s->start)) {
     say(s, "info string error: out of memory");
     say(s, "bestmove 0000");
-    return;
+    return -1;
   }
   for (int k = 0; k < s->nmoves; k++)
     if (game_play(&s->g, s->moves[k])) {
       say(s, "info string error: out of memory");
       say(s, "bestmove 0000");
       game_free(&s->g);
-      return;
+      return -1;
     }
   if (s->g.end != BOARD_END_NONE || !s->g.legal) {
     game_free(&s->g);
     say(s, "bestmove 0000");
-    return;
+    return -1;
   }
-  int side = s->g.pos.side;
-  if (!lim.movetime_ms && clock[side] >= 0) {
-    /* A clock: a share of what is left, kept well inside it. Every input is
-     * first capped at GO_TIME_CAP (about 31 years), so that nothing below
-     * can overflow whatever the numbers sent (issue 12, defect 9). Without
-     * movestogo the moves still to play are guessed from the seeds still on
-     * the board (a game ends when a store passes half of them): about 34
-     * from the start, 15 with 10 seeds left, never fewer than 12. A move
-     * also keeps UCI_CLOCK_RESERVE_MS of the clock back for the protocol. */
-    const long long cap = GO_TIME_CAP;
-    long long c = clock[side] < cap ? clock[side] : cap;
-    long long i = inc[side] < cap ? inc[side] : cap;
-    int on_board = 0;
-    for (int k = 0; k < s->g.v.pits; k++) on_board += s->g.pos.pit[k];
-    long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 10 + on_board / 2;
-    if (togo <= 0 && parts < 12) parts = 12;
-    long long avail = c - UCI_CLOCK_RESERVE_MS;
-    if (avail < 1) avail = 1;
-    long long t = avail / parts + i / 4 * 3 + i % 4 * 3 / 4;
-    if (t > avail / 2) t = avail / 2;
-    if (t > 100000000) t = 100000000;
-    lim.movetime_ms = t > 0 ? (int)t : 1;
-  }
+  return 0;
+}
+
+/* The time of a move on the clock of the side to move of g.
+ * A clock: a share of what is left, kept well inside it. Every input is
+ * first capped at GO_TIME_CAP (about 31 years), so that nothing below
+ * can overflow whatever the numbers sent (issue 12, defect 9). Without
+ * movestogo the moves still to play are guessed from the seeds still on
+ * the board (a game ends when a store passes half of them): about 34
+ * from the start, 15 with 10 seeds left, never fewer than 12. A move
+ * also keeps UCI_CLOCK_RESERVE_MS of the clock back for the protocol. */
+static int go_clock_movetime(const game *g, const go_clock *clk) {
+  int side = g->pos.side;
+  const long long cap = GO_TIME_CAP;
+  long long c = clk->clock[side] < cap ? clk->clock[side] : cap;
+  long long i = clk->inc[side] < cap ? clk->inc[side] : cap;
+  long long togo = clk->togo;
+  int on_board = 0;
+  for (int k = 0; k < g->v.pits; k++) on_board += g->pos.pit[k];
+  long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 10 + on_board / 2;
+  if (togo <= 0 && parts < 12) parts = 12;
+  long long avail = c - UCI_CLOCK_RESERVE_MS;
+  if (avail < 1) avail = 1;
+  long long t = avail / parts + i / 4 * 3 + i % 4 * 3 / 4;
+  if (t > avail / 2) t = avail / 2;
+  if (t > 100000000) t = 100000000;
+  return t > 0 ? (int)t : 1;
+}
+
+static void cmd_go(server *s, char *args) {
+  finish_search(s);
+  player_limits lim = {0};
+  go_clock clk = {{-1, -1}, {0, 0}, 0};
+  if (go_parse(s, args, &lim, &clk) || go_game(s)) return;
+  if (!lim.movetime_ms && clk.clock[s->g.pos.side] >= 0)
+    lim.movetime_ms = go_clock_movetime(&s->g, &clk);
   s->lim = lim;
   s->infinite = lim.infinite;
   /* The search thread reads the time of its go, never line_time, which

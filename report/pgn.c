@@ -202,17 +202,22 @@ static const char *winner_words(int w) {
   return w == 0 ? "South wins" : w == 1 ? "North wins" : w == -1 ? "a draw" : "no result";
 }
 
-/* Reads one record. Returns 1 for a record, 0 at the end, -1 on error. */
-static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errlen) {
+/* What one record has been read as, so far. */
+typedef struct record {
+  int rec, line;        /* its number and first line, for messages */
   tag tags[MAX_TAGS];
-  int ntags = 0;
-  memset(out, 0, sizeof *out);
-  skip_space(r);
-  if (!*r->p) return 0;
-  out->line = r->line;
+  int ntags;
+  variant v;
+  board start;
+  int term, has_term, tscore2[2], has_tscore; /* the movetext's result */
+  int winner, score2[2], has_score;           /* the record's */
+} record;
+
+/* The tags at r->p, up to a blank line or a tag already seen. */
+static int read_tags(reader *r, record *c, char *err, size_t errlen) {
   while (*r->p == '[') {
-    if (ntags == MAX_TAGS) {
-      error_set(err, errlen, "record %d (line %d): more than %d tags", rec, out->line, MAX_TAGS);
+    if (c->ntags == MAX_TAGS) {
+      error_set(err, errlen, "record %d (line %d): more than %d tags", c->rec, c->line, MAX_TAGS);
       return -1;
     }
     /* A tag already seen starts the next record. */
@@ -221,205 +226,252 @@ static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errl
     size_t qn = 0;
     while (isalnum((unsigned char)q[qn]) || q[qn] == '_') qn++;
     int seen = 0;
-    for (int i = 0; i < ntags; i++)
-      seen |= strlen(tags[i].name) == qn && !memcmp(tags[i].name, q, qn);
+    for (int i = 0; i < c->ntags; i++)
+      seen |= strlen(c->tags[i].name) == qn && !memcmp(c->tags[i].name, q, qn);
     if (seen) break;
-    if (read_tag(r, &tags[ntags++], rec, err, errlen)) return -1;
+    if (read_tag(r, &c->tags[c->ntags++], c->rec, err, errlen)) return -1;
     /* A blank line ends the tags. */
     int newlines = 0;
-    for (const char *c = r->p; *c && isspace((unsigned char)*c); c++) newlines += *c == '\n';
+    for (const char *s = r->p; *s && isspace((unsigned char)*s); s++) newlines += *s == '\n';
     skip_space(r);
     if (newlines >= 2) break;
   }
-  /* Variant and start position first: they say what the letters mean. */
-  variant v;
-  const char *vt = tag_get(tags, ntags, "Variant");
+  return 0;
+}
+
+/* Variant and start position, from the tags: they say what the letters mean. */
+static int read_start(record *c, char *err, size_t errlen) {
+  const char *vt = tag_get(c->tags, c->ntags, "Variant");
   char verr[256];
-  if (vt && variant_parse(vt, &v, verr, sizeof verr)) {
-    error_set(err, errlen, "record %d (line %d): tag Variant: %s", rec, out->line, verr);
+  if (vt && variant_parse(vt, &c->v, verr, sizeof verr)) {
+    error_set(err, errlen, "record %d (line %d): tag Variant: %s", c->rec, c->line, verr);
     return -1;
   }
-  if (!vt) variant_default(&v);
-  board start;
-  const char *pos = tag_get(tags, ntags, "StartPosition");
+  if (!vt) variant_default(&c->v);
+  const char *pos = tag_get(c->tags, c->ntags, "StartPosition");
   const char *posname = "StartPosition";
-  if (!pos) pos = tag_get(tags, ntags, "FEN"), posname = "FEN";
-  if (pos && notation_parse_position(pos, &v, &start, verr, sizeof verr)) {
-    error_set(err, errlen, "record %d (line %d): tag %s: %s", rec, out->line, posname, verr);
+  if (!pos) pos = tag_get(c->tags, c->ntags, "FEN"), posname = "FEN";
+  if (pos && notation_parse_position(pos, &c->v, &c->start, verr, sizeof verr)) {
+    error_set(err, errlen, "record %d (line %d): tag %s: %s", c->rec, c->line, posname, verr);
     return -1;
   }
-  if (!pos) board_start(&start, &v);
-  /* Movetext, up to a result token, the next tag or the end. */
-  size_t cap = 64, n = 0;
-  char *moves = malloc(cap);
-  if (!moves) {
-    error_set(err, errlen, "out of memory");
+  if (!pos) board_start(&c->start, &c->v);
+  return 0;
+}
+
+/* Skips the {comment} or (variation) at r->p, with what it nests. */
+static int skip_group(reader *r, int rec, char *err, size_t errlen) {
+  char open = *r->p, close = open == '{' ? '}' : ')';
+  int depth = 0, start_line = r->line;
+  do {
+    if (*r->p == open) depth++;
+    else if (*r->p == close) depth--;
+    else if (*r->p == '\n') r->line++;
+    r->p++;
+  } while (*r->p && depth > 0);
+  if (depth > 0) {
+    error_set(err, errlen, "record %d (line %d): '%c' is never closed", rec, start_line, open);
     return -1;
   }
-  int term = PGN_NO_RESULT, has_term = 0, tscore2[2] = {0, 0}, has_tscore = 0;
+  return 0;
+}
+
+/* "12.F": a move number glued to its move, taken off the token. */
+static void strip_move_number(const char **t, size_t *len) {
+  while (*len && isdigit((unsigned char)**t) && memchr(*t, '.', *len)) {
+    const char *dot = memchr(*t, '.', *len);
+    while (dot < *t + *len && *dot == '.') dot++;
+    if (dot == *t + *len) break;
+    *len -= (size_t)(dot - *t);
+    *t = dot;
+  }
+}
+
+/* The moves read so far: house letters, together. */
+typedef struct move_list {
+  char *s;
+  size_t n, cap;
+} move_list;
+
+/* Adds the letters of the token t (len long) on line `line` as moves. */
+static int add_moves(move_list *m, const record *c, const char *t, size_t len, int line, char *err,
+                     size_t errlen) {
+  for (size_t i = 0; i < len; i++) {
+    if (notation_move_index(&c->v, t[i]) < 0) {
+      error_set(err, errlen,
+           "record %d (line %d): '%.*s' is not a move: '%c' is not a house letter (%c-%c, "
+           "%c-%c)",
+           c->rec, line, (int)len, t, t[i], 'A', 'A' + c->v.houses - 1, 'a', 'a' + c->v.houses - 1);
+      return -1;
+    }
+    if (m->n + 2 > m->cap) {
+      char *m2 = realloc(m->s, m->cap * 2);
+      if (!m2) {
+        error_set(err, errlen, "out of memory");
+        return -1;
+      }
+      m->s = m2;
+      m->cap *= 2;
+    }
+    m->s[m->n++] = t[i];
+  }
+  return 0;
+}
+
+/* Movetext, up to a result token (kept in c->term), the next tag or the end. */
+static int read_movetext(reader *r, record *c, move_list *m, char *err, size_t errlen) {
   for (;;) {
     skip_space(r);
     const char *t = r->p;
-    if (!*t || *t == '[') break;
+    if (!*t || *t == '[') return 0;
     if (*t == '{' || *t == '(') {
-      char open = *t, close = open == '{' ? '}' : ')';
-      int depth = 0, start_line = r->line;
-      do {
-        if (*r->p == open) depth++;
-        else if (*r->p == close) depth--;
-        else if (*r->p == '\n') r->line++;
-        r->p++;
-      } while (*r->p && depth > 0);
-      if (depth > 0) {
-        error_set(err, errlen, "record %d (line %d): '%c' is never closed", rec, start_line, open);
-        free(moves);
-        return -1;
-      }
+      if (skip_group(r, c->rec, err, errlen)) return -1;
       continue;
     }
     while (*r->p && !isspace((unsigned char)*r->p) && !strchr("{}();[", *r->p)) r->p++;
     size_t len = (size_t)(r->p - t);
     if (!len) {
-      error_set(err, errlen, "record %d (line %d): unexpected '%c'", rec, r->line, *t);
-      free(moves);
+      error_set(err, errlen, "record %d (line %d): unexpected '%c'", c->rec, r->line, *t);
       return -1;
     }
     if (*t == '$' || is_move_number(t, len)) continue;
-    if (parse_result(t, len, &term, tscore2, &has_tscore)) {
-      has_term = 1;
-      break;
-    }
-    /* "12.F": a move number glued to its move. */
-    while (len && isdigit((unsigned char)*t) && memchr(t, '.', len)) {
-      const char *dot = memchr(t, '.', len);
-      while (dot < t + len && *dot == '.') dot++;
-      if (dot == t + len) break;
-      len -= (size_t)(dot - t);
-      t = dot;
-    }
-    if (parse_result(t, len, &term, tscore2, &has_tscore)) {
-      has_term = 1;
-      break;
-    }
-    for (size_t i = 0; i < len; i++) {
-      if (notation_move_index(&v, t[i]) < 0) {
-        error_set(err, errlen,
-             "record %d (line %d): '%.*s' is not a move: '%c' is not a house letter (%c-%c, "
-             "%c-%c)",
-             rec, r->line, (int)len, t, t[i], 'A', 'A' + v.houses - 1, 'a', 'a' + v.houses - 1);
-        free(moves);
-        return -1;
-      }
-      if (n + 2 > cap) {
-        char *m2 = realloc(moves, cap * 2);
-        if (!m2) {
-          free(moves);
-          error_set(err, errlen, "out of memory");
-          return -1;
-        }
-        moves = m2;
-        cap *= 2;
-      }
-      moves[n++] = t[i];
-    }
+    if (parse_result(t, len, &c->term, c->tscore2, &c->has_tscore)) return c->has_term = 1, 0;
+    strip_move_number(&t, &len);
+    if (parse_result(t, len, &c->term, c->tscore2, &c->has_tscore)) return c->has_term = 1, 0;
+    if (add_moves(m, c, t, len, r->line, err, errlen)) return -1;
   }
-  moves[n] = 0;
-  out->moves = moves;
-  out->plies = (int)n;
-  /* The players. */
-  const char *s = tag_get(tags, ntags, "White"), *nn = tag_get(tags, ntags, "Black");
-  if (!s) s = tag_get(tags, ntags, "South");
-  if (!nn) nn = tag_get(tags, ntags, "North");
+}
+
+/* The players (White/Black or South/North), the event and the round. */
+static int read_names(const record *c, pgn_game *out, char *err, size_t errlen) {
+  const char *s = tag_get(c->tags, c->ntags, "White"), *nn = tag_get(c->tags, c->ntags, "Black");
+  if (!s) s = tag_get(c->tags, c->ntags, "South");
+  if (!nn) nn = tag_get(c->tags, c->ntags, "North");
   if (!s || !nn || !*s || !*nn) {
-    error_set(err, errlen, "record %d (line %d): the %s player is not named (tag %s)", rec,
-         out->line, !s || !*s ? "South" : "North", !s || !*s ? "White or South" : "Black or North");
-    goto fail;
+    error_set(err, errlen, "record %d (line %d): the %s player is not named (tag %s)", c->rec,
+         c->line, !s || !*s ? "South" : "North", !s || !*s ? "White or South" : "Black or North");
+    return -1;
   }
   if (copy(out->south, sizeof out->south, s) || copy(out->north, sizeof out->north, nn)) {
-    error_set(err, errlen, "record %d (line %d): a player's name is longer than %zu characters", rec,
-         out->line, sizeof out->south - 1);
-    goto fail;
+    error_set(err, errlen, "record %d (line %d): a player's name is longer than %zu characters", c->rec,
+         c->line, sizeof out->south - 1);
+    return -1;
   }
-  const char *ev = tag_get(tags, ntags, "Event"), *rd = tag_get(tags, ntags, "Round");
+  const char *ev = tag_get(c->tags, c->ntags, "Event"), *rd = tag_get(c->tags, c->ntags, "Round");
   copy(out->event, sizeof out->event, ev ? ev : "");
   copy(out->round, sizeof out->round, rd ? rd : "");
-  variant_format(&v, out->variant, sizeof out->variant);
-  notation_format_position(&start, &v, NULL, out->opening, sizeof out->opening);
-  /* The result: the Result tag, else the movetext's result. */
-  int winner = PGN_NO_RESULT, score2[2] = {0, 0}, has_score = 0;
-  const char *res = tag_get(tags, ntags, "Result");
+  return 0;
+}
+
+/* The result: the Result tag, else the movetext's result; the final seeds
+ * of the Score tag, if any. */
+static int read_result(record *c, char *err, size_t errlen) {
+  c->winner = PGN_NO_RESULT;
+  const char *res = tag_get(c->tags, c->ntags, "Result");
   if (res) {
-    if (!parse_result(res, strlen(res), &winner, score2, &has_score)) {
+    if (!parse_result(res, strlen(res), &c->winner, c->score2, &c->has_score)) {
       error_set(err, errlen,
            "record %d (line %d): tag Result is '%s'; expected 1-0, 0-1, 1/2-1/2, * or final "
            "seeds such as 25-23",
-           rec, out->line, res);
-      goto fail;
+           c->rec, c->line, res);
+      return -1;
     }
-  } else if (has_term) {
-    winner = term;
-    if (has_tscore) memcpy(score2, tscore2, sizeof score2), has_score = 1;
+  } else if (c->has_term) {
+    c->winner = c->term;
+    if (c->has_tscore) memcpy(c->score2, c->tscore2, sizeof c->score2), c->has_score = 1;
   } else {
     error_set(err, errlen, "record %d (line %d): no result (a Result tag or 1-0, 0-1, 1/2-1/2, *)",
-         rec, out->line);
-    goto fail;
+         c->rec, c->line);
+    return -1;
   }
-  if (has_term && term != winner) {
-    error_set(err, errlen, "record %d (line %d): tag Result says %s, the movetext's result %s", rec,
-         out->line, winner_words(winner), winner_words(term));
-    goto fail;
+  if (c->has_term && c->term != c->winner) {
+    error_set(err, errlen, "record %d (line %d): tag Result says %s, the movetext's result %s", c->rec,
+         c->line, winner_words(c->winner), winner_words(c->term));
+    return -1;
   }
-  const char *sc = tag_get(tags, ntags, "Score");
+  const char *sc = tag_get(c->tags, c->ntags, "Score");
   if (sc) {
     int w2;
-    if (!parse_result(sc, strlen(sc), &w2, score2, &has_score) || !has_score) {
+    if (!parse_result(sc, strlen(sc), &w2, c->score2, &c->has_score) || !c->has_score) {
       error_set(err, errlen, "record %d (line %d): tag Score is '%s'; expected final seeds such as 25-23",
-           rec, out->line, sc);
-      goto fail;
+           c->rec, c->line, sc);
+      return -1;
     }
   }
-  /* Replay. */
+  return 0;
+}
+
+/* Replays the moves of out from c's start: the end, the winner and the
+ * final seeds (unless the record gave them) go to out. */
+static int replay(record *c, pgn_game *out, char *err, size_t errlen) {
   game gm;
-  if (game_init(&gm, &v, &start)) {
+  if (game_init(&gm, &c->v, &c->start)) {
     error_set(err, errlen, "out of memory");
-    goto fail;
+    return -1;
   }
   for (int i = 0; i < out->plies; i++) {
-    int rc = game_play(&gm, notation_move_index(&v, moves[i]));
+    int rc = game_play(&gm, notation_move_index(&c->v, out->moves[i]));
     if (rc) {
       char legal[64];
-      notation_format_legal(&v, gm.legal, legal, sizeof legal);
+      notation_format_legal(&c->v, gm.legal, legal, sizeof legal);
       if (rc == -2) error_set(err, errlen, "out of memory");
       else if (gm.end != BOARD_END_NONE)
         error_set(err, errlen, "record %d (line %d): move %d (%c) comes after the end of the game (%s)",
-             rec, out->line, i + 1, moves[i], board_end_name(gm.end));
+             c->rec, c->line, i + 1, out->moves[i], board_end_name(gm.end));
       else
-        error_set(err, errlen, "record %d (line %d): move %d (%c) is not legal; legal moves: %s", rec,
-             out->line, i + 1, moves[i], legal);
+        error_set(err, errlen, "record %d (line %d): move %d (%c) is not legal; legal moves: %s", c->rec,
+             c->line, i + 1, out->moves[i], legal);
       game_free(&gm);
-      goto fail;
+      return -1;
     }
   }
-  const char *termination = tag_get(tags, ntags, "Termination");
+  const char *termination = tag_get(c->tags, c->ntags, "Termination");
   if (gm.end != BOARD_END_NONE) {
-    if (winner != PGN_NO_RESULT && winner != gm.winner) {
+    if (c->winner != PGN_NO_RESULT && c->winner != gm.winner) {
       error_set(err, errlen, "record %d (line %d): the result says %s, but the moves end the game "
-           "with %s", rec, out->line, winner_words(winner), winner_words(gm.winner));
+           "with %s", c->rec, c->line, winner_words(c->winner), winner_words(gm.winner));
       game_free(&gm);
-      goto fail;
+      return -1;
     }
-    if (!has_score) memcpy(score2, gm.score2, sizeof score2);
-  } else if (!has_score) {
-    score2[0] = 2 * gm.pos.store[0];
-    score2[1] = 2 * gm.pos.store[1];
+    if (!c->has_score) memcpy(c->score2, gm.score2, sizeof c->score2);
+  } else if (!c->has_score) {
+    c->score2[0] = 2 * gm.pos.store[0];
+    c->score2[1] = 2 * gm.pos.store[1];
   }
   copy(out->end, sizeof out->end,
        termination && *termination ? termination
        : gm.end != BOARD_END_NONE  ? board_end_name(gm.end)
                                    : "unknown");
   game_free(&gm);
-  out->winner = winner;
-  memcpy(out->score2, score2, sizeof score2);
+  out->winner = c->winner;
+  memcpy(out->score2, c->score2, sizeof c->score2);
+  return 0;
+}
+
+/* Reads one record. Returns 1 for a record, 0 at the end, -1 on error. */
+static int read_record(reader *r, int rec, pgn_game *out, char *err, size_t errlen) {
+  record c = {.rec = rec, .term = PGN_NO_RESULT};
+  memset(out, 0, sizeof *out);
+  skip_space(r);
+  if (!*r->p) return 0;
+  out->line = c.line = r->line;
+  if (read_tags(r, &c, err, errlen) || read_start(&c, err, errlen)) return -1;
+  move_list m = {malloc(64), 0, 64};
+  if (!m.s) {
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
+  if (read_movetext(r, &c, &m, err, errlen)) {
+    free(m.s);
+    return -1;
+  }
+  m.s[m.n] = 0;
+  out->moves = m.s;
+  out->plies = (int)m.n;
+  if (read_names(&c, out, err, errlen)) goto fail;
+  variant_format(&c.v, out->variant, sizeof out->variant);
+  notation_format_position(&c.start, &c.v, NULL, out->opening, sizeof out->opening);
+  if (read_result(&c, err, errlen) || replay(&c, out, err, errlen)) goto fail;
   return 1;
 fail:
   free(out->moves);

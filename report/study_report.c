@@ -450,21 +450,8 @@ static void both(FILE *h, FILE *m, const char *html, const char *md) {
   fputs(md, m);
 }
 
-int study_report(const study *s, const char *outdir, const study_charts_result *res,
-                 char *err, size_t errlen) {
-  if (plot_mkdirs(outdir, err, errlen)) return -1;
-  char hp[4200], mp[4200], idx[4200];
-  snprintf(hp, sizeof hp, "%s/variants.html", outdir);
-  snprintf(mp, sizeof mp, "%s/variants.md", outdir);
-  snprintf(idx, sizeof idx, "%s/index.html", outdir);
-  int has_index = !access(idx, R_OK);
-  outfile hf, mf = {0}; /* each written whole or not at all */
-  if (outfile_open(&hf, hp, err, errlen)) return -1;
-  if (outfile_open(&mf, mp, err, errlen)) {
-    outfile_abort(&hf);
-    return -1;
-  }
-  FILE *h = hf.f, *m = mf.f;
+/* The title, the run's line, its command and players. */
+static void write_head(FILE *h, FILE *m, const study *s, int has_index) {
   char title[300];
   snprintf(title, sizeof title, "Variant study of run %lld (%s)", (long long)s->run.id,
            s->run.name);
@@ -501,7 +488,10 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   }
   fprintf(h, ".</p>\n");
   fprintf(m, ".\n\n");
-  /* Metrics. */
+}
+
+/* The table of metrics per variant and how they are measured. */
+static void write_metrics(FILE *h, FILE *m, const study *s) {
   both(h, m, "<h2 id=\"metrics\">Metrics per variant</h2>\n", "## Metrics per variant\n\n");
   tables_head(h, m, s, "metric");
   for (int r = 0; r < C_NROWS; r++) tables_row(h, m, s, row_labels[r], cell, r);
@@ -523,7 +513,10 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   fprintf(m, "\n");
   md_text(m, method);
   fprintf(m, "\n\n");
-  /* Elo. */
+}
+
+/* The Elo of each player under each variant, and where the order changes. */
+static void write_elo(FILE *h, FILE *m, const study *s) {
   int any = 0;
   for (int vi = 0; vi < s->nvariants; vi++) any |= s->variant[vi].rated;
   if (any) {
@@ -571,7 +564,10 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
     fprintf(h, "</p>\n");
     fprintf(m, "\n\n");
   }
-  /* Tests. */
+}
+
+/* The tests of the differences between pairs of variants. */
+static void write_tests(FILE *h, FILE *m, const study *s) {
   if (s->ntests) {
     both(h, m, "<h2 id=\"tests\">Differences between variants</h2>\n",
          "## Differences between variants\n\n");
@@ -617,7 +613,10 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
          "as half a win (conservative). Holm's adjustment over the pairs of variants. The games "
          "of two variants are treated as independent samples.\n\n");
   }
-  /* Charts. */
+}
+
+/* The charts that were drawn, and why the others were not. */
+static void write_charts(FILE *h, FILE *m, const study_charts_result *res) {
   both(h, m, "<h2 id=\"charts\">Charts</h2>\n", "## Charts\n\n");
   for (int c = 0; c < STUDY_NCHARTS; c++) {
     if (res && res->made[c]) {
@@ -641,6 +640,10 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
       fprintf(m, "\n\n");
     }
   }
+}
+
+/* The footer: the version and the time of writing. */
+static void write_footer(FILE *h, FILE *m) {
   time_t now = time(NULL);
   struct tm tm;
   char when[32] = "";
@@ -648,6 +651,29 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
           when);
   fprintf(m, "---\nWritten by oware %s on %s.\n", OWARE_VERSION, when);
+}
+
+int study_report(const study *s, const char *outdir, const study_charts_result *res,
+                 char *err, size_t errlen) {
+  if (plot_mkdirs(outdir, err, errlen)) return -1;
+  char hp[4200], mp[4200], idx[4200];
+  snprintf(hp, sizeof hp, "%s/variants.html", outdir);
+  snprintf(mp, sizeof mp, "%s/variants.md", outdir);
+  snprintf(idx, sizeof idx, "%s/index.html", outdir);
+  int has_index = !access(idx, R_OK);
+  outfile hf, mf = {0}; /* each written whole or not at all */
+  if (outfile_open(&hf, hp, err, errlen)) return -1;
+  if (outfile_open(&mf, mp, err, errlen)) {
+    outfile_abort(&hf);
+    return -1;
+  }
+  FILE *h = hf.f, *m = mf.f;
+  write_head(h, m, s, has_index);
+  write_metrics(h, m, s);
+  write_elo(h, m, s);
+  write_tests(h, m, s);
+  write_charts(h, m, res);
+  write_footer(h, m);
   if (outfile_commit(&hf, err, errlen)) {
     outfile_abort(&mf);
     return -1;

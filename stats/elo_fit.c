@@ -480,40 +480,29 @@ done:
   return ret;
 }
 
-int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *out, char *err,
-               size_t errlen) {
-  rating_options defaults = {NULL, 0, 0, 1, 0};
-  if (!opt) opt = &defaults;
-  memset(out, 0, sizeof *out);
-  int n = p->n, anchor = -1, ret = -1;
+/* Checks the options and finds the anchor's index (-1: the mean). */
+static int check_options(const rating_pool *p, const rating_options *opt, int *anchor, char *err,
+                         size_t errlen) {
   if (opt->bootstrap < 0 || opt->prior < 0 || !isfinite(opt->prior) || !isfinite(opt->anchor_elo)) {
     error_set(err, errlen, "rating: bad options (bootstrap %d, prior %g, anchor Elo %g)", opt->bootstrap,
          opt->prior, opt->anchor_elo);
     return -1;
   }
   if (opt->anchor && *opt->anchor) {
-    for (int i = 0; i < n; i++)
-      if (!strcmp(p->name[i], opt->anchor)) anchor = i;
-    if (anchor < 0) {
+    for (int i = 0; i < p->n; i++)
+      if (!strcmp(p->name[i], opt->anchor)) *anchor = i;
+    if (*anchor < 0) {
       error_set(err, errlen, "rating: unknown anchor '%s': no such player in the games rated", opt->anchor);
       return -1;
     }
   }
-  if (n <= 0) return 0;
-  out->n = n;
-  size_t nn = (size_t)n * (size_t)n;
-  out->player = calloc((size_t)n, sizeof *out->player);
-  out->order = malloc((size_t)n * sizeof *out->order);
-  out->cov = calloc(nn, sizeof *out->cov);
-  out->los = malloc(nn * sizeof *out->los);
-  double *W = malloc(nn * sizeof *W), *D = malloc(nn * sizeof *D);
-  double *r = malloc((size_t)n * sizeof *r);
-  int *marked = calloc((size_t)n, sizeof *marked);
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  if (!out->player || !out->order || !out->cov || !out->los || !W || !D || !r || !marked) {
-    error_set(err, errlen, "rating: out of memory (%d players)", n);
-    goto done;
-  }
+  return 0;
+}
+
+/* The pool's counts into W and D (n×n, row-major) and each player's games,
+ * wins, draws, losses, score and draw ratio into out. */
+static void count_games(const rating_pool *p, rating_result *out, double *W, double *D) {
+  int n = p->n;
   for (int i = 0; i < n; i++) {
     rating_player *pl = &out->player[i];
     snprintf(pl->name, sizeof pl->name, "%s", p->name[i]);
@@ -534,35 +523,28 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
     }
   }
   out->games /= 2;
-  fit_data f = {n, W, D, opt->prior > 0 ? opt->prior : RATING_PRIOR_DRAWS};
-  fit_out o = {r, marked, 0, 0};
-  if (fit_core(&f, &o, out->cov)) {
-    error_set(err, errlen, "rating: the fit failed (the information matrix is not positive definite)");
-    goto done;
+}
+
+/* The covariance C (n×n) of Elo anchored at player `anchor`:
+ * e' = e − e_a: C'_ij = C_ij − C_ia − C_aj + C_aa. -1 when out of memory. */
+static int anchor_cov(double *C, int n, int anchor) {
+  double *ca = malloc((size_t)n * sizeof *ca), caa = C[(size_t)anchor * n + anchor];
+  if (!ca) return -1;
+  for (int i = 0; i < n; i++) ca[i] = C[(size_t)i * n + anchor];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) C[(size_t)i * n + j] += caa - ca[i] - ca[j];
+  for (int i = 0; i < n; i++) {
+    C[(size_t)anchor * n + i] = C[(size_t)i * n + anchor] = 0;
+    if (C[(size_t)i * n + i] < 0) C[(size_t)i * n + i] = 0;
   }
-  out->iterations = o.iterations;
-  out->regularized = o.regularized;
-  /* To Elo, anchored; the covariance follows the anchor's translation. */
-  double k2 = ELO_PER_NAT * ELO_PER_NAT;
-  for (size_t q = 0; q < nn; q++) out->cov[q] *= k2;
-  for (int i = 0; i < n; i++) r[i] *= ELO_PER_NAT;
-  anchor_elo(r, n, anchor, opt->anchor_elo);
-  if (anchor >= 0) {
-    /* e' = e − e_a: C'_ij = C_ij − C_ia − C_aj + C_aa. */
-    double *C = out->cov, *ca = malloc((size_t)n * sizeof *ca), caa = C[(size_t)anchor * n + anchor];
-    if (!ca) {
-      error_set(err, errlen, "rating: out of memory");
-      goto done;
-    }
-    for (int i = 0; i < n; i++) ca[i] = C[(size_t)i * n + anchor];
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < n; j++) C[(size_t)i * n + j] += caa - ca[i] - ca[j];
-    for (int i = 0; i < n; i++) {
-      C[(size_t)anchor * n + i] = C[(size_t)i * n + anchor] = 0;
-      if (C[(size_t)i * n + i] < 0) C[(size_t)i * n + i] = 0;
-    }
-    free(ca);
-  }
+  free(ca);
+  return 0;
+}
+
+/* Each player's Elo (r), standard error, 95% interval and bound mark
+ * (marked), then the likelihood of superiority of every pair. */
+static void set_estimates(rating_result *out, const double *r, const int *marked) {
+  int n = out->n;
   double z = stats_z95();
   for (int i = 0; i < n; i++) {
     rating_player *pl = &out->player[i];
@@ -583,15 +565,13 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
       else los = fabs(d) < 1e-9 ? 0.5 : d > 0 ? 1.0 : 0.0;
       out->los[(size_t)i * n + j] = los;
     }
-  if (opt->bootstrap > 0 && n > 1 && bootstrap(&f, opt, anchor, out)) {
-    error_set(err, errlen, "rating: the bootstrap failed (out of memory)");
-    goto done;
-  }
+}
+
+/* The order by rank and each player's rank. -1 when out of memory. */
+static int rank_players(rating_result *out) {
+  int n = out->n;
   rank_key *keys = malloc((size_t)n * sizeof *keys);
-  if (!keys) {
-    error_set(err, errlen, "rating: out of memory");
-    goto done;
-  }
+  if (!keys) return -1;
   for (int i = 0; i < n; i++) keys[i] = (rank_key){out->player[i].elo, out->player[i].name, i};
   qsort(keys, (size_t)n, sizeof *keys, by_rank);
   for (int k = 0; k < n; k++) {
@@ -599,6 +579,58 @@ int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *o
     out->player[keys[k].index].rank = k + 1;
   }
   free(keys);
+  return 0;
+}
+
+int rating_fit(const rating_pool *p, const rating_options *opt, rating_result *out, char *err,
+               size_t errlen) {
+  rating_options defaults = {NULL, 0, 0, 1, 0};
+  if (!opt) opt = &defaults;
+  memset(out, 0, sizeof *out);
+  int n = p->n, anchor = -1, ret = -1;
+  if (check_options(p, opt, &anchor, err, errlen)) return -1;
+  if (n <= 0) return 0;
+  out->n = n;
+  size_t nn = (size_t)n * (size_t)n;
+  out->player = calloc((size_t)n, sizeof *out->player);
+  out->order = malloc((size_t)n * sizeof *out->order);
+  out->cov = calloc(nn, sizeof *out->cov);
+  out->los = malloc(nn * sizeof *out->los);
+  double *W = malloc(nn * sizeof *W), *D = malloc(nn * sizeof *D);
+  double *r = malloc((size_t)n * sizeof *r);
+  int *marked = calloc((size_t)n, sizeof *marked);
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  if (!out->player || !out->order || !out->cov || !out->los || !W || !D || !r || !marked) {
+    error_set(err, errlen, "rating: out of memory (%d players)", n);
+    goto done;
+  }
+  count_games(p, out, W, D);
+  fit_data f = {n, W, D, opt->prior > 0 ? opt->prior : RATING_PRIOR_DRAWS};
+  fit_out o = {r, marked, 0, 0};
+  if (fit_core(&f, &o, out->cov)) {
+    error_set(err, errlen, "rating: the fit failed (the information matrix is not positive definite)");
+    goto done;
+  }
+  out->iterations = o.iterations;
+  out->regularized = o.regularized;
+  /* To Elo, anchored; the covariance follows the anchor's translation. */
+  double k2 = ELO_PER_NAT * ELO_PER_NAT;
+  for (size_t q = 0; q < nn; q++) out->cov[q] *= k2;
+  for (int i = 0; i < n; i++) r[i] *= ELO_PER_NAT;
+  anchor_elo(r, n, anchor, opt->anchor_elo);
+  if (anchor >= 0 && anchor_cov(out->cov, n, anchor)) {
+    error_set(err, errlen, "rating: out of memory");
+    goto done;
+  }
+  set_estimates(out, r, marked);
+  if (opt->bootstrap > 0 && n > 1 && bootstrap(&f, opt, anchor, out)) {
+    error_set(err, errlen, "rating: the bootstrap failed (out of memory)");
+    goto done;
+  }
+  if (rank_players(out)) {
+    error_set(err, errlen, "rating: out of memory");
+    goto done;
+  }
   ret = 0;
 done:
   gsl_set_error_handler(old);
@@ -608,4 +640,3 @@ done:
   free(marked);
   return ret;
 }
-
