@@ -19,6 +19,16 @@
 #include "store/replay.h"
 
 
+void report_footer(FILE *h, FILE *m, const char *md_before) {
+  time_t now = time(NULL);
+  struct tm tm;
+  char when[32] = "";
+  if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
+          when);
+  fprintf(m, "%s---\nWritten by oware %s on %s.\n", md_before, OWARE_VERSION, when);
+}
+
 void report_html_escape(FILE *f, const char *s) {
   for (; *s; s++) switch (*s) {
     case '&': fputs("&amp;", f); break;
@@ -698,13 +708,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   if (r->games && viewer_write(h, db, &r->run, &viewed, err, errlen)) goto done;
   if (viewed) fprintf(m, "\nThe games can be stepped through in index.html (section Games).\n");
   write_files(&o, r, outdir, ogn);
-  time_t now = time(NULL);
-  struct tm tm;
-  char when[32] = "";
-  if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
-          when);
-  fprintf(m, "\n---\nWritten by oware %s on %s.\n", OWARE_VERSION, when);
+  report_footer(h, m, "\n");
   h = m = NULL;
   if (outfile_commit(&hf, err, errlen) || outfile_commit(&mf, err, errlen)) goto done;
   if (log) fprintf(log, "report: %s (and report.md)\n", hpath);

@@ -32,4 +32,8 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
 /* Writes s to f with &, <, >, " and ' escaped for HTML text and attribute values. */
 void report_html_escape(FILE *f, const char *s);
 
+/* The pages' footer, the version and the time of writing: the HTML page's
+ * end on h, the Markdown's last lines on m after md_before. */
+void report_footer(FILE *h, FILE *m, const char *md_before);
+
 #endif

@@ -642,17 +642,6 @@ static void write_charts(FILE *h, FILE *m, const study_charts_result *res) {
   }
 }
 
-/* The footer: the version and the time of writing. */
-static void write_footer(FILE *h, FILE *m) {
-  time_t now = time(NULL);
-  struct tm tm;
-  char when[32] = "";
-  if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  fprintf(h, "<footer>Written by oware %s on %s.</footer>\n</body>\n</html>\n", OWARE_VERSION,
-          when);
-  fprintf(m, "---\nWritten by oware %s on %s.\n", OWARE_VERSION, when);
-}
-
 int study_report(const study *s, const char *outdir, const study_charts_result *res,
                  char *err, size_t errlen) {
   if (plot_mkdirs(outdir, err, errlen)) return -1;
@@ -673,7 +662,7 @@ int study_report(const study *s, const char *outdir, const study_charts_result *
   write_elo(h, m, s);
   write_tests(h, m, s);
   write_charts(h, m, res);
-  write_footer(h, m);
+  report_footer(h, m, "");
   if (outfile_commit(&hf, err, errlen)) {
     outfile_abort(&mf);
     return -1;

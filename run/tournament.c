@@ -11,6 +11,7 @@
 #include "store/rating_store.h"
 #include "run/runner.h"
 #include "stats/sprt.h"
+#include "core/array.h"
 #include "core/clock.h"
 #include "core/game.h"
 #include "core/notation.h"
@@ -385,9 +386,11 @@ typedef struct play {
   long long stored, total, fresh;
   /* The batch waiting for flush. */
   store_game *batch;
-  int nbatch, capbatch;
+  int nbatch;
+  size_t capbatch;
   store_series *done_series;
-  int ndone, capdone;
+  int ndone;
+  size_t capdone;
   int checkpoint_due;     /* the ratings are to be stored at `checkpoint_at` games */
   long long checkpoint_at;
   int decided;
@@ -515,15 +518,9 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   play *pl = ctx;
   tournament *t = pl->t;
   const unit *u = &pl->units[r->job];
-  if (pl->nbatch == pl->capbatch) {
-    int ncap = pl->capbatch ? 2 * pl->capbatch : 256;
-    store_game *nb = realloc(pl->batch, (size_t)ncap * sizeof *nb);
-    if (!nb) {
-      error_set(err, errlen, "out of memory");
-      return -1;
-    }
-    pl->batch = nb;
-    pl->capbatch = ncap;
+  if (array_reserve(&pl->batch, sizeof *pl->batch, (size_t)pl->nbatch, &pl->capbatch, 256)) {
+    error_set(err, errlen, "out of memory");
+    return -1;
   }
   char *moves = malloc((size_t)r->plies + 1);
   if (!moves) {
@@ -563,15 +560,10 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   int was_done = st->done;
   series_add(st, &t->format, ab_result(s));
   if (st->done && !was_done) {
-    if (pl->ndone == pl->capdone) {
-      int ncap = pl->capdone ? 2 * pl->capdone : 64;
-      store_series *nd = realloc(pl->done_series, (size_t)ncap * sizeof *nd);
-      if (!nd) {
-        error_set(err, errlen, "out of memory");
-        return -1;
-      }
-      pl->done_series = nd;
-      pl->capdone = ncap;
+    if (array_reserve(&pl->done_series, sizeof *pl->done_series, (size_t)pl->ndone,
+                      &pl->capdone, 64)) {
+      error_set(err, errlen, "out of memory");
+      return -1;
     }
     pl->done_series[pl->ndone++] = (store_series){t->run.id, s->series_no, vi, round, a, b,
                                                   st->games, st->wins[0], st->wins[1],
