@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "store/rating_store.h"
+#include "stats/proportion.h"
 
 
 const char *plot_end_name(int e) {
@@ -223,18 +224,12 @@ static int player_by_name(const plot_run *r, const char *name) {
   return -1;
 }
 
-/* 95% Wilson score interval of points out of games, in %. */
+/* 95% Wilson score interval of points out of games (stats/proportion.h), in %. */
 static void wilson(double points, long long games, double *lo, double *hi) {
-  if (games <= 0) {
-    *lo = 0, *hi = 100;
-    return;
-  }
-  const double z = 1.959963984540054;
-  double n = (double)games, p = points / n, z2n = z * z / n;
-  double centre = (p + z2n / 2) / (1 + z2n);
-  double half = z * sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
-  *lo = 100.0 * fmax(0.0, centre - half);
-  *hi = 100.0 * fmin(1.0, centre + half);
+  proportion_interval x;
+  proportion_wilson(points, games, &x);
+  *lo = 100.0 * x.lo;
+  *hi = 100.0 * x.hi;
 }
 
 /* Elo for every player: the latest stored fit when it covers every game of
