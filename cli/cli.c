@@ -1,13 +1,11 @@
 /* cli.c: errors, numbers, files and new runs shared by the subcommands. */
 #include "cli/cli.h"
-#include "cli/output.h"
 #include "players/player.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +25,6 @@ int cli_run_subcommand(const char *cmd, const char *help, const cli_subcommand *
     snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", sub[i].name);
   }
   return cli_error(cmd, "unknown subcommand '%s' (%s)", argv[0], names);
-}
-
-int cli_error(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "oware %s: ", cmd);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  return CLI_EXIT_USAGE;
 }
 
 void cli_warn_threads(const char *cmd, const player_config *cfg) {

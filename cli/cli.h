@@ -7,11 +7,7 @@
 
 #include "store/store.h"
 #include "core/variant.h"
-
-/* Exit codes: 0 success, 1 runtime failure, 2 bad input. */
-#define CLI_EXIT_OK 0
-#define CLI_EXIT_FAIL 1
-#define CLI_EXIT_USAGE 2
+#include "cli/output.h" /* cli_error and the exit codes, below this file */
 
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
@@ -29,9 +25,6 @@ typedef struct cli_subcommand {
  * the names. */
 int cli_run_subcommand(const char *cmd, const char *help, const cli_subcommand *sub, int n,
                        int argc, char **argv);
-
-/* Prints "oware CMD: message" to stderr; returns CLI_EXIT_USAGE. */
-int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reads a whole number in [lo, hi]; prints an error naming opt otherwise. */
 int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
