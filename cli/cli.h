@@ -47,16 +47,13 @@ char *cli_read_file(const char *cmd, const char *path);
 char *cli_quote_args(const char *prefix, int argc, char **argv);
 
 /* The default database, and the one way a command stores a new run in a
- * database: makes results/ for the default path, opens (creating) the
+ * database: makes results/ for the default path (core/path.h), opens (creating) the
  * database and inserts run (setting run->id). Returns 0 with *db open,
  * CLI_EXIT_USAGE when the database cannot be opened (a path, a foreign or
  * newer file) or CLI_EXIT_FAIL when the run cannot be written, each after
  * printing the error; *db is then NULL or still open for the caller to close. */
 #define CLI_DEFAULT_DB "results/oware.db"
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db);
-
-/* Makes the folder that holds path (one level: results/ for results/x.db). */
-void cli_make_parent(const char *path);
 
 /* Ctrl-C and SIGTERM set *flag and print message; a second one exits at
  * once. cli_release_stop restores the default handlers. */

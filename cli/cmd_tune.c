@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/rating_print.h"
@@ -16,6 +15,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "core/path.h"
 #include "players/eval.h"
 #include "players/level.h"
 #include "players/tablebase.h"
@@ -379,7 +379,8 @@ static int write_weights(const char *cmd, const tune_cfg *c, int64_t run_id, con
   if (c->out) {
     snprintf(outp, sizeof outp, "%s", c->out);
   } else {
-    mkdir("results", 0777); /* an error shows when the file cannot be written */
+    char err[512];
+    path_mkdirs("results", err, sizeof err); /* an error shows when the file cannot be written */
     snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run_id);
   }
   outfile wf;

@@ -2,6 +2,7 @@
 #include "report/plot.h"
 #include "core/error.h"
 #include "core/outfile.h"
+#include "core/path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,33 +63,6 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
     }
     if (!p[n]) break;
     p += n + 1;
-  }
-  return 0;
-}
-
-int plot_mkdirs(const char *dir, char *err, size_t errlen) {
-  char path[4096];
-  if (!dir[0]) return 0; /* the current folder */
-  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-    error_set(err, errlen, "path too long: %.60s…", dir);
-    return -1;
-  }
-  for (char *p = path + 1;; p++) {
-    if (*p == '/' || !*p) {
-      char c = *p;
-      *p = 0;
-      if (mkdir(path, 0777) && errno != EEXIST) {
-        error_set(err, errlen, "cannot create folder '%s': %s", path, strerror(errno));
-        return -1;
-      }
-      *p = c;
-      if (!c) break;
-    }
-  }
-  struct stat st;
-  if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-    error_set(err, errlen, "'%s' is not a folder", dir);
-    return -1;
   }
   return 0;
 }
@@ -943,7 +917,7 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
                     const plot_options *opt, plot_result *res, FILE *log, char *err,
                     size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (plot_mkdirs(outdir, err, errlen)) return -1;
+  if (path_mkdirs(outdir, err, errlen)) return -1;
   char prog[4096];
   res->gnuplot_missing = find_program(gnuplot_program(opt), prog, sizeof prog) != 0;
   if (res->gnuplot_missing && log)
