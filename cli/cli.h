@@ -82,8 +82,9 @@ int cli_export(int argc, char **argv);
 int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_report.c */
 int cli_tune(int argc, char **argv);
 int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
-/* cmd_study.c: `oware variants` with study options or --help (cli_variants_list hands over), `oware calibrate`. */
-int cli_variants_study(int argc, char **argv);
+/* cmd_study.c: `oware study` (also the old spelling `oware variants --players ...`:
+ * cli_variants_list hands over), `oware calibrate`. */
+int cli_study(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_play(int argc, char **argv); /* cmd_play.c */
 /* cmd_egdb.c: `oware egdb build|probe|stats`, and `oware bench egdb` (cmd_bench.c hands over). */
