@@ -1,13 +1,12 @@
 /* cli.c: errors, numbers, files and new runs shared by the subcommands. */
 #include "cli/cli.h"
-#include "cli/output.h"
+#include "core/path.h"
 #include "players/player.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +26,6 @@ int cli_run_subcommand(const char *cmd, const char *help, const cli_subcommand *
     snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", sub[i].name);
   }
   return cli_error(cmd, "unknown subcommand '%s' (%s)", argv[0], names);
-}
-
-int cli_error(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "oware %s: ", cmd);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  return CLI_EXIT_USAGE;
 }
 
 void cli_warn_threads(const char *cmd, const player_config *cfg) {
@@ -167,15 +156,6 @@ void cli_release_stop(void) {
   signal(SIGTERM, SIG_DFL);
 }
 
-void cli_make_parent(const char *path) {
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (!slash || slash == dir) return;
-  *slash = 0;
-  mkdir(dir, 0777); /* an error shows when the file cannot be created */
-}
-
 /* Removes a database file (and its WAL files) that this command created. */
 static void remove_created(const char *path) {
   char side[1100];
@@ -195,7 +175,8 @@ int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, stor
   if (cli_check_name(cmd, "run name", run->name)) return CLI_EXIT_USAGE;
   for (int i = 0; i < run->nplayers; i++)
     if (cli_check_name(cmd, "player name", run->player_name[i])) return CLI_EXIT_USAGE;
-  if (!strcmp(db_path, CLI_DEFAULT_DB)) cli_make_parent(db_path);
+  /* results/ for the default path; an error shows when the database cannot be created. */
+  if (!strcmp(db_path, CLI_DEFAULT_DB)) path_mkdirs_parent(db_path, err, sizeof err);
   /* A database that this command creates and cannot write (a full disk) is
    * removed again: no 0-byte or half-made file is left behind. */
   struct stat st;

@@ -7,11 +7,7 @@
 
 #include "store/store.h"
 #include "core/variant.h"
-
-/* Exit codes: 0 success, 1 runtime failure, 2 bad input. */
-#define CLI_EXIT_OK 0
-#define CLI_EXIT_FAIL 1
-#define CLI_EXIT_USAGE 2
+#include "cli/output.h" /* cli_error and the exit codes, below this file */
 
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
@@ -29,9 +25,6 @@ typedef struct cli_subcommand {
  * the names. */
 int cli_run_subcommand(const char *cmd, const char *help, const cli_subcommand *sub, int n,
                        int argc, char **argv);
-
-/* Prints "oware CMD: message" to stderr; returns CLI_EXIT_USAGE. */
-int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reads a whole number in [lo, hi]; prints an error naming opt otherwise. */
 int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
@@ -54,16 +47,13 @@ char *cli_read_file(const char *cmd, const char *path);
 char *cli_quote_args(const char *prefix, int argc, char **argv);
 
 /* The default database, and the one way a command stores a new run in a
- * database: makes results/ for the default path, opens (creating) the
+ * database: makes results/ for the default path (core/path.h), opens (creating) the
  * database and inserts run (setting run->id). Returns 0 with *db open,
  * CLI_EXIT_USAGE when the database cannot be opened (a path, a foreign or
  * newer file) or CLI_EXIT_FAIL when the run cannot be written, each after
  * printing the error; *db is then NULL or still open for the caller to close. */
 #define CLI_DEFAULT_DB "results/oware.db"
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db);
-
-/* Makes the folder that holds path (one level: results/ for results/x.db). */
-void cli_make_parent(const char *path);
 
 /* Ctrl-C and SIGTERM set *flag and print message; a second one exits at
  * once. cli_release_stop restores the default handlers. */
@@ -92,8 +82,9 @@ int cli_export(int argc, char **argv);
 int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_report.c */
 int cli_tune(int argc, char **argv);
 int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
-/* cmd_study.c: `oware variants` with study options or --help (cli_variants_list hands over), `oware calibrate`. */
-int cli_variants_study(int argc, char **argv);
+/* cmd_study.c: `oware study` (also the old spelling `oware variants --players ...`:
+ * cli_variants_list hands over), `oware calibrate`. */
+int cli_study(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_play(int argc, char **argv); /* cmd_play.c */
 /* cmd_egdb.c: `oware egdb build|probe|stats`, and `oware bench egdb` (cmd_bench.c hands over). */

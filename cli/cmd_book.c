@@ -1,31 +1,18 @@
 /* cmd_book.c: `oware book build|show`: the opening book built by our own searches, and what a book file holds. */
-#include <errno.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "core/clock.h"
 #include "core/notation.h"
+#include "core/path.h"
 #include "players/book.h"
 
 /* The progress line (ctx): the positions searched of all. book_build calls
  * it under its lock, one call at a time. */
 static void show_progress(void *ctx, long long done, long long total) {
   cli_progress_update(ctx, "searched", NULL, done, total, "positions");
-}
-
-/* Makes the folders above path, as mkdir -p (for the default path). */
-static void make_folders(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(buf, 0777) && errno != EEXIST) return;
-    *p = '/';
-  }
 }
 
 static const char build_help[] =
@@ -64,7 +51,7 @@ static int book_build_cmd(int argc, char **argv) {
   if (cli_variant(cmd, vtext, &c.v)) return CLI_EXIT_USAGE;
   if (!out) {
     book_default_path(pbuf, sizeof pbuf);
-    make_folders(pbuf);
+    path_mkdirs_parent(pbuf, err, sizeof err); /* an error shows when the book is written */
     out = pbuf;
   }
   cli_progress line;

@@ -1,4 +1,4 @@
-/* cmd_core.c: the rules commands: `oware perft`, `oware replay`, `oware variants`. */
+/* cmd_core.c: the rules commands: `oware perft`, `oware replay`, `oware variants` (the list). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +198,21 @@ out:
   return rc;
 }
 
+static const char variants_help[] =
+    "usage: oware variants\n"
+    "The named rule variants and their switches. A variant study (players playing\n"
+    "several variants, compared) is `oware study` (see 'oware study --help').\n";
+
 int cli_variants_list(int argc, char **argv) {
-  for (int i = 0; i < argc; i++) /* study options or --help: cmd_study.c */
-    if (strcmp(argv[i], "--list")) return cli_variants_study(argc, argv);
+  if (argc == 1 && cli_is_help(argv[0])) {
+    fputs(variants_help, stdout);
+    return CLI_EXIT_OK;
+  }
+  for (int i = 0; i < argc; i++) /* the old spelling of a study: `oware variants --players ...` */
+    if (strcmp(argv[i], "--list")) {
+      fprintf(stderr, "oware variants: a variant study is now 'oware study' (the same options)\n");
+      return cli_study(argc, argv);
+    }
   static const char *const lap[] = {"skip", "fill"};
   static const char *const feed[] = {"must", "none"};
   static const char *const cyc[] = {"own", "split"};

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/options.h"
+#include "core/path.h"
 #include "core/variant.h"
 
 #define DEFAULT_DB "results/oware.db"
@@ -200,7 +201,7 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
   snprintf(name, sizeof name, "%s%s", ia->name ? "" : "imported ", ia->name ? ia->name : ia->path);
   char *command = cli_quote_args("oware rate", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  cli_make_parent(ia->db_path);
+  path_mkdirs_parent(ia->db_path, err, sizeof err); /* an error shows when it is opened */
   if (store_open(ia->db_path, 1, db, err, sizeof err)) {
     free(command);
     return cli_error(cmd, "%s", err);

@@ -1,4 +1,4 @@
-/* cmd_study.c: `oware variants` in study mode (one run over several rule variants, compared) and `oware calibrate` (difficulty levels). */
+/* cmd_study.c: `oware study` (one run over several rule variants, compared) and `oware calibrate` (difficulty levels). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -39,14 +39,12 @@ static void catch_signals(int on) {
 }
 
 
-/* ================================================================ oware variants (study) */
+/* ================================================================ oware study */
 
 static const char study_usage[] =
-    "usage: oware variants [--list]\n"
-    "       oware variants --players 'SPEC;SPEC;...' [options]\n"
-    "       oware variants --run N [--db PATH] [--report] [--out DIR] [--bootstrap B]\n"
-    "Without arguments (or with --list): the named rule variants and their switches.\n"
-    "With --players: a variant study. One round-robin run (stored in the database)\n"
+    "usage: oware study --players 'SPEC;SPEC;...' [options]\n"
+    "       oware study --run N [--db PATH] [--report] [--out DIR] [--bootstrap B]\n"
+    "A variant study: one round-robin run (stored in the database)\n"
     "plays every pairing N games (an even number: game pairs, colours swapped)\n"
     "under every variant. The openings are written to a file next to the\n"
     "database and shared by every variant and pairing. Then, per variant, with\n"
@@ -59,11 +57,11 @@ static const char study_usage[] =
     "Charts (scripts/variants.gp, gnuplot) go to DIR; --report also writes the\n"
     "run's report there (index.html) and the study's variants.html and\n"
     "variants.md. --run N studies a stored run again without playing.\n"
-    "docs/VARIANTS.md explains every number.\n";
+    "docs/VARIANTS.md explains every number; `oware variants` lists the variants.\n";
 
 static const char study_after[] =
     "Exit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (continue with\n"
-    "'oware tournament --resume N', then 'oware variants --run N').\n";
+    "'oware tournament --resume N', then 'oware study --run N').\n";
 
 /* The study as JSON, with the run's standings (docs/JSON.md). 0 or -1 with err. */
 static int study_json(store *db, int64_t run_id, const study *s, char *err, size_t errlen) {
@@ -78,7 +76,7 @@ static int study_json(store *db, int64_t run_id, const study *s, char *err, size
  * go to stderr), charts, report. */
 static int study_output(store *db, int64_t run_id, int save, int report, const char *outdir,
                         int charts, long long boot, uint64_t seed, int json) {
-  const char *cmd = "variants";
+  const char *cmd = "study";
   char err[1024], dir[PATH_MAX];
   study *s = NULL;
   study_options so = {(int)boot, seed, 0};
@@ -137,7 +135,7 @@ typedef struct study_opts {
   study_config c; /* the study's settings (run/study_run.c) */
   const char *db_path, *outdir;
   long long threads, run, boot;
-  int report, no_charts, quiet, list, config_given, json;
+  int report, no_charts, quiet, config_given, json;
 } study_opts;
 
 #define STUDY_MAX_OPTS 24
@@ -151,7 +149,7 @@ static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
   o->threads = sysconf(_SC_NPROCESSORS_ONLN);
   if (o->threads < 1) o->threads = 1;
   cli_option opts[STUDY_MAX_OPTS];
-  int n = cli_settings_options(study_settings, &o->c, opts, STUDY_MAX_OPTS - 12);
+  int n = cli_settings_options(study_settings, &o->c, opts, STUDY_MAX_OPTS - 11);
   if (n < 0) return cli_error(cmd, "too many options");
   int nsettings = n;
   opts[n++] = (cli_option)CLI_O_TEXT("variant", &o->c.variants, "'V;V;...'", NULL,
@@ -171,11 +169,9 @@ static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
   opts[n++] = (cli_option)CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr");
   opts[n++] = (cli_option)CLI_O_FLAG("json", &o->json,
                                      "the standings and the study as JSON (docs/JSON.md)");
-  opts[n++] = (cli_option)CLI_O_FLAG("list", &o->list, "list the named variants (alone)");
   opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, study_usage, study_after, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc ? prc : -1;
-  if (o->list) return cli_error(cmd, "--list lists the variants: it takes no other option");
   if (o->c.games % 2)
     return cli_error(cmd, "--games is %lld: an even number (game pairs)", o->c.games);
   /* The settings of a study and the alias --variant: not with --run. */
@@ -225,7 +221,7 @@ static int print_standings(store *db, int64_t run_id, tournament *t, int json, c
 /* A new study: its run prepared and stored, played, studied, printed. */
 static int study_new(const char *cmd, int argc, char **argv, const study_opts *o, tournament *t) {
   char err[1024], note[256];
-  char *command = cli_quote_args("oware variants", argc, argv);
+  char *command = cli_quote_args("oware study", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   study_config sc = o->c;
   sc.threads = (int)o->threads;
@@ -234,7 +230,7 @@ static int study_new(const char *cmd, int argc, char **argv, const study_opts *o
   int p = study_prepare(&sc, t, note, sizeof note, err, sizeof err);
   free(command);
   if (p) return cli_error(cmd, "%s", err), p == STUDY_FAILED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
-  if (note[0] && !o->quiet) fprintf(stderr, "oware variants: %s\n", note);
+  if (note[0] && !o->quiet) fprintf(stderr, "oware study: %s\n", note);
   store_run *r = &t->run;
   store *db = NULL;
   cli_progress line;
@@ -251,11 +247,11 @@ static int study_new(const char *cmd, int argc, char **argv, const study_opts *o
   int res = study_play(t, db, (int)o->boot, &stop_flag, err, sizeof err);
   catch_signals(0);
   if (res < 0) {
-    fprintf(stderr, "oware variants: run %lld failed: %s\n", (long long)r->id, err);
+    fprintf(stderr, "oware study: run %lld failed: %s\n", (long long)r->id, err);
     rc = CLI_EXIT_FAIL;
   } else if (res == 1) {
-    fprintf(stderr, "oware variants: run %lld interrupted; continue it with: oware tournament "
-                    "--resume %lld --db %s,\nthen study it with: oware variants --run %lld "
+    fprintf(stderr, "oware study: run %lld interrupted; continue it with: oware tournament "
+                    "--resume %lld --db %s,\nthen study it with: oware study --run %lld "
                     "--db %s\n",
             (long long)r->id, (long long)r->id, o->db_path, (long long)r->id, o->db_path);
     rc = 130;
@@ -270,8 +266,8 @@ out:
   return rc;
 }
 
-int cli_variants_study(int argc, char **argv) {
-  const char *cmd = "variants";
+int cli_study(int argc, char **argv) {
+  const char *cmd = "study";
   setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
   study_opts o;
   int rc = study_parse(cmd, argc, argv, &o);

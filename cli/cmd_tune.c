@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/rating_print.h"
@@ -15,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "core/path.h"
 #include "players/eval.h"
 #include "tuner/tune_run.h"
 
@@ -177,7 +177,8 @@ static int write_weights(const char *cmd, const tuner_tune_config *c, int64_t ru
   if (c->out) {
     snprintf(outp, sizeof outp, "%s", c->out);
   } else {
-    mkdir("results", 0777); /* an error shows when the file cannot be written */
+    char err[512];
+    path_mkdirs("results", err, sizeof err); /* an error shows when the file cannot be written */
     snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run_id);
   }
   outfile wf;

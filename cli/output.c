@@ -1,13 +1,22 @@
-/* output.c: standard output's final check, output paths checked early, names without control characters. */
+/* output.c: error messages, standard output's final check, output paths checked early, names without control characters. */
 #include "cli/output.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+int cli_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "oware %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return CLI_EXIT_USAGE;
+}
 
 int cli_close_stdout(const char *cmd) {
   int e = 0;

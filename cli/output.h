@@ -1,8 +1,16 @@
-/* output.h: the commands' checks on what they write and name: standard output, output paths, names. */
+/* output.h: what the commands write besides their results: error messages and exit codes, standard output's final check, output paths and names checked. */
 #ifndef OWARE_CLI_OUTPUT_H
 #define OWARE_CLI_OUTPUT_H
 
 #include "core/outfile.h"
+
+/* Exit codes: 0 success, 1 runtime failure, 2 bad input. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* Prints "oware CMD: message" to stderr; returns CLI_EXIT_USAGE. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Flushes and closes standard output; when anything written to it was lost
  * prints "oware CMD: write error on standard output: REASON" and returns -1. */

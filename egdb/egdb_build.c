@@ -1,16 +1,15 @@
 /* egdb_build.c: the retrograde build, one seed count after another, by value iteration to the least fixed point. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise and MADV_HUGEPAGE */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/thread.h"
 #include "egdb/egdb.h"
 #include "egdb/egdb_file.h"
@@ -441,25 +440,6 @@ static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t
 
 static double now(void) { return clock_now(); }
 
-/* mkdir -p for dir/key. */
-static int make_dirs(const char *path, char *err, size_t errlen) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1;; p++) {
-    if (*p == '/' || !*p) {
-      char c = *p;
-      *p = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-        error_set(err, errlen, "cannot make folder %s: %s", buf, strerror(errno));
-        return EGDB_EIO;
-      }
-      *p = c;
-      if (!c) break;
-    }
-  }
-  return 0;
-}
-
 typedef struct progress_state {
   egdb_progress_fn fn;
   void *ctx;
@@ -694,7 +674,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     return EGDB_EARG;
   }
   snprintf(folder, sizeof folder, "%s/%s", dir, key);
-  if ((rc = make_dirs(folder, err, errlen))) return rc;
+  if (path_mkdirs(folder, err, errlen)) return EGDB_EIO;
 
   const int ntables = egdb_has_split(v) ? 3 : 2;
   egdb_level *lv = calloc(EGDB_MAX_SEEDS + 1, sizeof *lv);

@@ -514,13 +514,24 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
-/* The numeric settings a tuner or a calibration may change between moves. */
+/* The options that a tuner or a calibration may change between moves, each
+ * described once for the option table and the parameter list (player.h:
+ * PLAYER_OPTION_OF, PLAYER_PARAM_OF). */
+#define OPT_PLAYOUTS(X)                                                                            \
+  X("playouts", PLAYER_OPT_INT, "10000", 0, 1e15,                                                  \
+    "playouts per move (0 = none; with movetime too, the first reached stops)", 100, 1e6)
+#define OPT_MOVETIME(X) \
+  X("movetime", PLAYER_OPT_INT, "0", 0, 1e8, "time per move in ms (0 = none)", 0, 10000)
+#define OPT_C(X)                                                                                   \
+  X("c", PLAYER_OPT_REAL, "0.5", 0, 100,                                                           \
+    "UCT exploration constant (rewards in [0,1]: win 1, draw 1/2, loss 0)", 0.05, 2)
+#define OPT_SOLVER(X)                                                                              \
+  X("solver", PLAYER_OPT_INT, "1", 0, 1,                                                           \
+    "MCTS-solver: propagate proven wins and losses, play a proven win at once", 0, 1)
+
 static const player_param_info params_list[] = {
-    {"playouts", "playouts per move (0 = none)", 0, 1e15, 100, 1e6, 1},
-    {"movetime", "time per move in ms (0 = none)", 0, 1e8, 0, 10000, 1},
-    {"c", "UCT exploration constant", 0, 100, 0.05, 2, 0},
-    {"solver", "MCTS-solver on (1) or off (0)", 0, 1, 0, 1, 1},
-    {NULL, NULL, 0, 0, 0, 0, 0}};
+    OPT_PLAYOUTS(PLAYER_PARAM_OF), OPT_MOVETIME(PLAYER_PARAM_OF), OPT_C(PLAYER_PARAM_OF),
+    OPT_SOLVER(PLAYER_PARAM_OF), {NULL, NULL, 0, 0, 0, 0, 0}};
 
 static const player_param_info *params(const player *p) {
   (void)p;
@@ -579,15 +590,12 @@ static int create(player *p, char *err, size_t errlen) {
 }
 
 static const player_option options[] = {
-    {"playouts", PLAYER_OPT_INT, "10000", 0, 1e15, NULL,
-     "playouts per move (0 = none; with movetime too, the first reached stops)"},
-    {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
-    {"c", PLAYER_OPT_REAL, "0.5", 0, 100, NULL,
-     "UCT exploration constant (rewards in [0,1]: win 1, draw 1/2, loss 0)"},
+    OPT_PLAYOUTS(PLAYER_OPTION_OF),
+    OPT_MOVETIME(PLAYER_OPTION_OF),
+    OPT_C(PLAYER_OPTION_OF),
     {"policy", PLAYER_OPT_CHOICE, "random", 0, 0, "random|capture",
      "playout moves: uniformly random, or the biggest capture when there is one"},
-    {"solver", PLAYER_OPT_INT, "1", 0, 1, NULL,
-     "MCTS-solver: propagate proven wins and losses, play a proven win at once"},
+    OPT_SOLVER(PLAYER_OPTION_OF),
     {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},

@@ -558,6 +558,17 @@ static void destroy(player *p) {
   p->data = NULL;
 }
 
+/* The options that are parameters too (player.h: PLAYER_OPTION_OF,
+ * PLAYER_PARAM_OF): each described once for the option table and the
+ * parameter list. */
+#define OPT_DEPTH(X) X("depth", PLAYER_OPT_INT, "8", 1, MAXPLY - 2, "search depth in plies", 1, 20)
+#define OPT_NODES(X) X("nodes", PLAYER_OPT_INT, "0", 0, 1e15, "node limit per move (0 = none)", 0, 1e7)
+#define OPT_MOVETIME(X) \
+  X("movetime", PLAYER_OPT_INT, "0", 0, 1e8, "time per move in ms (0 = none)", 0, 10000)
+#define OPT_NOISE(X)                                                                               \
+  X("noise", PLAYER_OPT_REAL, "0", 0, 100,                                                         \
+    "seeded random noise added to the evaluation, in seeds (weaker play)", 0, 10)
+
 /* The parameters: every evaluation weight by its feature name (any value
  * a weights file may hold; the tuner explores the feature's range), then
  * the numeric limits of the option table. */
@@ -565,10 +576,10 @@ static const player_param_info params_list[] = {
 #define MM_PARAM(id, name, help, def, lo, hi) {#name, help, -1e6, 1e6, lo, hi, 0},
     EVAL_FEATURES(MM_PARAM)
 #undef MM_PARAM
-    {"depth", "search depth in plies", 1, MAXPLY - 2, 1, 20, 1},
-    {"nodes", "node limit per move (0 = none)", 0, 1e15, 0, 1e7, 1},
-    {"movetime", "time per move in ms (0 = none)", 0, 1e8, 0, 10000, 1},
-    {"noise", "seeded random noise added to the evaluation, in seeds", 0, 100, 0, 10, 0},
+    OPT_DEPTH(PLAYER_PARAM_OF),
+    OPT_NODES(PLAYER_PARAM_OF),
+    OPT_MOVETIME(PLAYER_PARAM_OF),
+    OPT_NOISE(PLAYER_PARAM_OF),
     {NULL, NULL, 0, 0, 0, 0, 0}};
 
 static const player_param_info *params(const player *p) {
@@ -667,9 +678,9 @@ static int create(player *p, char *err, size_t errlen) {
 }
 
 static const player_option options[] = {
-    {"depth", PLAYER_OPT_INT, "8", 1, MAXPLY - 2, NULL, "search depth in plies"},
-    {"nodes", PLAYER_OPT_INT, "0", 0, 1e15, NULL, "node limit per move (0 = none)"},
-    {"movetime", PLAYER_OPT_INT, "0", 0, 1e8, NULL, "time per move in ms (0 = none)"},
+    OPT_DEPTH(PLAYER_OPTION_OF),
+    OPT_NODES(PLAYER_OPTION_OF),
+    OPT_MOVETIME(PLAYER_OPTION_OF),
     {"hash", PLAYER_OPT_INT, "16", 0, 16384, NULL, "transposition table in MiB (0 = none)"},
     {"threads", PLAYER_OPT_INT, "1", 1, MINIMAX_THREADS_MAX, NULL,
      "search threads (lazy SMP: helpers search the same position, sharing the hash table); "
@@ -684,8 +695,7 @@ static const player_option options[] = {
      "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
      "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "
      "oware egdb fit (in any variant)"},
-    {"noise", PLAYER_OPT_REAL, "0", 0, 100, NULL,
-     "seeded random noise added to the evaluation, in seeds (weaker play)"},
+    OPT_NOISE(PLAYER_OPTION_OF),
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {"book", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
      "opening book file (oware book build): its move where it has the position; off = none"},

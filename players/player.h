@@ -114,6 +114,18 @@ typedef struct player_param_info {
   int integer;             /* a whole number: values are rounded to the nearest */
 } player_param_info;
 
+/* A numeric option that a live player can also change is described once,
+ * as a macro that applies its argument to the description, e.g.
+ *   #define DEPTH(X) X("depth", PLAYER_OPT_INT, "8", 1, 126, "search depth in plies", 1, 20)
+ * (name, type INT or REAL, default, the range of values, help, the range a
+ * tuner explores). DEPTH(PLAYER_OPTION_OF) is its entry of the option table
+ * and DEPTH(PLAYER_PARAM_OF) its entry of the parameter list: the two ranges
+ * and helps cannot disagree. */
+#define PLAYER_OPTION_OF(name, type, def, lo, hi, help, tune_lo, tune_hi) \
+  {name, type, def, lo, hi, NULL, help}
+#define PLAYER_PARAM_OF(name, type, def, lo, hi, help, tune_lo, tune_hi) \
+  {name, help, lo, hi, tune_lo, tune_hi, (type) == PLAYER_OPT_INT}
+
 /* A value for one parameter, e.g. {"store", 109} or {"depth", 6}. */
 typedef struct player_param {
   const char *name;

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/array.h"
 #include "core/outfile.h"
+#include "core/path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "store/rating_store.h"
+#include "stats/proportion.h"
 
 
 const char *plot_end_name(int e) {
@@ -62,33 +64,6 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
     }
     if (!p[n]) break;
     p += n + 1;
-  }
-  return 0;
-}
-
-int plot_mkdirs(const char *dir, char *err, size_t errlen) {
-  char path[4096];
-  if (!dir[0]) return 0; /* the current folder */
-  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-    error_set(err, errlen, "path too long: %.60s…", dir);
-    return -1;
-  }
-  for (char *p = path + 1;; p++) {
-    if (*p == '/' || !*p) {
-      char c = *p;
-      *p = 0;
-      if (mkdir(path, 0777) && errno != EEXIST) {
-        error_set(err, errlen, "cannot create folder '%s': %s", path, strerror(errno));
-        return -1;
-      }
-      *p = c;
-      if (!c) break;
-    }
-  }
-  struct stat st;
-  if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-    error_set(err, errlen, "'%s' is not a folder", dir);
-    return -1;
   }
   return 0;
 }
@@ -184,18 +159,12 @@ static int player_by_name(const plot_run *r, const char *name) {
   return -1;
 }
 
-/* 95% Wilson score interval of points out of games, in %. */
+/* 95% Wilson score interval of points out of games (stats/proportion.h), in %. */
 static void wilson(double points, long long games, double *lo, double *hi) {
-  if (games <= 0) {
-    *lo = 0, *hi = 100;
-    return;
-  }
-  const double z = 1.959963984540054;
-  double n = (double)games, p = points / n, z2n = z * z / n;
-  double centre = (p + z2n / 2) / (1 + z2n);
-  double half = z * sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
-  *lo = 100.0 * fmax(0.0, centre - half);
-  *hi = 100.0 * fmin(1.0, centre + half);
+  proportion_interval x;
+  proportion_wilson(points, games, &x);
+  *lo = 100.0 * x.lo;
+  *hi = 100.0 * x.hi;
 }
 
 /* Elo for every player: the latest stored fit when it covers every game of
@@ -910,7 +879,7 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
                     const plot_options *opt, plot_result *res, FILE *log, char *err,
                     size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (plot_mkdirs(outdir, err, errlen)) return -1;
+  if (path_mkdirs(outdir, err, errlen)) return -1;
   char prog[4096];
   res->gnuplot_missing = find_program(gnuplot_program(opt), prog, sizeof prog) != 0;
   if (res->gnuplot_missing && log)

@@ -181,7 +181,4 @@ typedef struct plot_tuning_iter {
 int plot_tuning_write(const char *path, int64_t run_id, const char *const *names, int nweights,
                       const plot_tuning_iter *it, int n, char *err, size_t errlen);
 
-/* Creates dir and its parents (mkdir -p). 0, or -1 with err. */
-int plot_mkdirs(const char *dir, char *err, size_t errlen);
-
 #endif

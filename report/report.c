@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "report/analyse_chart.h"
 #include "core/outfile.h"
+#include "core/path.h"
 #include "report/viewer.h"
 
 #include <errno.h>
@@ -657,7 +658,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   FILE *h = NULL, *m = NULL;
   outfile hf = {0}, mf = {0}; /* index.html and report.md: each written whole or not at all */
   char hpath[4200], mpath[4200], ogn[64], ognpath[4200];
-  if (plot_mkdirs(outdir, err, errlen)) goto done;
+  if (path_mkdirs(outdir, err, errlen)) goto done;
   snprintf(ogn, sizeof ogn, "run-%lld.ogn", (long long)run_id);
   snprintf(ognpath, sizeof ognpath, "%s/%s", outdir, ogn);
   if (r->games && write_ogn(db, r, ognpath, err, errlen)) goto done;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/outfile.h"
+#include "core/path.h"
 #include "report/report.h"
 
 
@@ -341,7 +342,7 @@ static int write_chart_data(const study *s, int chart, const char *path, char *e
 int study_charts(const study *s, const char *outdir, const plot_options *opt,
                  study_charts_result *res, FILE *log, char *err, size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (plot_mkdirs(outdir, err, errlen)) return -1;
+  if (path_mkdirs(outdir, err, errlen)) return -1;
   int all = 1;
   for (int c = 0; c < STUDY_NCHARTS; c++) {
     char dat[4200], stem[4200], gerr[1024];
@@ -644,7 +645,7 @@ static void write_charts(FILE *h, FILE *m, const study_charts_result *res) {
 
 int study_report(const study *s, const char *outdir, const study_charts_result *res,
                  char *err, size_t errlen) {
-  if (plot_mkdirs(outdir, err, errlen)) return -1;
+  if (path_mkdirs(outdir, err, errlen)) return -1;
   char hp[4200], mp[4200], idx[4200];
   snprintf(hp, sizeof hp, "%s/variants.html", outdir);
   snprintf(mp, sizeof mp, "%s/variants.md", outdir);

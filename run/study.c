@@ -22,81 +22,11 @@
 #include "core/notation.h"
 #include "core/rng.h"
 
-#define Z95 1.959963984540054
 #define DEFAULT_BOOTSTRAP 1000
 
 const char *study_end_name(int e) {
   if (e == STUDY_END_FORFEIT) return "forfeit";
   return e >= 0 && e < STUDY_END_FORFEIT ? outcome_end_name((outcome_end)(OUTCOME_MAJORITY + e)) : "?";
-}
-
-/* ================================================================ statistics */
-
-void study_wilson(double k, long long n, study_interval *out) {
-  if (n <= 0) {
-    out->value = NAN, out->lo = 0, out->hi = 1;
-    return;
-  }
-  double nn = (double)n, p = k / nn, z2n = Z95 * Z95 / nn;
-  double centre = (p + z2n / 2) / (1 + z2n);
-  double half = Z95 * sqrt(fmax(0.0, p * (1 - p)) / nn + z2n / (4 * nn)) / (1 + z2n);
-  out->value = p;
-  out->lo = fmax(0.0, centre - half);
-  out->hi = fmin(1.0, centre + half);
-  if (out->lo > p) out->lo = p; /* rounding at p = 0 or 1 */
-  if (out->hi < p) out->hi = p;
-}
-
-double study_ztest(double k1, long long n1, double k2, long long n2, double *z) {
-  *z = 0;
-  if (n1 <= 0 || n2 <= 0) return 1.0;
-  double p1 = k1 / (double)n1, p2 = k2 / (double)n2;
-  double p = (k1 + k2) / (double)(n1 + n2);
-  double var = p * (1 - p) * (1.0 / (double)n1 + 1.0 / (double)n2);
-  if (!(var > 0)) return 1.0;
-  *z = (p1 - p2) / sqrt(var);
-  return fmin(1.0, 2 * gsl_cdf_ugaussian_Q(fabs(*z)));
-}
-
-void study_holm(const double *p, double *adj, int n) {
-  if (n <= 0) return;
-  int *idx = malloc((size_t)n * sizeof *idx);
-  double *in = malloc((size_t)n * sizeof *in);
-  if (!idx || !in) { /* no memory: Bonferroni, which Holm never exceeds */
-    for (int i = 0; i < n; i++) adj[i] = fmin(1.0, p[i] * n);
-    free(idx);
-    free(in);
-    return;
-  }
-  for (int i = 0; i < n; i++) idx[i] = i, in[i] = p[i];
-  for (int i = 1; i < n; i++) /* insertion sort by p: n is small */
-    for (int j = i; j > 0 && in[idx[j]] < in[idx[j - 1]]; j--) {
-      int t = idx[j];
-      idx[j] = idx[j - 1];
-      idx[j - 1] = t;
-    }
-  double run = 0;
-  for (int r = 0; r < n; r++) {
-    double a = fmin(1.0, (double)(n - r) * in[idx[r]]);
-    if (a > run) run = a;
-    adj[idx[r]] = run;
-  }
-  free(idx);
-  free(in);
-}
-
-void study_balance(long long south_wins, long long north_wins, long long n, study_interval *out) {
-  if (n <= 0) {
-    out->value = NAN, out->lo = 0, out->hi = 1;
-    return;
-  }
-  double ws = (double)south_wins / (double)n, wn = (double)north_wins / (double)n, d = ws - wn;
-  double se = sqrt(fmax(0.0, ws + wn - d * d) / (double)n);
-  double dlo = d - Z95 * se, dhi = d + Z95 * se;
-  double far = fmax(fabs(dlo), fabs(dhi)), near = fmin(fabs(dlo), fabs(dhi));
-  out->value = 1 - fabs(d);
-  out->lo = fmax(0.0, 1 - far);
-  out->hi = dlo <= 0 && dhi >= 0 ? 1.0 : 1 - near;
 }
 
 /* ================================================================ replay */
@@ -415,18 +345,18 @@ static int make_tests(study *s) {
       t->pa = A->games ? ka / (double)A->games : NAN;
       t->pb = B->games ? kb / (double)B->games : NAN;
       t->diff = t->pa - t->pb;
-      t->p = study_ztest(ka, A->games, kb, B->games, &t->z);
+      t->p = proportion_ztest(ka, A->games, kb, B->games, &t->z);
       t = &s->draw_test[k];
       t->a = a, t->b = b;
       t->pa = A->games ? (double)A->draws / (double)A->games : NAN;
       t->pb = B->games ? (double)B->draws / (double)B->games : NAN;
       t->diff = t->pa - t->pb;
-      t->p = study_ztest((double)A->draws, A->games, (double)B->draws, B->games, &t->z);
+      t->p = proportion_ztest((double)A->draws, A->games, (double)B->draws, B->games, &t->z);
     }
   for (int pass = 0; pass < 2; pass++) {
     study_test *t = pass ? s->draw_test : s->score_test;
     for (int i = 0; i < nt; i++) p[i] = t[i].p;
-    study_holm(p, adj, nt);
+    proportion_holm(p, adj, nt);
     for (int i = 0; i < nt; i++) t[i].p_holm = adj[i];
   }
   free(p);
@@ -477,13 +407,13 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
   for (int vi = 0; vi < s->nvariants; vi++) {
     study_variant *sv = &s->variant[vi];
     long long n = sv->games;
-    study_wilson((double)sv->south_wins, n, &sv->south_win);
-    study_wilson((double)sv->draws, n, &sv->draw);
-    study_wilson((double)sv->north_wins, n, &sv->north_win);
-    study_wilson((double)(n - sv->draws), n, &sv->decisive);
-    study_wilson((double)sv->south_wins + 0.5 * (double)sv->draws, n, &sv->south_score);
-    study_balance(sv->south_wins, sv->north_wins, n, &sv->balance);
-    for (int e = 0; e < STUDY_NENDS; e++) study_wilson((double)sv->ends[e], n, &sv->end_share[e]);
+    proportion_wilson((double)sv->south_wins, n, &sv->south_win);
+    proportion_wilson((double)sv->draws, n, &sv->draw);
+    proportion_wilson((double)sv->north_wins, n, &sv->north_win);
+    proportion_wilson((double)(n - sv->draws), n, &sv->decisive);
+    proportion_wilson((double)sv->south_wins + 0.5 * (double)sv->draws, n, &sv->south_score);
+    proportion_balance(sv->south_wins, sv->north_wins, n, &sv->balance);
+    for (int e = 0; e < STUDY_NENDS; e++) proportion_wilson((double)sv->ends[e], n, &sv->end_share[e]);
     length_stats(sv, &l->a[vi]);
     study_interval r[R_N];
     if (bootstrap_ratios(&l->a[vi], s->bootstrap, rng_mix(seed, (uint64_t)vi), r)) {
@@ -495,7 +425,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
     sv->gs_available_share = r[R_GS_AVAIL];
     sv->gs_played_share = r[R_GS_PLAYED];
     sv->gs_played_positions = r[R_GS_PLAYED_POS];
-    study_wilson((double)sv->gs_games, n, &sv->gs_games_share);
+    proportion_wilson((double)sv->gs_games, n, &sv->gs_games_share);
     if (!(opt && opt->no_elo) && fit_variant(db, s, vi, err, errlen)) goto out;
   }
   if (make_tests(s) || find_swaps(s)) {

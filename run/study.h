@@ -9,12 +9,11 @@
 #include "store/store.h"
 #include "core/board.h"
 #include "core/variant.h"
+#include "stats/proportion.h"
 
-/* An estimate and its 95% interval. value is NaN when it does not apply
- * (e.g. the share of grand slams played where none was ever available). */
-typedef struct study_interval {
-  double value, lo, hi;
-} study_interval;
+/* An estimate and its 95% interval (stats/proportion.h); value is NaN when
+ * it does not apply. */
+typedef proportion_interval study_interval;
 
 /* How games end, as the study groups them. */
 enum {
@@ -139,19 +138,5 @@ int study_store_metrics(store *db, const study *s, char *err, size_t errlen);
  * file. 0, or -1 with err. */
 int study_write_openings(const char *path, const variant *v, int nv, int plies, int count,
                          uint64_t seed, char *err, size_t errlen);
-
-/* ---- Statistics, exposed for the tests ---- */
-
-/* Wilson 95% interval of k successes (may be fractional) out of n. n = 0:
- * value NaN, interval [0, 1]. */
-void study_wilson(double k, long long n, study_interval *out);
-/* Pooled two-proportion z-test of k1/n1 against k2/n2; returns the
- * two-sided p-value (2·Q(|z|), GSL) and sets *z (0 and p = 1 when the
- * pooled variance is 0 or a sample is empty). */
-double study_ztest(double k1, long long n1, double k2, long long n2, double *z);
-/* Holm's step-down adjustment of n p-values into adj (may alias p). */
-void study_holm(const double *p, double *adj, int n);
-/* The balance interval from South's and North's win counts out of n. */
-void study_balance(long long south_wins, long long north_wins, long long n, study_interval *out);
 
 #endif

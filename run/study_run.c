@@ -1,13 +1,13 @@
 /* study_run.c: a variant study's run: players, variants, the shared openings file, the games, the study stored. */
 #include "run/study_run.h"
 #include "core/error.h"
+#include "core/path.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/study.h"
@@ -117,7 +117,7 @@ static int shared_openings(const study_config *c, store_run *r, const variant *v
                            char *err, size_t errlen) {
   char abs[PATH_MAX], file[PATH_MAX + 128];
   if (db_folder(c->db_path, abs, sizeof abs, err, errlen)) return STUDY_BAD_INPUT;
-  mkdir(abs, 0777); /* the database's folder (results/): an error shows when the file is written */
+  if (path_mkdirs(abs, err, errlen)) return STUDY_FAILED; /* the database's folder (results/) */
   snprintf(file, sizeof file, "%s/variants-openings-p%d-n%lld-s%llu-%s.txt", abs, plies,
            c->games / 2, (unsigned long long)c->seed,
            vs[0].houses == 6 && vs[0].seeds == 4 ? "h6s4" : "custom");

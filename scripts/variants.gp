@@ -1,6 +1,6 @@
-# variants.gp: grouped bars with 95% error bars: one group per metric (or player), one bar per rule variant (oware variants).
+# variants.gp: grouped bars with 95% error bars: one group per metric (or player), one bar per rule variant (oware study).
 #
-# Restyle freely; `oware variants` runs it as
+# Restyle freely; `oware study` runs it as
 #   gnuplot -e "datafile='variants-outcomes.dat'; outfile='variants-outcomes.png'; title='...'; ylabel='...'; width=800; height=500" variants.gp
 # Variables: datafile, outfile (a name ending in .svg gives SVG, anything
 # else PNG), width and height (pixels), title, ylabel.

@@ -80,7 +80,7 @@ struct store {
   "  PRIMARY KEY (run_id, iteration)\n"                                                           \
   ");\n"
 
-/* Version 4 adds the metrics of variant studies (`oware variants`). */
+/* Version 4 adds the metrics of variant studies (`oware study`). */
 #define METRICS_SQL                                                                                \
   "CREATE TABLE variant_metrics (\n"                                                              \
   "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \

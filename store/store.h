@@ -168,7 +168,7 @@ typedef struct store_series {
  * that says so. Returns 0, or -1 with err (and *out NULL). */
 int store_open(const char *path, int create, store **out, char *err, size_t errlen);
 /* Opens an existing database for reading only (the commands that only read:
- * runs, export, rate, chart, report, variants --run): a write-protected file
+ * runs, export, rate, chart, report, study --run): a write-protected file
  * can be read, and nothing is ever written to it. Same checks as store_open;
  * a database of an older schema is an error (writing upgrades it). */
 int store_open_readonly(const char *path, store **out, char *err, size_t errlen);
@@ -297,7 +297,7 @@ int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errle
 int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_tuning *t),
                          void *ctx, char *err, size_t errlen);
 
-/* One measured number of a variant study (`oware variants`). (Schema
+/* One measured number of a variant study (`oware study`). (Schema
  * version 4.) A test between two variants is stored under the first one,
  * with the other's index in the metric's name ("south_score_p_vs_2"). */
 typedef struct store_metric {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# study.sh: end to end: `oware variants` (list, a small study, its report, a stored run studied again, bad input) and `oware calibrate` (a tiny real calibration, bad input, an unreachable level).
+# study.sh: end to end: `oware variants` (the list), `oware study` (a small study, its report, a stored run studied again, the old spelling `oware variants --run`, bad input) and `oware calibrate` (a tiny real calibration, bad input, an unreachable level).
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -14,17 +14,19 @@ status() {
   [ "$rc" = "$want" ] || { echo "  exit $rc, want $want: $*"; sed 's/^/  | /' "$tmp/last.err" | head -5; return 1; }
 }
 
-# --- oware variants: the list, as before ---
+# --- oware variants: the list; oware study: the study ---
 "$oware" variants >"$tmp/list.out" 2>&1
 check "variants with no argument lists the variants" grep -q '^grandslam-win ' "$tmp/list.out"
 "$oware" variants --list >"$tmp/list2.out" 2>&1
 check "variants --list is the same list" cmp -s "$tmp/list.out" "$tmp/list2.out"
-check "variants --help describes the study" bash -c "'$oware' variants --help | grep -q -- '--players'"
+check "variants --help names the study" bash -c "'$oware' variants --help | grep -q 'oware study'"
+check "study --help describes the study" bash -c "'$oware' study --help | grep -q -- '--players'"
+check "the commands list study" bash -c "'$oware' --help | grep -q '^  study '"
 
 # --- a small study ---
 db=$tmp/s.db
 players='random;greedy;minimax:depth=1'
-"$oware" variants --players "$players" --variants 'abapa;grandslam-all' --games 4 \
+"$oware" study --players "$players" --variants 'abapa;grandslam-all' --games 4 \
   --seed 5 --threads 2 --db "$db" --report --out "$tmp/out" --quiet >"$tmp/s.out" 2>"$tmp/s.err"
 rc=$?
 check "a study exits 0" test $rc = 0
@@ -64,26 +66,34 @@ if command -v sqlite3 >/dev/null; then
 fi
 
 # --- the same study on one thread: the same numbers; and a stored run studied again ---
-"$oware" variants --players "$players" --variants 'abapa;grandslam-all' --games 4 \
+"$oware" study --players "$players" --variants 'abapa;grandslam-all' --games 4 \
   --seed 5 --threads 1 --db "$db" --no-charts --quiet >"$tmp/s1.out" 2>&1
 study_part() { sed -n '/^Variant study/,$p' "$1" | sed 1d | grep -v '^Charts\|^Report\|^$'; }
 study_part "$tmp/s.out" >"$tmp/a.txt"
 study_part "$tmp/s1.out" >"$tmp/b.txt"
 check "the study part is there to compare" test -s "$tmp/a.txt"
 check "one thread or two: the same study" cmp -s "$tmp/a.txt" "$tmp/b.txt"
-"$oware" variants --run 1 --db "$db" --no-charts >"$tmp/r.out" 2>&1
+"$oware" study --run 1 --db "$db" --no-charts >"$tmp/r.out" 2>&1
 study_part "$tmp/r.out" >"$tmp/c.txt"
-check "variants --run 1: the same study from the stored games" cmp -s "$tmp/a.txt" "$tmp/c.txt"
+check "study --run 1: the same study from the stored games" cmp -s "$tmp/a.txt" "$tmp/c.txt"
+
+# --- the old spelling, `oware variants --run ...`: the same study, and a note ---
+"$oware" variants --run 1 --db "$db" --no-charts >"$tmp/alias.out" 2>"$tmp/alias.err"
+check "variants --run 1 (the old spelling) still studies" test $? = 0
+study_part "$tmp/alias.out" >"$tmp/d.txt"
+check "  the same study" cmp -s "$tmp/a.txt" "$tmp/d.txt"
+check "  a one-line note names oware study" \
+  test "$(grep -c "is now 'oware study'" "$tmp/alias.err")" = 1
 
 # --- bad input: exit 2 before anything is played ---
-check "unknown variant" status 2 "$oware" variants --players "$players" --variants 'abapa;nosuch' --db "$tmp/x.db"
+check "unknown variant" status 2 "$oware" study --players "$players" --variants 'abapa;nosuch' --db "$tmp/x.db"
 check "  names it" grep -q "unknown variant 'nosuch'" "$tmp/last.err"
-check "odd --games" status 2 "$oware" variants --players "$players" --games 5 --db "$tmp/x.db"
-check "a bad player spec" status 2 "$oware" variants --players 'random;nosuch' --db "$tmp/x.db"
-check "one player" status 2 "$oware" variants --players 'random' --db "$tmp/x.db"
-check "no players" status 2 "$oware" variants --games 4 --db "$tmp/x.db"
-check "an unknown run" status 2 "$oware" variants --run 99 --db "$db"
-check "--run with a configuration" status 2 "$oware" variants --run 1 --games 4 --db "$db"
+check "odd --games" status 2 "$oware" study --players "$players" --games 5 --db "$tmp/x.db"
+check "a bad player spec" status 2 "$oware" study --players 'random;nosuch' --db "$tmp/x.db"
+check "one player" status 2 "$oware" study --players 'random' --db "$tmp/x.db"
+check "no players" status 2 "$oware" study --games 4 --db "$tmp/x.db"
+check "an unknown run" status 2 "$oware" study --run 99 --db "$db"
+check "--run with a configuration" status 2 "$oware" study --run 1 --games 4 --db "$db"
 check "nothing was created by bad input" test ! -e "$tmp/x.db"
 
 # --- oware calibrate: a tiny real calibration ---

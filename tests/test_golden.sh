@@ -17,7 +17,7 @@ got[tournament]=$("$oware" export --db t.db --run 1 --format csv | cut -d, -f1-1
   --db s.db --out s.txt --quiet >/dev/null 2>&1
 got[spsa_weights]=$(sum <s.txt)
 got[spsa_table]=$(sqlite3 s.db 'select iteration,kind,weights,step,wins,draws,losses,value,games from tuning' | sum)
-"$oware" variants --players 'random;greedy;minimax:depth=2' --games 4 --seed 5 --threads 2 \
+"$oware" study --players 'random;greedy;minimax:depth=2' --games 4 --seed 5 --threads 2 \
   --db v.db --no-charts --quiet >/dev/null 2>&1
 got[variants]=$("$oware" export --db v.db --run 1 --format csv | cut -d, -f1-13,15- | sum)
 "$oware" calibrate --base mcts --knob playouts --range 4:400 --log --levels 'easy=-100;hard=100' \

@@ -1,4 +1,4 @@
-/* test_harden.c: issue 12: a stop flag ends a game in progress, the uci server's time arithmetic, the engine's line reader, atomic output files, store row checks. */
+/* test_harden.c: issue 12: a stop flag ends a game in progress, the uci server's time arithmetic, the engine's line reader, atomic output files, mkdir -p, store row checks. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #include "run/match.h"
 #include "store/store.h"
 #include "core/outfile.h"
+#include "core/path.h"
 #include "players/engine.h"
 #include "players/uci.h"
 
@@ -187,6 +188,35 @@ static void test_outfile(void **state) {
   unlink(path);
 }
 
+/* mkdir -p (core/path.h): every missing folder made, an existing one
+ * accepted, a file in the way named. */
+static void test_mkdirs(void **state) {
+  (void)state;
+  char deep[600], err[512], file[300];
+  snprintf(deep, sizeof deep, "%s/m1/m2/m3/", dir);
+  assert_int_equal(path_mkdirs(deep, err, sizeof err), 0);
+  assert_int_equal(path_mkdirs(deep, err, sizeof err), 0); /* there already */
+  snprintf(file, sizeof file, "%s/p1/p2/x.db", dir);
+  assert_int_equal(path_mkdirs_parent(file, err, sizeof err), 0);
+  snprintf(file, sizeof file, "%s/p1/p2", dir);
+  struct stat st;
+  assert_true(stat(file, &st) == 0 && S_ISDIR(st.st_mode));
+  assert_int_equal(path_mkdirs_parent("x.db", err, sizeof err), 0); /* the current folder */
+  assert_int_equal(path_mkdirs("", err, sizeof err), 0);
+  snprintf(file, sizeof file, "%s/m1/plain", dir);
+  FILE *f = fopen(file, "w");
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(path_mkdirs(file, err, sizeof err), -1);
+  assert_non_null(strstr(err, "is not a folder"));
+  snprintf(deep, sizeof deep, "%s/sub", file);
+  assert_int_equal(path_mkdirs(deep, err, sizeof err), -1);
+  assert_non_null(strstr(err, "cannot create folder"));
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -r '%s/m1' '%s/p1'", dir, dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* ---- 6: store rows checked as they are read ---- */
 
 static int count_game(void *ctx, const store_game *g) {
@@ -272,6 +302,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_match_stops),  cmocka_unit_test(test_uci_huge_times),
       cmocka_unit_test(test_engine_lines), cmocka_unit_test(test_outfile),
+      cmocka_unit_test(test_mkdirs),
       cmocka_unit_test(test_store_rows),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_json.sh: end to end: --json of runs, rate, sprt, tournament, variants (study) and calibrate, read by python3's json module and checked against the text output.
+# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study and calibrate, read by python3's json module and checked against the text output.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -50,34 +50,34 @@ check "sprt --json has the decision" test "$(py "$tmp/s.json" "d['decision']")" 
 check "an anchor is in the JSON" test "$(py "$tmp/a.json" "d['anchor']")" = "{'name': 'greedy', 'elo': 100}"
 
 # A variant study: --json in place of the tables, the same numbers as the text.
-"$oware" variants --players 'random;greedy' --variants 'abapa;grandslam-forbidden' --games 20 \
+"$oware" study --players 'random;greedy' --variants 'abapa;grandslam-forbidden' --games 20 \
   --threads 2 --db "$tmp/v.db" --no-charts --bootstrap 50 --json >"$tmp/v.json" 2>"$tmp/v.err"
-check "variants --json exits 0" test $? = 0
-check "variants --json prints one JSON object" py "$tmp/v.json" "''"
-check "variants --json: the standings add up" \
+check "study --json exits 0" test $? = 0
+check "study --json prints one JSON object" py "$tmp/v.json" "''"
+check "study --json: the standings add up" \
   test "$(py "$tmp/v.json" "sum(p['games'] for p in d['standings'])")" = 80
-check "variants --json: two variants, in order" \
+check "study --json: two variants, in order" \
   test "$(py "$tmp/v.json" "','.join(v['name'] for v in d['variants'])")" = "abapa,grandslam-forbidden"
-check "variants --json: wins, draws and losses add up to the games" \
+check "study --json: wins, draws and losses add up to the games" \
   test "$(py "$tmp/v.json" "all(v['south_wins']+v['draws']+v['north_wins']==v['games']==20 for v in d['variants'])")" = True
-check "variants --json: the end reasons add up" \
+check "study --json: the end reasons add up" \
   test "$(py "$tmp/v.json" "sum(e['games'] for e in d['variants'][0]['ends'].values())")" = 20
-check "variants --json: one test of each kind between the two variants" \
+check "study --json: one test of each kind between the two variants" \
   test "$(py "$tmp/v.json" "len(d['score_tests']), len(d['draw_tests'])")" = "1 1"
-"$oware" variants --run 1 --db "$tmp/v.db" --no-charts --bootstrap 50 >"$tmp/v.txt" 2>&1
+"$oware" study --run 1 --db "$tmp/v.db" --no-charts --bootstrap 50 >"$tmp/v.txt" 2>&1
 row=$(py "$tmp/v.json" "'%.1f%% [%.1f, %.1f]' % tuple(100*d['variants'][0]['south_win'][k] for k in ('value','lo','hi'))")
 in_text() { grep "^$1" "$tmp/v.txt" | grep -qF -- "$2"; } # in_text ROW TEXT
-check "variants --json: South's win rate as in the text ($row)" in_text "South wins " "$row"
+check "study --json: South's win rate as in the text ($row)" in_text "South wins " "$row"
 len=$(py "$tmp/v.json" "'%.1f [%.1f, %.1f]' % tuple(d['variants'][1]['length'][k] for k in ('value','lo','hi'))")
-check "variants --json: the mean length as in the text ($len)" in_text "length: mean" "$len"
+check "study --json: the mean length as in the text ($len)" in_text "length: mean" "$len"
 elo=$(py "$tmp/v.json" "'%.0f' % [p for p in d['variants'][0]['elo'] if p['name']=='greedy'][0]['elo']")
-check "variants --json: greedy's Elo under abapa as in the text (+$elo)" in_text "greedy " "+$elo"
-"$oware" variants --run 1 --db "$tmp/v.db" --no-charts --bootstrap 50 --json >"$tmp/v2.json" 2>&1
-check "variants --run --json: the same study" \
+check "study --json: greedy's Elo under abapa as in the text (+$elo)" in_text "greedy " "+$elo"
+"$oware" study --run 1 --db "$tmp/v.db" --no-charts --bootstrap 50 --json >"$tmp/v2.json" 2>&1
+check "study --run --json: the same study" \
   test "$(py "$tmp/v2.json" "d['variants']")" = "$(py "$tmp/v.json" "d['variants']")"
-"$oware" variants --run 1 --db "$tmp/v.db" --json --out "$tmp/charts" --bootstrap 50 >"$tmp/v3.json" 2>"$tmp/v3.err"
-check "variants --json with charts: stdout stays JSON" py "$tmp/v3.json" "''"
-check "variants --json with charts: the note goes to stderr" grep -q "^Charts:" "$tmp/v3.err"
+"$oware" study --run 1 --db "$tmp/v.db" --json --out "$tmp/charts" --bootstrap 50 >"$tmp/v3.json" 2>"$tmp/v3.err"
+check "study --json with charts: stdout stays JSON" py "$tmp/v3.json" "''"
+check "study --json with charts: the note goes to stderr" grep -q "^Charts:" "$tmp/v3.err"
 
 # A small calibration: the summary as JSON, the levels file as without --json.
 cal=(calibrate --base mcts --knob playouts --range 4:200 --log --levels 'easy=-50;hard=100'

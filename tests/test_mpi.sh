@@ -68,7 +68,7 @@ mpi 3 "${X[@]}" --threads 1 --db "$tmp/x3.db" --out "$tmp/x3.txt" >/dev/null 2>&
 check "tune texel on 3 ranks: the same weights file" cmp -s "$tmp/x.txt" "$tmp/x3.txt"
 
 # --- A variant study and a calibration: the same tables and levels. ---
-V=(variants --players 'random;greedy;minimax:depth=1' --variants 'abapa;grandslam-all' --games 4
+V=(study --players 'random;greedy;minimax:depth=1' --variants 'abapa;grandslam-all' --games 4
   --seed 5 --quiet)
 "$oware" "${V[@]}" --threads 2 --db "$tmp/v.db" >"$tmp/v.out" 2>&1
 mpi 3 "${V[@]}" --threads 1 --db "$tmp/v3.db" >"$tmp/v3.out" 2>&1; rc=$?

@@ -156,6 +156,22 @@ static void test_params(void **state) {
   }
   assert_non_null(player_find_param(a, "depth"));
   assert_non_null(player_find_param(a, "noise"));
+  /* A parameter that is also an option has the option's range and kind,
+   * and a tuning range inside it (players/player.h: PLAYER_PARAM_OF). */
+  player *mc0 = make("mcts:playouts=10");
+  const player *both[] = {a, mc0};
+  int shared = 0;
+  for (int k = 0; k < 2; k++)
+    for (const player_param_info *pi = player_params(both[k]); pi->name; pi++)
+      for (const player_option *o = both[k]->type->options; o->name; o++) {
+        if (strcmp(o->name, pi->name)) continue;
+        shared++;
+        if (pi->lo != o->lo || pi->hi != o->hi || pi->integer != (o->type == PLAYER_OPT_INT) ||
+            strcmp(pi->help, o->help) || !(o->lo <= pi->tune_lo && pi->tune_hi <= o->hi))
+          fail_msg("%s: parameter %s differs from its option", both[k]->type->name, pi->name);
+      }
+  assert_int_equal(shared, 8); /* depth, nodes, movetime, noise; playouts, movetime, c, solver */
+  player_free(mc0);
   /* Weights set through the hook play as the same weights loaded from a file. */
   eval_weights w;
   eval_default(&w);

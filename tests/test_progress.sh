@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_progress.sh: end to end: the progress line (cli/progress.c) on a pseudo-terminal (script from bsdutils): tune spsa, variants, calibrate, tournament and book build show done/total, the rate and the time left, and clear it; without a terminal, or with --quiet, no progress line.
+# test_progress.sh: end to end: the progress line (cli/progress.c) on a pseudo-terminal (script from bsdutils): tune spsa, study, calibrate, tournament and book build show done/total, the rate and the time left, and clear it; without a terminal, or with --quiet, no progress line.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -37,14 +37,14 @@ check "tune spsa --quiet on a terminal: no progress line" test -z "$(grep -a -e 
 on_tty texel.tty "$oware" tune texel --player minimax:depth=1 --games 40 --threads 1 --db texel.db --out w4.txt
 check "tune texel on a terminal: the self-play's games and the time left" has texel.tty "^self-play: $left"
 
-study=("$oware" variants --players 'random;greedy' --variants 'abapa;grandslam-forbidden' --games 60
+study=("$oware" study --players 'random;greedy' --variants 'abapa;grandslam-forbidden' --games 60
   --threads 1 --no-charts --bootstrap 20)
 on_tty study.tty "${study[@]}" --db v.db
-check "variants on a terminal: the games played and the time left" has study.tty "^played: $left"
-check "variants on a terminal: the line is cleared before the standings" \
+check "study on a terminal: the games played and the time left" has study.tty "^played: $left"
+check "study on a terminal: the line is cleared before the standings" \
   grep -aqF "${clear}Run 1 (variants, finished)" study.tty
 "${study[@]}" --db v2.db >study.out 2>study.err
-check "variants without a terminal: no progress line on stderr" \
+check "study without a terminal: no progress line on stderr" \
   test -z "$(grep -a -e $'\r' -e ' left' -e $'\033' study.err)"
 
 on_tty tour.tty "$oware" tournament --players 'random;greedy' --format games:40 --threads 1 --db t.db

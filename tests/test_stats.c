@@ -1,4 +1,4 @@
-/* test_stats.c: stats/ alone (no store, no printing): Elo fits against closed forms, interval coverage on simulated pools, degenerate pools, match statistics and SPRT against an independent script. */
+/* test_stats.c: stats/ alone (no store, no printing): Elo fits against closed forms, interval coverage on simulated pools, degenerate pools, match statistics and SPRT against an independent script, proportions (Wilson, z-test, Holm, balance) against hand computations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "stats/elo_fit.h"
 #include "stats/match_stats.h"
+#include "stats/proportion.h"
 #include "stats/sprt.h"
 
 #define ERRLEN 1024
@@ -596,6 +597,77 @@ static void test_sprt_parse(void **state) {
 }
 
 
+/* ------------------------------------------------------------ proportions */
+
+#define assert_interval(x, v, l, h, tol)                                                           \
+  do {                                                                                             \
+    assert_close((x).value, v, tol);                                                               \
+    assert_close((x).lo, l, tol);                                                                  \
+    assert_close((x).hi, h, tol);                                                                  \
+  } while (0)
+
+static void test_wilson(void **state) {
+  (void)state;
+  proportion_interval x;
+  /* p = 0.4, n = 5: centre (p + z²/2n)/(1 + z²/n),
+   * half z·sqrt(p(1−p)/n + z²/4n²)/(1 + z²/n). */
+  proportion_wilson(2, 5, &x);
+  assert_interval(x, 0.4, 0.117621, 0.769276, 1e-4);
+  proportion_wilson(0, 3, &x);
+  assert_interval(x, 0.0, 0.0, 0.561497, 1e-4);
+  proportion_wilson(2.5, 3, &x); /* fractional successes: South's score */
+  assert_interval(x, 0.833333, 0.309988, 0.982347, 1e-4);
+  proportion_wilson(3, 3, &x); /* p = 1: the interval holds p despite rounding */
+  assert_true(x.value == 1.0 && x.hi == 1.0 && x.lo < 1.0);
+  proportion_wilson(0, 0, &x);
+  assert_true(isnan(x.value) && x.lo == 0 && x.hi == 1);
+}
+
+static void test_ztest(void **state) {
+  (void)state;
+  double z;
+  /* 45/100 against 55/100: pooled 0.5, se = sqrt(0.25·0.02) = 0.0707, z = −1.4142. */
+  double p = proportion_ztest(45, 100, 55, 100, &z);
+  assert_close(z, -1.414214, 1e-5);
+  assert_close(p, 0.157299, 1e-5);
+  p = proportion_ztest(55, 100, 45, 100, &z); /* symmetric */
+  assert_close(z, 1.414214, 1e-5);
+  assert_close(p, 0.157299, 1e-5);
+  p = proportion_ztest(0, 10, 0, 20, &z); /* no variance */
+  assert_true(z == 0 && p == 1);
+  p = proportion_ztest(3, 0, 1, 5, &z); /* empty sample */
+  assert_true(z == 0 && p == 1);
+}
+
+static void test_holm(void **state) {
+  (void)state;
+  /* Sorted 0.01, 0.03, 0.04 -> 3·0.01, 2·0.03, max(0.06, 1·0.04): 0.03, 0.06, 0.06. */
+  double p[3] = {0.01, 0.04, 0.03}, adj[3];
+  proportion_holm(p, adj, 3);
+  assert_close(adj[0], 0.03, 1e-12);
+  assert_close(adj[1], 0.06, 1e-12);
+  assert_close(adj[2], 0.06, 1e-12);
+  double q[2] = {0.6, 0.9};
+  proportion_holm(q, q, 2); /* in place, capped at 1 */
+  assert_close(q[0], 1.0, 1e-12);
+  assert_close(q[1], 1.0, 1e-12);
+  proportion_holm(q, q, 0); /* nothing to adjust */
+}
+
+static void test_balance(void **state) {
+  (void)state;
+  proportion_interval x;
+  /* wS = 2/3, wN = 0, n = 3: d = 2/3, Var d = (2/3 − 4/9)/3 = 2/27; d ± 1.96·0.2722 =
+   * [0.1332, 1.2002]: 1 − |d| in [0, 0.8668]. */
+  proportion_balance(2, 0, 3, &x);
+  assert_interval(x, 1.0 / 3, 0.0, 0.866768, 1e-4);
+  /* wS = wN = 0.4, n = 5: d = 0 ± 1.96·sqrt(0.8/5) = ±0.784: [0.216, 1]. */
+  proportion_balance(2, 2, 5, &x);
+  assert_interval(x, 1.0, 0.216014, 1.0, 1e-4);
+  proportion_balance(0, 0, 0, &x);
+  assert_true(isnan(x.value) && x.lo == 0 && x.hi == 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_two_players_score),  cmocka_unit_test(test_coverage),
@@ -604,6 +676,8 @@ int main(void) {
       cmocka_unit_test(test_fuzz),               cmocka_unit_test(test_pool_growth),
       cmocka_unit_test(test_match_stats),
       cmocka_unit_test(test_sprt_values),        cmocka_unit_test(test_sprt_parse),
+      cmocka_unit_test(test_wilson),             cmocka_unit_test(test_ztest),
+      cmocka_unit_test(test_holm),               cmocka_unit_test(test_balance),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,63 +161,6 @@ static void near_iv(const study_interval *x, double v, double lo, double hi, con
   near(x->hi, hi, EPS, w);
 }
 
-/* ---- Statistics ---- */
-
-static void test_wilson(void **state) {
-  (void)state;
-  study_interval x;
-  /* p = 0.4, n = 5: centre (p + z²/2n)/(1 + z²/n),
-   * half z·sqrt(p(1−p)/n + z²/4n²)/(1 + z²/n). */
-  study_wilson(2, 5, &x);
-  near_iv(&x, 0.4, 0.117621, 0.769276, "wilson 2/5");
-  study_wilson(0, 3, &x);
-  near_iv(&x, 0.0, 0.0, 0.561497, "wilson 0/3");
-  study_wilson(2.5, 3, &x); /* fractional successes: South's score */
-  near_iv(&x, 0.833333, 0.309988, 0.982347, "wilson 2.5/3");
-  study_wilson(0, 0, &x);
-  assert_true(isnan(x.value));
-}
-
-static void test_ztest(void **state) {
-  (void)state;
-  double z;
-  /* 45/100 against 55/100: pooled 0.5, se = sqrt(0.25·0.02) = 0.0707, z = −1.4142. */
-  double p = study_ztest(45, 100, 55, 100, &z);
-  near(z, -1.414214, 1e-5, "z");
-  near(p, 0.157299, 1e-5, "p");
-  p = study_ztest(0, 10, 0, 20, &z); /* no variance */
-  near(z, 0, 0, "z0");
-  near(p, 1, 0, "p0");
-  p = study_ztest(3, 0, 1, 5, &z); /* empty sample */
-  near(p, 1, 0, "p empty");
-}
-
-static void test_holm(void **state) {
-  (void)state;
-  /* Sorted 0.01, 0.03, 0.04 -> 3·0.01, 2·0.03, max(0.06, 1·0.04): 0.03, 0.06, 0.06. */
-  double p[3] = {0.01, 0.04, 0.03}, adj[3];
-  study_holm(p, adj, 3);
-  near(adj[0], 0.03, 1e-12, "holm 0");
-  near(adj[1], 0.06, 1e-12, "holm 1");
-  near(adj[2], 0.06, 1e-12, "holm 2");
-  double q[2] = {0.6, 0.9};
-  study_holm(q, q, 2); /* in place, capped at 1 */
-  near(q[0], 1.0, 1e-12, "holm cap");
-  near(q[1], 1.0, 1e-12, "holm cap 2");
-}
-
-static void test_balance(void **state) {
-  (void)state;
-  study_interval x;
-  /* wS = 2/3, wN = 0, n = 3: d = 2/3, Var d = (2/3 − 4/9)/3 = 2/27; d ± 1.96·0.2722 =
-   * [0.1332, 1.2002]: 1 − |d| in [0, 0.8668]. */
-  study_balance(2, 0, 3, &x);
-  near_iv(&x, 1.0 / 3, 0.0, 0.866768, "balance 2-0 of 3");
-  /* wS = wN = 0.4, n = 5: d = 0 ± 1.96·sqrt(0.8/5) = ±0.784: [0.216, 1]. */
-  study_balance(2, 2, 5, &x);
-  near_iv(&x, 1.0, 0.216014, 1.0, "balance 2-2 of 5");
-}
-
 /* ---- The fixture study ---- */
 
 static void test_fixture_metrics(void **state) {
@@ -498,8 +441,6 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_wilson),          cmocka_unit_test(test_ztest),
-      cmocka_unit_test(test_holm),            cmocka_unit_test(test_balance),
       cmocka_unit_test(test_fixture_metrics), cmocka_unit_test(test_fixture_report),
       cmocka_unit_test(test_bad_games),       cmocka_unit_test(test_openings),
   };
