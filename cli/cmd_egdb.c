@@ -10,25 +10,17 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "core/clock.h"
 #include "core/notation.h"
+#include "core/path.h"
 #include "core/rng.h"
 #include "report/egdb_chart.h"
 #include "egdb/egdb.h"
 #include "egdb/egdb_stats.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The default folder: $XDG_CACHE_HOME/oware/egdb or ~/.cache/oware/egdb. */
 static const char *default_dir(char *buf, size_t len) {
-  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-  if (x && *x)
-    snprintf(buf, len, "%s/oware/egdb", x);
-  else
-    snprintf(buf, len, "%s/.cache/oware/egdb", h && *h ? h : ".");
+  path_cache(buf, len, "egdb");
   return buf;
 }
 
@@ -50,7 +42,7 @@ typedef struct bar {
 
 static int progress_bar(void *ctx, const egdb_progress *p) {
   bar *b = ctx;
-  double t = now();
+  double t = clock_now();
   int final = !strcmp(p->phase, "done");
   if (b->quiet || (!final && t - b->last < 0.25)) return 0;
   b->last = t;
@@ -111,7 +103,7 @@ static int egdb_build_cmd(int argc, char **argv) {
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (!dir) dir = default_dir(dbuf, sizeof dbuf);
-  bar b = {now(), 0, quiet, 0};
+  bar b = {clock_now(), 0, quiet, 0};
   egdb_build_stats st;
   int rc = egdb_build_layout(&v, dir, (int)seeds, (int)threads, (egdb_layout)layout, progress_bar, &b,
                              &st, err, sizeof err);
@@ -460,12 +452,12 @@ int cli_bench_egdb(int argc, char **argv) {
           for (int s = 0; s < n; s++) bs[i].pit[rng_below(&r, (uint32_t)P)]++;
           bs[i].side = (uint8_t)rng_below(&r, 2);
         }
-        double t0 = now();
+        double t0 = clock_now();
         long long sum = 0;
         egdb_value x;
         for (int i = 0; i < count; i++)
           if (!egdb_probe(db, &bs[i & 4095], &x)) sum += x.lower;
-        double t = now() - t0;
+        double t = clock_now() - t0;
         printf("probe: %.1f M lookups/s (random positions with 0..%d seeds; checksum %lld)\n",
                1e-6 * count / t, egdb_max_seeds(db), sum);
         free(bs);

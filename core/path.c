@@ -1,7 +1,9 @@
-/* path.c: mkdir -p. */
+/* path.c: mkdir -p, and the cache folder's entries. */
 #include "core/path.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -50,4 +52,12 @@ int path_mkdirs_parent(const char *path, char *err, size_t errlen) {
   memcpy(dir, path, n);
   dir[n] = 0;
   return path_mkdirs(dir, err, errlen);
+}
+
+void path_cache(char *buf, size_t len, const char *leaf) {
+  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+  if (x && *x)
+    snprintf(buf, len, "%s/oware/%s", x, leaf);
+  else
+    snprintf(buf, len, "%s/.cache/oware/%s", h && *h ? h : ".", leaf);
 }

@@ -1,4 +1,4 @@
-/* path.h: folders on the way to a file: mkdir -p, the one copy. */
+/* path.h: folders: mkdir -p (the one copy) and the cache folder of the tables and the book. */
 #ifndef OWARE_PATH_H
 #define OWARE_PATH_H
 
@@ -13,5 +13,9 @@ int path_mkdirs(const char *dir, char *err, size_t errlen);
 /* path_mkdirs of the folder that holds the file path ("results" for
  * "results/oware.db"; nothing for a bare file name). */
 int path_mkdirs_parent(const char *path, char *err, size_t errlen);
+
+/* The cache folder's entry leaf: $XDG_CACHE_HOME/oware/LEAF, or
+ * $HOME/.cache/oware/LEAF (./.cache/… without a HOME), into buf. */
+void path_cache(char *buf, size_t len, const char *leaf);
 
 #endif

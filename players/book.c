@@ -12,6 +12,7 @@
 #include "core/outfile.h"
 #include "players/book_file.h"
 #include "players/player.h"
+#include "core/path.h"
 
 static const char magic[8] = "OWBOOK1";
 
@@ -23,13 +24,7 @@ struct book {
   uint8_t *entries; /* info.count entries, sorted by key */
 };
 
-void book_default_path(char *buf, size_t len) {
-  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-  if (x && *x)
-    snprintf(buf, len, "%s/oware/book.bin", x);
-  else
-    snprintf(buf, len, "%s/.cache/oware/book.bin", h && *h ? h : ".");
-}
+void book_default_path(char *buf, size_t len) { path_cache(buf, len, "book.bin"); }
 
 static void put(uint8_t *p, uint64_t x, int bytes) {
   for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(x >> (8 * i));

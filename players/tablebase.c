@@ -9,14 +9,9 @@
 
 #include "players/level.h"
 #include "players/player.h"
+#include "core/path.h"
 
-void tablebase_default_dir(char *buf, size_t len) {
-  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-  if (x && *x)
-    snprintf(buf, len, "%s/oware/egdb", x);
-  else
-    snprintf(buf, len, "%s/.cache/oware/egdb", h && *h ? h : ".");
-}
+void tablebase_default_dir(char *buf, size_t len) { path_cache(buf, len, "egdb"); }
 
 /* "auto@PINS": entries "HASH:N:DIGEST" or "HASH:-" joined by '/'. */
 static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) {
