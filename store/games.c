@@ -6,6 +6,7 @@
 #include "core/variant.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +157,53 @@ fail:
   return -1;
 }
 
-/* The end reasons a game row may hold (outcome_end_name's names). */
+/* "store: WHERE: WHAT", WHAT formatted into at most cap bytes; returns -1. */
+static int row_fail(char *err, size_t errlen, const char *where, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int row_fail(char *err, size_t errlen, const char *where, size_t cap, const char *fmt, ...) {
+  char what[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, cap < sizeof what ? cap : sizeof what, fmt, ap);
+  va_end(ap);
+  error_set(err, errlen, "store: %s: %s", where, what);
+  return -1;
+}
+
+/* Checks the moves of a game row: as many letters as plies, each a house
+ * of its variant. */
+static int moves_check(const store_game *g, const variant *v, const char *row, char *err,
+                       size_t errlen) {
+  size_t n = strlen(g->moves);
+  if (g->plies < 0 || (size_t)g->plies != n)
+    return row_fail(err, errlen, row, 400, "plies %d but %zu move letters", g->plies, n);
+  for (size_t i = 0; i < n; i++)
+    if (notation_move_index(v, g->moves[i]) < 0) {
+      unsigned char c = (unsigned char)g->moves[i];
+      return row_fail(err, errlen, row, 400, "move %zu is '%c', not a house letter of its variant",
+                      i + 1, c >= 32 && c < 127 ? g->moves[i] : '?');
+    }
+  return 0;
+}
+
+/* Checks the players of a game row: indices in range, South and North the
+ * series' two players. */
+static int players_check(const store_game *g, const row_rules *rr, const char *row, char *err,
+                         size_t errlen) {
+  const int idx[4] = {g->a_idx, g->b_idx, g->south_idx, g->north_idx};
+  static const char *const names[4] = {"a_idx", "b_idx", "south_idx", "north_idx"};
+  for (int i = 0; i < 4; i++)
+    if (idx[i] < 0 || idx[i] >= rr->nplayers)
+      return row_fail(err, errlen, row, 400, "%s %d out of range 0..%d", names[i], idx[i],
+                      rr->nplayers - 1);
+  if (g->south_idx == g->north_idx || (g->south_idx != g->a_idx && g->south_idx != g->b_idx) ||
+      (g->north_idx != g->a_idx && g->north_idx != g->b_idx))
+    return row_fail(err, errlen, row, 400,
+                    "south_idx %d and north_idx %d are not the series' players %d and %d",
+                    g->south_idx, g->north_idx, g->a_idx, g->b_idx);
+  return 0;
+}
+
 /* Checks a game row read from the database (a database is input): every
  * index in range, the moves letters of its variant, the opening a position
  * of it. Returns 0, or -1 with a message naming the row. */
@@ -164,38 +211,76 @@ static int game_row_check(const store_game *g, const row_rules *rr, char *err, s
   char row[96], perr[256];
   snprintf(row, sizeof row, "run %" PRId64 " game %d (series %d)", g->run_id, g->game_no,
            g->series_no);
-#define BAD(...)                                                                                     do {                                                                                                 char what_[400];                                                                                   snprintf(what_, sizeof what_, __VA_ARGS__);                                                        error_set(err, errlen, "store: %s: %s", row, what_);                                                           return -1;                                                                                       } while (0)
-  if (g->series_no < 0) BAD("series_no %d is negative", g->series_no);
-  if (g->game_no < 0) BAD("game_no %d is negative", g->game_no);
-  if (g->round < 0) BAD("round %d is negative", g->round);
+  if (g->series_no < 0)
+    return row_fail(err, errlen, row, 400, "series_no %d is negative", g->series_no);
+  if (g->game_no < 0) return row_fail(err, errlen, row, 400, "game_no %d is negative", g->game_no);
+  if (g->round < 0) return row_fail(err, errlen, row, 400, "round %d is negative", g->round);
   if (g->variant_idx < 0 || g->variant_idx >= rr->nvariants)
-    BAD("variant_idx %d out of range 0..%d", g->variant_idx, rr->nvariants - 1);
-  const int idx[4] = {g->a_idx, g->b_idx, g->south_idx, g->north_idx};
-  static const char *const names[4] = {"a_idx", "b_idx", "south_idx", "north_idx"};
-  for (int i = 0; i < 4; i++)
-    if (idx[i] < 0 || idx[i] >= rr->nplayers)
-      BAD("%s %d out of range 0..%d", names[i], idx[i], rr->nplayers - 1);
-  if (g->south_idx == g->north_idx || (g->south_idx != g->a_idx && g->south_idx != g->b_idx) ||
-      (g->north_idx != g->a_idx && g->north_idx != g->b_idx))
-    BAD("south_idx %d and north_idx %d are not the series' players %d and %d", g->south_idx,
-        g->north_idx, g->a_idx, g->b_idx);
-  if (g->winner < -1 || g->winner > 1) BAD("winner %d is not -1, 0 or 1", g->winner);
+    return row_fail(err, errlen, row, 400, "variant_idx %d out of range 0..%d", g->variant_idx,
+                    rr->nvariants - 1);
+  if (players_check(g, rr, row, err, errlen)) return -1;
+  if (g->winner < -1 || g->winner > 1)
+    return row_fail(err, errlen, row, 400, "winner %d is not -1, 0 or 1", g->winner);
   const variant *v = &rr->v[g->variant_idx];
   if (g->score2[0] < 0 || g->score2[1] < 0 || g->score2[0] > 2 * v->total ||
       g->score2[1] > 2 * v->total)
-    BAD("scores %g-%g out of range 0..%d", g->score2[0] / 2.0, g->score2[1] / 2.0, v->total);
-  if ((int)g->end < (int)OUTCOME_MAJORITY || (int)g->end >= OUTCOME_NENDS) BAD("end reason %d", (int)g->end);
-  size_t n = strlen(g->moves);
-  if (g->plies < 0 || (size_t)g->plies != n)
-    BAD("plies %d but %zu move letters", g->plies, n);
-  for (size_t i = 0; i < n; i++)
-    if (notation_move_index(v, g->moves[i]) < 0)
-      BAD("move %zu is '%c', not a house letter of its variant", i + 1,
-          (unsigned char)g->moves[i] >= 32 && (unsigned char)g->moves[i] < 127 ? g->moves[i] : '?');
+    return row_fail(err, errlen, row, 400, "scores %g-%g out of range 0..%d", g->score2[0] / 2.0,
+                    g->score2[1] / 2.0, v->total);
+  if ((int)g->end < (int)OUTCOME_MAJORITY || (int)g->end >= OUTCOME_NENDS)
+    return row_fail(err, errlen, row, 400, "end reason %d", (int)g->end);
+  if (moves_check(g, v, row, err, errlen)) return -1;
   board b;
   if (notation_parse_position(g->opening, v, &b, perr, sizeof perr))
-    BAD("opening '%.60s': %s", g->opening, perr);
-#undef BAD
+    return row_fail(err, errlen, row, 400, "opening '%.60s': %s", g->opening, perr);
+  return 0;
+}
+
+#define GAME_COLUMNS                                                                               \
+  "run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx, north_idx, opening," \
+  " moves, winner, score_south, score_north, plies, end_reason, detail, seed, seconds"
+
+/* Reads a row of GAME_COLUMNS into g (moves point into the row); the
+ * columns that need a conversion are checked here, the rest by
+ * game_row_check. */
+static int game_from_row(sqlite3_stmt *st, int64_t run_id, store_game *g, char *err,
+                         size_t errlen) {
+  memset(g, 0, sizeof *g);
+  g->run_id = sqlite3_column_int64(st, 0);
+  g->series_no = sqlite3_column_int(st, 1);
+  g->game_no = sqlite3_column_int(st, 2);
+  g->variant_idx = sqlite3_column_int(st, 3);
+  g->round = sqlite3_column_int(st, 4);
+  g->a_idx = sqlite3_column_int(st, 5);
+  g->b_idx = sqlite3_column_int(st, 6);
+  g->south_idx = sqlite3_column_int(st, 7);
+  g->north_idx = sqlite3_column_int(st, 8);
+  store_sql_column_copy(st, 9, g->opening, sizeof g->opening);
+  const unsigned char *moves = sqlite3_column_text(st, 10);
+  g->moves = moves ? (const char *)moves : "";
+  g->winner = sqlite3_column_int(st, 11);
+  /* Scores are whole or half seeds: doubling them is exact. Anything else
+   * (NaN, huge, a fraction) is refused before it is converted. */
+  for (int k = 0; k < 2; k++) {
+    double x = sqlite3_column_double(st, 12 + k) * 2.0;
+    if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x) {
+      error_set(err, errlen,
+                "store: run %" PRId64 " game %d (series %d): score_%s %g is not a score", run_id,
+                g->game_no, g->series_no, k ? "north" : "south", x / 2.0);
+      return -1;
+    }
+    g->score2[k] = (int)x;
+  }
+  g->plies = sqlite3_column_int(st, 14);
+  char where[96];
+  snprintf(where, sizeof where, "run %" PRId64 ", series %d, game %d", run_id, g->series_no,
+           g->game_no);
+  const char *end = (const char *)sqlite3_column_text(st, 15);
+  if (outcome_end_parse(end, &g->end))
+    return row_fail(err, errlen, where, 200, "unknown end reason '%s'", end ? end : "NULL");
+  store_sql_column_copy(st, 16, g->detail, sizeof g->detail);
+  if (store_sql_parse_u64((const char *)sqlite3_column_text(st, 17), &g->seed))
+    return row_fail(err, errlen, where, 200, "bad seed");
+  g->seconds = sqlite3_column_double(st, 18);
   return 0;
 }
 
@@ -214,71 +299,25 @@ int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const sto
   /* A statement of its own (not cached), so that fn may use the store. */
   sqlite3_stmt *st;
   if (store_sql_prepare(s->db,
-              "SELECT run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx,"
-              " north_idx, opening, moves, winner, score_south, score_north, plies, end_reason,"
-              " detail, seed, seconds FROM games WHERE run_id = ?1 ORDER BY series_no, game_no",
-              0, &st, err, errlen)) {
+                        "SELECT " GAME_COLUMNS " FROM games WHERE run_id = ?1"
+                        " ORDER BY series_no, game_no",
+                        0, &st, err, errlen)) {
     free(rr);
     return -1;
   }
   store_game g;
   int rc = sqlite3_bind_int64(st, 1, run_id), ret = 0;
-  if (rc != SQLITE_OK) {
-    ret = store_sql_fail(s->db, err, errlen, "cannot read games");
-    goto done;
-  }
-#define BAD_ROW(...)                                                                               \
-  do {                                                                                             \
-    char what_[200];                                                                               \
-    snprintf(what_, sizeof what_, __VA_ARGS__);                                                    \
-    error_set(err, errlen, "store: run %" PRId64 ", series %d, game %d: %s", run_id, g.series_no, g.game_no,  \
-         what_);                                                                                   \
-    ret = -1;                                                                                      \
-    goto done;                                                                                     \
-  } while (0)
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    memset(&g, 0, sizeof g);
-    g.run_id = sqlite3_column_int64(st, 0);
-    g.series_no = sqlite3_column_int(st, 1);
-    g.game_no = sqlite3_column_int(st, 2);
-    g.variant_idx = sqlite3_column_int(st, 3);
-    g.round = sqlite3_column_int(st, 4);
-    g.a_idx = sqlite3_column_int(st, 5);
-    g.b_idx = sqlite3_column_int(st, 6);
-    g.south_idx = sqlite3_column_int(st, 7);
-    g.north_idx = sqlite3_column_int(st, 8);
-    /* Indices, winner, moves and opening: game_row_check, below. */
-    store_sql_column_copy(st, 9, g.opening, sizeof g.opening);
-    const unsigned char *moves = sqlite3_column_text(st, 10);
-    g.moves = moves ? (const char *)moves : "";
-    g.winner = sqlite3_column_int(st, 11);
-    /* Scores are whole or half seeds: doubling them is exact. Anything else
-     * (NaN, huge, a fraction) is refused before it is converted. */
-    for (int k = 0; k < 2; k++) {
-      double x = sqlite3_column_double(st, 12 + k) * 2.0;
-      if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x) {
-        error_set(err, errlen, "store: run %" PRId64 " game %d (series %d): score_%s %g is not a score",
-             run_id, g.game_no, g.series_no, k ? "north" : "south", x / 2.0);
+  if (rc != SQLITE_OK) rc = SQLITE_ERROR;
+  else
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      if (game_from_row(st, run_id, &g, err, errlen) || game_row_check(&g, rr, err, errlen)) {
         ret = -1;
-        goto done;
+        break;
       }
-      g.score2[k] = (int)x;
+      if (fn(ctx, &g)) break;
     }
-    g.plies = sqlite3_column_int(st, 14);
-    const char *end = (const char *)sqlite3_column_text(st, 15);
-    if (outcome_end_parse(end, &g.end)) BAD_ROW("unknown end reason '%s'", end ? end : "NULL");
-    store_sql_column_copy(st, 16, g.detail, sizeof g.detail);
-    if (store_sql_parse_u64((const char *)sqlite3_column_text(st, 17), &g.seed)) BAD_ROW("bad seed");
-    g.seconds = sqlite3_column_double(st, 18);
-    if (game_row_check(&g, rr, err, errlen)) {
-      ret = -1;
-      goto done;
-    }
-    if (fn(ctx, &g)) goto done;
-  }
-#undef BAD_ROW
-  if (rc != SQLITE_DONE) ret = store_sql_fail(s->db, err, errlen, "cannot read games");
-done:
+  if (!ret && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    ret = store_sql_fail(s->db, err, errlen, "cannot read games");
   sqlite3_finalize(st);
   free(rr);
   return ret;
