@@ -81,7 +81,7 @@
  * (migrate.c) and bumps STORE_SCHEMA_VERSION; this text always creates the
  * newest schema.
  * Constraints are chosen for the insert path: no `IN (…)` (an ephemeral
- * table per row), no pattern check on games.seed (this file writes it), and
+ * table per row), no pattern check on games.seed (games.c writes it), and
  * no index on games beyond the UNIQUE one, which serves games by run in
  * (series, game) order and the foreign keys' child lookups. */
 static const char schema_sql[] =
