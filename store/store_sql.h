@@ -88,8 +88,8 @@ int store_sql_create_registered(sqlite3 *db, char *err, size_t errlen);
 /* Whether every registered driver's tables are in the database: 1, 0 when
  * one is missing, -1 on error. */
 int store_sql_registered_present(sqlite3 *db, char *err, size_t errlen);
-/* The schema text of the store's own tables of the newest version (and the
- * steps that migrate() runs): schema.c. */
-extern const char store_sql_schema[], store_sql_ratings[], store_sql_tuning[], store_sql_v5[];
+/* The tables that schema 2, 3 and 5 added, as store_sql_migrate's steps
+ * create them (schema.c). */
+extern const char store_sql_ratings[], store_sql_tuning[], store_sql_v5[];
 
 #endif
