@@ -65,22 +65,6 @@
 
 const store_tables analyse_store_tables = {"run/analyse_store.c", "analysis", ANALYSIS_SQL};
 
-static int sql_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
-  error_set(err, errlen, "store: %s: %s", what, sqlite3_errmsg(db));
-  return -1;
-}
-
-static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen) {
-  if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return sql_fail(db, err, errlen, sql);
-  return 0;
-}
-
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t errlen) {
-  if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK) return 0;
-  *st = NULL;
-  return sql_fail(db, err, errlen, "cannot prepare the analysis statements");
-}
-
 /* ---- Writing ---- */
 
 static int bind_ints(sqlite3_stmt *st, int from, int n, const long long *v) {
@@ -131,39 +115,39 @@ int analyse_save(store *s, const analyse_result *r, char *err, size_t errlen) {
   sqlite3_stmt *sp = NULL, *ss = NULL, *sm = NULL, *del = NULL;
   int ret = -1;
   if (store_tables_ensure(s, &analyse_store_tables, err, errlen)) return -1;
-  if (exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
+  if (store_sql_exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
   static const char *const clear[] = {"DELETE FROM analysis_mistakes WHERE run_id = ?1",
                                       "DELETE FROM analysis_seeds WHERE run_id = ?1",
                                       "DELETE FROM analysis WHERE run_id = ?1"};
   for (int k = 0; k < 3; k++) {
-    if (prepare(db, clear[k], &del, err, errlen)) goto done;
+    if (store_sql_prepare(db, clear[k], 0, &del, err, errlen)) goto done;
     if (sqlite3_bind_int64(del, 1, r->run_id) != SQLITE_OK || sqlite3_step(del) != SQLITE_DONE) {
-      sql_fail(db, err, errlen, "cannot replace the stored analysis");
+      store_sql_fail(db, err, errlen, "cannot replace the stored analysis");
       goto done;
     }
     sqlite3_finalize(del);
     del = NULL;
   }
-  if (prepare(db,
+  if (store_sql_prepare(db,
               "INSERT INTO analysis (run_id, player_idx, seeds, run_games, games, positions,"
               " forced, exact, kept, cycle, proven, lost2, changed, egdb_dir, created)"
               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-              &sp, err, errlen) ||
-      prepare(db,
+              0, &sp, err, errlen) ||
+      store_sql_prepare(db,
               "INSERT INTO analysis_seeds (run_id, player_idx, seeds, moves, lost2)"
               " VALUES (?1, ?2, ?3, ?4, ?5)",
-              &ss, err, errlen) ||
-      prepare(db,
+              0, &ss, err, errlen) ||
+      store_sql_prepare(db,
               "INSERT INTO analysis_mistakes (run_id, series_no, game_no, ply, player_idx, seeds,"
               " position, played, best, best2, played2, lost2, proven, changed)"
               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-              &sm, err, errlen))
+              0, &sm, err, errlen))
     goto done;
   if (save_rows(db, r, sp, ss, sm)) {
-    sql_fail(db, err, errlen, "cannot store the analysis");
+    store_sql_fail(db, err, errlen, "cannot store the analysis");
     goto done;
   }
-  if (exec(db, "COMMIT", err, errlen)) goto done;
+  if (store_sql_exec(db, "COMMIT", err, errlen)) goto done;
   ret = 0;
 done:
   sqlite3_finalize(del);
@@ -179,7 +163,7 @@ done:
 /* Prepares the SELECT sql of run_id's rows (its ?1). */
 static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt **st, char *err,
                       size_t errlen) {
-  if (prepare(db, sql, st, err, errlen)) return -1;
+  if (store_sql_prepare(db, sql, 0, st, err, errlen)) return -1;
   sqlite3_bind_int64(*st, 1, run_id);
   return 0;
 }
@@ -187,7 +171,7 @@ static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt
 /* After the rows of st, the last step's rc: finalizes st; -1 with an error
  * when the rows ended on an error, not at their end. */
 static int select_done(sqlite3 *db, sqlite3_stmt *st, int rc, char *err, size_t errlen) {
-  if (rc != SQLITE_DONE) sql_fail(db, err, errlen, "cannot read the analysis");
+  if (rc != SQLITE_DONE) store_sql_fail(db, err, errlen, "cannot read the analysis");
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : -1;
 }
