@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/analyse.h"
 #include "run/pairs.h"
 #include "run/runner_mpi.h"
+#include "run/study_store.h"
 #include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -95,6 +97,10 @@ int main(int argc, char **argv) {
     if (rc) fprintf(stderr, "oware: %s\n", err);
   } else {
     runner_set_default_backend(runner_mpi_backend());
+    /* The drivers' own tables, in every database this program makes or
+     * upgrades (docs/SCHEMA.md). */
+    store_tables_register(&study_store_tables);
+    store_tables_register(&analyse_store_tables);
     rc = run_command(argc, argv);
   }
   runner_mpi_finalize();

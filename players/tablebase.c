@@ -288,3 +288,24 @@ done:
   free(item);
   return rc;
 }
+
+/* The types that read no tables by default before egdb=auto (perfect always
+ * did): the registry says whether they still take egdb=. */
+static const char *const off_by_default[] = {"minimax", "mcts", NULL};
+
+int tablebase_spec_off_by_default(const char *spec, char **out) {
+  *out = NULL;
+  const char *colon = strchr(spec, ':');
+  size_t tlen = colon ? (size_t)(colon - spec) : strlen(spec);
+  int was_off = 0;
+  for (int i = 0; off_by_default[i]; i++)
+    if (strlen(off_by_default[i]) == tlen && !strncmp(off_by_default[i], spec, tlen)) was_off = 1;
+  if (!was_off || strstr(spec, "egdb=")) return 0;
+  char type[16];
+  snprintf(type, sizeof type, "%.*s", (int)tlen, spec);
+  if (!player_type_takes(player_find_type(type), "egdb")) return 0;
+  size_t len = strlen(spec) + sizeof ":egdb=off";
+  if (!(*out = malloc(len))) return -1;
+  snprintf(*out, len, "%s%segdb=off", spec, colon ? "," : ":");
+  return 1;
+}

@@ -73,6 +73,15 @@ void tablebase_free(tablebase *t);
 int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, size_t outlen,
                        char *err, size_t errlen);
 
+/* A spec stored when minimax and mcts read no tables unless told (before
+ * egdb=auto became their default: runs of store schemas up to 6), as it
+ * must be written now to play the same: a spec of such a type without
+ * egdb= gets egdb=off (after its options, or after ':' when it has none);
+ * any other is unchanged (perfect, which always read them, or a spec that
+ * says egdb=). Returns 1 with *out (malloc'ed) the new spec, 0 (*out NULL)
+ * when unchanged, -1 when out of memory. */
+int tablebase_spec_off_by_default(const char *spec, char **out);
+
 /* Whether the open tables cover b (a cheap test before a probe). */
 static inline int tablebase_covers(const tablebase *t, const board *b, const variant *v) {
   return v->total - b->store[0] - b->store[1] <= t->max_n;

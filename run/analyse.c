@@ -1,4 +1,4 @@
-/* analyse.c: replays a run's games against the endgame databases and measures each player's distance from perfect play; draws its chart. */
+/* analyse.c: replays a run's games against the endgame databases and measures each player's distance from perfect play; the analysis stored or computed (analyse_get). */
 #include "run/analyse.h"
 #include "core/error.h"
 
@@ -15,26 +15,6 @@
 
 /* Seeds a table build is suggested for when no variant has any. */
 #define ANALYSE_SUGGESTED_SEEDS 12
-
-long long analyse_decided(const analyse_player *p) { return p->exact + p->proven; }
-
-long long analyse_mistakes(const analyse_player *p) { return p->exact - p->kept + p->proven; }
-
-double analyse_kept_share(const analyse_player *p) {
-  long long d = analyse_decided(p);
-  return d ? (double)p->kept / (double)d : NAN;
-}
-
-double analyse_lost_per_move(const analyse_player *p) {
-  long long d = analyse_decided(p);
-  return d ? (double)p->lost2 / 2.0 / (double)d : NAN;
-}
-
-void analyse_free(analyse_result *r) {
-  if (!r) return;
-  free(r->mistake);
-  free(r);
-}
 
 /* ---- Opening the tables of every variant ---- */
 

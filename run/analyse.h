@@ -70,7 +70,7 @@ typedef struct analyse_result {
   analyse_mistake *mistake;    /* in (series, game, ply) order */
 } analyse_result;
 
-/* Derived figures of p: decided moves, mistakes, the share of decided moves
+/* Derived figures of p (run/analyse_result.c): decided moves, mistakes, the share of decided moves
  * that keep the value (NaN with none) and the mean seeds lost per decided
  * move (NaN with none). */
 long long analyse_decided(const analyse_player *p);
@@ -87,10 +87,15 @@ double analyse_lost_per_move(const analyse_player *p);
  * stored. */
 int analyse_run(store *db, int64_t run_id, const char *egdb_dir, int seeds, analyse_result **out,
                 char *err, size_t errlen);
+/* (run/analyse_result.c) */
 void analyse_free(analyse_result *r);
 
 /* ---- Stored (run/analyse_store.c; tables analysis, analysis_seeds,
  * analysis_mistakes of schema 6, docs/SCHEMA.md) ---- */
+
+/* The analysis tables: registered by the program (cli/main.c), so that
+ * every new database has them; created when first written otherwise. */
+extern const store_tables analyse_store_tables;
 
 /* Replaces the stored analysis of r->run_id by r, in one transaction. */
 int analyse_save(store *db, const analyse_result *r, char *err, size_t errlen);
@@ -101,7 +106,8 @@ int analyse_load(store *db, int64_t run_id, analyse_result **out, char *err, siz
 
 /* The stored analysis when there is one of the run's current games and of
  * the same coverage (seeds -1: any), else (or with force) a new one,
- * computed and stored. *computed says which. */
+ * computed and stored (run/analyse.c composes: analyse_store.c only stores
+ * and loads). *computed says which. */
 int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int force,
                 analyse_result **out, int *computed, char *err, size_t errlen);
 

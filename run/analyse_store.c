@@ -1,4 +1,4 @@
-/* analyse_store.c: a run's endgame analysis in the store (tables analysis, analysis_seeds, analysis_mistakes; docs/SCHEMA.md), written whole and checked on reading. */
+/* analyse_store.c: a run's endgame analysis in the store (tables analysis, analysis_seeds, analysis_mistakes, declared here and registered with the store; docs/SCHEMA.md), written whole and checked on reading. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,21 +9,61 @@
 #include "core/error.h"
 #include "store/store_sql.h"
 
-static int sql_fail(sqlite3 *db, char *err, size_t errlen, const char *what) {
-  error_set(err, errlen, "store: %s: %s", what, sqlite3_errmsg(db));
-  return -1;
-}
+/* Version 6 of the schema added the endgame analysis of a run (`oware
+ * analyse`): one row per player, its moves and losses by seeds on the
+ * board, and one row per mistake. */
+#define ANALYSIS_SQL                                                                               \
+  "CREATE TABLE analysis (\n"                                                                     \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  player_idx INTEGER NOT NULL,\n"                                                              \
+  "  seeds INTEGER NOT NULL CHECK (seeds BETWEEN 0 AND 32),\n"                                    \
+  "  run_games INTEGER NOT NULL CHECK (run_games >= 0),\n"                                        \
+  "  games INTEGER NOT NULL CHECK (games >= 0),\n"                                                \
+  "  positions INTEGER NOT NULL CHECK (positions >= 0),\n"                                        \
+  "  forced INTEGER NOT NULL CHECK (forced BETWEEN 0 AND positions),\n"                           \
+  "  exact INTEGER NOT NULL CHECK (exact >= 0),\n"                                                \
+  "  kept INTEGER NOT NULL CHECK (kept BETWEEN 0 AND exact),\n"                                   \
+  "  cycle INTEGER NOT NULL CHECK (cycle >= 0),\n"                                                \
+  "  proven INTEGER NOT NULL CHECK (proven >= 0),\n"                                              \
+  "  lost2 INTEGER NOT NULL CHECK (lost2 >= 0),\n"                                                \
+  "  changed INTEGER NOT NULL CHECK (changed BETWEEN 0 AND games),\n"                             \
+  "  egdb_dir TEXT NOT NULL,\n"                                                                   \
+  "  created TEXT NOT NULL,\n"                                                                    \
+  "  PRIMARY KEY (run_id, player_idx),\n"                                                         \
+  "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx),\n"                         \
+  "  CHECK (exact + cycle + proven = positions)\n"                                                \
+  ") WITHOUT ROWID;\n"                                                                            \
+  "CREATE TABLE analysis_seeds (\n"                                                               \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  player_idx INTEGER NOT NULL,\n"                                                              \
+  "  seeds INTEGER NOT NULL CHECK (seeds BETWEEN 0 AND 32),\n"                                    \
+  "  moves INTEGER NOT NULL CHECK (moves > 0),\n"                                                 \
+  "  lost2 INTEGER NOT NULL CHECK (lost2 >= 0),\n"                                                \
+  "  PRIMARY KEY (run_id, player_idx, seeds),\n"                                                  \
+  "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx)\n"                          \
+  ") WITHOUT ROWID;\n"                                                                            \
+  "CREATE TABLE analysis_mistakes (\n"                                                            \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  series_no INTEGER NOT NULL,\n"                                                               \
+  "  game_no INTEGER NOT NULL,\n"                                                                 \
+  "  ply INTEGER NOT NULL CHECK (ply >= 0),\n"                                                    \
+  "  player_idx INTEGER NOT NULL,\n"                                                              \
+  "  seeds INTEGER NOT NULL CHECK (seeds BETWEEN 1 AND 32),\n"                                    \
+  "  position TEXT NOT NULL,\n"                                                                   \
+  "  played INTEGER NOT NULL CHECK (played BETWEEN 0 AND 15),\n"                                  \
+  "  best INTEGER NOT NULL CHECK (best BETWEEN 0 AND 15),\n"                                      \
+  "  best2 INTEGER NOT NULL,\n"                                                                   \
+  "  played2 INTEGER NOT NULL CHECK (played2 >= 0),\n"                                            \
+  "  lost2 INTEGER NOT NULL CHECK (lost2 > 0 AND lost2 = best2 - played2),\n"                     \
+  "  proven INTEGER NOT NULL CHECK (proven BETWEEN 0 AND 1),\n"                                   \
+  "  changed INTEGER NOT NULL CHECK (changed BETWEEN 0 AND 1),\n"                                 \
+  "  PRIMARY KEY (run_id, series_no, game_no, ply),\n"                                            \
+  "  FOREIGN KEY (run_id, series_no, game_no) REFERENCES games(run_id, series_no, game_no)\n"     \
+  "    ON DELETE CASCADE,\n"                                                                      \
+  "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx)\n"                          \
+  ") WITHOUT ROWID;\n"
 
-static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen) {
-  if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return sql_fail(db, err, errlen, sql);
-  return 0;
-}
-
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t errlen) {
-  if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK) return 0;
-  *st = NULL;
-  return sql_fail(db, err, errlen, "cannot prepare the analysis statements");
-}
+const store_tables analyse_store_tables = {"run/analyse_store.c", "analysis", ANALYSIS_SQL};
 
 /* ---- Writing ---- */
 
@@ -74,39 +114,40 @@ int analyse_save(store *s, const analyse_result *r, char *err, size_t errlen) {
   sqlite3 *db = store_sqlite(s);
   sqlite3_stmt *sp = NULL, *ss = NULL, *sm = NULL, *del = NULL;
   int ret = -1;
-  if (exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
+  if (store_tables_ensure(s, &analyse_store_tables, err, errlen)) return -1;
+  if (store_sql_exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
   static const char *const clear[] = {"DELETE FROM analysis_mistakes WHERE run_id = ?1",
                                       "DELETE FROM analysis_seeds WHERE run_id = ?1",
                                       "DELETE FROM analysis WHERE run_id = ?1"};
   for (int k = 0; k < 3; k++) {
-    if (prepare(db, clear[k], &del, err, errlen)) goto done;
+    if (store_sql_prepare(db, clear[k], 0, &del, err, errlen)) goto done;
     if (sqlite3_bind_int64(del, 1, r->run_id) != SQLITE_OK || sqlite3_step(del) != SQLITE_DONE) {
-      sql_fail(db, err, errlen, "cannot replace the stored analysis");
+      store_sql_fail(db, err, errlen, "cannot replace the stored analysis");
       goto done;
     }
     sqlite3_finalize(del);
     del = NULL;
   }
-  if (prepare(db,
+  if (store_sql_prepare(db,
               "INSERT INTO analysis (run_id, player_idx, seeds, run_games, games, positions,"
               " forced, exact, kept, cycle, proven, lost2, changed, egdb_dir, created)"
               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-              &sp, err, errlen) ||
-      prepare(db,
+              0, &sp, err, errlen) ||
+      store_sql_prepare(db,
               "INSERT INTO analysis_seeds (run_id, player_idx, seeds, moves, lost2)"
               " VALUES (?1, ?2, ?3, ?4, ?5)",
-              &ss, err, errlen) ||
-      prepare(db,
+              0, &ss, err, errlen) ||
+      store_sql_prepare(db,
               "INSERT INTO analysis_mistakes (run_id, series_no, game_no, ply, player_idx, seeds,"
               " position, played, best, best2, played2, lost2, proven, changed)"
               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-              &sm, err, errlen))
+              0, &sm, err, errlen))
     goto done;
   if (save_rows(db, r, sp, ss, sm)) {
-    sql_fail(db, err, errlen, "cannot store the analysis");
+    store_sql_fail(db, err, errlen, "cannot store the analysis");
     goto done;
   }
-  if (exec(db, "COMMIT", err, errlen)) goto done;
+  if (store_sql_exec(db, "COMMIT", err, errlen)) goto done;
   ret = 0;
 done:
   sqlite3_finalize(del);
@@ -122,7 +163,7 @@ done:
 /* Prepares the SELECT sql of run_id's rows (its ?1). */
 static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt **st, char *err,
                       size_t errlen) {
-  if (prepare(db, sql, st, err, errlen)) return -1;
+  if (store_sql_prepare(db, sql, 0, st, err, errlen)) return -1;
   sqlite3_bind_int64(*st, 1, run_id);
   return 0;
 }
@@ -130,7 +171,7 @@ static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt
 /* After the rows of st, the last step's rc: finalizes st; -1 with an error
  * when the rows ended on an error, not at their end. */
 static int select_done(sqlite3 *db, sqlite3_stmt *st, int rc, char *err, size_t errlen) {
-  if (rc != SQLITE_DONE) sql_fail(db, err, errlen, "cannot read the analysis");
+  if (rc != SQLITE_DONE) store_sql_fail(db, err, errlen, "cannot read the analysis");
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -283,6 +324,11 @@ int analyse_load(store *s, int64_t run_id, analyse_result **out, char *err, size
   store_run run;
   store_run_init(&run);
   if (store_run_load(s, run_id, &run, err, errlen)) return -1;
+  int present = store_tables_ensure(s, &analyse_store_tables, err, errlen);
+  if (present) {
+    store_run_free(&run);
+    return present < 0 ? -1 : 1; /* a read-only file without the tables: none stored */
+  }
   analyse_result *r = calloc(1, sizeof *r);
   if (!r) {
     store_run_free(&run);

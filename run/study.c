@@ -18,6 +18,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "store/rating_store.h"
+#include "run/study_store.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
@@ -454,10 +455,10 @@ void study_free(study *s) {
 
 /* Appends a metric row; a value that is not defined (a share of nothing)
  * is left out. */
-static void metric(store_metric *m, int *n, int vi, const char *name, const study_interval *iv,
+static void metric(study_metric *m, int *n, int vi, const char *name, const study_interval *iv,
                    double value, long long count) {
   if (isnan(iv ? iv->value : value)) return;
-  store_metric *x = &m[(*n)++];
+  study_metric *x = &m[(*n)++];
   memset(x, 0, sizeof *x);
   x->variant_idx = vi;
   snprintf(x->metric, sizeof x->metric, "%s", name);
@@ -469,7 +470,7 @@ static void metric(store_metric *m, int *n, int vi, const char *name, const stud
 
 int study_store_metrics(store *db, const study *s, char *err, size_t errlen) {
   int cap = s->nvariants * (40 + 4 * s->nvariants), n = 0;
-  store_metric *m = calloc((size_t)cap, sizeof *m);
+  study_metric *m = calloc((size_t)cap, sizeof *m);
   if (!m) {
     error_set(err, errlen, "out of memory");
     return -1;
@@ -509,7 +510,7 @@ int study_store_metrics(store *db, const study *s, char *err, size_t errlen) {
       metric(m, &n, tests[k]->a, name, NULL, tests[k]->p, s->variant[tests[k]->a].games);
     }
   }
-  int rc = store_metrics_replace(db, s->run.id, m, n, err, errlen);
+  int rc = study_store_replace(db, s->run.id, m, n, err, errlen);
   free(m);
   return rc;
 }

@@ -168,7 +168,7 @@ typedef struct store_series {
  * that says so. Returns 0, or -1 with err (and *out NULL). */
 int store_open(const char *path, int create, store **out, char *err, size_t errlen);
 /* Opens an existing database for reading only (the commands that only read:
- * runs, export, rate, chart, report, study --run): a write-protected file
+ * runs, export, rate, chart, report, variants --run): a write-protected file
  * can be read, and nothing is ever written to it. Same checks as store_open;
  * a database of an older schema is an error (writing upgrades it). */
 int store_open_readonly(const char *path, store **out, char *err, size_t errlen);
@@ -297,28 +297,35 @@ int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errle
 int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_tuning *t),
                          void *ctx, char *err, size_t errlen);
 
-/* One measured number of a variant study (`oware study`). (Schema
- * version 4.) A test between two variants is stored under the first one,
- * with the other's index in the metric's name ("south_score_p_vs_2"). */
-typedef struct store_metric {
-  int variant_idx;
-  char metric[64];   /* e.g. "south_win", "length_mean", "gs_available" */
-  double value;
-  double lo, hi;     /* the 95% interval, when has_interval */
-  int has_interval;
-  long long n;       /* what the value is over: games, positions, pairs */
-} store_metric;
-
-/* Replaces the study metrics of run_id by these n rows, in one transaction. */
-int store_metrics_replace(store *s, int64_t run_id, const store_metric *m, int n, char *err,
-                          size_t errlen);
-/* Calls fn for each stored metric of run_id, by variant then name. */
-int store_metrics_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_metric *m),
-                          void *ctx, char *err, size_t errlen);
-
 /* Runs, newest first: calls fn for each (for `oware runs`); r is valid
  * during the call only. */
 int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx,
                        char *err, size_t errlen);
+
+/* A driver's own tables (store/tables.c). Whoever owns a table declares it:
+ * a driver that keeps rows of its own (the study's metrics,
+ * run/study_store.c; the endgame analysis, run/analyse_store.c) declares
+ * its tables beside its code and registers them here; the store knows none
+ * of them (docs/SCHEMA.md). None has changed since it was added; a change
+ * will add its per-version upgrade steps to this struct. */
+typedef struct store_tables {
+  const char *owner; /* who declares them, for messages: "run/analyse_store.c" */
+  const char *table; /* the first table sql creates: when it is there, all are */
+  const char *sql;   /* their CREATE statements, newest schema */
+} store_tables;
+#define STORE_MAX_TABLES 16
+
+/* Makes t known to every store opened from then on: a new database gets its
+ * tables, and so does an older one when it is upgraded, or one of this
+ * schema without them (made by a program that registered none) when it is
+ * opened for writing. A program registers the drivers it has before it
+ * opens a store (cli/main.c); registering t again is harmless. 0, or -1
+ * when STORE_MAX_TABLES are registered already. */
+int store_tables_register(const store_tables *t);
+/* Makes sure the tables of t are in the database of s, registered or not:
+ * a driver calls it before it uses them. 0 when they are there (created now
+ * when missing); 1 when they are missing and s is read-only (a reader finds
+ * no rows); -1 with err. */
+int store_tables_ensure(store *s, const store_tables *t, char *err, size_t errlen);
 
 #endif

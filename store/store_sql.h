@@ -1,80 +1,95 @@
-/* store_sql.h: inside arena/ only: a store's SQLite connection and the schema of the tables whose code lives beside store.c (analyse_store.c). */
+/* store_sql.h: inside store/ and for the drivers that keep tables of their own in the store: the connection, and the SQL helpers the store's files share. */
 #ifndef OWARE_STORE_SQL_H
 #define OWARE_STORE_SQL_H
 
 #include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
-/* The connection of s, for the files of arena/ that keep tables of their
- * own in the store (one thread at a time, as the store itself). */
+/* One store handle is one SQLite connection, used by one thread at a time
+ * (the runner's writer thread). */
+struct store {
+  sqlite3 *db;
+  char *path;
+  /* Prepared once, used for every batch: the writer's hot path. */
+  sqlite3_stmt *begin, *commit, *rollback, *game_insert, *series_insert, *games_count;
+};
+
+/* The connection of s, for the drivers' files that keep tables of their own
+ * in the store (one thread at a time, as the store itself). */
 sqlite3 *store_sqlite(store *s);
 
-/* Version 6 adds the endgame analysis of a run (`oware analyse`,
- * run/analyse_store.c): one row per player, its moves and losses by seeds
- * on the board, and one row per mistake. */
-#define ANALYSIS_SQL                                                                               \
-  "CREATE TABLE analysis (\n"                                                                     \
-  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
-  "  player_idx INTEGER NOT NULL,\n"                                                              \
-  "  seeds INTEGER NOT NULL CHECK (seeds BETWEEN 0 AND 32),\n"                                    \
-  "  run_games INTEGER NOT NULL CHECK (run_games >= 0),\n"                                        \
-  "  games INTEGER NOT NULL CHECK (games >= 0),\n"                                                \
-  "  positions INTEGER NOT NULL CHECK (positions >= 0),\n"                                        \
-  "  forced INTEGER NOT NULL CHECK (forced BETWEEN 0 AND positions),\n"                           \
-  "  exact INTEGER NOT NULL CHECK (exact >= 0),\n"                                                \
-  "  kept INTEGER NOT NULL CHECK (kept BETWEEN 0 AND exact),\n"                                   \
-  "  cycle INTEGER NOT NULL CHECK (cycle >= 0),\n"                                                \
-  "  proven INTEGER NOT NULL CHECK (proven >= 0),\n"                                              \
-  "  lost2 INTEGER NOT NULL CHECK (lost2 >= 0),\n"                                                \
-  "  changed INTEGER NOT NULL CHECK (changed BETWEEN 0 AND games),\n"                             \
-  "  egdb_dir TEXT NOT NULL,\n"                                                                   \
-  "  created TEXT NOT NULL,\n"                                                                    \
-  "  PRIMARY KEY (run_id, player_idx),\n"                                                         \
-  "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx),\n"                         \
-  "  CHECK (exact + cycle + proven = positions)\n"                                                \
-  ") WITHOUT ROWID;\n"                                                                            \
-  "CREATE TABLE analysis_seeds (\n"                                                               \
-  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
-  "  player_idx INTEGER NOT NULL,\n"                                                              \
-  "  seeds INTEGER NOT NULL CHECK (seeds BETWEEN 0 AND 32),\n"                                    \
-  "  moves INTEGER NOT NULL CHECK (moves > 0),\n"                                                 \
-  "  lost2 INTEGER NOT NULL CHECK (lost2 >= 0),\n"                                                \
-  "  PRIMARY KEY (run_id, player_idx, seeds),\n"                                                  \
-  "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx)\n"                          \
-  ") WITHOUT ROWID;\n"                                                                            \
-  "CREATE TABLE analysis_mistakes (\n"                                                            \
-  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
-  "  series_no INTEGER NOT NULL,\n"                                                               \
-  "  game_no INTEGER NOT NULL,\n"                                                                 \
-  "  ply INTEGER NOT NULL CHECK (ply >= 0),\n"                                                    \
-  "  player_idx INTEGER NOT NULL,\n"                                                              \
-  "  seeds INTEGER NOT NULL CHECK (seeds BETWEEN 1 AND 32),\n"                                    \
-  "  position TEXT NOT NULL,\n"                                                                   \
-  "  played INTEGER NOT NULL CHECK (played BETWEEN 0 AND 15),\n"                                  \
-  "  best INTEGER NOT NULL CHECK (best BETWEEN 0 AND 15),\n"                                      \
-  "  best2 INTEGER NOT NULL,\n"                                                                   \
-  "  played2 INTEGER NOT NULL CHECK (played2 >= 0),\n"                                            \
-  "  lost2 INTEGER NOT NULL CHECK (lost2 > 0 AND lost2 = best2 - played2),\n"                     \
-  "  proven INTEGER NOT NULL CHECK (proven BETWEEN 0 AND 1),\n"                                   \
-  "  changed INTEGER NOT NULL CHECK (changed BETWEEN 0 AND 1),\n"                                 \
-  "  PRIMARY KEY (run_id, series_no, game_no, ply),\n"                                            \
-  "  FOREIGN KEY (run_id, series_no, game_no) REFERENCES games(run_id, series_no, game_no)\n"     \
-  "    ON DELETE CASCADE,\n"                                                                      \
-  "  FOREIGN KEY (run_id, player_idx) REFERENCES players(run_id, idx)\n"                          \
-  ") WITHOUT ROWID;\n"
+/* ---- store_sql.c: every sqlite3 call checked, every message "store: …" ---- */
 
-/* Schema 6 → 7: minimax and mcts read the endgame tables by default
- * (egdb=auto) from schema 7 on; a run stored before played them with
- * egdb=off, the default then, which its specs (players and a tuning run's
- * `player` setting) now say, so that a resume plays the same games. */
-#define EGDB_OFF_SPEC(col)                                                                   \
-  "SET " col " = " col " || CASE WHEN instr(" col ", ':') > 0 THEN ',egdb=off' ELSE "          \
-  "':egdb=off' END WHERE (" col " IN ('minimax', 'mcts') OR " col " LIKE 'minimax:%' OR " col \
-  " LIKE 'mcts:%') AND instr(" col ", 'egdb=') = 0"
-#define EGDB_OFF_SQL                                                                         \
-  "UPDATE players " EGDB_OFF_SPEC("spec") ";\n"                                               \
-  "UPDATE run_config " EGDB_OFF_SPEC("value") " AND key = 'player' AND type = 'text';\n"
+/* "store: WHAT: <sqlite3_errmsg>"; returns -1. */
+int store_sql_fail(sqlite3 *db, char *err, size_t errlen, const char *what);
+/* Runs sql (one or more statements without rows). */
+int store_sql_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
+/* Prepares sql (persistent: kept for the handle's life). */
+int store_sql_prepare(sqlite3 *db, const char *sql, int persistent, sqlite3_stmt **st, char *err,
+                      size_t errlen);
+/* Runs a one-row integer query ("PRAGMA user_version"). Returns the
+ * sqlite3 result code, SQLITE_OK with *out set on success. */
+int store_sql_query_int(sqlite3 *db, const char *sql, long long *out);
+/* Runs a cached statement that returns no row (BEGIN, COMMIT, ROLLBACK). */
+int store_sql_step_done(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen,
+                        const char *what);
+/* BEGIN IMMEDIATE and COMMIT on the handle's cached statements. */
+int store_sql_begin(store *s, char *err, size_t errlen);
+int store_sql_commit(store *s, char *err, size_t errlen, const char *what);
+/* Ends a failed write transaction, if SQLite has not already done so. */
+void store_sql_rollback(store *s);
+/* Binds text of at most cap bytes (NULL: ""), not copied. */
+int store_sql_bind_text(sqlite3_stmt *st, int i, const char *text, size_t cap);
+/* Binds a whole string (NULL: ""), not copied. */
+int store_sql_bind_string(sqlite3_stmt *st, int i, const char *text);
+/* Copies a column into a fixed buffer: NULL is "", too long is truncated. */
+void store_sql_column_copy(sqlite3_stmt *st, int i, char *dst, size_t cap);
+/* A copy of a text column (NULL is ""); NULL when out of memory. */
+char *store_sql_column_dup(sqlite3_stmt *st, int i);
+/* A decimal seed as stored: 0, or -1 when it is not one. */
+int store_sql_parse_u64(const char *text, uint64_t *out);
+/* The decimal digits of v into buf (at least 21 bytes); returns the length. */
+int store_sql_u64_text(uint64_t v, char *buf);
+/* The time now, ISO 8601 UTC. */
+void store_sql_now(char *buf, size_t len);
+/* Appends a copy of text to the array *v of n strings: 0, or -1 when out of
+ * memory. */
+int store_sql_strings_add(char ***v, int n, const char *text);
+
+/* ---- run.c: a setting's value as stored in run_config ---- */
+
+/* Binds setting i of r as a run_config row of run id (?1 to ?4). */
+int store_sql_bind_config(sqlite3_stmt *st, int64_t id, int i, const store_run *r);
+/* The setting of key in r, created empty when missing; NULL when out of
+ * memory. */
+store_config *store_sql_config_slot(store_run *r, const char *key);
+/* Parses a stored setting into c (key already set). -1 on a bad row. */
+int store_sql_config_parse(store_config *c, const char *type, const char *value);
+
+/* ---- run_files.c ---- */
+
+/* Binds file i of r as a run_files row of run id (?1 to ?4). */
+int store_sql_bind_file(sqlite3_stmt *st, int64_t id, int i, const store_run *r);
+
+/* ---- schema.c, tables.c, migrate.c: what a new file gets, and upgrades ---- */
+
+/* Creates the newest schema (and the registered drivers' tables) in an
+ * empty database, inside the caller's transaction. */
+int store_sql_create_schema(sqlite3 *db, char *err, size_t errlen);
+/* Upgrades a database of an older schema to STORE_SCHEMA_VERSION in one
+ * transaction (docs/SCHEMA.md). */
+int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen);
+/* Creates the registered drivers' tables that the database lacks, inside
+ * the caller's write transaction. */
+int store_sql_create_registered(sqlite3 *db, char *err, size_t errlen);
+/* Whether every registered driver's tables are in the database: 1, 0 when
+ * one is missing, -1 on error. */
+int store_sql_registered_present(sqlite3 *db, char *err, size_t errlen);
+/* The tables that schema 2, 3 and 5 added, as store_sql_migrate's steps
+ * create them (schema.c). */
+extern const char store_sql_ratings[], store_sql_tuning[], store_sql_v5[];
 
 #endif
-

@@ -13,6 +13,7 @@
 
 #include "store/store.h"
 #include "run/study_run.h"
+#include "run/study_store.h"
 #include "tuner/calibration.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
@@ -491,7 +492,7 @@ static void test_calibration(void **state) {
   tuner_calibration_free(&r);
 }
 
-static int count_metric(void *ctx, const store_metric *m) {
+static int count_metric(void *ctx, const study_metric *m) {
   (void)m;
   ++*(int *)ctx;
   return 0;
@@ -516,7 +517,7 @@ static void test_study(void **state) {
   if (study_play(t, db, 50, NULL, err, sizeof err)) fail_msg("%s", err);
   assert_int_equal(store_games_count(db, t->run.id), 4); /* 1 pairing x 2 variants x 2 games */
   int metrics = 0;
-  if (store_metrics_foreach(db, t->run.id, count_metric, &metrics, err, sizeof err))
+  if (study_store_foreach(db, t->run.id, count_metric, &metrics, err, sizeof err))
     fail_msg("%s", err);
   assert_true(metrics > 0);
   store_close(db);
@@ -611,7 +612,7 @@ static void test_study_resume_from_store(void **state) {
       if (study_resume(db, id[k], 0, 20, &stop, t, err, sizeof err)) fail_msg("%s", err);
       tournament_free(t);
       int metrics = 0;
-      if (store_metrics_foreach(db, id[k], count_metric, &metrics, err, sizeof err))
+      if (study_store_foreach(db, id[k], count_metric, &metrics, err, sizeof err))
         fail_msg("%s", err);
       assert_true(metrics > 0);
     }

@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "egdb/egdb.h"
 #include "players/player.h"
+#include "players/tablebase.h"
 #include "tests/fixture.h"
 
 static int quick(void) { return getenv("OWARE_TEST_QUICK") != NULL; }
@@ -164,11 +165,43 @@ static void test_missing(void **state) {
   player_free(p);
 }
 
+/* The specs of runs stored before egdb=auto (the store's schema 6 → 7
+ * upgrade): as the SQL of that upgrade wrote them. */
+static void test_spec_off_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:egdb=off"},
+      {"mcts", "mcts:egdb=off"},
+      {"minimax:", "minimax:,egdb=off"},
+      {"minimax:depth=3,book=off", "minimax:depth=3,book=off,egdb=off"},
+      {"mcts:c=1.4", "mcts:c=1.4,egdb=off"},
+      {"mcts:playouts=100,egdb=auto", NULL},
+      {"mcts:weights=egdb=x", NULL},
+      {"perfect", NULL},
+      {"minimaxx:depth=1", NULL},
+      {"level:easy", NULL},
+      {"uci:cmd=minimax", NULL},
+      {"greedy", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *now = (char *)1;
+    int rc = tablebase_spec_off_by_default(cases[i][0], &now);
+    if (!cases[i][1]) {
+      assert_int_equal(rc, 0);
+      assert_null(now);
+    } else {
+      assert_int_equal(rc, 1);
+      assert_string_equal(now, cases[i][1]);
+      free(now);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_perfect_abapa), cmocka_unit_test(test_perfect_awari),
       cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
-      cmocka_unit_test(test_missing),
+      cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

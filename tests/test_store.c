@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
+#include "store/store_sql.h"
 
 #define ERRLEN 1024
 
@@ -1232,6 +1233,48 @@ static void test_throughput(void **state) {
   remove_db(path);
 }
 
+/* A driver's own tables: created when it first needs them, with every new
+ * or reopened database once registered, read as none from a read-only file
+ * without them. */
+static void test_driver_tables(void **state) {
+  (void)state;
+  static const store_tables mine = {"test_store.c", "drv_rows",
+                                    "CREATE TABLE drv_rows (\n"
+                                    "  run_id INTEGER NOT NULL REFERENCES runs(id),\n"
+                                    "  x INTEGER NOT NULL\n"
+                                    ");\n"};
+  static const store_tables later = {"test_store.c", "drv_later",
+                                     "CREATE TABLE drv_later (y INTEGER);\n"
+                                     "CREATE TABLE drv_later2 (z INTEGER);\n"};
+  char path[256], err[ERRLEN] = "";
+  const char *count = "SELECT count(*) FROM sqlite_master WHERE name IN ('drv_rows', 'drv_later',"
+                      " 'drv_later2')";
+  path_in_tmp(path, sizeof path, "drv.db");
+  remove_db(path);
+  store *s = open_ok(path, 1);
+  assert_int_equal(sql_int(store_sqlite(s), count), 0);
+  assert_int_equal(store_tables_ensure(s, &mine, err, sizeof err), 0);
+  assert_int_equal(store_tables_ensure(s, &mine, err, sizeof err), 0);
+  assert_int_equal(sql_int(store_sqlite(s), count), 1);
+  store_close(s);
+  /* Read-only: there, or missing (1) and nothing written. */
+  assert_int_equal(store_open_readonly(path, &s, err, sizeof err), 0);
+  assert_int_equal(store_tables_ensure(s, &mine, err, sizeof err), 0);
+  assert_int_equal(store_tables_ensure(s, &later, err, sizeof err), 1);
+  store_close(s);
+  /* Registered: the next opening for writing creates them. */
+  assert_int_equal(store_tables_register(&later), 0);
+  assert_int_equal(store_tables_register(&later), 0);
+  s = open_ok(path, 0);
+  assert_int_equal(sql_int(store_sqlite(s), count), 3);
+  store_close(s);
+  remove_db(path);
+  s = open_ok(path, 1);
+  assert_int_equal(sql_int(store_sqlite(s), count), 2);
+  store_close(s);
+  remove_db(path);
+}
+
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/test_store.XXXXXX");
   if (!mkdtemp(tmpdir)) {
@@ -1247,7 +1290,7 @@ int main(void) {
       cmocka_unit_test(test_create0_missing),    cmocka_unit_test(test_kill),
       cmocka_unit_test(test_throughput),        cmocka_unit_test(test_settings_openings_files),
       cmocka_unit_test(test_commit_with_series), cmocka_unit_test(test_run_lock),
-      cmocka_unit_test(test_bad_rows),
+      cmocka_unit_test(test_bad_rows),          cmocka_unit_test(test_driver_tables),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[192];

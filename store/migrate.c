@@ -1,0 +1,249 @@
+/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs. */
+#include "store/store.h"
+#include "core/error.h"
+#include "store/store_sql.h"
+#include "players/tablebase.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Schema 4 kept a run's settings only in its command line, shell-quoted by
+ * the cli ('…' words, '\'' for a quote inside). This splits one into words
+ * for the one legacy purpose of migrate_v5: *out (malloc'ed words) gets *n.
+ * -1 when out of memory. */
+static int legacy_words(const char *command, char ***out, int *n) {
+  char **v = NULL;
+  int k = 0;
+  const char *p = command ? command : "";
+  char *w = malloc(strlen(p) + 1);
+  if (!w) return -1;
+  while (*p) {
+    while (*p == ' ') p++;
+    if (!*p) break;
+    char *o = w;
+    while (*p && *p != ' ') {
+      if (*p == '\'') {
+        p++;
+        while (*p && *p != '\'') *o++ = *p++;
+        if (*p) p++;
+      } else if (*p == '\\' && p[1]) {
+        *o++ = p[1];
+        p += 2;
+      } else {
+        *o++ = *p++;
+      }
+    }
+    *o = 0;
+    if (store_sql_strings_add(&v, k, w)) {
+      free(w);
+      store_strings_free(v, k);
+      return -1;
+    }
+    k++;
+  }
+  free(w);
+  *out = v;
+  *n = k;
+  return 0;
+}
+
+/* The options of `oware tune` kept as settings, by type; flags are
+ * settings of value 1. (docs/SCHEMA.md, run_config.) */
+static const char *const tune_text_keys[] = {"player", "params", "start", "variant", "out",
+                                             "from-db", "name", "validate-sprt", NULL};
+static const char *const tune_int_keys[] = {"iterations", "pairs", "seed", "validate", "games",
+                                            "positions", "max-iter", "opening-plies", NULL};
+static const char *const tune_real_keys[] = {"c-end", "r-end", NULL};
+static const char *const tune_flag_keys[] = {"quiet", "report", NULL};
+
+static int in_list(const char *const *list, const char *key) {
+  for (int i = 0; list[i]; i++)
+    if (!strcmp(list[i], key)) return 1;
+  return 0;
+}
+
+/* Derives the settings of one run of schema 4 from its columns and command
+ * line into r (id, kind, openings, command set). */
+static int legacy_config(store_run *r) {
+  char **w = NULL;
+  int n = 0, rc = 0;
+  if (strlen(r->command ? r->command : "") >= 2047)
+    return store_config_set_text(r, "not_resumable",
+                                 "schema 4 cut its command line at 2048 characters, so its "
+                                 "settings are not known");
+  if (r->kind <= STORE_GAUNTLET && r->openings && !strncmp(r->openings, "file:", 5) &&
+      store_config_set_text(r, "not_resumable",
+                            "schema 4 stored only the path of its openings file, not the "
+                            "positions"))
+    return -1;
+  if (legacy_words(r->command, &w, &n)) return -1;
+  for (int i = 2; i < n && !rc; i++) {
+    if (strncmp(w[i], "--", 2)) continue;
+    char key[64];
+    const char *val = NULL, *eq = strchr(w[i], '=');
+    size_t kl = eq ? (size_t)(eq - w[i] - 2) : strlen(w[i] + 2);
+    if (kl >= sizeof key) continue;
+    memcpy(key, w[i] + 2, kl);
+    key[kl] = 0;
+    if (eq) val = eq + 1;
+    if (r->kind <= STORE_GAUNTLET) {
+      /* A tournament: everything but its SPRT is in the columns. */
+      if (strcmp(key, "sprt")) continue;
+      if (!val && i + 1 < n) val = w[++i];
+      if (val) rc = store_config_set_text(r, "sprt", val);
+      continue;
+    }
+    if (in_list(tune_flag_keys, key)) {
+      rc = store_config_set_int(r, key, 1);
+      continue;
+    }
+    int text = in_list(tune_text_keys, key), integer = in_list(tune_int_keys, key),
+        real = in_list(tune_real_keys, key);
+    if (!val && i + 1 < n && (text || integer || real || !strcmp(key, "db") ||
+                              !strcmp(key, "threads")))
+      val = w[++i];
+    if (!val) continue;
+    char *end;
+    errno = 0;
+    if (text) {
+      rc = store_config_set_text(r, key, val);
+    } else if (integer) {
+      long long x = strtoll(val, &end, 10);
+      if (!errno && end != val && !*end) rc = store_config_set_int(r, key, x);
+    } else if (real) {
+      double x = strtod(val, &end);
+      if (!errno && end != val && !*end) rc = store_config_set_real(r, key, x);
+    }
+  }
+  store_strings_free(w, n);
+  return rc;
+}
+
+/* Step 4 → 5: the new tables, and the settings of every old run derived
+ * from its columns and its command line. */
+static int migrate_v5(sqlite3 *db, char *err, size_t errlen) {
+  if (store_sql_exec(db, store_sql_v5, err, errlen)) return -1;
+  sqlite3_stmt *st = NULL, *ins = NULL;
+  store_run r;
+  memset(&r, 0, sizeof r);
+  int rc, ret = -1;
+  if (store_sql_prepare(db, "SELECT id, kind, openings, command FROM runs ORDER BY id", 0, &st, err,
+              errlen) ||
+      store_sql_prepare(db, "INSERT INTO run_config (run_id, key, type, value) VALUES (?1, ?2, ?3, ?4)", 0,
+              &ins, err, errlen))
+    goto done;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    memset(&r, 0, sizeof r);
+    r.id = sqlite3_column_int64(st, 0);
+    const char *kind = (const char *)sqlite3_column_text(st, 1);
+    /* A kind this code does not know gets no settings (reading the run
+     * later says what is wrong with it; the file still opens). */
+    if (store_kind_parse(kind, &r.kind)) continue;
+    if (!(r.openings = store_sql_column_dup(st, 2)) || !(r.command = store_sql_column_dup(st, 3)) ||
+        legacy_config(&r)) {
+      error_set(err, errlen, "store: out of memory migrating run %" PRId64, r.id);
+      goto done;
+    }
+    for (int i = 0; i < r.nconfig; i++) {
+      if (store_sql_bind_config(ins, r.id, i, &r) || sqlite3_step(ins) != SQLITE_DONE) {
+        store_sql_fail(db, err, errlen, "cannot store the settings of an old run");
+        goto done;
+      }
+      sqlite3_reset(ins);
+    }
+    store_run_free(&r);
+  }
+  if (rc != SQLITE_DONE) {
+    store_sql_fail(db, err, errlen, "cannot read the old runs");
+    goto done;
+  }
+  ret = 0;
+done:
+  store_run_free(&r);
+  sqlite3_finalize(st);
+  sqlite3_finalize(ins);
+  return ret;
+}
+
+/* SQL's view of tablebase_spec_off_by_default: the spec, or the one that
+ * says egdb=off. */
+static void spec_off_by_default(sqlite3_context *cx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *spec = (const char *)sqlite3_value_text(argv[0]);
+  char *now = NULL;
+  int rc = spec ? tablebase_spec_off_by_default(spec, &now) : 0;
+  if (rc < 0) sqlite3_result_error_nomem(cx);
+  else if (rc > 0) sqlite3_result_text(cx, now, -1, free);
+  else sqlite3_result_value(cx, argv[0]);
+}
+
+/* Step 6 → 7: minimax and mcts read the endgame tables by default
+ * (egdb=auto) from schema 7 on; a run stored before played them with
+ * egdb=off, the default then, which its specs (players, and a tuning run's
+ * `player` setting) now say, so that a resume plays the same games. Which
+ * specs change and how is the players' business (players/tablebase.h). */
+static int migrate_v7(sqlite3 *db, char *err, size_t errlen) {
+  static const char name[] = "oware_spec_off_by_default";
+  if (sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                 spec_off_by_default, NULL, NULL, NULL) != SQLITE_OK)
+    return store_sql_fail(db, err, errlen, "cannot migrate the player specs");
+  int rc = store_sql_exec(db,
+                          "UPDATE players SET spec = oware_spec_off_by_default(spec)"
+                          " WHERE spec IS NOT oware_spec_off_by_default(spec);\n"
+                          "UPDATE run_config SET value = oware_spec_off_by_default(value)"
+                          " WHERE key = 'player' AND type = 'text'"
+                          " AND value IS NOT oware_spec_off_by_default(value);",
+                          err, errlen);
+  sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL);
+  return rc;
+}
+
+/* Upgrades an oware database of an older schema, one version at a time,
+ * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
+ * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table, 4 → 5 the
+ * run settings, openings, files and locks (migrate_v5), 6 → 7 egdb=off made
+ * explicit in the specs of the runs before it (migrate_v7). The drivers'
+ * tables that versions 4 (variant_metrics) and 6 (the analysis tables)
+ * added are theirs: created after the steps when registered
+ * (store_tables_register), else when the driver first needs them. */
+int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
+  long long v;
+  char sql[64];
+  if (store_sql_exec(db, "BEGIN IMMEDIATE", err, errlen)) return -1;
+  if (store_sql_query_int(db, "PRAGMA user_version", &v) != SQLITE_OK) {
+    store_sql_fail(db, err, errlen, path);
+    goto fail;
+  }
+  for (; v < STORE_SCHEMA_VERSION; v++) {
+    switch (v) {
+    case 1:
+      if (store_sql_exec(db, store_sql_ratings, err, errlen)) goto fail;
+      break;
+    case 2:
+      if (store_sql_exec(db, store_sql_tuning, err, errlen)) goto fail;
+      break;
+    case 3:
+    case 5:
+      break; /* the drivers' tables: below */
+    case 4:
+      if (migrate_v5(db, err, errlen)) goto fail;
+      break;
+    case 6:
+      if (migrate_v7(db, err, errlen)) goto fail;
+      break;
+    default:
+      error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
+      goto fail;
+    }
+  }
+  if (store_sql_create_registered(db, err, errlen)) goto fail;
+  snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
+  if (store_sql_exec(db, sql, err, errlen) || store_sql_exec(db, "COMMIT", err, errlen)) goto fail;
+  return 0;
+fail:
+  if (!sqlite3_get_autocommit(db)) store_sql_exec(db, "ROLLBACK", NULL, 0);
+  return -1;
+}

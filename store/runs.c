@@ -1,0 +1,317 @@
+/* runs.c: a run's rows: created with its players, variants, settings, positions and files in one transaction; loaded, listed, its status set. */
+#include "store/store.h"
+#include "core/error.h"
+#include "store/store_sql.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs a prepared insert once per item: bind(st, i) binds item i. */
+static int insert_rows(store *s, const char *sql, int n, int (*bind)(sqlite3_stmt *, int64_t, int, const store_run *),
+                       int64_t id, const store_run *run, const char *what, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (n <= 0) return 0;
+  if (store_sql_prepare(s->db, sql, 0, &st, err, errlen)) return -1;
+  for (int i = 0; i < n; i++) {
+    if (bind(st, id, i, run) || sqlite3_step(st) != SQLITE_DONE) {
+      error_set(err, errlen, "store: cannot insert %s %d of the run: %s", what, i, sqlite3_errmsg(s->db));
+      sqlite3_finalize(st);
+      return -1;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
+static int bind_player(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  return sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+         store_sql_bind_string(st, 3, r->player_name[i]) || store_sql_bind_string(st, 4, r->player_spec[i]);
+}
+
+static int bind_variant(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  return sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+         store_sql_bind_string(st, 3, r->variant[i]);
+}
+
+static int bind_position(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
+  return sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, i) ||
+         store_sql_bind_string(st, 3, r->position[i]);
+}
+
+int store_run_create(store *s, store_run *run, char *err, size_t errlen) {
+  if (run->nplayers < 0 || run->nplayers > STORE_MAX_PLAYERS) {
+    error_set(err, errlen, "store: run has %d players (at most %d)", run->nplayers, STORE_MAX_PLAYERS);
+    return -1;
+  }
+  if (run->nvariants < 0 || run->nvariants > STORE_MAX_VARIANTS) {
+    error_set(err, errlen, "store: run has %d variants (at most %d)", run->nvariants, STORE_MAX_VARIANTS);
+    return -1;
+  }
+  if ((unsigned)run->kind >= STORE_NKINDS) {
+    error_set(err, errlen, "store: unknown run kind %d", (int)run->kind);
+    return -1;
+  }
+  for (int i = 0; i < run->nconfig; i++)
+    if ((unsigned)run->config[i].type > STORE_REAL || !run->config[i].key) {
+      error_set(err, errlen, "store: setting %d of the run has no key or an unknown type", i);
+      return -1;
+    }
+  char started[sizeof run->started], seed[24];
+  store_sql_now(started, sizeof started);
+  store_sql_u64_text(run->seed, seed);
+  sqlite3_stmt *st = NULL;
+  int64_t id;
+  if (store_sql_begin(s, err, errlen)) return -1;
+  if (store_sql_prepare(s->db,
+              "INSERT INTO runs (name, kind, format, openings, rounds, threads, seed, command,"
+              " status, started, finished) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', ?9,"
+              " NULL)",
+              0, &st, err, errlen))
+    goto fail;
+  if (store_sql_bind_string(st, 1, run->name) || store_sql_bind_string(st, 2, store_kind_name(run->kind)) ||
+      store_sql_bind_string(st, 3, run->format) || store_sql_bind_string(st, 4, run->openings) ||
+      sqlite3_bind_int(st, 5, run->rounds) || sqlite3_bind_int(st, 6, run->threads) ||
+      store_sql_bind_text(st, 7, seed, sizeof seed) || store_sql_bind_string(st, 8, run->command) ||
+      store_sql_bind_text(st, 9, started, sizeof started) || sqlite3_step(st) != SQLITE_DONE) {
+    store_sql_fail(s->db, err, errlen, "cannot insert the run");
+    goto fail;
+  }
+  id = sqlite3_last_insert_rowid(s->db);
+  sqlite3_finalize(st);
+  st = NULL;
+  if (insert_rows(s, "INSERT INTO players (run_id, idx, name, spec) VALUES (?1, ?2, ?3, ?4)",
+                  run->nplayers, bind_player, id, run, "player", err, errlen) ||
+      insert_rows(s, "INSERT INTO variants (run_id, idx, name) VALUES (?1, ?2, ?3)",
+                  run->nvariants, bind_variant, id, run, "variant", err, errlen) ||
+      insert_rows(s, "INSERT INTO run_config (run_id, key, type, value) VALUES (?1, ?2, ?3, ?4)",
+                  run->nconfig, store_sql_bind_config, id, run, "setting", err, errlen) ||
+      insert_rows(s, "INSERT INTO run_openings (run_id, idx, position) VALUES (?1, ?2, ?3)",
+                  run->npositions, bind_position, id, run, "opening", err, errlen) ||
+      insert_rows(s, "INSERT INTO run_files (run_id, path, hash, content) VALUES (?1, ?2, ?3, ?4)",
+                  run->nfiles, store_sql_bind_file, id, run, "file", err, errlen))
+    goto fail;
+  if (store_sql_commit(s, err, errlen, "cannot commit the run")) goto fail;
+  run->id = id;
+  run->status = STORE_RUNNING;
+  memcpy(run->started, started, sizeof started);
+  run->finished[0] = '\0';
+  return 0;
+fail:
+  sqlite3_finalize(st);
+  store_sql_rollback(s);
+  return -1;
+}
+
+/* A copy of a text column (NULL is ""); NULL when out of memory. */
+static int load_members(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
+  sqlite3_stmt *st = NULL;
+  int rc;
+  if (store_sql_prepare(s->db, "SELECT idx, name, spec FROM players WHERE run_id = ?1 ORDER BY idx", 0, &st,
+              err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int idx = sqlite3_column_int(st, 0);
+    if (idx != run->nplayers || idx >= STORE_MAX_PLAYERS) {
+      error_set(err, errlen, "store: run %" PRId64 ": player index %d out of order or range", id, idx);
+      goto fail;
+    }
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    const char *spec = (const char *)sqlite3_column_text(st, 2);
+    if (store_run_add_player(run, name, spec)) goto oom;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  if (store_sql_prepare(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx", 0, &st, err,
+              errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int idx = sqlite3_column_int(st, 0);
+    if (idx != run->nvariants || idx >= STORE_MAX_VARIANTS) {
+      error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range", id, idx);
+      goto fail;
+    }
+    if (store_run_add_variant(run, (const char *)sqlite3_column_text(st, 1))) goto oom;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  if (store_sql_prepare(s->db, "SELECT key, type, value FROM run_config WHERE run_id = ?1 ORDER BY key", 0,
+              &st, err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *key = (const char *)sqlite3_column_text(st, 0);
+    const char *type = (const char *)sqlite3_column_text(st, 1);
+    const char *value = (const char *)sqlite3_column_text(st, 2);
+    store_config *c = store_sql_config_slot(run, key ? key : "");
+    if (!c) goto oom;
+    if (store_sql_config_parse(c, type, value)) {
+      error_set(err, errlen, "store: run %" PRId64 ": setting '%s' has a bad type or value (%s '%s')", id,
+           key ? key : "", type ? type : "NULL", value ? value : "NULL");
+      goto fail;
+    }
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  return 0;
+oom:
+  error_set(err, errlen, "store: out of memory reading run %" PRId64, id);
+  goto fail;
+sqlfail:
+  error_set(err, errlen, "store: cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+fail:
+  sqlite3_finalize(st);
+  return -1;
+}
+
+#define RUN_COLUMNS                                                                                \
+  "id, name, kind, format, openings, rounds, threads, seed, command, status, started, finished"
+
+/* Fills run (zeroed here) from a row of RUN_COLUMNS. An unknown kind or
+ * status is an error naming the run. */
+static int run_from_row(sqlite3_stmt *st, store_run *run, char *err, size_t errlen) {
+  memset(run, 0, sizeof *run);
+  run->id = sqlite3_column_int64(st, 0);
+  if (!(run->name = store_sql_column_dup(st, 1)) || !(run->format = store_sql_column_dup(st, 3)) ||
+      !(run->openings = store_sql_column_dup(st, 4)) || !(run->command = store_sql_column_dup(st, 8))) {
+    error_set(err, errlen, "store: out of memory reading run %" PRId64, run->id);
+    return -1;
+  }
+  const char *kind = (const char *)sqlite3_column_text(st, 2);
+  if (store_kind_parse(kind, &run->kind)) {
+    error_set(err, errlen, "store: run %" PRId64 ": unknown kind '%s'", run->id, kind ? kind : "NULL");
+    return -1;
+  }
+  const char *status = (const char *)sqlite3_column_text(st, 9);
+  if (store_status_parse(status, &run->status)) {
+    error_set(err, errlen, "store: run %" PRId64 ": unknown status '%s'", run->id, status ? status : "NULL");
+    return -1;
+  }
+  run->rounds = sqlite3_column_int(st, 5);
+  run->threads = sqlite3_column_int(st, 6);
+  if (store_sql_parse_u64((const char *)sqlite3_column_text(st, 7), &run->seed)) {
+    error_set(err, errlen, "store: run %" PRId64 ": bad seed '%s'", run->id,
+         sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "");
+    return -1;
+  }
+  store_sql_column_copy(st, 10, run->started, sizeof run->started);
+  store_sql_column_copy(st, 11, run->finished, sizeof run->finished);
+  return 0;
+}
+
+int store_run_load(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  memset(run, 0, sizeof *run);
+  if (store_sql_prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?1", 0, &st, err, errlen))
+    return -1;
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_DONE) {
+    sqlite3_finalize(st);
+    error_set(err, errlen, "store: no run %" PRId64, id);
+    return -1;
+  }
+  if (rc != SQLITE_ROW) {
+    error_set(err, errlen, "store: cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return -1;
+  }
+  rc = run_from_row(st, run, err, errlen);
+  sqlite3_finalize(st);
+  if (rc || load_members(s, id, run, err, errlen)) {
+    store_run_free(run);
+    return -1;
+  }
+  return 0;
+}
+
+int store_run_status(store *s, int64_t id, store_status status, char *err, size_t errlen) {
+  if ((unsigned)status >= STORE_NSTATUS) {
+    error_set(err, errlen, "store: unknown run status %d", (int)status);
+    return -1;
+  }
+  char finished[32];
+  store_sql_now(finished, sizeof finished);
+  sqlite3_stmt *st;
+  if (store_sql_prepare(s->db,
+              "UPDATE runs SET status = ?2, finished = CASE WHEN ?2 = 'running' THEN NULL ELSE ?3"
+              " END WHERE id = ?1",
+              0, &st, err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id) || store_sql_bind_string(st, 2, store_status_name(status)) ||
+      store_sql_bind_text(st, 3, finished, sizeof finished) || sqlite3_step(st) != SQLITE_DONE) {
+    error_set(err, errlen, "store: cannot set the status of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return -1;
+  }
+  int changed = sqlite3_changes(s->db);
+  sqlite3_finalize(st);
+  if (changed == 0) {
+    error_set(err, errlen, "store: no run %" PRId64, id);
+    return -1;
+  }
+  return 0;
+}
+
+int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx, char *err,
+                       size_t errlen) {
+  sqlite3_stmt *st;
+  store_run run;
+  if (store_sql_prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs ORDER BY id DESC", 0, &st, err, errlen))
+    return -1;
+  int rc, ret = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (run_from_row(st, &run, err, errlen) || load_members(s, run.id, &run, err, errlen)) {
+      store_run_free(&run);
+      ret = -1;
+      break;
+    }
+    int stop = fn(ctx, &run);
+    store_run_free(&run);
+    if (stop) break;
+  }
+  if (ret == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
+    ret = store_sql_fail(s->db, err, errlen, "cannot list runs");
+  sqlite3_finalize(st);
+  return ret;
+}
+
+int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  char **v = NULL;
+  int k = 0, rc;
+  *out = NULL;
+  *n = 0;
+  if (store_sql_prepare(s->db, "SELECT idx, position FROM run_openings WHERE run_id = ?1 ORDER BY idx", 0,
+              &st, err, errlen))
+    return -1;
+  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (sqlite3_column_int64(st, 0) != k) {
+      error_set(err, errlen, "store: run %" PRId64 ": opening %lld out of order (expected %d)", id,
+           (long long)sqlite3_column_int64(st, 0), k);
+      goto fail;
+    }
+    if (store_sql_strings_add(&v, k, (const char *)sqlite3_column_text(st, 1))) {
+      error_set(err, errlen, "store: out of memory reading the openings of run %" PRId64, id);
+      goto fail;
+    }
+    k++;
+  }
+  if (rc != SQLITE_DONE) goto sqlfail;
+  sqlite3_finalize(st);
+  *out = v;
+  *n = k;
+  return 0;
+sqlfail:
+  error_set(err, errlen, "store: cannot read the openings of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
+fail:
+  sqlite3_finalize(st);
+  store_strings_free(v, k);
+  return -1;
+}
+
