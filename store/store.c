@@ -324,7 +324,7 @@ static void now_iso8601(char *buf, size_t len) {
 static const char *const status_names[STORE_NSTATUS] = {"running", "finished", "interrupted",
                                                         "failed"};
 static const char *const kind_names[STORE_NKINDS] = {"round-robin", "gauntlet", "spsa", "texel",
-                                                        "imported"};
+                                                        "imported", "calibration"};
 static const char *const type_names[] = {"text", "integer", "real"};
 
 const char *store_status_name(store_status st) {
