@@ -1,4 +1,4 @@
-/* cmd_study.c: `oware variants` in study mode (one run over several rule variants, compared) and `oware calibrate` (difficulty levels). */
+/* cmd_study.c: `oware variants` in study mode (one run over several rule variants, compared) and `oware calibrate` (difficulty levels, a stored run). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -294,6 +294,7 @@ static const char calibrate_usage[] =
     "usage: oware calibrate --base SPEC --knob KEY --range LO:HI\n"
     "                       --levels 'easy=E1;medium=E2;hard=E3' --anchor SPEC=ELO\n"
     "                       [options]\n"
+    "       oware calibrate --resume RUN [--db PATH] [--threads T]\n"
     "Finds, for each level's target Elo, the value of option KEY of the player\n"
     "SPEC (e.g. minimax's depth or noise, mcts's playouts) at which it plays at\n"
     "that strength. The scale is set by the anchor (its Elo is fixed at ELO).\n"
@@ -319,12 +320,15 @@ static const char calibrate_usage[] =
     "name, spec, measured Elo, 95% interval, target, verdict. --chart STEM draws\n"
     "the measured Elo against the knob to STEM.png/.svg (scripts/calibrate.gp).\n"
     "A target beyond what LO:HI reaches is reported with the closest value found.\n"
+    "The calibration is a run of the database (--db): each pairing's result is\n"
+    "stored as it finishes, and --resume RUN continues a stopped calibration to\n"
+    "the result an uninterrupted one has.\n"
     "docs/LEVELS.md has a worked example.\n";
 
 static const char calibrate_after[] =
     "Exit codes: 0 every level found and verified, 1 a level unreachable or not\n"
     "verified (the file is still written) or a failure, 2 bad input, 130\n"
-    "interrupted.\n";
+    "interrupted (continue with 'oware calibrate --resume RUN').\n";
 
 /* The calibration (its settings s->o, what they give s->c), and what the
  * observer prints with. */

@@ -46,7 +46,8 @@ const settings_key tuner_calibrate_settings[] = {
                     "Elo a verified level may miss by", 0),
     /* 0 (not given) is calibrate_run's rule: checked to 5..2000 when given. */
     SETTINGS_K_REAL("se", T, se, 5, 2000, "E", NULL,
-                    "the standard error a measure needs, by default the spacing of the targets / 4",
+                    "the standard error a measure needs, by default the spacing of the targets / 4 "
+                    "[5..2000]",
                     SETTINGS_POSITIVE),
     SETTINGS_K_TEXT("out", T, out, "FILE", "results/levels.txt", "the levels file", 0),
     SETTINGS_K_TEXT("chart", T, chart, "STEM", NULL,
