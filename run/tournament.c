@@ -284,16 +284,12 @@ int tournament_add_variants(store_run *r, const char *text, char *err, size_t er
   return rc ? -1 : 0;
 }
 
-int tournament_describe(const tournament_config *c, const char *players, int threads,
-                        const char *command, tournament *t, char *err, size_t errlen) {
-  memset(t, 0, sizeof *t);
-  store_run *r = &t->run;
+/* The SPRT (parsed into t) and the series format (canonical into fbuf): with
+ * an SPRT, games:2 becomes games:20000. 0, or -1 with err. */
+static int describe_format(const tournament_config *c, tournament *t, char *fbuf, size_t len,
+                           char *err, size_t errlen) {
   const char *format = c->format;
-  char e[512], fbuf[128];
-  if (tournament_add_players(r, players, c->players_file != NULL, err, errlen) ||
-      tournament_add_variants(r, c->variants, err, errlen))
-    return -1;
-  if (!r->nvariants) return error_set(err, errlen, "--variant names no variant"), -1;
+  char e[512];
   if (c->sprt) {
     if (rating_sprt_parse(c->sprt, &t->sprt, e, sizeof e))
       return error_set(err, errlen, "--sprt: %s", e), -1;
@@ -302,7 +298,20 @@ int tournament_describe(const tournament_config *c, const char *players, int thr
   }
   series_format f;
   if (series_parse(format, &f, e, sizeof e)) return error_set(err, errlen, "--format: %s", e), -1;
-  series_format_string(&f, fbuf, sizeof fbuf);
+  series_format_string(&f, fbuf, len);
+  return 0;
+}
+
+int tournament_describe(const tournament_config *c, const char *players, int threads,
+                        const char *command, tournament *t, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  store_run *r = &t->run;
+  char fbuf[128];
+  if (tournament_add_players(r, players, c->players_file != NULL, err, errlen) ||
+      tournament_add_variants(r, c->variants, err, errlen))
+    return -1;
+  if (!r->nvariants) return error_set(err, errlen, "--variant names no variant"), -1;
+  if (describe_format(c, t, fbuf, sizeof fbuf, err, errlen)) return -1;
   if (store_kind_parse(tournament_kinds[c->kind], &r->kind) || r->kind > STORE_GAUNTLET)
     return error_set(err, errlen, "--kind is '%s'; expected round-robin or gauntlet",
                      tournament_kinds[c->kind]),
