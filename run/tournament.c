@@ -304,7 +304,6 @@ static int describe_format(const tournament_config *c, tournament *t, char *fbuf
 
 int tournament_describe(const tournament_config *c, const char *players, int threads,
                         const char *command, tournament *t, char *err, size_t errlen) {
-  memset(t, 0, sizeof *t);
   store_run *r = &t->run;
   char fbuf[128];
   if (tournament_add_players(r, players, c->players_file != NULL, err, errlen) ||

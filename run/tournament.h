@@ -81,8 +81,8 @@ int tournament_add_players(store_run *r, const char *text, int lines, char *err,
  * -1 with err. */
 int tournament_add_variants(store_run *r, const char *text, char *err, size_t errlen);
 
-/* A new tournament of c in t (zeroed here; free it with tournament_free
- * whatever the return): its players (players: c->players, or the text of
+/* A new tournament of c in t (zeroed by the caller, who may have set its
+ * observer; free it with tournament_free whatever the return): its players (players: c->players, or the text of
  * c->players_file, a spec a line), variants, kind, format (with an SPRT,
  * parsed into t, games:2 becomes games:20000), rounds, threads, seed,
  * openings, name, command (a record for people; may be NULL) and settings;
