@@ -1,4 +1,4 @@
-/* cmd_study.c: `oware study` (one run over several rule variants, compared) and `oware calibrate` (difficulty levels). */
+/* cmd_study.c: `oware study` (one run over several rule variants, compared) and `oware calibrate` (difficulty levels, a stored run). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -24,6 +24,7 @@
 #include "players/player.h"
 #include "tuner/calibrate.h"
 #include "tuner/calibration.h"
+#include "tuner/calibrate_run.h"
 
 #define DEFAULT_DB CLI_DEFAULT_DB
 
@@ -289,6 +290,7 @@ static const char calibrate_usage[] =
     "usage: oware calibrate --base SPEC --knob KEY --range LO:HI\n"
     "                       --levels 'easy=E1;medium=E2;hard=E3' --anchor SPEC=ELO\n"
     "                       [options]\n"
+    "       oware calibrate --resume RUN [--db PATH] [--threads T]\n"
     "Finds, for each level's target Elo, the value of option KEY of the player\n"
     "SPEC (e.g. minimax's depth or noise, mcts's playouts) at which it plays at\n"
     "that strength. The scale is set by the anchor (its Elo is fixed at ELO).\n"
@@ -314,76 +316,37 @@ static const char calibrate_usage[] =
     "name, spec, measured Elo, 95% interval, target, verdict. --chart STEM draws\n"
     "the measured Elo against the knob to STEM.png/.svg (scripts/calibrate.gp).\n"
     "A target beyond what LO:HI reaches is reported with the closest value found.\n"
+    "The calibration is a run of the database (--db): each pairing's result is\n"
+    "stored as it finishes, and --resume RUN continues a stopped calibration to\n"
+    "the result an uninterrupted one has.\n"
     "docs/LEVELS.md has a worked example.\n";
 
 static const char calibrate_after[] =
     "Exit codes: 0 every level found and verified, 1 a level unreachable or not\n"
     "verified (the file is still written) or a failure, 2 bad input, 130\n"
-    "interrupted.\n";
+    "interrupted (continue with 'oware calibrate --resume RUN').\n";
 
-typedef struct pool_list {
-  const char *cmd;
-  char spec[CALIBRATE_MAX_REFS][CALIBRATE_SPEC_MAX];
-  int n;
-} pool_list;
-
-static int add_pool(void *ctx, const char *spec) {
-  pool_list *p = ctx;
-  if (p->n == CALIBRATE_MAX_REFS - 1)
-    return cli_error(p->cmd, "--pool: more than %d players", CALIBRATE_MAX_REFS - 1), -1;
-  char resolved[LEVEL_SPEC_MAX + 512], err[1024];
-  if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
-    return cli_error(p->cmd, "--pool: %s", err), -1;
-  spec = resolved; /* a level plays as the spec it stands for */
-  size_t len = strlen(spec);
-  if (len >= sizeof p->spec[0]) return cli_error(p->cmd, "--pool: spec too long"), -1;
-  player_config cfg;
-  if (player_parse_spec(spec, &cfg, err, sizeof err))
-    return cli_error(p->cmd, "--pool: %s", err), -1;
-  cli_warn_threads(p->cmd, &cfg);
-  player_config_free(&cfg);
-  memcpy(p->spec[p->n++], spec, len + 1);
-  return 0;
-}
-
-/* The calibration's options, and what the observer prints with. */
+/* The calibration (its settings s->o, what they give s->c), and what the
+ * observer prints with. */
 typedef struct calibrate_opts {
-  const char *base, *knob, *range, *levels, *anchor, *vtext, *openings, *pool_text, *out_path,
-      *chart;
-  long long games, max_games, verify_games, ref_games, seed, ladder, threads;
-  double tolerance, se;
-  int log_scale, quiet, json;
-  const tuner_calibrate_config *c; /* for the observer */
-  cli_progress line;               /* the progress line (on a terminal) */
+  tuner_calibrate_setup *s;
+  const char *db_path;
+  long long resume;
+  int threads_given;
+  cli_progress line; /* the progress line (on a terminal) */
 } calibrate_opts;
 
 static void progress(void *ctx, const char *what, const calibrate_point *pt) {
   calibrate_opts *p = ctx;
-  if (p->quiet) return;
+  if (p->s->o.quiet) return;
   cli_progress_clear(&p->line);
   if (!pt) fprintf(stderr, "%s\n", what);
   else if (!strcmp(what, "measure"))
-    fprintf(stderr, "  %s=%-10g Elo %7.1f +/- %5.1f%s (%lld games)\n", p->knob, pt->knob, pt->elo,
-            1.959964 * pt->se, pt->bounded ? " (bound)" : "", pt->games);
+    fprintf(stderr, "  %s=%-10g Elo %7.1f +/- %5.1f%s (%lld games)\n", p->s->o.knob, pt->knob,
+            pt->elo, 1.959964 * pt->se, pt->bounded ? " (bound)" : "", pt->games);
   else
-    fprintf(stderr, "level %s: %s=%g, Elo %.1f +/- %.1f\n", what, p->knob, pt->knob, pt->elo,
+    fprintf(stderr, "level %s: %s=%g, Elo %.1f +/- %.1f\n", what, p->s->o.knob, pt->knob, pt->elo,
             1.959964 * pt->se);
-}
-
-static int parse_range(const char *cmd, const char *text, double *lo, double *hi) {
-  const char *colon = strchr(text, ':');
-  char *end;
-  if (!colon) return cli_error(cmd, "--range is '%s'; expected LO:HI", text), -1;
-  errno = 0;
-  *lo = strtod(text, &end);
-  if (errno || end != colon || end == text)
-    return cli_error(cmd, "--range is '%s'; LO is not a number", text), -1;
-  *hi = strtod(colon + 1, &end);
-  if (errno || *end || end == colon + 1)
-    return cli_error(cmd, "--range is '%s'; HI is not a number", text), -1;
-  if (!isfinite(*lo) || !isfinite(*hi) || !(*lo < *hi))
-    return cli_error(cmd, "--range is '%s'; expected LO < HI", text), -1;
-  return 0;
 }
 
 /* The Elo of a chart point: data for scripts/calibrate.gp. */
@@ -431,9 +394,9 @@ static void on_games(void *ctx, const tuner_calibrate_games *g) {
 static void on_pool_rated(void *ctx, const calibrate_arena *ar) {
   calibrate_opts *o = ctx;
   cli_progress_clear(&o->line);
-  if (o->json) return;
-  printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", o->c->anchor_spec,
-         o->c->anchor_elo);
+  if (o->s->o.json) return;
+  printf("Reference pool (Elo fixed from here on; anchor %s = %g):\n", o->s->c.anchor_spec,
+         o->s->c.anchor_elo);
   for (int i = 0; i < ar->nrefs; i++)
     printf("  %-40s %7.1f  [%7.1f, %7.1f]%s\n", ar->ref_name[i], ar->ref_elo[i], ar->ref_lo[i],
            ar->ref_hi[i], ar->ref_bounded[i] ? "  (bound)" : "");
@@ -443,88 +406,21 @@ static void on_pool_rated(void *ctx, const calibrate_arena *ar) {
 static void on_searched(void *ctx, const calibrate_result *cr) {
   calibrate_opts *o = ctx;
   cli_progress_clear(&o->line);
-  if (o->json) return;
+  if (o->s->o.json) return;
   printf("\nSearch: strength %s with %s; every point to SE <= %.1f Elo (%s), %d values "
          "measured, %lld games\n",
-         cr->direction > 0 ? "rises" : "falls", o->knob, cr->se_target,
-         o->se > 0 ? "--se" : cr->nlevels > 1 ? "spacing of the targets / 4" : "tolerance / 2",
+         cr->direction > 0 ? "rises" : "falls", o->s->o.knob, cr->se_target,
+         o->s->o.se > 0 ? "--se" : cr->nlevels > 1 ? "spacing of the targets / 4" : "tolerance / 2",
          cr->npoints, cr->games);
   if (cr->capped)
     printf("  %d value(s) reached --max-games before that SE (those far from every reference)\n",
            cr->capped);
-  printf("  %-12s %10s %s\n", o->knob, "Elo", "95% interval (fixed references) / monotone fit");
+  printf("  %-12s %10s %s\n", o->s->o.knob, "Elo", "95% interval (fixed references) / monotone fit");
   for (int i = 0; i < cr->npoints; i++)
     printf("  %-12g %10.1f [%7.1f, %7.1f] fit %7.1f  (%lld games)%s\n", cr->point[i].knob,
            cr->point[i].elo, cr->point[i].elo - 1.959964 * cr->point[i].se,
            cr->point[i].elo + 1.959964 * cr->point[i].se, cr->fitted[i], cr->point[i].games,
            cr->point[i].bounded ? " bound" : "");
-}
-
-/* Checks the options and fills the driver's configuration (pool: the
- * --pool specs, which c points into). 0, or the exit code after an error. */
-static int calibrate_check(const char *cmd, const calibrate_opts *o, pool_list *pool,
-                           tuner_calibrate_config *c, char *anchor_spec, size_t speclen) {
-  char err[1024];
-  int integer;
-  if (!o->base || !o->knob || !o->range || !o->levels || !o->anchor)
-    return cli_error(cmd, "--base, --knob, --range, --levels and --anchor are needed (see --help)");
-  if (parse_range(cmd, o->range, &c->lo, &c->hi)) return CLI_EXIT_USAGE;
-  if (calibrate_check_knob(o->base, o->knob, c->lo, c->hi, &integer, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  if (o->log_scale && !(c->lo > 0)) return cli_error(cmd, "--log needs LO > 0 (got %g)", c->lo);
-  if (calibrate_parse_levels(o->levels, c->level, &c->nlevels, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  if (calibrate_parse_anchor(o->anchor, anchor_spec, speclen, &c->anchor_elo, err, sizeof err))
-    return cli_error(cmd, "%s", err);
-  player_config pc;
-  if (player_parse_spec(anchor_spec, &pc, err, sizeof err))
-    return cli_error(cmd, "--anchor: %s", err);
-  cli_warn_threads(cmd, &pc);
-  player_config_free(&pc);
-  pool->cmd = cmd;
-  if (o->pool_text && study_split_list(o->pool_text, add_pool, pool)) return CLI_EXIT_USAGE;
-  for (int i = 0; i < pool->n; i++) {
-    if (!strcmp(pool->spec[i], anchor_spec))
-      return cli_error(cmd, "--pool: '%s' is the anchor already", pool->spec[i]);
-    for (int j = 0; j < i; j++)
-      if (!strcmp(pool->spec[i], pool->spec[j]))
-        return cli_error(cmd, "--pool: '%s' is named twice", pool->spec[i]);
-    for (int l = 0; l < c->nlevels; l++)
-      if (!strcmp(pool->spec[i], c->level[l].name))
-        return cli_error(cmd, "--pool: '%s' is also a level name", pool->spec[i]);
-  }
-  for (int l = 0; l < c->nlevels; l++)
-    if (!strcmp(anchor_spec, c->level[l].name))
-      return cli_error(cmd, "--anchor: '%s' is also a level name", anchor_spec);
-  return 0;
-}
-
-/* The rest of the configuration: variant, openings, game counts. */
-static int calibrate_games(const char *cmd, calibrate_opts *o, tuner_calibrate_config *c) {
-  char err[1024], opath[8];
-  if (cli_variant(cmd, o->vtext, &c->v)) return CLI_EXIT_USAGE;
-  if (tournament_parse_openings(o->openings, &c->opening_plies, opath, sizeof opath, err,
-                                sizeof err) ||
-      c->opening_plies < 0)
-    return cli_error(cmd, "--openings: random:PLIES only%s%s", err[0] ? ": " : "", err);
-  if (o->max_games < 0) o->max_games = 8 * o->games;
-  if (o->max_games < o->games)
-    return cli_error(cmd, "--max-games (%lld) is below --games (%lld)", o->max_games, o->games);
-  if (o->verify_games < 0) o->verify_games = 2 * o->games;
-  if (o->ref_games < 0) o->ref_games = 2 * o->games;
-  c->base = o->base;
-  c->knob = o->knob;
-  c->log_scale = o->log_scale;
-  c->ladder = (int)o->ladder;
-  c->games = o->games;
-  c->max_games = o->max_games;
-  c->ref_games = o->ref_games;
-  c->verify_games = o->verify_games;
-  c->tolerance = o->tolerance;
-  c->se = o->se;
-  c->threads = (int)o->threads;
-  c->seed = (uint64_t)o->seed;
-  return 0;
 }
 
 /* One line of the levels file, in the format level:NAME reads (players/level.h). */
@@ -551,8 +447,8 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
   FILE *lf = NULL;
   outfile lof = {0}; /* the levels file is written whole or not at all */
   int unwritten = 0;
-  if (strcmp(o->out_path, "-")) {
-    if (cli_out_open(cmd, &lof, o->out_path)) return -1;
+  if (strcmp(o->s->o.out, "-")) {
+    if (cli_out_open(cmd, &lof, o->s->o.out)) return -1;
     lf = lof.f;
     fprintf(lf, "# oware calibrate: base %s, knob %s in [%g, %g], anchor %s = %g, variant %s,\n"
                 "# seed %lld; games per pairing: reference pool %lld, search %lld (up to %lld),\n"
@@ -561,10 +457,10 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
                 "# |Elo - target| <= max(2 SE, %g), else off; the search's status after it.\n"
                 "# level:NAME,file=THIS_FILE plays the spec of the level NAME (docs/LEVELS.md).\n"
                 "# name spec elo lo hi target verdict status\n",
-            o->base, o->knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->vtext, o->seed,
-            o->ref_games, o->games, o->max_games, o->verify_games, o->tolerance);
+            o->s->o.base, o->s->o.knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->s->o.variant, o->s->o.seed,
+            o->s->o.ref_games, o->s->o.games, o->s->o.max_games, o->s->o.verify_games, o->s->o.tolerance);
   }
-  fprintf(out, "\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->tolerance);
+  fprintf(out, "\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->s->o.tolerance);
   fprintf(out, "  %-10s %-36s %7s %8s %18s %8s %-11s %s\n", "level", "spec", "target", "Elo",
          "95% interval", "tol", "search", "verdict");
   for (int k = 0; k < cr->nlevels; k++) {
@@ -587,16 +483,16 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
     if (f->status == CALIBRATE_UNREACHABLE)
       fprintf(out, "Level %s (target %.0f) cannot be reached with %s in [%g, %g]: the closest is "
              "%s=%g at %.0f Elo.\n",
-             f->level.name, f->level.target, o->knob, c->lo, c->hi, o->knob, f->knob,
+             f->level.name, f->level.target, o->s->o.knob, c->lo, c->hi, o->s->o.knob, f->knob,
              f->point.elo);
     else if (f->status == CALIBRATE_COARSE)
       fprintf(out, "Level %s (target %.0f): the closest value of %s is %g at %.0f Elo; the steps of "
              "the knob are coarser than the tolerance.\n",
-             f->level.name, f->level.target, o->knob, f->knob, f->point.elo);
+             f->level.name, f->level.target, o->s->o.knob, f->knob, f->point.elo);
   }
   fprintf(out, "Order of the levels: %s\n", r->in_order ? "as the targets" : "NOT as the targets");
   if (lf) {
-    if (!cli_out_commit(cmd, &lof)) fprintf(out, "Levels written to %s\n", o->out_path);
+    if (!cli_out_commit(cmd, &lof)) fprintf(out, "Levels written to %s\n", o->s->o.out);
   }
   return unwritten ? -1 : 0;
 }
@@ -605,18 +501,18 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
 static void draw_chart(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
                        const tuner_calibration *r) {
   char cerr[1024];
-  if (write_curve(o->chart, r->search, &r->verify, r->first_level, o->knob, c->anchor_spec,
+  if (write_curve(o->s->o.chart, r->search, &r->verify, r->first_level, o->s->o.knob, c->anchor_spec,
                   c->anchor_elo, cerr, sizeof cerr)) {
     cli_error(cmd, "%s", cerr);
     return;
   }
   char dat[PATH_MAX], title[256], extra[256];
-  snprintf(dat, sizeof dat, "%s.dat", o->chart);
-  snprintf(title, sizeof title, "Calibration of %s: Elo against %s", o->base, o->knob);
-  snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", o->knob, o->log_scale);
-  if (study_gnuplot("calibrate", dat, o->chart, title, extra, NULL, cerr, sizeof cerr))
+  snprintf(dat, sizeof dat, "%s.dat", o->s->o.chart);
+  snprintf(title, sizeof title, "Calibration of %s: Elo against %s", o->s->o.base, o->s->o.knob);
+  snprintf(extra, sizeof extra, "knob='%s'; logx=%d; ", o->s->o.knob, o->s->o.log_scale);
+  if (study_gnuplot("calibrate", dat, o->s->o.chart, title, extra, NULL, cerr, sizeof cerr))
     fprintf(stderr, "oware calibrate: chart not drawn: %s\n", cerr);
-  else fprintf(o->json ? stderr : stdout, "Chart: %s.png, %s.svg\n", o->chart, o->chart);
+  else fprintf(o->s->o.json ? stderr : stdout, "Chart: %s.png, %s.svg\n", o->s->o.chart, o->s->o.chart);
 }
 
 /* --json: the levels file written as without it, the summary as JSON. 0, or -1. */
@@ -627,106 +523,157 @@ static int calibrate_json(const char *cmd, const calibrate_opts *o, const tuner_
   int bad = print_levels(cmd, o, c, r, sink);
   fclose(sink);
   if (bad) return -1;
-  cli_json_calibration(stdout, c, r, strcmp(o->out_path, "-") ? o->out_path : NULL);
+  cli_json_calibration(stdout, c, r, strcmp(o->s->o.out, "-") ? o->s->o.out : NULL);
   return 0;
 }
 
+#define CALIBRATE_MAX_OPTS 32
+
+/* The options (0, -1 after the help, or the exit code after an error): the
+ * calibration's settings (tuner_calibrate_settings), then the rest. */
 static int calibrate_parse(const char *cmd, int argc, char **argv, calibrate_opts *o) {
   int nargs, prc;
-  memset(o, 0, sizeof *o);
-  o->max_games = o->verify_games = o->ref_games = -1;
-  o->threads = sysconf(_SC_NPROCESSORS_ONLN);
-  if (o->threads < 1) o->threads = 1;
-  cli_option opts[] = {
-      CLI_O_TEXT("base", &o->base, "SPEC", NULL, "the player whose knob is set"),
-      CLI_O_TEXT("knob", &o->knob, "KEY", NULL, "the option of SPEC to calibrate"),
-      CLI_O_TEXT("range", &o->range, "LO:HI", NULL, "the knob's values searched"),
-      CLI_O_TEXT("levels", &o->levels, "'easy=E1;medium=E2;...'", NULL, "the levels' target Elos"),
-      CLI_O_TEXT("anchor", &o->anchor, "SPEC=ELO", NULL, "the player that sets the scale"),
-      CLI_O_INT("games", &o->games, 2, 1000000, "N", "20", "games a measure plays a reference"),
-      CLI_O_INT("max-games", &o->max_games, 2, 10000000, "M", NULL,
-                "at most M games a measure plays a reference, by default 8N"),
-      CLI_O_INT("ref-games", &o->ref_games, 2, 1000000, "R", NULL,
-                "games a pairing of the reference pool, by default 2N"),
-      CLI_O_INT("verify-games", &o->verify_games, 2, 1000000, "V", NULL,
-                "games a pairing of the verification, by default 2N"),
-      CLI_O_INT("threads", &o->threads, 1, 256, "T", NULL,
-                "games played at once, by default one per core"),
-      CLI_O_INT("seed", &o->seed, 0, LLONG_MAX, "S", "1", "the run's seed"),
-      CLI_O_TEXT("variant", &o->vtext, "V", "abapa", "rule variant"),
-      CLI_O_TEXT("openings", &o->openings, "random:PLIES", "random:2", "the openings"),
-      CLI_O_TEXT("pool", &o->pool_text, "'SPEC;...'", NULL, "more reference players"),
-      CLI_O_INT("ladder", &o->ladder, 0, 9, "K", "3", "copies of SPEC in the reference pool"),
-      CLI_O_FLAG("log", &o->log_scale, "spread the ladder log-spaced"),
-      CLI_O_REAL("tolerance", &o->tolerance, 1, 2000, "E", "50", "Elo a verified level may miss by"),
-      CLI_O_REAL("se", &o->se, 5, 2000, "E", NULL,
-                 "the standard error a measure needs, by default the spacing of the targets / 4"),
-      CLI_O_TEXT("out", &o->out_path, "FILE", "results/levels.txt", "the levels file"),
-      CLI_O_TEXT("chart", &o->chart, "STEM", NULL, "draw the Elo against the knob to STEM.png/.svg"),
-      CLI_O_FLAG("quiet", &o->quiet, "no progress on stderr"),
-      CLI_O_FLAG("json", &o->json, "the summary as JSON instead of the tables (docs/JSON.md)"),
-      CLI_END,
-  };
+  tuner_calibrate_options *op = &o->s->o;
+  o->resume = -1;
+  op->threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (op->threads < 1) op->threads = 1;
+  cli_option opts[CALIBRATE_MAX_OPTS];
+  int n = cli_settings_options(tuner_calibrate_settings, op, opts, CALIBRATE_MAX_OPTS - 4);
+  if (n < 0) return cli_error(cmd, "too many options");
+  opts[n++] = (cli_option)CLI_O_INT("threads", &op->threads, 1, 256, "T", NULL,
+                                    "games played at once, by default one per core");
+  opts[n++] = (cli_option)CLI_O_TEXT("db", &o->db_path, "PATH", DEFAULT_DB, "the SQLite database");
+  opts[n++] = (cli_option)CLI_O_INT("resume", &o->resume, 1, LLONG_MAX, "RUN", NULL,
+                                    "continue a calibration that was stopped (with --db and "
+                                    "--threads only)");
+  opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, calibrate_usage, calibrate_after, opts, 0};
-  return cli_parse(&spec, argc, argv, NULL, &nargs, &prc) ? (prc ? prc : -1) : 0;
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc ? prc : -1;
+  o->threads_given = cli_option_find(&spec, "threads")->given > 0;
+  if (o->resume > 0)
+    for (const cli_option *x = opts; x->name; x++)
+      if (x->given && strcmp(x->name, "resume") && strcmp(x->name, "db") &&
+          strcmp(x->name, "threads"))
+        return cli_error(cmd, "with --resume only --db and --threads are allowed");
+  return 0;
+}
+
+/* Where the results go, checked before the calibration starts. 0, or the exit code. */
+static int check_outputs(const char *cmd, const tuner_calibrate_options *op) {
+  if (!strcmp(op->out, "results/levels.txt")) mkdir("results", 0777);
+  if (strcmp(op->out, "-") && cli_check_output(cmd, "--out", op->out)) return CLI_EXIT_USAGE;
+  if (op->chart) {
+    char dat[PATH_MAX];
+    snprintf(dat, sizeof dat, "%s.dat", op->chart);
+    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* A new calibration: checked, its run stored and locked. 0, or the exit code. */
+static int calibrate_new(const char *cmd, int argc, char **argv, calibrate_opts *o, store **db,
+                         store_run *run) {
+  char err[1024];
+  tuner_calibrate_setup *s = o->s;
+  int rc = check_outputs(cmd, &s->o);
+  if (rc) return rc;
+  if (tuner_calibrate_check(s, err, sizeof err)) return cli_error(cmd, "%s", err);
+  player_config pc;
+  for (int i = -1; i < s->c.npool; i++)
+    if (!player_parse_spec(i < 0 ? s->c.anchor_spec : s->c.pool[i], &pc, err, sizeof err)) {
+      cli_warn_threads(cmd, &pc);
+      player_config_free(&pc);
+    }
+  char *command = cli_quote_args("oware calibrate", argc, argv);
+  if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  rc = tuner_calibrate_describe(s, command, run, err, sizeof err);
+  free(command);
+  if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if ((rc = cli_store_new_run(cmd, o->db_path, run, db))) return rc;
+  if (store_run_lock(*db, run->id, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return 0;
+}
+
+/* --resume RUN: the stored calibration loaded into o->s (tuner_calibrate_load),
+ * its outputs checked, its lock taken. 0, or the exit code. */
+static int calibrate_stored(const char *cmd, calibrate_opts *o, store **db) {
+  char err[1024];
+  long long threads = o->threads_given ? o->s->o.threads : 0;
+  if (store_open(o->db_path, 0, db, err, sizeof err) ||
+      tuner_calibrate_load(*db, o->resume, o->s, err, sizeof err))
+    return cli_error(cmd, "%s", err);
+  if (threads) o->s->o.threads = threads, o->s->c.threads = (int)threads;
+  int rc = check_outputs(cmd, &o->s->o);
+  if (rc) return rc;
+  if (store_run_lock(*db, o->resume, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  return 0;
+}
+
+/* After the calibration: the tables (or JSON), the levels file, the chart. The exit code. */
+static int calibrate_after_run(const char *cmd, calibrate_opts *o, int64_t run_id, int failed,
+                               const char *err, tuner_calibration *r) {
+  const tuner_calibrate_options *op = &o->s->o;
+  const tuner_calibrate_config *c = &o->s->c;
+  int rc;
+  if (failed) {
+    cli_error(cmd, "%s", err);
+    if (!atomic_load(&stop_flag)) return CLI_EXIT_FAIL;
+    fprintf(stderr, "oware calibrate: run %lld interrupted; continue it with: oware calibrate "
+                    "--resume %lld --db %s\n",
+            (long long)run_id, (long long)run_id, o->db_path);
+    return 130;
+  }
+  if (op->json) {
+    rc = calibrate_json(cmd, o, c, r);
+  } else {
+    printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r->verify_games,
+           c->anchor_spec, c->anchor_elo);
+    rating_print_table(stdout, &r->verify);
+    rc = print_levels(cmd, o, c, r, stdout);
+  }
+  if (rc) return CLI_EXIT_FAIL;
+  if (op->chart) draw_chart(cmd, o, c, r);
+  return r->all_ok && r->in_order ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cli_calibrate(int argc, char **argv) {
   const char *cmd = "calibrate";
   setvbuf(stdout, NULL, _IOLBF, 0); /* results in order with the progress on stderr */
-  static calibrate_opts o;
-  static pool_list pool;
-  static tuner_calibrate_config c;
-  static char anchor_spec[CALIBRATE_SPEC_MAX];
-  int rc = calibrate_parse(cmd, argc, argv, &o);
-  if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
-  /* Where the results go is checked before the calibration starts. */
-  if (!strcmp(o.out_path, "results/levels.txt")) mkdir("results", 0777);
-  if (strcmp(o.out_path, "-") && cli_check_output(cmd, "--out", o.out_path)) return CLI_EXIT_USAGE;
-  if (o.chart) {
-    char dat[PATH_MAX];
-    snprintf(dat, sizeof dat, "%s.dat", o.chart);
-    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
-  }
-  memset(&pool, 0, sizeof pool);
-  memset(&c, 0, sizeof c);
-  if ((rc = calibrate_check(cmd, &o, &pool, &c, anchor_spec, sizeof anchor_spec)) ||
-      (rc = calibrate_games(cmd, &o, &c)))
-    return rc;
-  const char *pool_specs[CALIBRATE_MAX_REFS];
-  for (int i = 0; i < pool.n; i++) pool_specs[i] = pool.spec[i];
-  c.anchor_spec = anchor_spec;
-  c.pool = pool_specs;
-  c.npool = pool.n;
-  o.c = &c;
-  /* Every input is checked: now the games. */
-  cli_progress_init(&o.line, o.quiet);
-  tuner_calibrate_observer obs = {&o, progress, on_pool_rated, on_searched, on_games};
+  calibrate_opts o;
+  memset(&o, 0, sizeof o);
+  o.s = calloc(1, sizeof *o.s); /* large: its spec buffers */
+  store_run *run = calloc(1, sizeof *run);
+  store *db = NULL;
   tuner_calibration r;
   char err[1024];
-  catch_signals(1);
-  rc = tuner_calibrate(&c, &obs, &stop_flag, &r, err, sizeof err);
-  catch_signals(0);
-  cli_progress_clear(&o.line);
+  memset(&r, 0, sizeof r);
+  int rc = o.s && run ? calibrate_parse(cmd, argc, argv, &o)
+                      : (cli_error(cmd, "out of memory"), CLI_EXIT_FAIL);
   if (rc) {
-    cli_error(cmd, "%s", err);
-    rc = atomic_load(&stop_flag) ? 130 : CLI_EXIT_FAIL;
-  } else {
-    if (o.json) {
-      rc = calibrate_json(cmd, &o, &c, &r);
-    } else {
-      printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r.verify_games,
-             anchor_spec, c.anchor_elo);
-      rating_print_table(stdout, &r.verify);
-      rc = print_levels(cmd, &o, &c, &r, stdout);
-    }
-    if (rc) {
-      rc = CLI_EXIT_FAIL;
-    } else {
-      if (o.chart) draw_chart(cmd, &o, &c, &r);
-      rc = r.all_ok && r.in_order ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    }
+    rc = rc < 0 ? CLI_EXIT_OK : rc;
+    goto out;
   }
+  if ((rc = o.resume > 0 ? calibrate_stored(cmd, &o, &db) : calibrate_new(cmd, argc, argv, &o, &db, run)))
+    goto out;
+  /* Every input is checked: now the games. */
+  cli_progress_init(&o.line, o.s->o.quiet);
+  tuner_calibrate_observer obs = {&o, progress, on_pool_rated, on_searched, on_games};
+  int64_t id = o.resume > 0 ? o.resume : run->id;
+  char e[256];
+  catch_signals(1);
+  rc = tuner_calibrate_play(db, id, o.s, &obs, &stop_flag, &r, err, sizeof err);
+  catch_signals(0);
+  store_run_unlock(db, id, e, sizeof e);
+  cli_progress_clear(&o.line);
+  rc = calibrate_after_run(cmd, &o, id, rc != 0, err, &r);
+out:
   tuner_calibration_free(&r);
+  if (db) store_close(db);
+  if (o.s) tuner_calibrate_setup_free(o.s);
+  free(o.s);
+  store_run_free(run);
+  free(run);
   return rc;
 }

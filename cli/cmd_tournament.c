@@ -21,7 +21,6 @@
 #include "cli/progress.h"
 #include "core/clock.h"
 #include "core/notation.h"
-#include "players/level.h"
 #include "players/player.h"
 #include "store/replay.h"
 
@@ -94,61 +93,6 @@ static int parse_args(int argc, char **argv, tournament_args *a, int *rc) {
   return 0;
 }
 
-/* Splits "a;b;c" (or lines of a file) into the run's players. */
-static int add_players(const char *cmd, char *list, int file, store_run *r) {
-  char *save = NULL;
-  for (char *tok = strtok_r(list, file ? "\n" : ";", &save); tok;
-       tok = strtok_r(NULL, file ? "\n" : ";", &save)) {
-    while (*tok == ' ' || *tok == '\t') tok++;
-    size_t l = strlen(tok);
-    while (l && (tok[l - 1] == ' ' || tok[l - 1] == '\r' || tok[l - 1] == '\t')) tok[--l] = 0;
-    if (!l || tok[0] == '#') continue;
-    if (r->nplayers == STORE_MAX_PLAYERS)
-      return cli_error(cmd, "more than %d players", STORE_MAX_PLAYERS), -1;
-    /* A level is stored as the spec it stands for: a resume does not read
-     * the levels file again. */
-    char spec[LEVEL_SPEC_MAX + 512], err[1024];
-    if (level_resolve(tok, spec, sizeof spec, err, sizeof err))
-      return cli_error(cmd, "player %d: %s", r->nplayers + 1, err), -1;
-    player_config cfg;
-    if (player_parse_spec(spec, &cfg, err, sizeof err))
-      return cli_error(cmd, "player %d: %s", r->nplayers + 1, err), -1;
-    for (int i = 0; i < r->nplayers; i++)
-      if (!strcmp(r->player_name[i], cfg.name)) {
-        player_config_free(&cfg);
-        return cli_error(cmd, "two players are named '%s': give one of them name=...",
-                         r->player_name[i]),
-               -1;
-      }
-    cli_warn_threads(cmd, &cfg);
-    int oom = store_run_add_player(r, cfg.name, spec);
-    player_config_free(&cfg);
-    if (oom) return cli_error(cmd, "out of memory"), -1;
-  }
-  return 0;
-}
-
-static int add_variants(const char *cmd, const char *text, store_run *r) {
-  char buf[2048];
-  snprintf(buf, sizeof buf, "%s", text);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-    variant v;
-    if (cli_variant(cmd, tok, &v)) return -1;
-    if (r->nvariants == STORE_MAX_VARIANTS)
-      return cli_error(cmd, "more than %d variants", STORE_MAX_VARIANTS), -1;
-    char name[256];
-    variant_format(&v, name, sizeof name);
-    for (int i = 0; i < r->nvariants; i++)
-      if (!strcmp(r->variant[i], name))
-        return cli_error(cmd, "variant '%s' is named twice", r->variant[i]), -1;
-    if (store_run_add_variant(r, name)) return cli_error(cmd, "out of memory"), -1;
-  }
-  if (!r->nvariants) return cli_error(cmd, "--variant names no variant"), -1;
-  return 0;
-}
-
-
 /* The progress line (cli/progress.h) and the SPRT's course, on stderr. */
 static void show_progress(void *ctx, const tournament_progress *p) {
   cli_progress *line = ctx;
@@ -213,39 +157,25 @@ static int resume_run(const char *cmd, const tournament_args *a, tournament *t, 
 static int tournament_new(const char *cmd, int argc, char **argv, const tournament_args *a,
                           tournament *t, store **db, int *locked) {
   char err[1024];
-  store_run *r = &t->run;
   const tournament_config *c = &a->c;
-  const char *format = c->format;
   if (!c->players == !c->players_file)
     return cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
   char *list = c->players ? strdup(c->players) : cli_read_file(cmd, c->players_file);
   if (!list) return CLI_EXIT_USAGE;
-  int bad = add_players(cmd, list, c->players_file != NULL, r);
+  char *command = cli_quote_args("oware tournament", argc, argv);
+  int d = command ? tournament_describe(c, list, (int)a->threads, command, t, err, sizeof err)
+                  : (snprintf(err, sizeof err, "out of memory"), -2);
   free(list);
-  if (bad || add_variants(cmd, c->variants, r)) return CLI_EXIT_USAGE;
-  if (c->sprt) {
-    if (rating_sprt_parse(c->sprt, &t->sprt, err, sizeof err))
-      return cli_error(cmd, "--sprt: %s", err);
-    t->sprt_on = 1;
-    if (!strcmp(format, "games:2")) format = "games:20000";
+  free(command);
+  if (d) return cli_error(cmd, "%s", err), d == -2 ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+  store_run *r = &t->run;
+  for (int i = 0; i < r->nplayers; i++) {
+    player_config cfg;
+    if (!player_parse_spec(r->player_spec[i], &cfg, err, sizeof err)) {
+      cli_warn_threads(cmd, &cfg);
+      player_config_free(&cfg);
+    }
   }
-  series_format f;
-  if (series_parse(format, &f, err, sizeof err)) return cli_error(cmd, "--format: %s", err);
-  char fbuf[128];
-  series_format_string(&f, fbuf, sizeof fbuf);
-  if (store_kind_parse(tournament_kinds[c->kind], &r->kind) || r->kind > STORE_GAUNTLET)
-    return cli_error(cmd, "--kind is '%s'; expected round-robin or gauntlet",
-                     tournament_kinds[c->kind]);
-  r->rounds = (int)c->rounds;
-  r->threads = (int)a->threads;
-  r->seed = (uint64_t)c->seed;
-  /* The command line is a record for people; --resume reads the settings. */
-  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, c->openings) ||
-      store_run_set(&r->name, c->name ? c->name : c->sprt ? "sprt" : "tournament") ||
-      !(r->command = cli_quote_args("oware tournament", argc, argv)) ||
-      settings_save(tournament_settings, c, r, err, sizeof err))
-    return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
-  if (tournament_prepare(t, err, sizeof err)) return cli_error(cmd, "%s", err);
   int rc = cli_store_new_run(cmd, a->db, r, db);
   if (rc) return rc;
   if (store_run_lock(*db, r->id, err, sizeof err))

@@ -11,8 +11,6 @@
 #include <unistd.h>
 
 #include "run/study.h"
-#include "players/level.h"
-#include "players/player.h"
 
 #define T study_config
 #define COL SETTINGS_COLUMN
@@ -45,54 +43,6 @@ int study_split_list(const char *text, int (*fn)(void *ctx, const char *item), v
   }
   free(buf);
   return rc;
-}
-
-typedef struct adder {
-  store_run *r;
-  char *err;
-  size_t errlen;
-} adder;
-
-static int add_player(void *ctx, const char *spec) {
-  adder *a = ctx;
-  store_run *r = a->r;
-  if (r->nplayers == STORE_MAX_PLAYERS)
-    return error_set(a->err, a->errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
-  /* A level is stored as the spec it stands for (players/level.h). */
-  char resolved[LEVEL_SPEC_MAX + 512], err[1024];
-  if (level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
-    return error_set(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
-  spec = resolved;
-  player_config cfg;
-  if (player_parse_spec(spec, &cfg, err, sizeof err))
-    return error_set(a->err, a->errlen, "player %d: %s", r->nplayers + 1, err), -1;
-  for (int i = 0; i < r->nplayers; i++)
-    if (!strcmp(r->player_name[i], cfg.name)) {
-      player_config_free(&cfg);
-      return error_set(a->err, a->errlen, "two players are named '%s': give one of them name=...",
-                      r->player_name[i]),
-             -1;
-    }
-  int oom = store_run_add_player(r, cfg.name, spec);
-  player_config_free(&cfg);
-  if (oom) return error_set(a->err, a->errlen, "out of memory"), -1;
-  return 0;
-}
-
-static int add_variant(void *ctx, const char *text) {
-  adder *a = ctx;
-  store_run *r = a->r;
-  variant v;
-  if (variant_parse(text, &v, a->err, a->errlen)) return -1;
-  if (r->nvariants == STORE_MAX_VARIANTS)
-    return error_set(a->err, a->errlen, "more than %d variants", STORE_MAX_VARIANTS), -1;
-  char name[256];
-  variant_format(&v, name, sizeof name);
-  for (int i = 0; i < r->nvariants; i++)
-    if (!strcmp(r->variant[i], name))
-      return error_set(a->err, a->errlen, "variant '%s' is named twice", r->variant[i]), -1;
-  if (store_run_add_variant(r, name)) return error_set(a->err, a->errlen, "out of memory"), -1;
-  return 0;
 }
 
 /* The absolute folder of the database at path. */
@@ -137,13 +87,12 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
   memset(t, 0, sizeof *t);
   if (note && notelen) note[0] = 0;
   store_run *r = &t->run;
-  adder a = {r, err, errlen};
   /* Everything is checked before anything is written. */
-  if (study_split_list(c->players, add_player, &a)) return STUDY_BAD_INPUT;
+  if (tournament_add_players(r, c->players, 0, err, errlen)) return STUDY_BAD_INPUT;
   if (r->nplayers < 2)
     return error_set(err, errlen, "a study needs at least 2 players (got %d)", r->nplayers),
            STUDY_BAD_INPUT;
-  if (study_split_list(c->variants, add_variant, &a)) return STUDY_BAD_INPUT;
+  if (tournament_add_variants(r, c->variants, err, errlen)) return STUDY_BAD_INPUT;
   if (!r->nvariants) return error_set(err, errlen, "--variants names no variant"), STUDY_BAD_INPUT;
   int plies;
   char path[PATH_MAX];

@@ -219,6 +219,115 @@ const settings_key tournament_settings[] = {
 #undef COL
 #undef T
 
+/* One player of a new run: a level stored as the spec it stands for, names distinct. */
+static int add_player(store_run *r, const char *spec, char *err, size_t errlen) {
+  if (r->nplayers == STORE_MAX_PLAYERS)
+    return error_set(err, errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
+  /* A resume does not read the levels file again (players/level.h). */
+  char resolved[LEVEL_SPEC_MAX + 512], e[1024];
+  if (level_resolve(spec, resolved, sizeof resolved, e, sizeof e))
+    return error_set(err, errlen, "player %d: %s", r->nplayers + 1, e), -1;
+  player_config cfg;
+  if (player_parse_spec(resolved, &cfg, e, sizeof e))
+    return error_set(err, errlen, "player %d: %s", r->nplayers + 1, e), -1;
+  for (int i = 0; i < r->nplayers; i++)
+    if (!strcmp(r->player_name[i], cfg.name)) {
+      player_config_free(&cfg);
+      return error_set(err, errlen, "two players are named '%s': give one of them name=...",
+                       r->player_name[i]),
+             -1;
+    }
+  int oom = store_run_add_player(r, cfg.name, resolved);
+  player_config_free(&cfg);
+  if (oom) return error_set(err, errlen, "out of memory"), -1;
+  return 0;
+}
+
+int tournament_add_players(store_run *r, const char *text, int lines, char *err, size_t errlen) {
+  char *buf = strdup(text), *save = NULL;
+  if (!buf) return error_set(err, errlen, "out of memory"), -1;
+  const char *sep = lines ? "\n" : ";";
+  int rc = 0;
+  for (char *tok = strtok_r(buf, sep, &save); tok && !rc; tok = strtok_r(NULL, sep, &save)) {
+    while (*tok && strchr(" \t\r\n", *tok)) tok++;
+    size_t l = strlen(tok);
+    while (l && strchr(" \t\r\n", tok[l - 1])) tok[--l] = 0;
+    if (l && tok[0] != '#') rc = add_player(r, tok, err, errlen);
+  }
+  free(buf);
+  return rc;
+}
+
+int tournament_add_variants(store_run *r, const char *text, char *err, size_t errlen) {
+  char *buf = strdup(text), *save = NULL;
+  if (!buf) return error_set(err, errlen, "out of memory"), -1;
+  int rc = 0;
+  for (char *tok = strtok_r(buf, ";", &save); tok && !rc; tok = strtok_r(NULL, ";", &save)) {
+    while (*tok == ' ' || *tok == '\t') tok++;
+    if (!*tok) continue;
+    variant v;
+    char name[256];
+    if ((rc = variant_parse(tok, &v, err, errlen))) break;
+    rc = -1;
+    if (r->nvariants == STORE_MAX_VARIANTS) {
+      error_set(err, errlen, "more than %d variants", STORE_MAX_VARIANTS);
+      break;
+    }
+    variant_format(&v, name, sizeof name);
+    int twice = -1;
+    for (int i = 0; i < r->nvariants; i++)
+      if (!strcmp(r->variant[i], name)) twice = i;
+    if (twice >= 0) error_set(err, errlen, "variant '%s' is named twice", r->variant[twice]);
+    else if (store_run_add_variant(r, name)) error_set(err, errlen, "out of memory");
+    else rc = 0;
+  }
+  free(buf);
+  return rc ? -1 : 0;
+}
+
+/* The SPRT (parsed into t) and the series format (canonical into fbuf): with
+ * an SPRT, games:2 becomes games:20000. 0, or -1 with err. */
+static int describe_format(const tournament_config *c, tournament *t, char *fbuf, size_t len,
+                           char *err, size_t errlen) {
+  const char *format = c->format;
+  char e[512];
+  if (c->sprt) {
+    if (rating_sprt_parse(c->sprt, &t->sprt, e, sizeof e))
+      return error_set(err, errlen, "--sprt: %s", e), -1;
+    t->sprt_on = 1;
+    if (!strcmp(format, "games:2")) format = "games:20000";
+  }
+  series_format f;
+  if (series_parse(format, &f, e, sizeof e)) return error_set(err, errlen, "--format: %s", e), -1;
+  series_format_string(&f, fbuf, len);
+  return 0;
+}
+
+int tournament_describe(const tournament_config *c, const char *players, int threads,
+                        const char *command, tournament *t, char *err, size_t errlen) {
+  store_run *r = &t->run;
+  char fbuf[128];
+  if (tournament_add_players(r, players, c->players_file != NULL, err, errlen) ||
+      tournament_add_variants(r, c->variants, err, errlen))
+    return -1;
+  if (!r->nvariants) return error_set(err, errlen, "--variant names no variant"), -1;
+  if (describe_format(c, t, fbuf, sizeof fbuf, err, errlen)) return -1;
+  if (store_kind_parse(tournament_kinds[c->kind], &r->kind) || r->kind > STORE_GAUNTLET)
+    return error_set(err, errlen, "--kind is '%s'; expected round-robin or gauntlet",
+                     tournament_kinds[c->kind]),
+           -1;
+  r->rounds = (int)c->rounds;
+  r->threads = threads;
+  r->seed = (uint64_t)c->seed;
+  /* The command line is a record for people; a resume reads the settings. */
+  if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, c->openings) ||
+      store_run_set(&r->name, c->name ? c->name : c->sprt ? "sprt" : "tournament") ||
+      store_run_set(&r->command, command ? command : "") ||
+      settings_save(tournament_settings, c, r, err, errlen))
+    return error_set(err, errlen, "out of memory"), -2;
+  return tournament_prepare(t, err, errlen) ? -1 : 0;
+}
+
 /* The run loaded with its settings: the SPRT parsed. 0, or -1 with err. */
 static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t errlen) {
   tournament_config c;

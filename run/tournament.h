@@ -71,6 +71,26 @@ typedef struct tournament_config {
 extern const char *const tournament_kinds[];
 extern const settings_key tournament_settings[];
 
+/* Appends the players of text to the run: "SPEC;SPEC;..." or, with lines,
+ * a spec a line; blanks trimmed, empty items and # comments skipped; a
+ * level:NAME is kept as the spec it stands for (a resume does not read the
+ * levels file again); the names must differ. 0, or -1 with err ("player 3:
+ * ..."). */
+int tournament_add_players(store_run *r, const char *text, int lines, char *err, size_t errlen);
+/* Appends the variants "V;V;..." to the run, canonical and distinct. 0, or
+ * -1 with err. */
+int tournament_add_variants(store_run *r, const char *text, char *err, size_t errlen);
+
+/* A new tournament of c in t (zeroed by the caller, who may have set its
+ * observer; free it with tournament_free whatever the return): its players (players: c->players, or the text of
+ * c->players_file, a spec a line), variants, kind, format (with an SPRT,
+ * parsed into t, games:2 becomes games:20000), rounds, threads, seed,
+ * openings, name, command (a record for people; may be NULL) and settings;
+ * then tournament_prepare. Ready for store_run_create. 0, -1 with err for
+ * bad input, -2 when out of memory. */
+int tournament_describe(const tournament_config *c, const char *players, int threads,
+                        const char *command, tournament *t, char *err, size_t errlen);
+
 /* Parses the run's fields (variants, format, openings, kind, players) and
  * checks every player spec (creating each player once: an engine that does
  * not start is caught here). For a new run (run.id 0) it also reads a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# study.sh: end to end: `oware variants` (the list), `oware study` (a small study, its report, a stored run studied again, the old spelling `oware variants --run`, bad input) and `oware calibrate` (a tiny real calibration, bad input, an unreachable level).
+# study.sh: end to end: `oware variants` (the list), `oware study` (a small study, its report, a stored run studied again, the old spelling `oware variants --run`, bad input) and `oware calibrate` (a tiny real calibration, killed and resumed, bad input, an unreachable level).
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -98,9 +98,9 @@ check "nothing was created by bad input" test ! -e "$tmp/x.db"
 
 # --- oware calibrate: a tiny real calibration ---
 lv=$tmp/levels.txt
-"$oware" calibrate --base mcts --knob playouts --range 1:100 --log --levels 'easy=100;hard=400' \
-  --anchor random=0 --games 8 --max-games 32 --threads 2 --seed 3 --out "$lv" --chart "$tmp/curve" \
-  --quiet >"$tmp/cal.out" 2>"$tmp/cal.err"
+cal=(calibrate --base mcts --knob playouts --range 1:100 --log --levels 'easy=100;hard=400'
+  --anchor random=0 --games 8 --max-games 32 --threads 2 --seed 3 --quiet)
+"$oware" "${cal[@]}" --db "$tmp/cal.db" --out "$lv" --chart "$tmp/curve" >"$tmp/cal.out" 2>"$tmp/cal.err"
 rc=$?
 check "calibrate finds and verifies the levels (exit 0)" test $rc = 0
 [ $rc = 0 ] || { sed 's/^/  | /' "$tmp/cal.err" | head; sed 's/^/  | /' "$tmp/cal.out" | tail -12; }
@@ -112,6 +112,34 @@ check "the verification round robin is shown" grep -q '^Verification round robin
 check "the levels come out in order" grep -q '^Order of the levels: as the targets' "$tmp/cal.out"
 check "the curve's data" test -s "$tmp/curve.dat"
 if command -v gnuplot >/dev/null; then check "the curve's chart" test -s "$tmp/curve.png"; fi
+
+if command -v sqlite3 >/dev/null; then
+  check "the calibration is a stored run" test "$(sqlite3 "$tmp/cal.db" "select kind || ' ' || status from runs")" = "calibration finished"
+
+  # Killed (SIGKILL) partway, then --resume: what was stored is not played again, and the
+  # levels file is the uninterrupted run's.
+  "$oware" "${cal[@]}" --db "$tmp/kill.db" --out "$tmp/kill.txt" >/dev/null 2>&1 &
+  job=$!
+  for _ in $(seq 1 600); do
+    n=$(sqlite3 "$tmp/kill.db" 'select count(*) from calibration_pairs' 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge 20 ] && break
+    sleep 0.05
+  done
+  kill -9 $job 2>/dev/null
+  wait $job 2>/dev/null
+  check "killed partway: the calibration was not over" test ! -e "$tmp/kill.txt"
+  check "killed partway: some pairings are stored" test "${n:-0}" -ge 20
+  "$oware" calibrate --resume 1 --db "$tmp/kill.db" --threads 1 >"$tmp/kill.out" 2>"$tmp/kill.err"
+  check "--resume finishes the calibration (exit 0)" test $? = 0
+  check "--resume: the same levels file as the uninterrupted run" cmp -s "$lv" "$tmp/kill.txt"
+  check "--resume: the same tables as the uninterrupted run" \
+    cmp -s <(grep -v '^Levels written\|^Chart' "$tmp/cal.out") <(grep -v '^Levels written' "$tmp/kill.out")
+  check "--resume: the run is finished" test "$(sqlite3 "$tmp/kill.db" 'select status from runs')" = finished
+  check "--resume with other options" status 2 "$oware" calibrate --resume 1 --db "$tmp/kill.db" --games 4
+  check "  says so" grep -q 'with --resume only --db and --threads are allowed' "$tmp/last.err"
+  check "--resume of a run that is not a calibration" status 2 "$oware" calibrate --resume 1 --db "$db"
+  check "  says so" grep -q 'run 1 is a round-robin, not a calibration' "$tmp/last.err"
+fi
 
 # A knob along which the strength falls (minimax's evaluation noise): the direction is found.
 "$oware" calibrate --base minimax:depth=1 --knob noise --range 0:100 --levels 'mid=300' \

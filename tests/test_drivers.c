@@ -1,4 +1,4 @@
-/* test_drivers.c: the tuning and calibration drivers called as a library (no argv): SPSA rows and resume, Texel, validation, a calibration. */
+/* test_drivers.c: the tuning and calibration drivers called as a library (no argv): SPSA rows and resume, Texel, validation, a calibration, and a calibration stopped and resumed from the store. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include "run/study_run.h"
 #include "run/study_store.h"
 #include "tuner/calibration.h"
+#include "tuner/calibrate_run.h"
 #include "tuner/spsa_run.h"
 #include "tuner/texel_run.h"
 #include "tuner/tune_run.h"
@@ -650,6 +651,124 @@ static void test_study_resume_from_store(void **state) {
   store_close(db);
 }
 
+/* Stops a calibration once its search has played `after` games. */
+typedef struct cal_stopper {
+  atomic_int *stop;
+  long long after;
+  int phase; /* the phase it stopped in */
+} cal_stopper;
+
+static void cal_stop_at(void *ctx, const tuner_calibrate_games *g) {
+  cal_stopper *s = ctx;
+  if (g->phase == TUNER_CAL_SEARCH && g->done >= s->after && !atomic_load(s->stop)) {
+    atomic_store(s->stop, 1);
+    s->phase = (int)g->phase;
+  }
+}
+
+/* A small calibration described by its settings (tuner_calibrate_settings'
+ * defaults, then a few), checked and stored as a new run in db. */
+static int64_t new_calibration(store *db, tuner_calibrate_setup *s) {
+  char err[ERRLEN];
+  memset(s, 0, sizeof *s);
+  if (settings_defaults(tuner_calibrate_settings, &s->o, err, sizeof err)) fail_msg("%s", err);
+  s->o.base = "mcts";
+  s->o.knob = "playouts";
+  s->o.range = "4:400";
+  s->o.log_scale = 1;
+  s->o.levels = "easy=-100;hard=100";
+  s->o.anchor = "greedy=0";
+  s->o.games = s->o.ref_games = s->o.verify_games = 4;
+  s->o.max_games = 8;
+  s->o.seed = 9;
+  s->o.threads = 2;
+  if (tuner_calibrate_check(s, err, sizeof err)) fail_msg("%s", err);
+  store_run *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  if (tuner_calibrate_describe(s, "test", r, err, sizeof err) ||
+      store_run_create(db, r, err, sizeof err))
+    fail_msg("%s", err);
+  int64_t id = r->id;
+  store_run_free(r);
+  free(r);
+  return id;
+}
+
+/* A calibration stored as a run, stopped in its search, resumed from the
+ * store alone (tuner_calibrate_resume): the same levels, verification and
+ * verdicts as the same calibration uninterrupted, and no more games. */
+static void test_calibrate_resume_from_store(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN];
+  snprintf(path, sizeof path, "%s/calibrate.db", dir);
+  store *db;
+  if (store_open(path, 1, &db, err, sizeof err)) fail_msg("%s", err);
+  tuner_calibrate_setup *s = calloc(2, sizeof *s);
+  assert_non_null(s);
+  tuner_calibration r[2];
+  /* Uninterrupted. */
+  int64_t full = new_calibration(db, &s[0]);
+  if (tuner_calibrate_play(db, full, &s[0], NULL, NULL, &r[0], err, sizeof err))
+    fail_msg("%s", err);
+  /* Stopped in the search, then resumed. */
+  int64_t id = new_calibration(db, &s[1]);
+  atomic_int stop = 0;
+  cal_stopper sp = {&stop, 6, -1};
+  tuner_calibrate_observer obs = {&sp, NULL, NULL, NULL, cal_stop_at};
+  assert_int_equal(tuner_calibrate_play(db, id, &s[1], &obs, &stop, &r[1], err, sizeof err), -1);
+  assert_int_equal(sp.phase, TUNER_CAL_SEARCH);
+  assert_false(r[1].has_verify);
+  tuner_calibration_free(&r[1]);
+  store_run *run = calloc(1, sizeof *run);
+  assert_non_null(run);
+  if (store_run_load(db, id, run, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(run->status, STORE_INTERRUPTED);
+  assert_int_equal(run->kind, STORE_CALIBRATION);
+  store_run_free(run);
+  memset(&s[1], 0, sizeof s[1]);
+  atomic_store(&stop, 0);
+  if (tuner_calibrate_resume(db, id, 1, NULL, &stop, &s[1], &r[1], err, sizeof err))
+    fail_msg("%s", err);
+  assert_string_equal(s[1].o.base, "mcts");
+  assert_int_equal(s[1].o.max_games, 8);
+  assert_int_equal(s[1].c.threads, 1);
+  if (store_run_load(db, id, run, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(run->status, STORE_FINISHED);
+  store_run_free(run);
+  free(run);
+  assert_int_equal(r[1].arena->play.games, r[0].arena->play.games);
+  assert_int_equal(r[1].search->npoints, r[0].search->npoints);
+  for (int i = 0; i < 2; i++) {
+    assert_true(r[1].search->found[i].knob == r[0].search->found[i].knob);
+    assert_int_equal(r[1].search->found[i].status, r[0].search->found[i].status);
+    assert_string_equal(r[1].level_spec[i], r[0].level_spec[i]);
+    assert_int_equal(r[1].ok[i], r[0].ok[i]);
+  }
+  assert_int_equal(r[1].verify.n, r[0].verify.n);
+  for (int i = 0; i < r[0].verify.n; i++)
+    assert_true(r[1].verify.player[i].elo == r[0].verify.player[i].elo);
+  assert_int_equal(r[1].in_order, r[0].in_order);
+  assert_int_equal(r[1].all_ok, r[0].all_ok);
+  /* Another kind of run is not a calibration. */
+  tuner_calibration_free(&r[1]);
+  tuner_calibrate_setup_free(&s[1]);
+  int64_t other;
+  store_close(open_db("not-calibration", STORE_SPSA, &other));
+  snprintf(path, sizeof path, "%s/not-calibration.db", dir);
+  store *db2;
+  if (store_open(path, 0, &db2, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(tuner_calibrate_resume(db2, other, 0, NULL, NULL, &s[1], &r[1], err, sizeof err),
+                   -1);
+  assert_non_null(strstr(err, "not a calibration"));
+  store_close(db2);
+  tuner_calibration_free(&r[0]);
+  tuner_calibration_free(&r[1]);
+  tuner_calibrate_setup_free(&s[0]);
+  tuner_calibrate_setup_free(&s[1]);
+  free(s);
+  store_close(db);
+}
+
 int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
@@ -659,6 +778,7 @@ int main(void) {
       cmocka_unit_test(test_validation_sprt_threads), cmocka_unit_test(test_weights_setup),
       cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
       cmocka_unit_test(test_study_resume_from_store),
+      cmocka_unit_test(test_calibrate_resume_from_store),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[300];

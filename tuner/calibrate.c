@@ -506,12 +506,20 @@ static int play_pairs(calibrate_play *pl, const char *a, const char *b, int firs
   job.threads = pl->threads;
   job.opening_plies = pl->opening_plies;
   job.seed = pl->seed;
-  if (pairs_play(&job, pl->stop, res, err, errlen)) return -1;
-  if (pl->stop && atomic_load(pl->stop)) {
-    error_set(err, errlen, "interrupted");
-    return -1;
+  const calibrate_journal *jn = pl->journal;
+  int known = jn ? jn->recall(jn->ctx, pl->steps, &job, res, err, errlen) : 0;
+  if (known < 0) return -1;
+  if (!known) {
+    if (pairs_play(&job, pl->stop, res, err, errlen)) return -1;
+    if (pl->stop && atomic_load(pl->stop)) {
+      error_set(err, errlen, "interrupted");
+      return -1;
+    }
+    if (jn && jn->record(jn->ctx, pl->steps, &job, res, err, errlen)) return -1;
   }
+  pl->steps++;
   pl->games += res->wins + res->draws + res->losses;
+  if (known && pl->played) pl->played(pl->played_ctx, pl->games);
   return 0;
 }
 

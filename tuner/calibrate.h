@@ -8,6 +8,7 @@
 
 #include "stats/elo_fit.h"
 #include "core/variant.h"
+#include "run/pairs.h"
 
 #define CALIBRATE_MAX_LEVELS 16
 #define CALIBRATE_MAX_POINTS 256
@@ -129,6 +130,21 @@ void calibrate_spec(char *buf, size_t len, const char *base, const char *knob, d
 int calibrate_parse_anchor(const char *text, char *spec, size_t speclen, double *elo, char *err,
                            size_t errlen);
 
+/* The pairings of a calibration kept as they finish, so that a stopped one
+ * replays none of them (a stored calibration: tuner/calibrate_run.c). Every
+ * pairing played (calibrate_play's round robins and measures) is step 0, 1,
+ * 2... in the order the calibration plays them, which its results fix:
+ * recall gives the result of step when it was played before (1), or 0 when
+ * it was not; -1 with err when step was another pairing. record keeps the
+ * result of a step just played: 0, or -1 with err. */
+typedef struct calibrate_journal {
+  int (*recall)(void *ctx, long long step, const pairs_job *job, pairs_result *res, char *err,
+                size_t errlen);
+  int (*record)(void *ctx, long long step, const pairs_job *job, const pairs_result *res,
+                char *err, size_t errlen);
+  void *ctx;
+} calibrate_journal;
+
 /* A round robin of n players (specs, with display names), each pairing
  * `pairs` game pairs, rated by Bradley–Terry with player `anchor` (an
  * index) fixed at anchor_elo. *out as rating_fit (free it with
@@ -146,6 +162,8 @@ typedef struct calibrate_play {
    * so far, those of the pairing in progress included. */
   void (*played)(void *ctx, long long games);
   void *played_ctx;
+  const calibrate_journal *journal; /* may be NULL */
+  long long steps;                  /* pairings so far (recalled or played) */
 } calibrate_play;
 
 int calibrate_round_robin(calibrate_play *pl, const char *const *specs, const char *const *names,

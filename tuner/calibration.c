@@ -137,6 +137,7 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   ar->play.threads = c->threads;
   ar->play.seed = c->seed;
   ar->play.stop = stop;
+  ar->play.journal = c->journal;
   ar->play.progress = obs ? obs->progress : NULL;
   ar->play.progress_ctx = obs ? obs->ctx : NULL;
   cal_watch watch = {c, obs, out, TUNER_CAL_POOL, 0};

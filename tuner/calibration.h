@@ -31,6 +31,7 @@ typedef struct tuner_calibrate_config {
   int threads;
   int opening_plies;
   uint64_t seed;
+  const calibrate_journal *journal; /* the pairings kept and recalled (may be NULL) */
 } tuner_calibrate_config;
 
 /* Where a calibration is, for a progress line. */
