@@ -6,6 +6,7 @@
 #include "run/pairs.h"
 #include "run/runner_mpi.h"
 #include "run/study_store.h"
+#include "tuner/calibrate_run.h"
 #include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -101,6 +102,7 @@ int main(int argc, char **argv) {
      * upgrades (docs/SCHEMA.md). */
     store_tables_register(&study_store_tables);
     store_tables_register(&analyse_store_tables);
+    store_tables_register(&tuner_calibrate_tables);
     rc = run_command(argc, argv);
   }
   runner_mpi_finalize();

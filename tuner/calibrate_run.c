@@ -243,7 +243,7 @@ void tuner_calibrate_setup_free(tuner_calibrate_setup *s) {
 /* Each pairing's result, as the calibration plays them (step 0, 1, ...):
  * a stopped calibration recalls them instead of playing them again. */
 #define PAIRS_SQL                                                                                  \
-  "CREATE TABLE IF NOT EXISTS calibration_pairs (\n"                                              \
+  "CREATE TABLE calibration_pairs (\n"                                              \
   "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
   "  step INTEGER NOT NULL CHECK (step >= 0),\n"                                                  \
   "  spec_a TEXT NOT NULL,\n"                                                                     \
@@ -255,7 +255,10 @@ void tuner_calibrate_setup_free(tuner_calibrate_setup *s) {
   "  penta3 INTEGER NOT NULL, penta4 INTEGER NOT NULL, penta_wl INTEGER NOT NULL,\n"              \
   "  forfeits INTEGER NOT NULL,\n"                                                                \
   "  PRIMARY KEY (run_id, step)\n"                                                                \
-  ") WITHOUT ROWID"
+  ") WITHOUT ROWID;\n"
+
+const store_tables tuner_calibrate_tables = {"tuner/calibrate_run.c", "calibration_pairs",
+                                             PAIRS_SQL};
 
 typedef struct journal {
   sqlite3 *db;
@@ -320,8 +323,8 @@ static int journal_open(store *db, int64_t run_id, journal *j, char *err, size_t
   memset(j, 0, sizeof *j);
   j->db = store_sqlite(db);
   j->run_id = run_id;
-  if (sqlite3_exec(j->db, PAIRS_SQL, NULL, NULL, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(j->db,
+  if (store_tables_ensure(db, &tuner_calibrate_tables, err, errlen)) return -1;
+  if (sqlite3_prepare_v2(j->db,
                          "SELECT spec_a, spec_b, first_pair, pairs, wins, draws, losses, penta0,"
                          " penta1, penta2, penta3, penta4, penta_wl, forfeits"
                          " FROM calibration_pairs WHERE run_id = ?1 AND step = ?2",

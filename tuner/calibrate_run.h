@@ -77,4 +77,8 @@ int tuner_calibrate_resume(store *db, int64_t run_id, int threads,
                            tuner_calibrate_setup *s, tuner_calibration *out, char *err,
                            size_t errlen);
 
+/* The calibration's own table (calibration_pairs: each pairing's result as
+ * it finishes), registered with the store by the programs that calibrate. */
+extern const store_tables tuner_calibrate_tables;
+
 #endif
