@@ -202,11 +202,9 @@ static void choose_elo(store *db, plot_run *r) {
   }
   char ferr[400] = "";
   rating_pool pool;
-  rating_result res;
   rating_pool_init(&pool);
-  memset(&res, 0, sizeof res);
-  rating_options ro;
-  memset(&ro, 0, sizeof ro);
+  rating_result res = {0};
+  rating_options ro = {0};
   int ok = !rating_pool_load(&pool, db, &r->run.id, 1, NULL, ferr, sizeof ferr) &&
            !rating_fit(&pool, &ro, &res, ferr, sizeof ferr);
   if (ok) {

@@ -240,11 +240,9 @@ static int fit_variant(store *db, study *s, int vi, char *err, size_t errlen) {
   study_variant *sv = &s->variant[vi];
   int n = s->run.nplayers;
   rating_pool pool;
-  rating_result res;
   rating_pool_init(&pool);
-  memset(&res, 0, sizeof res);
-  rating_options ro;
-  memset(&ro, 0, sizeof ro);
+  rating_result res = {0};
+  rating_options ro = {0};
   int rc = -1;
   char ferr[512];
   if (rating_pool_load(&pool, db, &s->run.id, 1, s->run.variant[vi], ferr, sizeof ferr)) {

@@ -473,15 +473,14 @@ void calibrate_spec(char *buf, size_t len, const char *base, const char *knob, d
   else snprintf(buf, len, "%s%s%s=%.6g", base, sep, knob, value);
 }
 
-static void say(calibrate_play *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(calibrate_play *pl, const char *fmt, ...) {
-  if (!pl->progress) return;
+void calibrate_say(calibrate_progress_fn progress, void *ctx, const char *fmt, ...) {
+  if (!progress) return;
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  pl->progress(pl->progress_ctx, msg, NULL);
+  progress(ctx, msg, NULL);
 }
 
 static void on_pairs(void *ctx, long long done, long long total) {
@@ -544,7 +543,7 @@ int calibrate_round_robin(calibrate_play *pl, const char *const *specs, const ch
         error_set(err, errlen, "bad counts");
         goto out;
       }
-      say(pl, "  %s vs %s: +%lld =%lld -%lld", names[i], names[j], res.wins, res.draws,
+      calibrate_say(pl->progress, pl->progress_ctx, "  %s vs %s: +%lld =%lld -%lld", names[i], names[j], res.wins, res.draws,
           res.losses);
     }
   rating_options ro;

@@ -40,6 +40,10 @@ typedef int (*calibrate_eval_fn)(void *ctx, double knob, int pairs, calibrate_po
  * "level" … and the point concerned. */
 typedef void (*calibrate_progress_fn)(void *ctx, const char *what, const calibrate_point *pt);
 
+/* A line (printf) to progress (no point with it); nothing when progress is NULL. */
+void calibrate_say(calibrate_progress_fn progress, void *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 typedef struct calibrate_config {
   double lo, hi;      /* the knob's range, lo < hi */
   int integer;        /* an integer knob: values step by 1 */

@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A phase's line, to the observer's progress. */
-__attribute__((format(printf, 2, 3))) static void say(const tuner_calibrate_observer *obs, const char *fmt, ...) {
-  if (!obs || !obs->progress) return;
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  obs->progress(obs->ctx, buf, NULL);
-}
 
 static void search_config(const tuner_calibrate_config *c, calibrate_arena *ar, int integer,
                           const tuner_calibrate_observer *obs, calibrate_config *cfg) {
@@ -53,7 +43,8 @@ static int verify(const tuner_calibrate_config *c, const tuner_calibrate_observe
                    cr->found[i].knob, out->arena->integer);
     vspecs[nv] = out->level_spec[i], vnames[nv++] = cr->found[i].level.name;
   }
-  say(obs, "verification: round robin of the levels, the anchor and the pool, %lld games per "
+  calibrate_say(out->arena->play.progress, out->arena->play.progress_ctx,
+                "verification: round robin of the levels, the anchor and the pool, %lld games per "
            "pairing",
       c->verify_games);
   long long before = out->arena->play.games;
@@ -148,13 +139,13 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   calibrate_config cfg;
   search_config(c, ar, integer, obs, &cfg);
   char e[1024];
-  say(obs, "reference pool: round robin, %lld games per pairing", c->ref_games);
+  calibrate_say(ar->play.progress, ar->play.progress_ctx, "reference pool: round robin, %lld games per pairing", c->ref_games);
   if (calibrate_arena_setup(ar, c->anchor_spec, c->anchor_elo, c->pool, c->npool, c->ladder,
                             c->lo, c->hi, c->log_scale, (int)((c->ref_games + 1) / 2), e,
                             sizeof e))
     return error_set(err, errlen, "reference pool: %s", e), -1;
   if (obs && obs->pool_rated) obs->pool_rated(obs->ctx, ar);
-  say(obs, "search on %s in [%g, %g]%s", c->knob, c->lo, c->hi, c->log_scale ? " (log scale)" : "");
+  calibrate_say(ar->play.progress, ar->play.progress_ctx, "search on %s in [%g, %g]%s", c->knob, c->lo, c->hi, c->log_scale ? " (log scale)" : "");
   phase(&watch, TUNER_CAL_SEARCH);
   if (calibrate_run(&cfg, out->search, err, errlen)) return -1;
   if (obs && obs->searched) obs->searched(obs->ctx, out->search);
