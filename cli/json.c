@@ -175,19 +175,27 @@ static void tests_array(FILE *f, const char *name, const study *s, const study_t
   fputc(']', f);
 }
 
+/* A metric's name and its interval, for intervals(). */
+struct named {
+  const char *name;
+  const study_interval *x;
+};
+
+static void intervals(FILE *f, const struct named *m, size_t n) {
+  for (size_t i = 0; i < n; i++) interval(f, m[i].name, m[i].x);
+}
+
 /* One variant's metrics and Elos. */
 static void study_variant_json(FILE *f, const study *s, const study_variant *v) {
   fputs("{\"name\":", f);
   cli_json_str(f, v->name);
   fprintf(f, ",\"games\":%lld,\"south_wins\":%lld,\"draws\":%lld,\"north_wins\":%lld",
           v->games, v->south_wins, v->draws, v->north_wins);
-  interval(f, "south_win", &v->south_win);
-  interval(f, "draw", &v->draw);
-  interval(f, "north_win", &v->north_win);
-  interval(f, "decisive", &v->decisive);
-  interval(f, "south_score", &v->south_score);
-  interval(f, "balance", &v->balance);
-  interval(f, "length", &v->length);
+  const struct named outcomes[] = {{"south_win", &v->south_win}, {"draw", &v->draw},
+                                   {"north_win", &v->north_win}, {"decisive", &v->decisive},
+                                   {"south_score", &v->south_score}, {"balance", &v->balance},
+                                   {"length", &v->length}};
+  intervals(f, outcomes, sizeof outcomes / sizeof *outcomes);
   const double l[] = {v->length_sd, v->length_median, v->length_q1, v->length_q3};
   const char *lnames[] = {"length_sd", "length_median", "length_q1", "length_q3"};
   num_fields(f, 4, lnames, l);
@@ -200,12 +208,13 @@ static void study_variant_json(FILE *f, const study *s, const study_variant *v) 
   fprintf(f, "},\"positions\":%lld,\"legal_moves\":%lld,\"choice\":%lld,\"gs_available\":%lld,"
              "\"gs_played\":%lld,\"gs_games\":%lld",
           v->positions, v->legal_sum, v->choice, v->gs_available, v->gs_played, v->gs_games);
-  interval(f, "branching", &v->branching);
-  interval(f, "choice_share", &v->choice_share);
-  interval(f, "gs_available_share", &v->gs_available_share);
-  interval(f, "gs_played_share", &v->gs_played_share);
-  interval(f, "gs_played_positions", &v->gs_played_positions);
-  interval(f, "gs_games_share", &v->gs_games_share);
+  const struct named positions[] = {{"branching", &v->branching},
+                                    {"choice_share", &v->choice_share},
+                                    {"gs_available_share", &v->gs_available_share},
+                                    {"gs_played_share", &v->gs_played_share},
+                                    {"gs_played_positions", &v->gs_played_positions},
+                                    {"gs_games_share", &v->gs_games_share}};
+  intervals(f, positions, sizeof positions / sizeof *positions);
   fputs(",\"elo\":", f);
   if (!v->rated) {
     fputs("null}", f);

@@ -90,6 +90,27 @@ static int parse_enum(const char *s, size_t len, const char *const *names, char 
   return -1;
 }
 
+/* The names of the enum switch key[0..klen) (lap, grand_slam, feeding,
+ * cycle), or NULL when it is not one of them. */
+static const char *const *enum_switch(const char *key, size_t klen) {
+  static const struct {
+    const char *key;
+    const char *const *names;
+  } sw[] = {{"lap", lap_names}, {"grand_slam", gs_names}, {"feeding", feed_names},
+            {"cycle", cycle_names}};
+  for (size_t i = 0; i < sizeof sw / sizeof *sw; i++)
+    if (strlen(sw[i].key) == klen && !strncmp(key, sw[i].key, klen)) return sw[i].names;
+  return NULL;
+}
+
+/* Value e of the enum switch whose names are `names`. */
+static void set_enum(variant *v, const char *const *names, int e) {
+  if (names == lap_names) v->lap = (variant_lap)e;
+  else if (names == gs_names) v->grand_slam = (variant_grand_slam)e;
+  else if (names == feed_names) v->feeding = (variant_feeding)e;
+  else v->cycle = (variant_cycle)e;
+}
+
 /* One "key=value" item. */
 static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t errlen) {
   const char *eq = memchr(s, '=', len);
@@ -103,6 +124,7 @@ static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t
   size_t vlen = len - klen - 1;
   long x, lo = 0, hi = 0;
   int e;
+  const char *const *names;
   char allowed[64];
 #define KEY(k) (klen == strlen(k) && !strncmp(s, k, klen))
   if (KEY("houses")) {
@@ -125,18 +147,9 @@ static int parse_switch(const char *s, size_t len, variant *v, char *err, size_t
     hi = MAX_PLIES_LIMIT;
     if (parse_int(val, vlen, lo, hi, &x)) goto bad_int;
     v->max_plies = (int)x;
-  } else if (KEY("lap")) {
-    if ((e = parse_enum(val, vlen, lap_names, allowed, sizeof allowed)) < 0) goto bad_enum;
-    v->lap = (variant_lap)e;
-  } else if (KEY("grand_slam")) {
-    if ((e = parse_enum(val, vlen, gs_names, allowed, sizeof allowed)) < 0) goto bad_enum;
-    v->grand_slam = (variant_grand_slam)e;
-  } else if (KEY("feeding")) {
-    if ((e = parse_enum(val, vlen, feed_names, allowed, sizeof allowed)) < 0) goto bad_enum;
-    v->feeding = (variant_feeding)e;
-  } else if (KEY("cycle")) {
-    if ((e = parse_enum(val, vlen, cycle_names, allowed, sizeof allowed)) < 0) goto bad_enum;
-    v->cycle = (variant_cycle)e;
+  } else if ((names = enum_switch(s, klen))) {
+    if ((e = parse_enum(val, vlen, names, allowed, sizeof allowed)) < 0) goto bad_enum;
+    set_enum(v, names, e);
   } else {
     error_set(err, errlen,
              "variant: unknown switch '%.*s'; switches are houses, seeds, lap, grand_slam, "

@@ -1,5 +1,6 @@
 /* texel.c: position collection from games, the sigmoid scale K, and the weight fit (GSL minimisers). */
 #include "tuner/texel.h"
+#include "core/array.h"
 #include "core/error.h"
 
 #include <gsl/gsl_errno.h>
@@ -23,13 +24,7 @@ void texel_free(texel_set *set) {
 }
 
 static int push(texel_set *set, const board *b, const variant *v, float y) {
-  if (set->n == set->cap) {
-    size_t ncap = set->cap ? 2 * set->cap : 4096;
-    texel_sample *ns = realloc(set->s, ncap * sizeof *ns);
-    if (!ns) return -1;
-    set->s = ns;
-    set->cap = ncap;
-  }
+  if (array_reserve(&set->s, sizeof *set->s, set->n, &set->cap, 4096)) return -1;
   int f[EVAL_N];
   eval_compute(b, v, f);
   texel_sample *s = &set->s[set->n++];
