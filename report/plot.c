@@ -375,10 +375,10 @@ static int scripts_dir(const plot_options *opt, char *buf, size_t len) {
   } else if (env && *env) {
     snprintf(buf, len, "%s", env);
   } else {
-    /* The scripts/ folder next to the arena/ folder of this source file. */
+    /* The scripts/ folder next to the report/ folder of this source file. */
     const char *file = __FILE__, *slash = strrchr(file, '/');
     size_t n = slash ? (size_t)(slash - file) : 0;
-    while (n && file[n - 1] != '/') n--; /* strip "arena" */
+    while (n && file[n - 1] != '/') n--; /* strip "report" */
     snprintf(buf, len, "%.*sscripts", (int)n, file);
   }
   return 0;

@@ -6,7 +6,7 @@
 # (pixels), title, mode ('change', the default: each weight minus its value
 # at the first iteration, so that weights of different sizes share the
 # axis; 'value': the weights themselves).
-# Data (tuning.dat, written by plot_tuning_write in arena/plot.c): "#"
+# Data (tuning.dat, written by plot_tuning_write in report/plot.c): "#"
 # comments, one header line of quoted column names
 #   "iteration" "elo" "elo_lo" "elo_hi" "WEIGHT1" "WEIGHT2" ...
 # then one line per iteration:

@@ -7,6 +7,6 @@ set_tests_properties(test_report_cli PROPERTIES TIMEOUT 300)
 # The page in a real browser (headless Chromium); skipped, with a message, without it.
 oware_shell_test(test_report_browser test_report_browser.sh)
 set_tests_properties(test_report_browser PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
-# test_report deletes rows through sqlite3 directly; arena/'s imported target is not visible here.
+# test_report deletes rows through sqlite3 directly; store/'s imported target is not visible here.
 find_package(SQLite3 REQUIRED)
 target_link_libraries(test_report PRIVATE SQLite::SQLite3)

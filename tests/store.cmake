@@ -1,7 +1,7 @@
 # store.cmake: tests of store/store.c, the SQLite store (round trips, foreign and newer files, kills, throughput).
 oware_test(test_store test_store.c LIBS oware_report oware_run oware_store)
 # The test also opens databases through sqlite3 directly; the imported
-# target of arena/'s find_package is not visible in this directory.
+# target of store/'s find_package is not visible in this directory.
 find_package(SQLite3 REQUIRED)
 target_link_libraries(test_store PRIVATE SQLite::SQLite3)
 set_tests_properties(test_store PROPERTIES TIMEOUT 300)
