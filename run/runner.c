@@ -1,4 +1,4 @@
-/* runner.c: the one game runner: hands out a schedule's jobs to workers, delivers their games to the sink in schedule order. */
+/* runner.c: the one game runner: its worker pool takes a schedule's jobs (or the jobs an MPI rank is given), the run delivers their games to the sink in schedule order. */
 #include "run/runner.h"
 #include "core/error.h"
 
@@ -197,7 +197,7 @@ struct runner_pool {
 /* Under the lock: hands a job back to the source, wakes the owner. */
 static void pool_put_locked(runner_pool *p, long long job, runner_job_result *r, const char *err) {
   p->src.put(p->src.ctx, job, r, err);
-  if (!r) { /* a failure: the run stops, what is in progress is handed back at once */
+  if (!r && err) { /* a failure: the run stops, what is in progress is handed back at once */
     atomic_store(&p->abandon, 1);
     pthread_cond_broadcast(&p->to_workers);
   }

@@ -1,4 +1,4 @@
-/* runner_mpi.c: the runner's MPI backend: rank 0 hands out job numbers and takes games back; the other ranks play them on their own threads. */
+/* runner_mpi.c: the runner's MPI backend: rank 0 hands out job numbers and takes games back; the other ranks play them on the runner's worker pool. */
 #include "run/runner_mpi.h"
 #include "core/error.h"
 
