@@ -53,8 +53,8 @@
  * no house negative and matches what h holds after the sowing, kept when
  * board_play of h there is legal and captures nothing (which gives Q).
  *
- * Threads: the build's own worker threads, threads (core/thread.h) over slices of the
- * index (not the game-running pool of arena/). Only a slice's owner writes
+ * Threads: thread_parallel_for (core/thread.h) over slices of the index, one
+ * slice per thread. Only a slice's owner writes
  * a value; values and flags shared by the threads are read and written with
  * relaxed atomic byte operations: values only move towards the fixed point,
  * so a stale read only delays it.
@@ -392,21 +392,20 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
   return changed;
 }
 
-static void *run_slice(void *arg) {
-  slice *s = arg;
+static int run_slice(void *ctx, long long t, int worker) {
+  (void)worker;
+  slice *s = (slice *)ctx + t;
   if (s->mode == PHASE_MOVES)
     gen_moves(s->j, s->from, s->to);
   else
     s->changed = phase(s->j, s->mode, s->from, s->to);
-  return NULL;
+  return 0;
 }
 
-/* Runs `mode` over from..to split among `threads`; returns the changes, or
- * -1 when a thread cannot be started. */
+/* Runs `mode` over from..to split into `threads` slices (thread_parallel_for);
+ * returns the changes. */
 static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t to) {
   slice s[64];
-  thread *tid[64] = {NULL};
-  int started[64] = {0};
   if (threads > 64) threads = 64;
   uint64_t len = to - from;
   for (int t = 0; t < threads; t++) {
@@ -419,23 +418,10 @@ static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t
     if (t) s[t].from &= ~(uint64_t)7;
     if (t + 1 < threads) s[t].to &= ~(uint64_t)7;
   }
-  int fail = 0;
-  for (int t = 1; t < threads; t++) {
-    char terr[128];
-    if (!(tid[t] = thread_start(run_slice, &s[t], terr, sizeof terr))) {
-      fail = 1;
-      break;
-    }
-    started[t] = 1;
-  }
-  run_slice(&s[0]);
-  long long changed = (long long)s[0].changed;
-  for (int t = 1; t < threads; t++) {
-    if (!started[t]) continue;
-    thread_join(tid[t]);
-    changed += (long long)s[t].changed;
-  }
-  return fail ? -1 : changed;
+  thread_parallel_for(threads, threads, run_slice, s);
+  long long changed = 0;
+  for (int t = 0; t < threads; t++) changed += (long long)s[t].changed;
+  return changed;
 }
 
 static double now(void) { return clock_now(); }
@@ -456,7 +442,7 @@ static int report(progress_state *ps, const char *phase, double within, uint64_t
 }
 
 /* One pass of the value iteration, in slices so that the progress bar moves
- * and a cancel is seen; returns the changes, -1 (no thread) or -2 (cancel). */
+ * and a cancel is seen; returns the changes, or -1 (cancel). */
 static long long sweep(job *j, int threads, int sw, progress_state *ps, double at, double span) {
   const int mode = sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK;
   const int slices = j->count > 1000000 ? 16 : 1;
@@ -467,10 +453,8 @@ static long long sweep(job *j, int threads, int sw, progress_state *ps, double a
     uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
     if (s) from &= ~(uint64_t)7; /* flags scanned a word at a time */
     if (s + 1 < slices) to &= ~(uint64_t)7;
-    long long c = parallel(j, threads, mode, from, to);
-    if (c < 0) return -1;
-    changed += c;
-    if (report(ps, "iterate", at + span * (k + 1) / slices, j->count)) return -2;
+    changed += parallel(j, threads, mode, from, to);
+    if (report(ps, "iterate", at + span * (k + 1) / slices, j->count)) return -1;
   }
   return changed;
 }
@@ -590,11 +574,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     for (int s = 0; s < slices; s++) {
       uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
       uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
-      if (parallel(j, threads, PHASE_MOVES, from, to) < 0) {
-        error_set(err, errlen, "cannot start a build thread");
-        rc = EGDB_EMEMORY;
-        goto out;
-      }
+      parallel(j, threads, PHASE_MOVES, from, to);
       if (report(ps, "moves", 0.15 * (s + 1) / slices, j->count)) {
         error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
@@ -610,12 +590,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     ps->p.sweep = sw;
     const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
     long long changed = sweep(j, threads, sw, ps, done, span);
-    if (changed == -1) {
-      error_set(err, errlen, "cannot start a build thread");
-      rc = EGDB_EMEMORY;
-      goto out;
-    }
-    if (changed == -2) {
+    if (changed < 0) {
       error_set(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
       goto out;

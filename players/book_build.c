@@ -1,6 +1,5 @@
-/* book_build.c: the opening book's build: the positions of the first plies, each searched by minimax on worker threads. */
+/* book_build.c: the opening book's build: the positions of the first plies, each searched by minimax on thread_parallel_for's threads. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +86,8 @@ typedef struct work {
   const board *pos;
   size_t count;
   uint8_t *entries;
-  atomic_size_t next;
-  pthread_mutex_t lock; /* guards what follows */
+  player *players[BOOK_MAX_THREADS]; /* a worker's, made at its first position */
+  pthread_mutex_t lock;              /* guards what follows */
   long long done, nodes;
   int failed;
   char err[512];
@@ -96,57 +95,38 @@ typedef struct work {
   void *ctx;
 } work;
 
-static void fail(work *w, const char *msg) {
+static int fail(work *w, const char *msg) {
   pthread_mutex_lock(&w->lock);
   if (!w->failed) error_set(w->err, sizeof w->err, "%s", msg);
   w->failed = 1;
   pthread_mutex_unlock(&w->lock);
+  return 1;
 }
 
-/* A worker: takes the next position until none is left, searches it as the
+/* Position i, on worker `worker` (thread_parallel_for): searched as the
  * first move of a new game (the table cleared: the result depends on the
- * position only) and stores its entry at the position's place. */
-static void *worker(void *arg) {
-  work *w = arg;
+ * position only), its entry stored at the position's place. Non-zero stops
+ * the build. */
+static int search_position(void *ctx, long long i, int worker) {
+  work *w = ctx;
   char err[512];
-  player *p = player_create(w->spec, err, sizeof err);
-  if (!p) {
-    fail(w, err);
-    return NULL;
-  }
-  for (;;) {
-    size_t i = atomic_fetch_add(&w->next, 1);
-    if (i >= w->count) break;
-    pthread_mutex_lock(&w->lock);
-    int stop = w->failed;
-    pthread_mutex_unlock(&w->lock);
-    if (stop) break;
-    game g;
-    int m = -1;
-    player_info info = {0};
-    if (player_new_game(p, &w->c->v, 0, err, sizeof err)) {
-      fail(w, err);
-      break;
-    }
-    if (game_init(&g, &w->c->v, &w->pos[i])) {
-      fail(w, "book: out of memory");
-      break;
-    }
-    player_status st = player_choose(p, &g, NULL, &m, &info, err, sizeof err);
-    game_free(&g);
-    if (st != PLAYER_OK) {
-      fail(w, err);
-      break;
-    }
-    book_entry(w->entries + i * BOOK_ENTRY_SIZE, &w->pos[i], m, info.score);
-    pthread_mutex_lock(&w->lock);
-    w->done++;
-    w->nodes += info.nodes;
-    if (w->progress) w->progress(w->ctx, w->done, (long long)w->count);
-    pthread_mutex_unlock(&w->lock);
-  }
-  player_free(p);
-  return NULL;
+  player **p = &w->players[worker];
+  if (!*p && !(*p = player_create(w->spec, err, sizeof err))) return fail(w, err);
+  game g;
+  int m = -1;
+  player_info info = {0};
+  if (player_new_game(*p, &w->c->v, 0, err, sizeof err)) return fail(w, err);
+  if (game_init(&g, &w->c->v, &w->pos[i])) return fail(w, "book: out of memory");
+  player_status st = player_choose(*p, &g, NULL, &m, &info, err, sizeof err);
+  game_free(&g);
+  if (st != PLAYER_OK) return fail(w, err);
+  book_entry(w->entries + i * BOOK_ENTRY_SIZE, &w->pos[i], m, info.score);
+  pthread_mutex_lock(&w->lock);
+  w->done++;
+  w->nodes += info.nodes;
+  if (w->progress) w->progress(w->ctx, w->done, (long long)w->count);
+  pthread_mutex_unlock(&w->lock);
+  return 0;
 }
 
 int book_build(const book_build_config *c, const char *path, book_progress_fn progress, void *ctx,
@@ -176,7 +156,6 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
     return -1;
   }
   work w = {.c = c, .pos = pos.b, .count = pos.n, .progress = progress, .ctx = ctx};
-  atomic_init(&w.next, 0);
   int n = snprintf(w.spec, sizeof w.spec, "minimax:hash=16,egdb=off");
   if (c->depth) n += snprintf(w.spec + n, sizeof w.spec - (size_t)n, ",depth=%d", c->depth);
   if (c->nodes) snprintf(w.spec + n, sizeof w.spec - (size_t)n, ",nodes=%lld", c->nodes);
@@ -187,17 +166,8 @@ int book_build(const book_build_config *c, const char *path, book_progress_fn pr
     error_set(err, errlen, "book: out of memory");
     return -1;
   }
-  thread *th[BOOK_MAX_THREADS];
-  int started = 0;
-  for (; started < c->threads; started++) {
-    char terr[256];
-    th[started] = thread_start(worker, &w, terr, sizeof terr);
-    if (!th[started]) {
-      fail(&w, terr);
-      break;
-    }
-  }
-  for (int i = 0; i < started; i++) thread_join(th[i]);
+  thread_parallel_for((long long)pos.n, c->threads, search_position, &w);
+  for (int i = 0; i < c->threads; i++) player_free(w.players[i]);
   pthread_mutex_destroy(&w.lock);
   int rc = 0;
   if (w.failed) {

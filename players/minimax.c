@@ -29,7 +29,6 @@ typedef struct mm mm;
  * the player's, shared and read-only during a search but for the atomics. */
 typedef struct mm_thread {
   mm *s;
-  thread *th;        /* a helper's thread while it runs */
   int start_depth;   /* a helper's first iteration */
   long long nodes, limit;
   long long flushed; /* nodes already added to s->nodes_all */
@@ -62,7 +61,7 @@ struct mm {
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   mmtt tt;
   uint8_t age;
-  /* per search, set by the main thread before the helpers start */
+  /* per search, set by the main thread before the helpers are woken */
   const variant *v;
   player *p;
   uint64_t noise_seed;
@@ -77,6 +76,8 @@ struct mm {
   atomic_llong nodes_all;      /* nodes added by the threads, every 256 */
   atomic_int at_depth[MAXPLY]; /* threads searching each depth */
   mm_thread *th;               /* `threads` of them: th[0] is the main thread */
+  thread_team *helpers;        /* threads 1.. (threads > 1): from the first search on */
+  int helpers_busy;            /* woken for the search in progress */
   tablebase tb; /* egdb=: decided endgames score as game ends */
   book *book;   /* book=: the moves of an opening book */
   int book_on;  /* the book is of this game's variant */
@@ -363,9 +364,9 @@ static int search_root(mm_thread *th, int d) {
  * (or a limit stops it). After an iteration it goes to the next depth that
  * fewer than half of the threads (at least one) are searching: the helpers
  * spread over the depths instead of all searching the main thread's. */
-static void *helper_run(void *arg) {
-  mm_thread *th = arg;
-  mm *s = th->s;
+static void helper_run(void *ctx, int i) {
+  mm *s = ctx;
+  mm_thread *th = &s->th[i];
   const int crowd = s->threads / 2 > 1 ? s->threads / 2 : 1;
   for (int d = th->start_depth; d <= MAXPLY - 2;) {
     if (atomic_load_explicit(&s->halt, memory_order_relaxed)) break;
@@ -377,7 +378,6 @@ static void *helper_run(void *arg) {
   }
   atomic_fetch_add_explicit(&s->nodes_all, th->nodes - th->flushed, memory_order_relaxed);
   th->flushed = th->nodes;
-  return NULL;
 }
 
 /* The nodes of this search so far, all threads (the main thread's exact,
@@ -388,33 +388,31 @@ static long long total_nodes(mm *s) {
   return atomic_load_explicit(&s->nodes_all, memory_order_relaxed) + m->nodes - m->flushed;
 }
 
-/* Starts the helpers on the search set up in s; 0, or -1 with err (none left running). */
-static int helpers_start(mm *s, char *err, size_t errlen) {
-  for (int i = 1; i < s->threads; i++) {
-    mm_thread *h = &s->th[i];
-    h->start_depth = 1 + (i & 1); /* every other helper one ahead from the start */
+/* Wakes the helpers on the search set up in s, starting them at the first
+ * search (they live as long as the player, parked between searches); 0, or
+ * -1 with err. */
+static int helpers_wake(mm *s, char *err, size_t errlen) {
+  if (!s->helpers) {
     char e[256];
-    h->th = thread_start(helper_run, h, e, sizeof e);
-    if (!h->th) {
+    s->helpers = thread_team_start(s->threads - 1, helper_run, s, e, sizeof e);
+    if (!s->helpers) {
       error_set(err, errlen, "minimax: threads=%d: %s", s->threads, e);
-      atomic_store(&s->halt, 1);
-      for (int j = 1; j < i; j++) {
-        thread_join(s->th[j].th);
-        s->th[j].th = NULL;
-      }
       return -1;
     }
   }
+  for (int i = 1; i < s->threads; i++)
+    s->th[i].start_depth = 1 + (i & 1); /* every other helper one ahead from the start */
+  thread_team_wake(s->helpers);
+  s->helpers_busy = 1;
   return 0;
 }
 
-/* Halts and joins the helpers, frees every thread's keys. */
-static void helpers_end(mm *s) {
+/* Halts the helpers and waits until they are parked (none is searching:
+ * the table may be cleared), frees every thread's keys. */
+static void helpers_park(mm *s) {
   atomic_store(&s->halt, 1);
-  for (int i = 1; i < s->threads; i++) {
-    thread_join(s->th[i].th);
-    s->th[i].th = NULL;
-  }
+  if (s->helpers_busy) thread_team_wait(s->helpers);
+  s->helpers_busy = 0;
   for (int i = 0; i < s->threads; i++) {
     free(s->th[i].keys);
     s->th[i].keys = NULL;
@@ -476,12 +474,12 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     oom |= thread_begin(&s->th[i], g);
   }
   if (oom) {
-    helpers_end(s);
+    helpers_park(s);
     error_set(err, errlen, "minimax: out of memory");
     return PLAYER_ERROR;
   }
-  if (s->threads > 1 && helpers_start(s, err, errlen)) {
-    helpers_end(s);
+  if (s->threads > 1 && helpers_wake(s, err, errlen)) {
+    helpers_park(s);
     return PLAYER_ERROR;
   }
 
@@ -521,7 +519,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     /* A proven result will not change with depth. */
     if ((sc > WIN_BOUND || sc < -WIN_BOUND) && !s->infinite) break;
   }
-  helpers_end(s);
+  helpers_park(s);
   *move = best_move;
   if (info) {
     info->depth = done_depth;
@@ -552,6 +550,7 @@ static void destroy(player *p) {
   tablebase_free(&s->tb);
   book_free(s->book);
   free(s->ending);
+  thread_team_free(s->helpers); /* parked: choose returned */
   mmtt_free(&s->tt);
   free(s->th);
   free(s);

@@ -38,10 +38,12 @@
  *   job that was cut short (that job's finished games included): what is
  *   delivered stays a prefix of the schedule.
  * - Where the jobs are played is one replaceable part: runner_run starts
- *   config->threads local workers, each with its own players; a backend
- *   (a cluster) adds remote workers that take jobs and put results through
- *   the same two calls (runner_take_job, runner_put_result).
- *   runner_play_job is what every worker runs for a job.
+ *   config->threads local workers (the worker pool below, each worker
+ *   with its own players) whose source is the schedule with its
+ *   look-ahead; a backend (a cluster) adds remote workers that take jobs
+ *   and put results through runner_try_take_job and runner_put_result,
+ *   and plays them there on the same pool (an MPI serving rank's source:
+ *   the jobs it is given, runner_pool_given).
  */
 
 /* A game a job is to play, filled by the schedule. */
@@ -147,12 +149,6 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
 
 /* ---- The seam for other backends ---- */
 
-/* A worker's players, made on demand and kept between games (an engine
- * player's process is kept only while it is one of the current game's two). */
-typedef struct runner_players runner_players;
-runner_players *runner_players_new(const runner_schedule *s);
-void runner_players_free(runner_players *p);
-
 /* The games of one job. */
 typedef struct runner_job_result {
   long long job;
@@ -162,28 +158,16 @@ typedef struct runner_job_result {
 } runner_job_result;
 void runner_job_result_free(runner_job_result *r);
 
-/* Plays job `job` with a worker's players into *out (which it resets).
- * *stop (may be NULL) ends it, before the next move of a game in progress
- * (that game is dropped): it returns 1 with the games finished so far and
- * out->partial set. 0 when the job is whole; -1 with
- * err (out is then empty). */
-int runner_play_job(const runner_schedule *s, runner_players *players, long long job,
-                    atomic_int *stop, runner_job_result *out, char *err, size_t errlen);
-
 /* A run in progress, as a backend's workers see it. */
 typedef struct runner_run_state runner_run_state;
 
-/* Blocks until a job may be handed out: returns its number, or -1 when
- * there is none left (or the run is ending). */
-long long runner_take_job(runner_run_state *st);
-/* Hands back the games of a job taken with runner_take_job (taking
+/* Hands back the games of a job taken with runner_try_take_job (taking
  * ownership of r's games), or reports that it failed (r NULL, err set):
  * the run then stops with that error. */
 void runner_put_result(runner_run_state *st, runner_job_result *r, const char *err);
-
-/* Like runner_take_job without blocking, for a backend that must keep
- * serving messages: the job's number, -1 when there is none left (or the
- * run is ending), -2 when the look-ahead is full for now. */
+/* For a backend that must keep serving messages (it never blocks): the
+ * next job's number, -1 when there is none left (or the run is ending), -2
+ * when the look-ahead is full for now. */
 long long runner_try_take_job(runner_run_state *st);
 /* Whether the run is ending early (decided, stopped or failed): jobs in
  * progress are to be abandoned (their finished games handed back, partial). */
@@ -214,5 +198,83 @@ struct runner_backend {
  * threads only): where jobs are played is the process's choice (cli sets
  * the MPI backend under mpirun), not each caller's. Set it before any run. */
 void runner_set_default_backend(const runner_backend *b);
+
+/* ---- The worker pool ---- */
+
+/* Where a pool's workers get jobs and put what they played. Both hooks are
+ * called under the pool's lock, from any worker (or from a backend through
+ * runner_pool_put). */
+typedef struct runner_pool_source {
+  void *ctx;
+  /* The next job to play; -1 when none is left (the worker ends), -2 when
+   * there is none for now (the worker waits for runner_pool_wake). */
+  long long (*take)(void *ctx);
+  /* The games of job `job` (taking ownership of r's games; r->partial when
+   * it was abandoned), or its failure (r NULL, err set). */
+  void (*put)(void *ctx, long long job, runner_job_result *r, const char *err);
+} runner_pool_source;
+
+typedef struct runner_pool runner_pool;
+
+/* Starts `threads` workers (0: none; the pool is then the lock of a source
+ * that others feed) playing schedule s's jobs from *src, each with its own
+ * players. NULL with err when a thread cannot start (none is left). */
+runner_pool *runner_pool_start(const runner_schedule *s, int threads, const runner_pool_source *src,
+                               char *err, size_t errlen);
+/* Ends the pool: no job is taken any more, the workers end (after the job
+ * each plays) and are joined, the pool is freed (p may be NULL). */
+void runner_pool_end(runner_pool *p);
+
+/* The pool's lock, that guards the source. */
+void runner_pool_lock(runner_pool *p);
+void runner_pool_unlock(runner_pool *p);
+/* Under the lock: the source may have jobs again (or none left): waiting
+ * workers look again. */
+void runner_pool_wake(runner_pool *p);
+/* Under the lock: waits until a job is put back, at most `seconds` (a
+ * signal handler can set a stop flag but cannot wake a condition). */
+void runner_pool_wait(runner_pool *p, double seconds);
+/* Hands back a job's games (r) or its failure (r NULL, err) to the source,
+ * as a worker does, and wakes the waiter; a failure abandons the jobs in
+ * progress. Takes the lock. */
+void runner_pool_put(runner_pool *p, long long job, runner_job_result *r, const char *err);
+
+/* The jobs in progress end at once (their finished games handed back,
+ * partial). */
+void runner_pool_abandon(runner_pool *p);
+int runner_pool_abandoning(runner_pool *p);
+/* How often a worker found no job right after one that took under 20 ms:
+ * a feeder far away (rank 0) should keep more jobs here. */
+int runner_pool_starved(runner_pool *p);
+
+/* ---- A source of jobs given from outside ---- */
+
+/* The jobs an MPI serving rank receives from rank 0, played in the order
+ * given, each job's games (or failure) kept for the giver to collect. */
+typedef struct runner_pool_given runner_pool_given;
+
+/* A job played, as runner_pool_given_collect hands it over. */
+typedef struct runner_pool_done {
+  runner_job_result r; /* r.job: its number */
+  int failed;
+  char err[512];
+} runner_pool_done;
+
+runner_pool_given *runner_pool_given_new(void);
+/* Frees g and the games not collected (g may be NULL). */
+void runner_pool_given_free(runner_pool_given *g);
+/* g as the source of a pool. */
+runner_pool_source runner_pool_given_source(runner_pool_given *g);
+/* Under the pool's lock (then runner_pool_wake): adds a job. 0, or -1 out
+ * of memory. */
+int runner_pool_given_push(runner_pool_given *g, long long job);
+/* Under the pool's lock (then runner_pool_wake): no more jobs will come:
+ * the workers end once the given ones are taken. */
+void runner_pool_given_close(runner_pool_given *g);
+/* Under the pool's lock: moves up to `room` played jobs to out; returns
+ * how many. */
+int runner_pool_given_collect(runner_pool_given *g, runner_pool_done *out, int room);
+/* Under the pool's lock: played jobs waiting to be collected. */
+int runner_pool_given_ready(const runner_pool_given *g);
 
 #endif

@@ -1,4 +1,4 @@
-/* runner_mpi.c: the runner's MPI backend: rank 0 hands out job numbers and takes games back; the other ranks play them on their own threads. */
+/* runner_mpi.c: the runner's MPI backend: rank 0 hands out job numbers and takes games back; the other ranks play them on the runner's worker pool. */
 #include "run/runner_mpi.h"
 #include "core/error.h"
 
@@ -62,7 +62,6 @@ void runner_mpi_finalize(void) {}
 #else
 
 #include <mpi.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -526,66 +525,6 @@ const runner_backend *runner_mpi_backend(void) { return g_init && g_rank == 0 ? 
 
 /* ---- Worker ranks ---- */
 
-/* A finished job (or its failure) waiting to go to rank 0. */
-typedef struct outgoing {
-  runner_job_result r;
-  int failed;
-  char err[512];
-} outgoing;
-
-typedef struct wrun {
-  runner_schedule s;
-  pthread_mutex_t mu;
-  pthread_cond_t to_threads, to_main;
-  long long *queue;    /* job numbers not started yet */
-  long long qhead, qlen, qcap;
-  int closed;          /* no more jobs will come */
-  atomic_int abandon;
-  atomic_int starved;  /* a thread found no next job after a short one */
-  outgoing *out;        /* finished jobs for the main thread: room for every job held */
-  int nout, capout;
-  const char *who;     /* "rank R (host)" */
-} wrun;
-
-static void *wthread(void *arg) {
-  wrun *w = arg;
-  runner_players *pl = runner_players_new(&w->s);
-  int short_job = 0; /* the last job took less than 20 ms: the round trip to rank 0 counts */
-  for (;;) {
-    pthread_mutex_lock(&w->mu);
-    if (!w->qlen && !w->closed && short_job) atomic_fetch_add(&w->starved, 1);
-    while (!w->qlen && !w->closed) pthread_cond_wait(&w->to_threads, &w->mu);
-    if (!w->qlen) {
-      pthread_mutex_unlock(&w->mu);
-      break;
-    }
-    long long job = w->queue[w->qhead];
-    w->qhead = (w->qhead + 1) % w->qcap;
-    w->qlen--;
-    pthread_mutex_unlock(&w->mu);
-    double t0 = clock_now();
-    outgoing o;
-    memset(&o, 0, sizeof o);
-    char err[480];
-    int rc = -1;
-    if (pl) rc = runner_play_job(&w->s, pl, job, &w->abandon, &o.r, err, sizeof err);
-    else error_set(err, sizeof err, "out of memory");
-    short_job = clock_now() - t0 < 0.02;
-    if (rc < 0) {
-      o.failed = 1;
-      o.r.job = job;
-      error_set(o.err, sizeof o.err, "%s: %s", w->who, err);
-      atomic_store(&w->abandon, 1); /* the run stops: hand the rest back at once */
-    }
-    pthread_mutex_lock(&w->mu);
-    w->out[w->nout++] = o; /* a job held: there is room (capout = most jobs held) */
-    pthread_cond_signal(&w->to_main);
-    pthread_mutex_unlock(&w->mu);
-  }
-  runner_players_free(pl);
-  return NULL;
-}
-
 static void send_simple(int tag, uint64_t seq, long long job, const char *msg) {
   pack_buf b;
   pack_init(&b);
@@ -599,201 +538,202 @@ static void send_simple(int tag, uint64_t seq, long long job, const char *msg) {
   pack_free(&b);
 }
 
-static int push_jobs(wrun *w, pack_reader *in) {
-  long long n = pack_get_int(in, 0, 1 << 30);
-  pthread_mutex_lock(&w->mu);
-  for (long long i = 0; i < n && !in->failed; i++) {
-    long long j = pack_get_int(in, 0, w->s.njobs - 1);
-    if (in->failed) break;
-    if (w->qlen == w->qcap) {
-      long long ncap = w->qcap ? 2 * w->qcap : 64;
-      long long *nq = malloc((size_t)ncap * sizeof *nq);
-      if (!nq) {
-        in->failed = 1;
-        break;
-      }
-      for (long long k = 0; k < w->qlen; k++) nq[k] = w->queue[(w->qhead + k) % w->qcap];
-      free(w->queue);
-      w->queue = nq;
-      w->qhead = 0;
-      w->qcap = ncap;
-    }
-    w->queue[(w->qhead + w->qlen++) % w->qcap] = j;
+/* Jobs held a thread: 2 (one played, one waiting), doubled whenever a
+ * thread runs dry after a short job (under 20 ms: the round trip to rank 0
+ * may take longer), up to MAX_HELD. Long jobs keep 2, so that the last jobs
+ * of a run are not queued behind each other on one rank. */
+enum { MAX_HELD = 64, BATCH = 256 };
+
+/* One run of rank 0 on this rank: its schedule, the runner's worker pool
+ * playing the jobs given (runner_pool_given), what is asked and held. */
+typedef struct wrun {
+  uint64_t seq;
+  const char *who;     /* "rank R (host)" */
+  runner_schedule s;
+  runner_pool_given *given;
+  runner_pool *pool;
+  int threads;
+  long long held, requested;
+  int per_thread, seen_starved;
+  int ended, quit;
+  runner_pool_done batch[BATCH];
+} wrun;
+
+/* Sends the jobs played: failures first (the run stops with its own
+ * reason), then the games in one message. 1 when there were some. */
+static int send_played(wrun *w) {
+  runner_pool_lock(w->pool);
+  int n = runner_pool_given_collect(w->given, w->batch, BATCH);
+  runner_pool_unlock(w->pool);
+  if (!n) return 0;
+  char msg[1100];
+  int ok = 0;
+  for (int i = 0; i < n; i++) {
+    ok += !w->batch[i].failed;
+    if (!w->batch[i].failed) continue;
+    snprintf(msg, sizeof msg, "%s: %s", w->who, w->batch[i].err);
+    send_simple(TAG_FAIL, w->seq, w->batch[i].r.job, msg);
   }
-  pthread_cond_broadcast(&w->to_threads);
-  pthread_mutex_unlock(&w->mu);
-  return in->failed ? -1 : (int)n;
+  pack_buf b;
+  pack_init(&b);
+  pack_u64(&b, w->seq);
+  pack_i64(&b, ok);
+  for (int i = 0; i < n; i++)
+    if (!w->batch[i].failed) pack_job(&b, &w->batch[i].r);
+  if (ok && b.failed) { /* out of memory for the message: the jobs fail */
+    snprintf(msg, sizeof msg, "%s: out of memory", w->who);
+    for (int i = 0; i < n; i++)
+      if (!w->batch[i].failed) send_simple(TAG_FAIL, w->seq, w->batch[i].r.job, msg);
+  } else if (ok) {
+    send_buf(&b, 0, TAG_RESULTS);
+  }
+  pack_free(&b);
+  for (int i = 0; i < n; i++) runner_job_result_free(&w->batch[i].r);
+  w->held -= n;
+  return 1;
 }
 
-/* One run of rank 0: rebuild its schedule, play the jobs given, stream the
- * games back. Returns 1 when rank 0 said quit meanwhile. */
+/* Asks rank 0 for the jobs missing to hold per_thread a thread. */
+static void ask_jobs(wrun *w) {
+  int starved = runner_pool_starved(w->pool);
+  if (starved != w->seen_starved) {
+    w->seen_starved = starved;
+    if (w->per_thread < MAX_HELD) w->per_thread *= 2;
+  }
+  long long deficit = (long long)w->per_thread * w->threads - w->held - w->requested;
+  if (w->ended || deficit <= 0) return;
+  send_simple(TAG_WANT, w->seq, deficit, NULL);
+  w->requested += deficit;
+}
+
+/* Gives the pool the jobs of a TAG_JOBS message. */
+static void take_jobs(wrun *w, pack_reader *in) {
+  long long n = pack_get_int(in, 0, 1 << 30), got = 0;
+  runner_pool_lock(w->pool);
+  for (; got < n; got++) {
+    long long j = pack_get_int(in, 0, w->s.njobs - 1);
+    if (in->failed || runner_pool_given_push(w->given, j)) break;
+  }
+  runner_pool_wake(w->pool);
+  runner_pool_unlock(w->pool);
+  w->held += got;
+  w->requested -= got;
+}
+
+/* The messages rank 0 sent; 1 when there were some. */
+static int read_messages(wrun *w, unsigned char **buf, int *cap) {
+  int flag = 0, active = 0;
+  MPI_Status status;
+  while (!w->quit && MPI_Iprobe(0, MPI_ANY_TAG, g_comm, &flag, &status) == MPI_SUCCESS && flag) {
+    int n = recv_probed(&status, buf, cap);
+    active = 1;
+    if (status.MPI_TAG == TAG_QUIT) {
+      w->quit = w->ended = 1;
+      runner_pool_abandon(w->pool);
+      break;
+    }
+    if (n < 0) continue;
+    pack_reader m;
+    pack_reader_init(&m, *buf, (size_t)n);
+    if (pack_get_u64(&m) != w->seq || m.failed) continue; /* stale */
+    if (status.MPI_TAG == TAG_JOBS) {
+      take_jobs(w, &m);
+    } else if (status.MPI_TAG == TAG_END) {
+      w->ended = 1;
+      if (pack_get_u64(&m)) runner_pool_abandon(w->pool);
+    }
+  }
+  return active;
+}
+
+/* Plays the jobs rank 0 gives until it ends the run (or quits). */
+static void play_run(wrun *w) {
+  unsigned char *buf = NULL;
+  int cap = 0, idle = 0;
+  for (;;) {
+    int active = send_played(w);
+    ask_jobs(w);
+    active |= read_messages(w, &buf, &cap);
+    if (w->ended) {
+      runner_pool_lock(w->pool);
+      runner_pool_given_close(w->given);
+      runner_pool_wake(w->pool);
+      runner_pool_unlock(w->pool);
+      if (w->held <= 0 || w->quit) break;
+    }
+    if (active) {
+      idle = 0;
+      continue;
+    }
+    /* Wait for a job played, 20 µs up to 1 ms (rank 0's messages are polled). */
+    long us = 20L << (idle < 6 ? idle : 6);
+    runner_pool_lock(w->pool);
+    if (!runner_pool_given_ready(w->given)) runner_pool_wait(w->pool, (us > 1000 ? 1000 : us) * 1e-6);
+    runner_pool_unlock(w->pool);
+    idle++;
+  }
+  free(buf);
+}
+
+/* Rebuilds the schedule of a run message into w->s; 0, or -1 with err. */
+static int read_run(const runner_kind *const *kinds, int nkinds, pack_reader *in, wrun *w,
+                    const runner_kind **k, char *err, size_t errlen) {
+  char kind[64];
+  pack_get_str(in, kind, sizeof kind);
+  long long njobs = pack_get_int(in, 0, 1LL << 40);
+  int nslots = (int)pack_get_int(in, 1, 1 << 20);
+  w->threads = (int)pack_get_int(in, 1, 4096);
+  if (in->failed) {
+    error_set(err, errlen, "a run message that does not read back");
+    return -1;
+  }
+  for (int i = 0; i < nkinds; i++)
+    if (!strcmp(kinds[i]->name, kind)) *k = kinds[i];
+  if (!*k) {
+    error_set(err, errlen, "no schedule of kind '%s' here", kind);
+    return -1;
+  }
+  if ((*k)->unpack(in, &w->s, err, errlen)) return -1;
+  w->s.njobs = njobs;
+  w->s.nslots = nslots;
+  return 0;
+}
+
+/* One run of rank 0: rebuild its schedule, play the jobs given on the
+ * runner's pool, stream the games back. Returns 1 when rank 0 said quit
+ * meanwhile. */
 static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned char *data,
                      int len, const char *who) {
   pack_reader in;
   pack_reader_init(&in, data, (size_t)len);
-  uint64_t seq = pack_get_u64(&in);
-  char kind[64], err[512], msg[1024];
-  pack_get_str(&in, kind, sizeof kind);
-  long long njobs = pack_get_int(&in, 0, 1LL << 40);
-  int nslots = (int)pack_get_int(&in, 1, 1 << 20);
-  int threads = (int)pack_get_int(&in, 1, 4096);
-  if (in.failed) {
-    snprintf(msg, sizeof msg, "%s: a run message that does not read back", who);
-    send_simple(TAG_FAIL, seq, -1, msg);
-    send_simple(TAG_DONE, seq, 0, NULL);
-    return 0;
-  }
+  wrun *w = calloc(1, sizeof *w);
+  char err[512], msg[1024];
   const runner_kind *k = NULL;
-  for (int i = 0; i < nkinds; i++)
-    if (!strcmp(kinds[i]->name, kind)) k = kinds[i];
-  wrun w;
-  memset(&w, 0, sizeof w);
-  w.who = who;
-  if (!k || k->unpack(&in, &w.s, err, sizeof err)) {
-    if (!k) error_set(err, sizeof err, "no schedule of kind '%s' here", kind);
+  uint64_t seq = pack_get_u64(&in);
+  if (!w) {
+    error_set(err, sizeof err, "out of memory");
+  } else {
+    w->seq = seq;
+    w->who = who;
+    w->per_thread = 2;
+    if (!read_run(kinds, nkinds, &in, w, &k, err, sizeof err)) {
+      runner_pool_source src = runner_pool_given_source(w->given = runner_pool_given_new());
+      w->pool = w->given ? runner_pool_start(&w->s, w->threads, &src, err, sizeof err) : NULL;
+      if (!w->given) error_set(err, sizeof err, "out of memory");
+    }
+  }
+  int quit = 0;
+  if (w && w->pool) {
+    play_run(w);
+    quit = w->quit;
+  } else {
     snprintf(msg, sizeof msg, "%s: %s", who, err);
     send_simple(TAG_FAIL, seq, -1, msg);
-    send_simple(TAG_DONE, seq, 0, NULL);
-    return 0;
   }
-  w.s.njobs = njobs;
-  w.s.nslots = nslots;
-  pthread_mutex_init(&w.mu, NULL);
-  pthread_cond_init(&w.to_threads, NULL);
-  pthread_cond_init(&w.to_main, NULL);
-  atomic_init(&w.abandon, 0);
-  atomic_init(&w.starved, 0);
-  /* Jobs held a thread: 2 (one played, one waiting), doubled whenever a
-   * thread runs dry after a short job (under 20 ms: the round trip to rank
-   * 0 may take longer), up to MAX_HELD. Long jobs keep 2, so that the last
-   * jobs of a run are not queued behind each other on one rank. The
-   * results array has room for them all. */
-  enum { MAX_HELD = 64 };
-  int per_thread = 2, seen_starved = 0;
-  w.capout = MAX_HELD * threads;
-  w.out = calloc((size_t)w.capout, sizeof *w.out);
-  outgoing *batch = calloc((size_t)w.capout, sizeof *batch);
-  thread **th = w.out && batch ? calloc((size_t)threads, sizeof *th) : NULL;
-  int started = 0;
-  for (; th && started < threads; started++) {
-    th[started] = thread_start(wthread, &w, err, sizeof err);
-    if (!th[started]) break;
-  }
-  long long held = 0, requested = 0;
-  int ended = !started, quit = 0, idle = 0;
-  if (!started) {
-    snprintf(msg, sizeof msg, "%s: %s", who, th ? err : "out of memory");
-    send_simple(TAG_FAIL, seq, -1, msg);
-  }
-  unsigned char *buf = NULL;
-  int cap = 0, nbatch = 0;
-  for (;;) {
-    int active = 0;
-    /* Finished jobs to rank 0: the games in one message, failures apart. */
-    pthread_mutex_lock(&w.mu);
-    nbatch = w.nout;
-    if (nbatch) memcpy(batch, w.out, (size_t)nbatch * sizeof *batch);
-    w.nout = 0;
-    pthread_mutex_unlock(&w.mu);
-    if (nbatch) {
-      for (int i = 0; i < nbatch; i++) /* failures first: the run stops with its own reason */
-        if (batch[i].failed) send_simple(TAG_FAIL, seq, batch[i].r.job, batch[i].err);
-      pack_buf b;
-      pack_init(&b);
-      int ok = 0;
-      for (int i = 0; i < nbatch; i++) ok += !batch[i].failed;
-      pack_u64(&b, seq);
-      pack_i64(&b, ok);
-      for (int i = 0; i < nbatch; i++)
-        if (!batch[i].failed) pack_job(&b, &batch[i].r);
-      if (ok && b.failed) { /* out of memory for the message: the jobs fail */
-        snprintf(msg, sizeof msg, "%s: out of memory", who);
-        for (int i = 0; i < nbatch; i++)
-          if (!batch[i].failed) send_simple(TAG_FAIL, seq, batch[i].r.job, msg);
-      } else if (ok) {
-        send_buf(&b, 0, TAG_RESULTS);
-      }
-      pack_free(&b);
-      for (int i = 0; i < nbatch; i++) runner_job_result_free(&batch[i].r);
-      held -= nbatch;
-      active = 1;
-    }
-    /* Keep two jobs per thread here: one played, one waiting. */
-    int starved = atomic_load(&w.starved);
-    if (starved != seen_starved) {
-      seen_starved = starved;
-      if (per_thread < MAX_HELD) per_thread *= 2;
-    }
-    if (!ended) {
-      long long deficit = (long long)per_thread * started - held - requested;
-      if (deficit > 0) {
-        send_simple(TAG_WANT, seq, deficit, NULL);
-        requested += deficit;
-      }
-    }
-    int flag = 0;
-    MPI_Status status;
-    while (MPI_Iprobe(0, MPI_ANY_TAG, g_comm, &flag, &status) == MPI_SUCCESS && flag) {
-      int n = recv_probed(&status, &buf, &cap);
-      active = 1;
-      if (status.MPI_TAG == TAG_QUIT) {
-        quit = 1;
-        ended = 1;
-        atomic_store(&w.abandon, 1);
-        break;
-      }
-      if (n < 0) continue;
-      pack_reader m;
-      pack_reader_init(&m, buf, (size_t)n);
-      if (pack_get_u64(&m) != seq || m.failed) continue; /* stale */
-      if (status.MPI_TAG == TAG_JOBS) {
-        int got = push_jobs(&w, &m);
-        if (got > 0) {
-          held += got;
-          requested -= got;
-        }
-      } else if (status.MPI_TAG == TAG_END) {
-        ended = 1;
-        if (pack_get_u64(&m)) atomic_store(&w.abandon, 1);
-      }
-    }
-    if (ended) {
-      pthread_mutex_lock(&w.mu);
-      w.closed = 1;
-      pthread_cond_broadcast(&w.to_threads);
-      pthread_mutex_unlock(&w.mu);
-      if (held <= 0 || quit) break;
-    }
-    if (active) {
-      idle = 0;
-    } else {
-      pthread_mutex_lock(&w.mu);
-      if (!w.nout) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        long us = 20L << (idle < 6 ? idle : 6);
-        ts.tv_nsec += (us > 1000 ? 1000 : us) * 1000;
-        if (ts.tv_nsec >= 1000000000L) {
-          ts.tv_sec++;
-          ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&w.to_main, &w.mu, &ts);
-        idle++;
-      }
-      pthread_mutex_unlock(&w.mu);
-    }
-  }
-  for (int i = 0; i < started; i++) thread_join(th[i]);
-  free(th);
-  for (int i = 0; i < w.nout; i++) runner_job_result_free(&w.out[i].r);
-  free(w.out);
-  free(batch);
-  free(w.queue);
-  free(buf);
-  if (k->release) k->release(&w.s);
-  pthread_mutex_destroy(&w.mu);
-  pthread_cond_destroy(&w.to_threads);
-  pthread_cond_destroy(&w.to_main);
+  runner_pool_end(w ? w->pool : NULL);
+  runner_pool_given_free(w ? w->given : NULL);
+  if (k && k->release) k->release(&w->s);
+  free(w);
   if (!quit) send_simple(TAG_DONE, seq, 0, NULL);
   return quit;
 }

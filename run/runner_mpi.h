@@ -12,7 +12,8 @@
  * (SPRT) and the one database writer. Ranks 1..N-1 never run the command:
  * they serve (runner_mpi_serve). For each runner_run on rank 0 the backend
  * sends the workers the schedule (its kind and packed bytes); each worker
- * rank plays jobs on its own config.threads threads, asking rank 0 for job
+ * rank plays jobs on the runner's worker pool (config.threads threads, its
+ * source the jobs given: runner_pool_given), asking rank 0 for job
  * numbers as its threads run short (a fast rank takes more), and streams
  * each finished job's games back. Rank 0 checks every game against its own
  * schedule and hands it to the runner (runner_put_result), which delivers

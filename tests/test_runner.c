@@ -1,4 +1,4 @@
-/* test_runner.c: the runner's contract: schedule order, bounded look-ahead, decisions, stops, errors, threads. */
+/* test_runner.c: the runner's contract: schedule order, bounded look-ahead, decisions, stops, errors, threads; the worker pool on jobs given from outside; core/thread's team and parallel for. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 
 #include "run/runner.h"
 #include "core/rng.h"
+#include "core/thread.h"
 
 /* A schedule of random players: job j has 1 + j % 3 games (or, for
  * "series" jobs, games until South has won twice, at most 6). */
@@ -271,12 +272,90 @@ static void test_empty(void **state) {
   sched_free(&s);
 }
 
+/* The pool on jobs given from outside (an MPI serving rank's source): each
+ * job given comes back once, with the games a run plays for it. */
+static void test_given(void **state) {
+  (void)state;
+  sched ref;
+  sched_init(&ref, 12);
+  char err[256];
+  assert_int_equal(run(&ref, 1, 0, NULL, NULL, err, sizeof err), 0);
+  sched s;
+  sched_init(&s, 12);
+  runner_schedule rs = {s.njobs, 3, &s, spec_of, NULL, next_game, NULL, NULL};
+  runner_pool_given *g = runner_pool_given_new();
+  assert_non_null(g);
+  runner_pool_source src = runner_pool_given_source(g);
+  runner_pool *p = runner_pool_start(&rs, 2, &src, err, sizeof err);
+  assert_non_null(p);
+  const long long jobs[] = {7, 2, 11, 0, 5};
+  runner_pool_lock(p);
+  for (int i = 0; i < 5; i++) assert_int_equal(runner_pool_given_push(g, jobs[i]), 0);
+  runner_pool_given_close(g);
+  runner_pool_wake(p);
+  runner_pool_done d[8];
+  int got = 0, seen[12] = {0};
+  while (got < 5) {
+    int n = runner_pool_given_collect(g, d, 8);
+    if (!n) runner_pool_wait(p, 0.05);
+    for (int i = 0; i < n; i++, got++) {
+      assert_false(d[i].failed);
+      seen[d[i].r.job]++;
+      for (int k = 0; k < d[i].r.n; k++) {
+        long long at = 0;
+        while (ref.seen_job[at] != d[i].r.job || ref.seen_k[at] != k) at++;
+        assert_true(digest(&d[i].r.games[k]) == ref.seen_digest[at]);
+      }
+      assert_int_equal(d[i].r.n, 1 + d[i].r.job % 3);
+      runner_job_result_free(&d[i].r);
+    }
+  }
+  runner_pool_unlock(p);
+  runner_pool_end(p);
+  for (int i = 0; i < 5; i++) assert_int_equal(seen[jobs[i]], 1);
+  runner_pool_given_free(g);
+  sched_free(&s);
+  sched_free(&ref);
+}
+
+static void count_run(void *ctx, int i) { atomic_fetch_add((atomic_int *)ctx, i); }
+
+static int square(void *ctx, long long i, int worker) {
+  (void)worker;
+  ((long long *)ctx)[i] = i * i;
+  return i == 900; /* stops the loop: later items may not run */
+}
+
+/* A team runs once per wake, parked between; the parallel for runs every
+ * item once, and stops at the item that says so. */
+static void test_team_and_parallel_for(void **state) {
+  (void)state;
+  atomic_int sum;
+  atomic_init(&sum, 0);
+  char err[128];
+  thread_team *t = thread_team_start(3, count_run, &sum, err, sizeof err);
+  assert_non_null(t);
+  for (int r = 1; r <= 4; r++) {
+    thread_team_wake(t);
+    thread_team_wait(t);
+    assert_int_equal(atomic_load(&sum), 6 * r);
+  }
+  thread_team_free(t);
+  long long *sq = calloc(1000, sizeof *sq);
+  assert_non_null(sq);
+  assert_int_equal(thread_parallel_for(900, 3, square, sq), 0);
+  for (long long i = 0; i < 900; i++) assert_true(sq[i] == i * i);
+  assert_int_equal(thread_parallel_for(1000, 2, square, sq), 1);
+  free(sq);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_order_and_threads), cmocka_unit_test(test_series_jobs),
       cmocka_unit_test(test_lookahead),
       cmocka_unit_test(test_decided),           cmocka_unit_test(test_stop),
       cmocka_unit_test(test_errors),            cmocka_unit_test(test_empty),
+      cmocka_unit_test(test_given),             cmocka_unit_test(test_team_and_parallel_for),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
