@@ -70,11 +70,12 @@ fail:
 }
 
 /* The columns variant_idx to n of variant_metrics (lo and hi may be NULL). */
+#define FIELD(type, m) STORE_SQL_FIELD(type, study_metric, m)
 static const store_sql_field metric_fields[] = {
-    STORE_SQL_FIELD(INT, study_metric, variant_idx), STORE_SQL_FIELD(TEXT, study_metric, metric),
-    STORE_SQL_FIELD(REAL, study_metric, value),      STORE_SQL_FIELD(REAL, study_metric, lo),
-    STORE_SQL_FIELD(REAL, study_metric, hi),         STORE_SQL_FIELD(INT64, study_metric, n),
+    FIELD(INT, variant_idx), FIELD(TEXT, metric), FIELD(REAL, value),
+    FIELD(REAL, lo), FIELD(REAL, hi), FIELD(INT64, n),
 };
+#undef FIELD
 
 /* What study_store_foreach hands its rows to. */
 typedef struct metric_reader {

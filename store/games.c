@@ -12,24 +12,23 @@
 #include <string.h>
 
 /* The columns run_id to opening of a game row, in the order of the table. */
+#define FIELD(type, m) STORE_SQL_FIELD(type, store_game, m)
 static const store_sql_field game_fields[] = {
-    STORE_SQL_FIELD(INT64, store_game, run_id),   STORE_SQL_FIELD(INT, store_game, series_no),
-    STORE_SQL_FIELD(INT, store_game, game_no),    STORE_SQL_FIELD(INT, store_game, variant_idx),
-    STORE_SQL_FIELD(INT, store_game, round),      STORE_SQL_FIELD(INT, store_game, a_idx),
-    STORE_SQL_FIELD(INT, store_game, b_idx),      STORE_SQL_FIELD(INT, store_game, south_idx),
-    STORE_SQL_FIELD(INT, store_game, north_idx),  STORE_SQL_FIELD(TEXT, store_game, opening),
+    FIELD(INT64, run_id), FIELD(INT, series_no), FIELD(INT, game_no), FIELD(INT, variant_idx),
+    FIELD(INT, round), FIELD(INT, a_idx), FIELD(INT, b_idx), FIELD(INT, south_idx),
+    FIELD(INT, north_idx), FIELD(TEXT, opening),
 };
+#undef FIELD
 enum { GAME_NFIELDS = sizeof game_fields / sizeof game_fields[0] };
 
 /* A series row, in the order of the table. */
+#define FIELD(type, m) STORE_SQL_FIELD(type, store_series, m)
 static const store_sql_field series_fields[] = {
-    STORE_SQL_FIELD(INT64, store_series, run_id), STORE_SQL_FIELD(INT, store_series, series_no),
-    STORE_SQL_FIELD(INT, store_series, variant_idx), STORE_SQL_FIELD(INT, store_series, round),
-    STORE_SQL_FIELD(INT, store_series, a_idx),    STORE_SQL_FIELD(INT, store_series, b_idx),
-    STORE_SQL_FIELD(INT, store_series, games),    STORE_SQL_FIELD(INT, store_series, wins_a),
-    STORE_SQL_FIELD(INT, store_series, wins_b),   STORE_SQL_FIELD(INT, store_series, draws),
-    STORE_SQL_FIELD(INT, store_series, winner),
+    FIELD(INT64, run_id), FIELD(INT, series_no), FIELD(INT, variant_idx), FIELD(INT, round),
+    FIELD(INT, a_idx), FIELD(INT, b_idx), FIELD(INT, games), FIELD(INT, wins_a),
+    FIELD(INT, wins_b), FIELD(INT, draws), FIELD(INT, winner),
 };
+#undef FIELD
 
 static int bind_game(sqlite3_stmt *st, const store_game *g, char *seed) {
   int seedlen = store_sql_u64_text(g->seed, seed);

@@ -194,38 +194,32 @@ static int run_index(const pair_scan *ps, int64_t id) {
   return -1;
 }
 
-/* Where a (run_id, idx, name) row of players or variants goes: *r the
- * run in ps->rn and *idx. -1 when the run was not asked for or idx is not
- * in 0..max-1. */
-static int member_at(const pair_scan *ps, sqlite3_stmt *st, int max, int *r, int *idx) {
-  *r = run_index(ps, sqlite3_column_int64(st, 0));
-  *idx = sqlite3_column_int(st, 1);
-  return *r < 0 || *idx < 0 || *idx >= max ? -1 : 0;
+/* A (run_id, idx, name) row of players or of variants (a game row's
+ * indices are checked against them): a player's name id, or whether the
+ * variant passes the filter. Rows of runs not asked for are passed over. */
+static int member_row(pair_scan *ps, sqlite3_stmt *st, int variants) {
+  int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
+  const char *name = (const char *)sqlite3_column_text(st, 2);
+  if (r < 0 || idx < 0 || idx >= (variants ? STORE_MAX_VARIANTS : STORE_MAX_PLAYERS)) return 0;
+  run_names *x = &ps->rn[r];
+  if (variants) {
+    x->variant_ok[idx] = !ps->vfilter || (name && !strcmp(name, ps->vfilter));
+    if (idx + 1 > x->nvariants) x->nvariants = idx + 1;
+    return 0;
+  }
+  if ((x->name_id[idx] = name_id(&ps->names, name ? name : "")) < 0) return scan_oom(ps);
+  if (idx + 1 > x->nplayers) x->nplayers = idx + 1;
+  return 0;
 }
 
-/* A run's player, by name. */
 static int player_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
-  pair_scan *ps = ctx;
-  int r, idx;
   (void)err, (void)errlen;
-  if (member_at(ps, st, STORE_MAX_PLAYERS, &r, &idx)) return 0;
-  const char *name = (const char *)sqlite3_column_text(st, 2);
-  if ((ps->rn[r].name_id[idx] = name_id(&ps->names, name ? name : "")) < 0) return scan_oom(ps);
-  if (idx + 1 > ps->rn[r].nplayers) ps->rn[r].nplayers = idx + 1;
-  return 0;
+  return member_row(ctx, st, 0);
 }
 
-/* A run's variant (a game row's index is checked against them); those
- * that pass the filter are counted. */
 static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
-  pair_scan *ps = ctx;
-  int r, idx;
   (void)err, (void)errlen;
-  if (member_at(ps, st, STORE_MAX_VARIANTS, &r, &idx)) return 0;
-  const char *name = (const char *)sqlite3_column_text(st, 2);
-  ps->rn[r].variant_ok[idx] = !ps->vfilter || (name && !strcmp(name, ps->vfilter));
-  if (idx + 1 > ps->rn[r].nvariants) ps->rn[r].nvariants = idx + 1;
-  return 0;
+  return member_row(ctx, st, 1);
 }
 
 /* The columns of a game row the scan reads. */

@@ -5,16 +5,17 @@
 
 #include <string.h>
 
-/* The columns of a ratings row, in the order of the table. */
+/* The columns of a ratings row, in the order of the table (a NULL run_id
+ * reads as 0: several runs pooled). */
+#define RATING_COLUMNS                                                                             \
+  "batch, run_id, scope, player, elo, lo, hi, games, score, draws, games_total, bound, created"
+#define FIELD(type, m) STORE_SQL_FIELD(type, store_rating, m)
 static const store_sql_field rating_fields[] = {
-    STORE_SQL_FIELD(INT64, store_rating, batch),  STORE_SQL_FIELD(INT64, store_rating, run_id),
-    STORE_SQL_FIELD(TEXT, store_rating, scope),   STORE_SQL_FIELD(TEXT, store_rating, player),
-    STORE_SQL_FIELD(REAL, store_rating, elo),     STORE_SQL_FIELD(REAL, store_rating, lo),
-    STORE_SQL_FIELD(REAL, store_rating, hi),      STORE_SQL_FIELD(INT64, store_rating, games),
-    STORE_SQL_FIELD(REAL, store_rating, score),   STORE_SQL_FIELD(REAL, store_rating, draws),
-    STORE_SQL_FIELD(INT64, store_rating, games_total), STORE_SQL_FIELD(INT, store_rating, bound),
-    STORE_SQL_FIELD(TEXT, store_rating, created),
+    FIELD(INT64, batch), FIELD(INT64, run_id), FIELD(TEXT, scope), FIELD(TEXT, player), FIELD(REAL, elo),
+    FIELD(REAL, lo), FIELD(REAL, hi), FIELD(INT64, games), FIELD(REAL, score),
+    FIELD(REAL, draws), FIELD(INT64, games_total), FIELD(INT, bound), FIELD(TEXT, created),
 };
+#undef FIELD
 /* The fields bound as they are: scope to games_total (?3 to ?11). */
 enum { RATING_FIRST_PLAIN = 2, RATING_NPLAIN = 9, RATING_NFIELDS = sizeof rating_fields / sizeof rating_fields[0] };
 
@@ -30,10 +31,9 @@ int store_ratings_insert(store *s, store_rating *r, int n, char *err, size_t err
     goto fail;
   }
   if (store_sql_prepare(s->db,
-              "INSERT INTO ratings (batch, run_id, scope, player, elo, lo, hi, games, score, draws,"
-              " games_total, bound, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-              " ?12, ?13)",
-              0, &st, err, errlen))
+                        "INSERT INTO ratings (" RATING_COLUMNS ")"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                        0, &st, err, errlen))
     goto fail;
   for (int i = 0; i < n; i++) {
     const store_rating *x = &r[i];
@@ -83,8 +83,7 @@ int store_ratings_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const s
                           void *ctx, char *err, size_t errlen) {
   rating_reader r = {fn, ctx};
   return store_sql_foreach(s->db,
-                           "SELECT batch, coalesce(run_id, 0), scope, player, elo, lo, hi, games,"
-                           " score, draws, games_total, bound, created FROM ratings"
+                           "SELECT " RATING_COLUMNS " FROM ratings"
                            " WHERE ?1 = 0 OR run_id = ?1 ORDER BY batch, id",
                            run_id, rating_row, &r, err, errlen, "cannot read ratings");
 }

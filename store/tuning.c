@@ -7,14 +7,15 @@
 #include <string.h>
 
 /* The columns of a tuning row after run_id, in the order of the table. */
+#define TUNING_COLUMNS                                                                             \
+  "iteration, kind, weights, step, wins, draws, losses, value, lo, hi, games, created"
+#define FIELD(type, m) STORE_SQL_FIELD(type, store_tuning, m)
 static const store_sql_field tuning_fields[] = {
-    STORE_SQL_FIELD(INT, store_tuning, iteration), STORE_SQL_FIELD(TEXT, store_tuning, kind),
-    STORE_SQL_FIELD(TEXT, store_tuning, weights),  STORE_SQL_FIELD(TEXT, store_tuning, step),
-    STORE_SQL_FIELD(INT64, store_tuning, wins),    STORE_SQL_FIELD(INT64, store_tuning, draws),
-    STORE_SQL_FIELD(INT64, store_tuning, losses),  STORE_SQL_FIELD(REAL, store_tuning, value),
-    STORE_SQL_FIELD(REAL, store_tuning, lo),       STORE_SQL_FIELD(REAL, store_tuning, hi),
-    STORE_SQL_FIELD(INT64, store_tuning, games),   STORE_SQL_FIELD(TEXT, store_tuning, created),
+    FIELD(INT, iteration), FIELD(TEXT, kind), FIELD(TEXT, weights), FIELD(TEXT, step),
+    FIELD(INT64, wins), FIELD(INT64, draws), FIELD(INT64, losses), FIELD(REAL, value),
+    FIELD(REAL, lo), FIELD(REAL, hi), FIELD(INT64, games), FIELD(TEXT, created),
 };
+#undef FIELD
 enum { TUNING_NFIELDS = sizeof tuning_fields / sizeof tuning_fields[0] };
 
 int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errlen) {
@@ -22,10 +23,9 @@ int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errle
   store_sql_now(created, sizeof created);
   sqlite3_stmt *st;
   if (store_sql_prepare(s->db,
-              "INSERT INTO tuning (run_id, iteration, kind, weights, step, wins, draws, losses,"
-              " value, lo, hi, games, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-              " ?11, ?12, ?13)",
-              0, &st, err, errlen))
+                        "INSERT INTO tuning (run_id, " TUNING_COLUMNS ")"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                        0, &st, err, errlen))
     return -1;
   /* Every column but created, which is now. */
   int rc = sqlite3_bind_int64(st, 1, t->run_id);
@@ -70,8 +70,7 @@ int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const st
   r->fn = fn;
   r->ctx = ctx;
   int ret = store_sql_foreach(s->db,
-                              "SELECT iteration, kind, weights, step, wins, draws, losses, value,"
-                              " lo, hi, games, created FROM tuning WHERE run_id = ?1"
+                              "SELECT " TUNING_COLUMNS " FROM tuning WHERE run_id = ?1"
                               " ORDER BY iteration = -1, iteration",
                               run_id, tuning_row, r, err, errlen,
                               "cannot read the tuning iterations");
