@@ -160,161 +160,159 @@ done:
 
 /* ---- Reading: every row is checked (a database is input) ---- */
 
-/* Prepares the SELECT sql of run_id's rows (its ?1). */
-static int select_run(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt **st, char *err,
-                      size_t errlen) {
-  if (store_sql_prepare(db, sql, 0, st, err, errlen)) return -1;
-  sqlite3_bind_int64(*st, 1, run_id);
-  return 0;
-}
+/* What the loaders read into: the result and what its rows are checked
+ * against. */
+typedef struct analysis_reader {
+  analyse_result *r;
+  int rows;                          /* analysis rows read */
+  int cap;                           /* room in r->mistake */
+  long long lost[STORE_MAX_PLAYERS]; /* half seeds lost by player, from analysis_seeds */
+} analysis_reader;
 
-/* After the rows of st, the last step's rc: finalizes st; -1 with an error
- * when the rows ended on an error, not at their end. */
-static int select_done(sqlite3 *db, sqlite3_stmt *st, int rc, char *err, size_t errlen) {
-  if (rc != SQLITE_DONE) store_sql_fail(db, err, errlen, "cannot read the analysis");
-  sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? 0 : -1;
-}
-
-#define BAD(...)                                                                                   \
-  do {                                                                                             \
-    char what_[300];                                                                               \
-    snprintf(what_, sizeof what_, __VA_ARGS__);                                                    \
-    error_set(err, errlen, "store: run %" PRId64 ": %s", run_id, what_);                                       \
-    goto fail;                                                                                     \
-  } while (0)
-
-static int load_players(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
-                        size_t errlen) {
-  sqlite3_stmt *st = NULL;
-  int rc, rows = 0;
-  if (select_run(db,
-                 "SELECT player_idx, seeds, run_games, games, positions, forced, exact, kept,"
-                 " cycle, proven, lost2, changed, egdb_dir, created FROM analysis"
-                 " WHERE run_id = ?1 ORDER BY player_idx",
-                 run_id, &st, err, errlen))
-    return -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    long long x[12];
-    for (int i = 0; i < 12; i++) x[i] = sqlite3_column_int64(st, i);
-    if (x[0] != rows || x[0] >= r->nplayers)
-      BAD("analysis row of player %lld: not one of players 0..%d in order", x[0], r->nplayers - 1);
-    if (x[1] < 0 || x[1] > EGDB_MAX_SEEDS) BAD("analysis: seeds %lld out of range", x[1]);
-    if (rows && (x[1] != r->seeds || x[2] != r->run_games))
-      BAD("analysis of player %lld: seeds or games differ from player 0's", x[0]);
-    r->seeds = (int)x[1];
-    r->run_games = x[2];
-    analyse_player *a = &r->player[x[0]];
-    a->games = x[3], a->positions = x[4], a->forced = x[5], a->exact = x[6], a->kept = x[7];
-    a->cycle = x[8], a->proven = x[9], a->lost2 = x[10], a->changed = x[11];
-    for (int i = 2; i < 12; i++)
-      if (x[i] < 0) BAD("analysis of player %lld: a negative count", x[0]);
-    if (a->kept > a->exact || a->forced > a->positions || a->changed > a->games ||
-        a->exact + a->cycle + a->proven != a->positions || a->games > r->run_games)
-      BAD("analysis of player %lld: inconsistent counts", x[0]);
-    const unsigned char *d = sqlite3_column_text(st, 12), *c = sqlite3_column_text(st, 13);
-    snprintf(r->egdb_dir, sizeof r->egdb_dir, "%s", d ? (const char *)d : "");
-    snprintf(r->created, sizeof r->created, "%s", c ? (const char *)c : "");
-    rows++;
-  }
-  if (select_done(db, st, rc, err, errlen)) return -1;
-  if (rows && rows != r->nplayers) {
-    error_set(err, errlen, "store: run %" PRId64 ": analysis of %d players, the run has %d", run_id, rows,
-         r->nplayers);
-    return -1;
-  }
-  return rows ? 0 : 1;
-fail:
-  sqlite3_finalize(st);
+/* "store: run ID: WHAT" for a row that does not hold together; returns -1. */
+static int bad(char *err, size_t errlen, int64_t run_id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int bad(char *err, size_t errlen, int64_t run_id, const char *fmt, ...) {
+  char what[300];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  error_set(err, errlen, "store: run %" PRId64 ": %s", run_id, what);
   return -1;
 }
 
-static int load_seeds(sqlite3 *db, int64_t run_id, analyse_result *r, char *err, size_t errlen) {
-  sqlite3_stmt *st = NULL;
-  int rc;
-  long long lost[STORE_MAX_PLAYERS] = {0};
-  if (select_run(db, "SELECT player_idx, seeds, moves, lost2 FROM analysis_seeds WHERE run_id = ?1",
-                 run_id, &st, err, errlen))
+#define BAD(...) return bad(err, errlen, r->run_id, __VA_ARGS__)
+
+/* Runs the SELECT sql of the run's rows (its ?1) with row. */
+static int select_rows(sqlite3 *db, const char *sql, analysis_reader *ar, store_sql_row_fn row,
+                       char *err, size_t errlen) {
+  return store_sql_foreach(db, sql, ar->r->run_id, row, ar, err, errlen, "cannot read the analysis");
+}
+
+static int player_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  analysis_reader *ar = ctx;
+  analyse_result *r = ar->r;
+  long long x[12];
+  for (int i = 0; i < 12; i++) x[i] = sqlite3_column_int64(st, i);
+  if (x[0] != ar->rows || x[0] >= r->nplayers)
+    BAD("analysis row of player %lld: not one of players 0..%d in order", x[0], r->nplayers - 1);
+  if (x[1] < 0 || x[1] > EGDB_MAX_SEEDS) BAD("analysis: seeds %lld out of range", x[1]);
+  if (ar->rows && (x[1] != r->seeds || x[2] != r->run_games))
+    BAD("analysis of player %lld: seeds or games differ from player 0's", x[0]);
+  r->seeds = (int)x[1];
+  r->run_games = x[2];
+  analyse_player *a = &r->player[x[0]];
+  a->games = x[3], a->positions = x[4], a->forced = x[5], a->exact = x[6], a->kept = x[7];
+  a->cycle = x[8], a->proven = x[9], a->lost2 = x[10], a->changed = x[11];
+  for (int i = 2; i < 12; i++)
+    if (x[i] < 0) BAD("analysis of player %lld: a negative count", x[0]);
+  if (a->kept > a->exact || a->forced > a->positions || a->changed > a->games ||
+      a->exact + a->cycle + a->proven != a->positions || a->games > r->run_games)
+    BAD("analysis of player %lld: inconsistent counts", x[0]);
+  store_sql_column_copy(st, 12, r->egdb_dir, sizeof r->egdb_dir);
+  store_sql_column_copy(st, 13, r->created, sizeof r->created);
+  ar->rows++;
+  return 0;
+}
+
+/* The players' rows: 0, 1 when there are none (no analysis stored), -1. */
+static int load_players(sqlite3 *db, analysis_reader *ar, char *err, size_t errlen) {
+  if (select_rows(db,
+                  "SELECT player_idx, seeds, run_games, games, positions, forced, exact, kept,"
+                  " cycle, proven, lost2, changed, egdb_dir, created FROM analysis"
+                  " WHERE run_id = ?1 ORDER BY player_idx",
+                  ar, player_row, err, errlen))
     return -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    long long p = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1),
-              moves = sqlite3_column_int64(st, 2), l2 = sqlite3_column_int64(st, 3);
-    if (p < 0 || p >= r->nplayers || n < 0 || n > r->seeds || moves <= 0 || l2 < 0 ||
-        l2 > moves * 2 * n)
-      BAD("analysis_seeds row (player %lld, seeds %lld, moves %lld, lost2 %lld) out of range", p,
-          n, moves, l2);
-    r->moves_at[p][n] = moves;
-    r->lost2_at[p][n] = l2;
-    lost[p] += l2;
+  if (ar->rows && ar->rows != ar->r->nplayers) {
+    error_set(err, errlen, "store: run %" PRId64 ": analysis of %d players, the run has %d",
+              ar->r->run_id, ar->rows, ar->r->nplayers);
+    return -1;
   }
-  if (select_done(db, st, rc, err, errlen)) return -1;
+  return ar->rows ? 0 : 1;
+}
+
+static int seeds_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  analysis_reader *ar = ctx;
+  analyse_result *r = ar->r;
+  long long p = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1),
+            moves = sqlite3_column_int64(st, 2), l2 = sqlite3_column_int64(st, 3);
+  if (p < 0 || p >= r->nplayers || n < 0 || n > r->seeds || moves <= 0 || l2 < 0 ||
+      l2 > moves * 2 * n)
+    BAD("analysis_seeds row (player %lld, seeds %lld, moves %lld, lost2 %lld) out of range", p,
+        n, moves, l2);
+  r->moves_at[p][n] = moves;
+  r->lost2_at[p][n] = l2;
+  ar->lost[p] += l2;
+  return 0;
+}
+
+static int load_seeds(sqlite3 *db, analysis_reader *ar, char *err, size_t errlen) {
+  analyse_result *r = ar->r;
+  if (select_rows(db, "SELECT player_idx, seeds, moves, lost2 FROM analysis_seeds WHERE run_id = ?1",
+                  ar, seeds_row, err, errlen))
+    return -1;
   for (int p = 0; p < r->nplayers; p++) {
     long long moves = 0;
     for (int n = 0; n <= EGDB_MAX_SEEDS; n++) moves += r->moves_at[p][n];
-    if (moves != analyse_decided(&r->player[p]) || lost[p] != r->player[p].lost2) {
+    if (moves != analyse_decided(&r->player[p]) || ar->lost[p] != r->player[p].lost2) {
       error_set(err, errlen, "store: run %" PRId64 ": analysis_seeds of player %d do not add up to its totals",
-           run_id, p);
+           r->run_id, p);
       return -1;
     }
   }
   return 0;
-fail:
-  sqlite3_finalize(st);
-  return -1;
 }
 
-static int load_mistakes(sqlite3 *db, int64_t run_id, analyse_result *r, char *err,
-                         size_t errlen) {
-  sqlite3_stmt *st = NULL;
-  int rc, cap = 0;
-  if (select_run(db,
-                 "SELECT m.series_no, m.game_no, m.ply, m.player_idx, m.seeds, m.position,"
-                 " m.played, m.best, m.best2, m.played2, m.lost2, m.proven, m.changed,"
-                 " g.variant_idx"
-                 " FROM analysis_mistakes m JOIN games g ON g.run_id = m.run_id AND"
-                 " g.series_no = m.series_no AND g.game_no = m.game_no WHERE m.run_id = ?1"
-                 " ORDER BY m.series_no, m.game_no, m.ply",
-                 run_id, &st, err, errlen))
-    return -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (r->nmistakes == cap) {
-      cap = cap ? 2 * cap : 256;
-      analyse_mistake *v = realloc(r->mistake, (size_t)cap * sizeof *v);
-      if (!v) BAD("out of memory reading the analysis");
-      r->mistake = v;
-    }
-    analyse_mistake *m = &r->mistake[r->nmistakes];
-    memset(m, 0, sizeof *m);
-    int x[13];
-    for (int i = 0; i < 13; i++) x[i] = sqlite3_column_int(st, i);
-    m->series_no = x[0], m->game_no = x[1], m->ply = x[2], m->player = x[3], m->seeds = x[4];
-    const unsigned char *pos = sqlite3_column_text(st, 5);
-    snprintf(m->position, sizeof m->position, "%s", pos ? (const char *)pos : "");
-    m->played = x[6], m->best = x[7], m->best2 = x[8], m->played2 = x[9], m->lost2 = x[10];
-    m->proven = x[11], m->changed = x[12];
-    m->variant_idx = sqlite3_column_int(st, 13);
-    if (m->player < 0 || m->player >= r->nplayers || m->seeds < 1 || m->seeds > r->seeds ||
-        m->played < 0 || m->played >= VARIANT_MAX_PITS || m->best < 0 ||
-        m->best >= VARIANT_MAX_PITS || m->played2 < 0 || m->lost2 <= 0 ||
-        m->lost2 != m->best2 - m->played2 || m->best2 > 2 * m->seeds || m->proven < 0 ||
-        m->proven > 1 || m->changed < 0 || m->changed > 1 || m->ply < 0 || !m->position[0])
-      BAD("analysis_mistakes row of series %d, game %d, ply %d is malformed", m->series_no,
-          m->game_no, m->ply);
-    r->nmistakes++;
+static int mistake_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  analysis_reader *ar = ctx;
+  analyse_result *r = ar->r;
+  if (r->nmistakes == ar->cap) {
+    ar->cap = ar->cap ? 2 * ar->cap : 256;
+    analyse_mistake *v = realloc(r->mistake, (size_t)ar->cap * sizeof *v);
+    if (!v) BAD("out of memory reading the analysis");
+    r->mistake = v;
   }
-  if (select_done(db, st, rc, err, errlen)) return -1;
+  analyse_mistake *m = &r->mistake[r->nmistakes];
+  memset(m, 0, sizeof *m);
+  int x[13];
+  for (int i = 0; i < 13; i++) x[i] = sqlite3_column_int(st, i);
+  m->series_no = x[0], m->game_no = x[1], m->ply = x[2], m->player = x[3], m->seeds = x[4];
+  store_sql_column_copy(st, 5, m->position, sizeof m->position);
+  m->played = x[6], m->best = x[7], m->best2 = x[8], m->played2 = x[9], m->lost2 = x[10];
+  m->proven = x[11], m->changed = x[12];
+  m->variant_idx = sqlite3_column_int(st, 13);
+  if (m->player < 0 || m->player >= r->nplayers || m->seeds < 1 || m->seeds > r->seeds ||
+      m->played < 0 || m->played >= VARIANT_MAX_PITS || m->best < 0 ||
+      m->best >= VARIANT_MAX_PITS || m->played2 < 0 || m->lost2 <= 0 ||
+      m->lost2 != m->best2 - m->played2 || m->best2 > 2 * m->seeds || m->proven < 0 ||
+      m->proven > 1 || m->changed < 0 || m->changed > 1 || m->ply < 0 || !m->position[0])
+    BAD("analysis_mistakes row of series %d, game %d, ply %d is malformed", m->series_no,
+        m->game_no, m->ply);
+  r->nmistakes++;
+  return 0;
+}
+
+static int load_mistakes(sqlite3 *db, analysis_reader *ar, char *err, size_t errlen) {
+  analyse_result *r = ar->r;
+  if (select_rows(db,
+                  "SELECT m.series_no, m.game_no, m.ply, m.player_idx, m.seeds, m.position,"
+                  " m.played, m.best, m.best2, m.played2, m.lost2, m.proven, m.changed,"
+                  " g.variant_idx"
+                  " FROM analysis_mistakes m JOIN games g ON g.run_id = m.run_id AND"
+                  " g.series_no = m.series_no AND g.game_no = m.game_no WHERE m.run_id = ?1"
+                  " ORDER BY m.series_no, m.game_no, m.ply",
+                  ar, mistake_row, err, errlen))
+    return -1;
   long long count[STORE_MAX_PLAYERS] = {0};
   for (int i = 0; i < r->nmistakes; i++) count[r->mistake[i].player]++;
   for (int p = 0; p < r->nplayers; p++)
     if (count[p] != analyse_mistakes(&r->player[p])) {
       error_set(err, errlen, "store: run %" PRId64 ": %lld mistakes stored for player %d, its totals say %lld",
-           run_id, count[p], p, analyse_mistakes(&r->player[p]));
+           r->run_id, count[p], p, analyse_mistakes(&r->player[p]));
       return -1;
     }
   return 0;
-fail:
-  sqlite3_finalize(st);
-  return -1;
 }
 
 #undef BAD
@@ -339,9 +337,10 @@ int analyse_load(store *s, int64_t run_id, analyse_result **out, char *err, size
   r->nplayers = run.nplayers;
   store_run_free(&run);
   sqlite3 *db = store_sqlite(s);
-  int rc = load_players(db, run_id, r, err, errlen);
-  if (!rc) rc = load_seeds(db, run_id, r, err, errlen);
-  if (!rc) rc = load_mistakes(db, run_id, r, err, errlen);
+  analysis_reader ar = {.r = r};
+  int rc = load_players(db, &ar, err, errlen);
+  if (!rc) rc = load_seeds(db, &ar, err, errlen);
+  if (!rc) rc = load_mistakes(db, &ar, err, errlen);
   if (rc) {
     analyse_free(r);
     return rc;

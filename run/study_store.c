@@ -69,37 +69,37 @@ fail:
   return -1;
 }
 
+/* The columns variant_idx to n of variant_metrics (lo and hi may be NULL). */
+#define FIELD(type, m) STORE_SQL_FIELD(type, study_metric, m)
+static const store_sql_field metric_fields[] = {
+    FIELD(INT, variant_idx), FIELD(TEXT, metric), FIELD(REAL, value),
+    FIELD(REAL, lo), FIELD(REAL, hi), FIELD(INT64, n),
+};
+#undef FIELD
+
+/* What study_store_foreach hands its rows to. */
+typedef struct metric_reader {
+  int (*fn)(void *ctx, const study_metric *m);
+  void *ctx;
+} metric_reader;
+
+static int metric_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  const metric_reader *r = ctx;
+  study_metric x;
+  memset(&x, 0, sizeof x);
+  store_sql_read_fields(st, 0, metric_fields, sizeof metric_fields / sizeof metric_fields[0], &x);
+  x.has_interval = sqlite3_column_type(st, 3) != SQLITE_NULL;
+  return r->fn(r->ctx, &x) ? 1 : 0;
+}
+
 int study_store_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const study_metric *m),
                         void *ctx, char *err, size_t errlen) {
-  sqlite3 *db = store_sqlite(s);
-  sqlite3_stmt *st;
   int present = store_tables_ensure(s, &study_store_tables, err, errlen);
   if (present) return present < 0 ? -1 : 0; /* a read-only file without them: no metrics */
-  if (store_sql_prepare(db,
-              "SELECT variant_idx, metric, value, lo, hi, n FROM variant_metrics"
-              " WHERE run_id = ?1 ORDER BY variant_idx, metric",
-              0, &st, err, errlen))
-    return -1;
-  int rc = sqlite3_bind_int64(st, 1, run_id), ret = 0;
-  if (rc != SQLITE_OK) {
-    ret = store_sql_fail(db, err, errlen, "cannot read the study's metrics");
-    goto done;
-  }
-  study_metric x;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    memset(&x, 0, sizeof x);
-    x.variant_idx = sqlite3_column_int(st, 0);
-    store_sql_column_copy(st, 1, x.metric, sizeof x.metric);
-    x.value = sqlite3_column_double(st, 2);
-    x.has_interval = sqlite3_column_type(st, 3) != SQLITE_NULL;
-    x.lo = sqlite3_column_double(st, 3);
-    x.hi = sqlite3_column_double(st, 4);
-    x.n = sqlite3_column_int64(st, 5);
-    if (fn(ctx, &x)) break;
-  }
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    ret = store_sql_fail(db, err, errlen, "cannot read the study's metrics");
-done:
-  sqlite3_finalize(st);
-  return ret;
+  metric_reader r = {fn, ctx};
+  return store_sql_foreach(store_sqlite(s),
+                           "SELECT variant_idx, metric, value, lo, hi, n FROM variant_metrics"
+                           " WHERE run_id = ?1 ORDER BY variant_idx, metric",
+                           run_id, metric_row, &r, err, errlen, "cannot read the study's metrics");
 }

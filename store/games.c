@@ -11,18 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The columns run_id to opening of a game row, in the order of the table. */
+#define FIELD(type, m) STORE_SQL_FIELD(type, store_game, m)
+static const store_sql_field game_fields[] = {
+    FIELD(INT64, run_id), FIELD(INT, series_no), FIELD(INT, game_no), FIELD(INT, variant_idx),
+    FIELD(INT, round), FIELD(INT, a_idx), FIELD(INT, b_idx), FIELD(INT, south_idx),
+    FIELD(INT, north_idx), FIELD(TEXT, opening),
+};
+#undef FIELD
+enum { GAME_NFIELDS = sizeof game_fields / sizeof game_fields[0] };
+
+/* A series row, in the order of the table. */
+#define FIELD(type, m) STORE_SQL_FIELD(type, store_series, m)
+static const store_sql_field series_fields[] = {
+    FIELD(INT64, run_id), FIELD(INT, series_no), FIELD(INT, variant_idx), FIELD(INT, round),
+    FIELD(INT, a_idx), FIELD(INT, b_idx), FIELD(INT, games), FIELD(INT, wins_a),
+    FIELD(INT, wins_b), FIELD(INT, draws), FIELD(INT, winner),
+};
+#undef FIELD
+
 static int bind_game(sqlite3_stmt *st, const store_game *g, char *seed) {
   int seedlen = store_sql_u64_text(g->seed, seed);
-  int rc = sqlite3_bind_int64(st, 1, g->run_id);
-  if (!rc) rc = sqlite3_bind_int(st, 2, g->series_no);
-  if (!rc) rc = sqlite3_bind_int(st, 3, g->game_no);
-  if (!rc) rc = sqlite3_bind_int(st, 4, g->variant_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 5, g->round);
-  if (!rc) rc = sqlite3_bind_int(st, 6, g->a_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 7, g->b_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 8, g->south_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 9, g->north_idx);
-  if (!rc) rc = store_sql_bind_text(st, 10, g->opening, sizeof g->opening);
+  int rc = store_sql_bind_fields(st, 1, game_fields, GAME_NFIELDS, g);
   if (!rc) rc = sqlite3_bind_text(st, 11, g->moves ? g->moves : "", -1, SQLITE_STATIC);
   if (!rc) rc = sqlite3_bind_int(st, 12, g->winner);
   if (!rc) rc = sqlite3_bind_double(st, 13, g->score2[0] / 2.0);
@@ -32,21 +42,6 @@ static int bind_game(sqlite3_stmt *st, const store_game *g, char *seed) {
   if (!rc) rc = store_sql_bind_text(st, 17, g->detail, sizeof g->detail);
   if (!rc) rc = sqlite3_bind_text(st, 18, seed, seedlen, SQLITE_STATIC);
   if (!rc) rc = sqlite3_bind_double(st, 19, g->seconds);
-  return rc;
-}
-
-static int bind_series(sqlite3_stmt *st, const store_series *sr) {
-  int rc = sqlite3_bind_int64(st, 1, sr->run_id);
-  if (!rc) rc = sqlite3_bind_int(st, 2, sr->series_no);
-  if (!rc) rc = sqlite3_bind_int(st, 3, sr->variant_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 4, sr->round);
-  if (!rc) rc = sqlite3_bind_int(st, 5, sr->a_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 6, sr->b_idx);
-  if (!rc) rc = sqlite3_bind_int(st, 7, sr->games);
-  if (!rc) rc = sqlite3_bind_int(st, 8, sr->wins_a);
-  if (!rc) rc = sqlite3_bind_int(st, 9, sr->wins_b);
-  if (!rc) rc = sqlite3_bind_int(st, 10, sr->draws);
-  if (!rc) rc = sqlite3_bind_int(st, 11, sr->winner);
   return rc;
 }
 
@@ -86,7 +81,8 @@ int store_commit(store *s, const store_game *games, int n, const store_series *s
   /* Bound pointers are the caller's: forget them before returning. */
   sqlite3_clear_bindings(s->game_insert);
   for (int i = 0; i < m; i++) {
-    int rc = bind_series(s->series_insert, &series[i]);
+    int rc = store_sql_bind_fields(s->series_insert, 1, series_fields,
+                                   sizeof series_fields / sizeof series_fields[0], &series[i]);
     if (!rc) rc = sqlite3_step(s->series_insert);
     sqlite3_reset(s->series_insert);
     if (rc != SQLITE_DONE) {
@@ -113,48 +109,48 @@ int store_series_finish(store *s, const store_series *sr, char *err, size_t errl
 
 /* What a game row of a run may hold: the run's player count and variants. */
 typedef struct row_rules {
+  int64_t run_id;
   int nplayers, nvariants;
   variant v[STORE_MAX_VARIANTS];
 } row_rules;
 
+/* A variant row (idx, name) of the run into rr, in order. */
+static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  row_rules *rr = ctx;
+  int idx = sqlite3_column_int(st, 0);
+  const char *name = (const char *)sqlite3_column_text(st, 1);
+  char verr[256];
+  if (idx != rr->nvariants || idx >= STORE_MAX_VARIANTS) {
+    error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range",
+              rr->run_id, idx);
+    return -1;
+  }
+  if (variant_parse(name ? name : "", &rr->v[idx], verr, sizeof verr)) {
+    error_set(err, errlen, "store: run %" PRId64 ": stored variant %d: %s", rr->run_id, idx, verr);
+    return -1;
+  }
+  rr->nvariants++;
+  return 0;
+}
+
 /* Reads the run's players and variants for checking its game rows. */
 static int row_rules_load(store *s, int64_t run_id, row_rules *rr, char *err, size_t errlen) {
+  static const char what[] = "cannot read the run's players and variants";
   sqlite3_stmt *st = NULL;
-  int rc;
   memset(rr, 0, sizeof *rr);
+  rr->run_id = run_id;
   if (store_sql_prepare(s->db, "SELECT count(*) FROM players WHERE run_id = ?1", 0, &st, err, errlen))
     return -1;
-  if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) goto sqlfail;
+  if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+    store_sql_fail(s->db, err, errlen, what);
+    sqlite3_finalize(st);
+    return -1;
+  }
   long long np = sqlite3_column_int64(st, 0);
   rr->nplayers = np > STORE_MAX_PLAYERS ? STORE_MAX_PLAYERS : (int)np;
   sqlite3_finalize(st);
-  st = NULL;
-  if (store_sql_prepare(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx", 0, &st, err,
-              errlen))
-    return -1;
-  if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) goto sqlfail;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int idx = sqlite3_column_int(st, 0);
-    const char *name = (const char *)sqlite3_column_text(st, 1);
-    char verr[256];
-    if (idx != rr->nvariants || idx >= STORE_MAX_VARIANTS) {
-      error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range", run_id, idx);
-      goto fail;
-    }
-    if (variant_parse(name ? name : "", &rr->v[idx], verr, sizeof verr)) {
-      error_set(err, errlen, "store: run %" PRId64 ": stored variant %d: %s", run_id, idx, verr);
-      goto fail;
-    }
-    rr->nvariants++;
-  }
-  if (rc != SQLITE_DONE) goto sqlfail;
-  sqlite3_finalize(st);
-  return 0;
-sqlfail:
-  store_sql_fail(s->db, err, errlen, "cannot read the run's players and variants");
-fail:
-  sqlite3_finalize(st);
-  return -1;
+  return store_sql_foreach(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx",
+                           run_id, variant_row, rr, err, errlen, what);
 }
 
 /* "store: WHERE: WHAT", WHAT formatted into at most cap bytes; returns -1. */
@@ -245,16 +241,7 @@ static int game_row_check(const store_game *g, const row_rules *rr, char *err, s
 static int game_from_row(sqlite3_stmt *st, int64_t run_id, store_game *g, char *err,
                          size_t errlen) {
   memset(g, 0, sizeof *g);
-  g->run_id = sqlite3_column_int64(st, 0);
-  g->series_no = sqlite3_column_int(st, 1);
-  g->game_no = sqlite3_column_int(st, 2);
-  g->variant_idx = sqlite3_column_int(st, 3);
-  g->round = sqlite3_column_int(st, 4);
-  g->a_idx = sqlite3_column_int(st, 5);
-  g->b_idx = sqlite3_column_int(st, 6);
-  g->south_idx = sqlite3_column_int(st, 7);
-  g->north_idx = sqlite3_column_int(st, 8);
-  store_sql_column_copy(st, 9, g->opening, sizeof g->opening);
+  store_sql_read_fields(st, 0, game_fields, GAME_NFIELDS, g);
   const unsigned char *moves = sqlite3_column_text(st, 10);
   g->moves = moves ? (const char *)moves : "";
   g->winner = sqlite3_column_int(st, 11);
@@ -284,42 +271,38 @@ static int game_from_row(sqlite3_stmt *st, int64_t run_id, store_game *g, char *
   return 0;
 }
 
+/* What store_games_foreach reads its rows with and hands them to. */
+typedef struct games_reader {
+  row_rules rr;
+  store_game g;
+  int (*fn)(void *ctx, const store_game *g);
+  void *ctx;
+} games_reader;
+
+/* Every row is checked before fn sees it: a database is input. */
+static int game_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  games_reader *r = ctx;
+  if (game_from_row(st, r->rr.run_id, &r->g, err, errlen) ||
+      game_row_check(&r->g, &r->rr, err, errlen))
+    return -1;
+  return r->fn(r->ctx, &r->g) ? 1 : 0;
+}
+
 int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_game *g),
                         void *ctx, char *err, size_t errlen) {
-  /* Every row is checked before fn sees it: a database is input. */
-  row_rules *rr = malloc(sizeof *rr);
-  if (!rr) {
-    error_set(err, errlen, "store: out of memory reading games");
-    return -1;
+  games_reader *r = malloc(sizeof *r);
+  int ret = -1;
+  if (!r) error_set(err, errlen, "store: out of memory reading games");
+  else if (!row_rules_load(s, run_id, &r->rr, err, errlen)) {
+    r->fn = fn;
+    r->ctx = ctx;
+    /* A statement of its own (not cached), so that fn may use the store. */
+    ret = store_sql_foreach(s->db,
+                            "SELECT " GAME_COLUMNS " FROM games WHERE run_id = ?1"
+                            " ORDER BY series_no, game_no",
+                            run_id, game_row, r, err, errlen, "cannot read games");
   }
-  if (row_rules_load(s, run_id, rr, err, errlen)) {
-    free(rr);
-    return -1;
-  }
-  /* A statement of its own (not cached), so that fn may use the store. */
-  sqlite3_stmt *st;
-  if (store_sql_prepare(s->db,
-                        "SELECT " GAME_COLUMNS " FROM games WHERE run_id = ?1"
-                        " ORDER BY series_no, game_no",
-                        0, &st, err, errlen)) {
-    free(rr);
-    return -1;
-  }
-  store_game g;
-  int rc = sqlite3_bind_int64(st, 1, run_id), ret = 0;
-  if (rc != SQLITE_OK) rc = SQLITE_ERROR;
-  else
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      if (game_from_row(st, run_id, &g, err, errlen) || game_row_check(&g, rr, err, errlen)) {
-        ret = -1;
-        break;
-      }
-      if (fn(ctx, &g)) break;
-    }
-  if (!ret && rc != SQLITE_DONE && rc != SQLITE_ROW)
-    ret = store_sql_fail(s->db, err, errlen, "cannot read games");
-  sqlite3_finalize(st);
-  free(rr);
+  free(r);
   return ret;
 }
 

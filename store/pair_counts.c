@@ -115,10 +115,6 @@ static int scan_oom(pair_scan *ps) {
   return -1;
 }
 
-static int scan_sqlfail(pair_scan *ps) {
-  return store_sql_fail(ps->db, ps->err, ps->errlen, "cannot aggregate games");
-}
-
 /* Every run asked for must exist. */
 static int runs_exist(sqlite3 *db, const int64_t *runs, int nruns, char *err, size_t errlen) {
   sqlite3_stmt *st;
@@ -163,32 +159,27 @@ static int prepare_runs(pair_scan *ps, const char *what, const char *col, const 
   return rc;
 }
 
-/* After the rows of st: finalizes it; -1 when they ended on an error. */
-static int rows_done(pair_scan *ps, sqlite3_stmt *st, int rc) {
-  int ret = rc == SQLITE_DONE ? 0 : scan_sqlfail(ps);
-  sqlite3_finalize(st);
-  return ret;
+/* Calls row(ps, …) for each row of prepare_runs(ps, what, col, tail). */
+static int scan_rows(pair_scan *ps, const char *what, const char *col, const char *tail,
+                     store_sql_row_fn row) {
+  sqlite3_stmt *st;
+  if (prepare_runs(ps, what, col, tail, &st)) return -1;
+  return store_sql_rows(ps->db, st, row, ps, ps->err, ps->errlen, "cannot aggregate games");
 }
 
-/* The runs asked for (or every run), by id. */
-static int load_runs(pair_scan *ps) {
-  sqlite3_stmt *st;
-  int rc;
-  if (prepare_runs(ps, "id FROM runs", "id", " ORDER BY id", &st)) return -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    run_names *v = realloc(ps->rn, (size_t)(ps->nrn + 1) * sizeof *v);
-    if (!v) {
-      sqlite3_finalize(st);
-      return scan_oom(ps);
-    }
-    ps->rn = v;
-    run_names *x = &v[ps->nrn++];
-    x->run = sqlite3_column_int64(st, 0);
-    for (int i = 0; i < STORE_MAX_PLAYERS; i++) x->name_id[i] = -1;
-    for (int i = 0; i < STORE_MAX_VARIANTS; i++) x->variant_ok[i] = 0;
-    x->nplayers = x->nvariants = 0;
-  }
-  return rows_done(ps, st, rc);
+/* A run asked for (or any run), by id. */
+static int run_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  pair_scan *ps = ctx;
+  (void)err, (void)errlen;
+  run_names *v = realloc(ps->rn, (size_t)(ps->nrn + 1) * sizeof *v);
+  if (!v) return scan_oom(ps);
+  ps->rn = v;
+  run_names *x = &v[ps->nrn++];
+  x->run = sqlite3_column_int64(st, 0);
+  for (int i = 0; i < STORE_MAX_PLAYERS; i++) x->name_id[i] = -1;
+  for (int i = 0; i < STORE_MAX_VARIANTS; i++) x->variant_ok[i] = 0;
+  x->nplayers = x->nvariants = 0;
+  return 0;
 }
 
 /* The index of run id in ps->rn (sorted by id), -1 when it is not there. */
@@ -203,38 +194,32 @@ static int run_index(const pair_scan *ps, int64_t id) {
   return -1;
 }
 
-/* The runs' players, by name. */
-static int load_players(pair_scan *ps) {
-  sqlite3_stmt *st;
-  int rc;
-  if (prepare_runs(ps, "run_id, idx, name FROM players", "run_id", "", &st)) return -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
-    const char *name = (const char *)sqlite3_column_text(st, 2);
-    if (r < 0 || idx < 0 || idx >= STORE_MAX_PLAYERS) continue;
-    if ((ps->rn[r].name_id[idx] = name_id(&ps->names, name ? name : "")) < 0) {
-      sqlite3_finalize(st);
-      return scan_oom(ps);
-    }
-    if (idx + 1 > ps->rn[r].nplayers) ps->rn[r].nplayers = idx + 1;
+/* A (run_id, idx, name) row of players or of variants (a game row's
+ * indices are checked against them): a player's name id, or whether the
+ * variant passes the filter. Rows of runs not asked for are passed over. */
+static int member_row(pair_scan *ps, sqlite3_stmt *st, int variants) {
+  int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
+  const char *name = (const char *)sqlite3_column_text(st, 2);
+  if (r < 0 || idx < 0 || idx >= (variants ? STORE_MAX_VARIANTS : STORE_MAX_PLAYERS)) return 0;
+  run_names *x = &ps->rn[r];
+  if (variants) {
+    x->variant_ok[idx] = !ps->vfilter || (name && !strcmp(name, ps->vfilter));
+    if (idx + 1 > x->nvariants) x->nvariants = idx + 1;
+    return 0;
   }
-  return rows_done(ps, st, rc);
+  if ((x->name_id[idx] = name_id(&ps->names, name ? name : "")) < 0) return scan_oom(ps);
+  if (idx + 1 > x->nplayers) x->nplayers = idx + 1;
+  return 0;
 }
 
-/* Every run's variants (a game row's index is checked against them); those
- * that pass the filter are counted. */
-static int load_variants(pair_scan *ps) {
-  sqlite3_stmt *st;
-  int rc;
-  if (prepare_runs(ps, "run_id, idx, name FROM variants", "run_id", "", &st)) return -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
-    const char *name = (const char *)sqlite3_column_text(st, 2);
-    if (r < 0 || idx < 0 || idx >= STORE_MAX_VARIANTS) continue;
-    ps->rn[r].variant_ok[idx] = !ps->vfilter || (name && !strcmp(name, ps->vfilter));
-    if (idx + 1 > ps->rn[r].nvariants) ps->rn[r].nvariants = idx + 1;
-  }
-  return rows_done(ps, st, rc);
+static int player_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  return member_row(ctx, st, 0);
+}
+
+static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  return member_row(ctx, st, 1);
 }
 
 /* The columns of a game row the scan reads. */
@@ -310,7 +295,9 @@ static int count_game(pair_scan *ps, const game_row *g) {
 }
 
 /* One row of the scan. */
-static int scan_row(pair_scan *ps, sqlite3_stmt *st) {
+static int scan_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  pair_scan *ps = ctx;
+  (void)err, (void)errlen;
   game_row g = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
                 sqlite3_column_int(st, 2),   sqlite3_column_int(st, 3),
                 sqlite3_column_int(st, 4),   sqlite3_column_int(st, 5),
@@ -321,23 +308,19 @@ static int scan_row(pair_scan *ps, sqlite3_stmt *st) {
   return ps->acc ? count_game(ps, &g) : 0;
 }
 
-/* The scan, in the order of the games' UNIQUE index. */
-static int scan_games(pair_scan *ps) {
-  sqlite3_stmt *st;
-  int rc;
-  if (prepare_runs(ps,
-                   "run_id, series_no, game_no, variant_idx, a_idx, b_idx, winner, south_idx"
-                   " FROM games",
-                   "run_id", " ORDER BY run_id, series_no, game_no", &st))
+/* The runs asked for (or every run), their players and variants, then the
+ * scan of the games in the order of their UNIQUE index. */
+static int scan(pair_scan *ps) {
+  if (scan_rows(ps, "id FROM runs", "id", " ORDER BY id", run_row) ||
+      scan_rows(ps, "run_id, idx, name FROM players", "run_id", "", player_row) ||
+      scan_rows(ps, "run_id, idx, name FROM variants", "run_id", "", variant_row))
     return -1;
   ps->cur_run = ps->prev_run = -1;
   ps->cur_series = ps->prev_series = ps->prev_game = ps->r = -1;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-    if (scan_row(ps, st)) {
-      sqlite3_finalize(st);
-      return -1;
-    }
-  return rows_done(ps, st, rc);
+  return scan_rows(ps,
+                   "run_id, series_no, game_no, variant_idx, a_idx, b_idx, winner, south_idx"
+                   " FROM games",
+                   "run_id", " ORDER BY run_id, series_no, game_no", scan_row);
 }
 
 /* Out: the pairs with their names, sorted. */
@@ -372,7 +355,7 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
   pair_scan ps = {.db = s->db, .nruns = nruns, .vfilter = vfilter, .err = err, .errlen = errlen};
   int ret = -1;
   if (!(ps.in = runs_text(runs, nruns))) scan_oom(&ps);
-  else if (!load_runs(&ps) && !load_players(&ps) && !load_variants(&ps) && !scan_games(&ps))
+  else if (!scan(&ps))
     ret = pairs_out(&ps, out, n);
   free(ps.rn);
   free(ps.names.v);

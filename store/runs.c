@@ -105,67 +105,70 @@ fail:
   return -1;
 }
 
-/* A copy of a text column (NULL is ""); NULL when out of memory. */
-static int load_members(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
-  sqlite3_stmt *st = NULL;
-  int rc;
-  if (store_sql_prepare(s->db, "SELECT idx, name, spec FROM players WHERE run_id = ?1 ORDER BY idx", 0, &st,
-              err, errlen))
-    return -1;
-  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int idx = sqlite3_column_int(st, 0);
-    if (idx != run->nplayers || idx >= STORE_MAX_PLAYERS) {
-      error_set(err, errlen, "store: run %" PRId64 ": player index %d out of order or range", id, idx);
-      goto fail;
-    }
-    const char *name = (const char *)sqlite3_column_text(st, 1);
-    const char *spec = (const char *)sqlite3_column_text(st, 2);
-    if (store_run_add_player(run, name, spec)) goto oom;
-  }
-  if (rc != SQLITE_DONE) goto sqlfail;
-  sqlite3_finalize(st);
-  if (store_sql_prepare(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx", 0, &st, err,
-              errlen))
-    return -1;
-  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int idx = sqlite3_column_int(st, 0);
-    if (idx != run->nvariants || idx >= STORE_MAX_VARIANTS) {
-      error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range", id, idx);
-      goto fail;
-    }
-    if (store_run_add_variant(run, (const char *)sqlite3_column_text(st, 1))) goto oom;
-  }
-  if (rc != SQLITE_DONE) goto sqlfail;
-  sqlite3_finalize(st);
-  if (store_sql_prepare(s->db, "SELECT key, type, value FROM run_config WHERE run_id = ?1 ORDER BY key", 0,
-              &st, err, errlen))
-    return -1;
-  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *key = (const char *)sqlite3_column_text(st, 0);
-    const char *type = (const char *)sqlite3_column_text(st, 1);
-    const char *value = (const char *)sqlite3_column_text(st, 2);
-    store_config *c = store_sql_config_slot(run, key ? key : "");
-    if (!c) goto oom;
-    if (store_sql_config_parse(c, type, value)) {
-      error_set(err, errlen, "store: run %" PRId64 ": setting '%s' has a bad type or value (%s '%s')", id,
-           key ? key : "", type ? type : "NULL", value ? value : "NULL");
-      goto fail;
-    }
-  }
-  if (rc != SQLITE_DONE) goto sqlfail;
-  sqlite3_finalize(st);
-  return 0;
-oom:
-  error_set(err, errlen, "store: out of memory reading run %" PRId64, id);
-  goto fail;
-sqlfail:
-  error_set(err, errlen, "store: cannot read run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
-fail:
-  sqlite3_finalize(st);
+/* A run's rows of one table being read into it. */
+typedef struct member_reader {
+  int64_t id;
+  store_run *run;
+} member_reader;
+
+/* 0 when column 0 of st is the index of the next member (have) and below
+ * max; else -1 with "store: run ID: WHAT index I out of order or range". */
+static int member_index(const member_reader *m, sqlite3_stmt *st, int have, int max,
+                        const char *what, char *err, size_t errlen) {
+  int idx = sqlite3_column_int(st, 0);
+  if (idx == have && idx < max) return 0;
+  error_set(err, errlen, "store: run %" PRId64 ": %s index %d out of order or range", m->id, what, idx);
   return -1;
+}
+
+static int member_oom(const member_reader *m, char *err, size_t errlen) {
+  error_set(err, errlen, "store: out of memory reading run %" PRId64, m->id);
+  return -1;
+}
+
+static int player_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  const member_reader *m = ctx;
+  if (member_index(m, st, m->run->nplayers, STORE_MAX_PLAYERS, "player", err, errlen)) return -1;
+  const char *name = (const char *)sqlite3_column_text(st, 1);
+  const char *spec = (const char *)sqlite3_column_text(st, 2);
+  return store_run_add_player(m->run, name, spec) ? member_oom(m, err, errlen) : 0;
+}
+
+static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  const member_reader *m = ctx;
+  if (member_index(m, st, m->run->nvariants, STORE_MAX_VARIANTS, "variant", err, errlen)) return -1;
+  if (store_run_add_variant(m->run, (const char *)sqlite3_column_text(st, 1)))
+    return member_oom(m, err, errlen);
+  return 0;
+}
+
+static int config_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  const member_reader *m = ctx;
+  const char *key = (const char *)sqlite3_column_text(st, 0);
+  const char *type = (const char *)sqlite3_column_text(st, 1);
+  const char *value = (const char *)sqlite3_column_text(st, 2);
+  store_config *c = store_sql_config_slot(m->run, key ? key : "");
+  if (!c) return member_oom(m, err, errlen);
+  if (store_sql_config_parse(c, type, value)) {
+    error_set(err, errlen, "store: run %" PRId64 ": setting '%s' has a bad type or value (%s '%s')", m->id,
+         key ? key : "", type ? type : "NULL", value ? value : "NULL");
+    return -1;
+  }
+  return 0;
+}
+
+/* The run's players, variants and settings. */
+static int load_members(store *s, int64_t id, store_run *run, char *err, size_t errlen) {
+  member_reader m = {id, run};
+  char what[64];
+  snprintf(what, sizeof what, "cannot read run %" PRId64, id);
+  if (store_sql_foreach(s->db, "SELECT idx, name, spec FROM players WHERE run_id = ?1 ORDER BY idx", id,
+                        player_row, &m, err, errlen, what) ||
+      store_sql_foreach(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx", id,
+                        variant_row, &m, err, errlen, what))
+    return -1;
+  return store_sql_foreach(s->db, "SELECT key, type, value FROM run_config WHERE run_id = ?1 ORDER BY key",
+                           id, config_row, &m, err, errlen, what);
 }
 
 #define RUN_COLUMNS                                                                                \
@@ -257,61 +260,66 @@ int store_run_status(store *s, int64_t id, store_status status, char *err, size_
   return 0;
 }
 
-int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx, char *err,
-                       size_t errlen) {
-  sqlite3_stmt *st;
+/* What store_runs_foreach reads its rows with and hands them to. */
+typedef struct runs_reader {
+  store *s;
+  int (*fn)(void *ctx, const store_run *r);
+  void *ctx;
+} runs_reader;
+
+static int runs_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  const runs_reader *r = ctx;
   store_run run;
-  if (store_sql_prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs ORDER BY id DESC", 0, &st, err, errlen))
-    return -1;
-  int rc, ret = 0;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (run_from_row(st, &run, err, errlen) || load_members(s, run.id, &run, err, errlen)) {
-      store_run_free(&run);
-      ret = -1;
-      break;
-    }
-    int stop = fn(ctx, &run);
-    store_run_free(&run);
-    if (stop) break;
-  }
-  if (ret == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
-    ret = store_sql_fail(s->db, err, errlen, "cannot list runs");
-  sqlite3_finalize(st);
+  int ret = -1;
+  if (!run_from_row(st, &run, err, errlen) && !load_members(r->s, run.id, &run, err, errlen))
+    ret = r->fn(r->ctx, &run) ? 1 : 0;
+  store_run_free(&run);
   return ret;
 }
 
-int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, size_t errlen) {
+int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx, char *err,
+                       size_t errlen) {
   sqlite3_stmt *st;
-  char **v = NULL;
-  int k = 0, rc;
-  *out = NULL;
-  *n = 0;
-  if (store_sql_prepare(s->db, "SELECT idx, position FROM run_openings WHERE run_id = ?1 ORDER BY idx", 0,
-              &st, err, errlen))
+  runs_reader r = {s, fn, ctx};
+  if (store_sql_prepare(s->db, "SELECT " RUN_COLUMNS " FROM runs ORDER BY id DESC", 0, &st, err, errlen))
     return -1;
-  if (sqlite3_bind_int64(st, 1, id)) goto sqlfail;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (sqlite3_column_int64(st, 0) != k) {
-      error_set(err, errlen, "store: run %" PRId64 ": opening %lld out of order (expected %d)", id,
-           (long long)sqlite3_column_int64(st, 0), k);
-      goto fail;
-    }
-    if (store_sql_strings_add(&v, k, (const char *)sqlite3_column_text(st, 1))) {
-      error_set(err, errlen, "store: out of memory reading the openings of run %" PRId64, id);
-      goto fail;
-    }
-    k++;
-  }
-  if (rc != SQLITE_DONE) goto sqlfail;
-  sqlite3_finalize(st);
-  *out = v;
-  *n = k;
-  return 0;
-sqlfail:
-  error_set(err, errlen, "store: cannot read the openings of run %" PRId64 ": %s", id, sqlite3_errmsg(s->db));
-fail:
-  sqlite3_finalize(st);
-  store_strings_free(v, k);
-  return -1;
+  return store_sql_rows(s->db, st, runs_row, &r, err, errlen, "cannot list runs");
 }
 
+/* The openings of a run being read. */
+typedef struct openings_reader {
+  int64_t id;
+  char **v;
+  int k;
+} openings_reader;
+
+static int opening_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  openings_reader *o = ctx;
+  if (sqlite3_column_int64(st, 0) != o->k) {
+    error_set(err, errlen, "store: run %" PRId64 ": opening %lld out of order (expected %d)", o->id,
+         (long long)sqlite3_column_int64(st, 0), o->k);
+    return -1;
+  }
+  if (store_sql_strings_add(&o->v, o->k, (const char *)sqlite3_column_text(st, 1))) {
+    error_set(err, errlen, "store: out of memory reading the openings of run %" PRId64, o->id);
+    return -1;
+  }
+  o->k++;
+  return 0;
+}
+
+int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, size_t errlen) {
+  openings_reader o = {id, NULL, 0};
+  char what[80];
+  snprintf(what, sizeof what, "cannot read the openings of run %" PRId64, id);
+  *out = NULL;
+  *n = 0;
+  if (store_sql_foreach(s->db, "SELECT idx, position FROM run_openings WHERE run_id = ?1 ORDER BY idx", id,
+                        opening_row, &o, err, errlen, what)) {
+    store_strings_free(o.v, o.k);
+    return -1;
+  }
+  *out = o.v;
+  *n = o.k;
+  return 0;
+}

@@ -283,14 +283,11 @@ sqlite3 *store_sqlite(store *s) { return s->db; }
 
 void store_close(store *s) {
   if (!s) return;
-  sqlite3_finalize(s->begin);
-  sqlite3_finalize(s->commit);
-  sqlite3_finalize(s->rollback);
-  sqlite3_finalize(s->game_insert);
-  sqlite3_finalize(s->series_insert);
-  sqlite3_finalize(s->games_count);
-  /* Every statement is finalized, so close cannot be busy; the last
-   * connection checkpoints the WAL into the database here. */
+  /* Every statement of the connection (the cached ones) is finalized, so
+   * close cannot be busy; the last connection checkpoints the WAL into the
+   * database here. */
+  sqlite3_stmt *st;
+  while (s->db && (st = sqlite3_next_stmt(s->db, NULL))) sqlite3_finalize(st);
   sqlite3_close(s->db);
   free(s->path);
   free(s);

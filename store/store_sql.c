@@ -72,6 +72,83 @@ void store_sql_rollback(store *s) {
   }
 }
 
+int store_sql_rows(sqlite3 *db, sqlite3_stmt *st, store_sql_row_fn row, void *ctx, char *err,
+                   size_t errlen, const char *what) {
+  int rc, ret = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && !(ret = row(ctx, st, err, errlen))) {
+  }
+  if (ret == 0 && rc != SQLITE_DONE) ret = store_sql_fail(db, err, errlen, what);
+  sqlite3_finalize(st);
+  return ret < 0 ? -1 : 0;
+}
+
+int store_sql_foreach(sqlite3 *db, const char *sql, int64_t id, store_sql_row_fn row, void *ctx,
+                      char *err, size_t errlen, const char *what) {
+  sqlite3_stmt *st;
+  if (store_sql_prepare(db, sql, 0, &st, err, errlen)) return -1;
+  if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
+    store_sql_fail(db, err, errlen, what);
+    sqlite3_finalize(st);
+    return -1;
+  }
+  return store_sql_rows(db, st, row, ctx, err, errlen, what);
+}
+
+int store_sql_bind_fields(sqlite3_stmt *st, int first, const store_sql_field *f, int n,
+                          const void *row) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    const char *p = (const char *)row + f[i].offset;
+    int iv;
+    long long lv;
+    double dv;
+    switch (f[i].type) {
+    case STORE_SQL_INT:
+      memcpy(&iv, p, sizeof iv);
+      rc = sqlite3_bind_int(st, first + i, iv);
+      break;
+    case STORE_SQL_INT64:
+      memcpy(&lv, p, sizeof lv);
+      rc = sqlite3_bind_int64(st, first + i, lv);
+      break;
+    case STORE_SQL_REAL:
+      memcpy(&dv, p, sizeof dv);
+      rc = sqlite3_bind_double(st, first + i, dv);
+      break;
+    case STORE_SQL_TEXT:
+      rc = store_sql_bind_text(st, first + i, p, f[i].size);
+      break;
+    }
+  }
+  return rc;
+}
+
+void store_sql_read_fields(sqlite3_stmt *st, int first, const store_sql_field *f, int n, void *row) {
+  for (int i = 0; i < n; i++) {
+    char *p = (char *)row + f[i].offset;
+    int iv;
+    long long lv;
+    double dv;
+    switch (f[i].type) {
+    case STORE_SQL_INT:
+      iv = sqlite3_column_int(st, first + i);
+      memcpy(p, &iv, sizeof iv);
+      break;
+    case STORE_SQL_INT64:
+      lv = sqlite3_column_int64(st, first + i);
+      memcpy(p, &lv, sizeof lv);
+      break;
+    case STORE_SQL_REAL:
+      dv = sqlite3_column_double(st, first + i);
+      memcpy(p, &dv, sizeof dv);
+      break;
+    case STORE_SQL_TEXT:
+      store_sql_column_copy(st, first + i, p, f[i].size);
+      break;
+    }
+  }
+}
+
 int store_sql_bind_text(sqlite3_stmt *st, int i, const char *text, size_t cap) {
   size_t n = text ? strnlen(text, cap) : 0;
   return sqlite3_bind_text(st, i, text ? text : "", (int)n, SQLITE_STATIC);

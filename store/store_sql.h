@@ -59,6 +59,38 @@ void store_sql_now(char *buf, size_t len);
  * memory. */
 int store_sql_strings_add(char ***v, int n, const char *text);
 
+/* A row reader for store_sql_rows and store_sql_foreach: reads the row st
+ * stands on. Returns 0 for the next row, 1 to stop (not an error), or -1
+ * on an error it has written into err. */
+typedef int (*store_sql_row_fn)(void *ctx, sqlite3_stmt *st, char *err, size_t errlen);
+/* Calls row for each row of the prepared st, then finalizes st. An SQLite
+ * error is "store: WHAT: <sqlite3_errmsg>". 0, or -1. */
+int store_sql_rows(sqlite3 *db, sqlite3_stmt *st, store_sql_row_fn row, void *ctx, char *err,
+                   size_t errlen, const char *what);
+/* Prepares sql with id bound to ?1 and calls row for each of its rows, as
+ * store_sql_rows. */
+int store_sql_foreach(sqlite3 *db, const char *sql, int64_t id, store_sql_row_fn row, void *ctx,
+                      char *err, size_t errlen, const char *what);
+
+/* A member of a row struct as a column: its SQL type, where it is in the
+ * struct and its size (a text member is a char array, copied up to its
+ * size). A table of them describes a row once for binding and reading. */
+typedef enum store_sql_type { STORE_SQL_INT, STORE_SQL_INT64, STORE_SQL_REAL, STORE_SQL_TEXT } store_sql_type;
+typedef struct store_sql_field {
+  store_sql_type type;
+  size_t offset, size;
+} store_sql_field;
+/* STORE_SQL_FIELD(INT64, store_tuning, wins): an int (INT), an int64_t or
+ * long long (INT64), a double (REAL) or a char array (TEXT). */
+#define STORE_SQL_FIELD(type, T, member)                                                          \
+  { STORE_SQL_##type, offsetof(T, member), sizeof(((T *)0)->member) }
+/* Binds the n members f of row to ?first, ?first+1, …: the first SQLite
+ * error code, or SQLITE_OK. Text is not copied. */
+int store_sql_bind_fields(sqlite3_stmt *st, int first, const store_sql_field *f, int n,
+                          const void *row);
+/* Reads columns first, first+1, … into the n members f of row. */
+void store_sql_read_fields(sqlite3_stmt *st, int first, const store_sql_field *f, int n, void *row);
+
 /* ---- run.c: a setting's value as stored in run_config ---- */
 
 /* Binds setting i of r as a run_config row of run id (?1 to ?4). */
