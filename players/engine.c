@@ -832,15 +832,9 @@ static int create(player *p, char *err, size_t errlen) {
     error_set(err, errlen, "engine: cmd=PROGRAM is missing (e.g. engine:cmd=./aalina,movetime=1000)");
     return -1;
   }
-  eng *e = calloc(1, sizeof *e);
-  if (!e) {
-    error_set(err, errlen, "engine: out of memory");
-    return -1;
-  }
-  p->data = e;
-  p->new_game = new_game;
-  p->choose = choose;
-  p->destroy = destroy;
+  static const player_hooks hooks = {new_game, choose, destroy, NULL, NULL};
+  eng *e = player_setup(p, &hooks, sizeof *e, err, errlen);
+  if (!e) return -1;
   e->to_fd = e->from_fd = -1;
   e->movetime = (int)player_config_int(c, "movetime");
   e->depth = (int)player_config_int(c, "depth");

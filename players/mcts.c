@@ -553,17 +553,9 @@ static int set_param(player *p, const char *name, double value, char *err, size_
 }
 
 static int create(player *p, char *err, size_t errlen) {
-  mcts *s = calloc(1, sizeof *s);
-  if (!s) {
-    error_set(err, errlen, "mcts: out of memory");
-    return -1;
-  }
-  p->data = s;
-  p->choose = choose;
-  p->new_game = new_game;
-  p->destroy = destroy;
-  p->params = params;
-  p->set_param = set_param;
+  static const player_hooks hooks = {new_game, choose, destroy, params, set_param};
+  mcts *s = player_setup(p, &hooks, sizeof *s, err, errlen);
+  if (!s) return -1;
   const player_config *c = &p->config;
   if (tablebase_init(&s->tb, player_config_text(c, "egdb"), err, errlen)) {
     destroy(p);

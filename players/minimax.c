@@ -603,17 +603,9 @@ static int set_param(player *p, const char *name, double value, char *err, size_
 }
 
 static int create(player *p, char *err, size_t errlen) {
-  mm *s = calloc(1, sizeof *s);
-  if (!s) {
-    error_set(err, errlen, "minimax: out of memory");
-    return -1;
-  }
-  p->data = s;
-  p->choose = choose;
-  p->new_game = new_game;
-  p->destroy = destroy;
-  p->params = params;
-  p->set_param = set_param;
+  static const player_hooks hooks = {new_game, choose, destroy, params, set_param};
+  mm *s = player_setup(p, &hooks, sizeof *s, err, errlen);
+  if (!s) return -1;
   const player_config *c = &p->config;
   s->depth = (int)player_config_int(c, "depth");
   s->nodes_limit = player_config_int(c, "nodes");

@@ -86,15 +86,9 @@ static void destroy(player *p) {
 }
 
 static int create(player *p, char *err, size_t errlen) {
-  pf *s = calloc(1, sizeof *s);
-  if (!s) {
-    error_set(err, errlen, "perfect: out of memory");
-    return -1;
-  }
-  p->data = s;
-  p->choose = choose;
-  p->new_game = new_game;
-  p->destroy = destroy;
+  static const player_hooks hooks = {new_game, choose, destroy, NULL, NULL};
+  pf *s = player_setup(p, &hooks, sizeof *s, err, errlen);
+  if (!s) return -1;
   const char *dir = player_config_text(&p->config, "egdb");
   if (tablebase_init(&s->tb, dir && strcmp(dir, "off") ? dir : "auto", err, errlen)) {
     destroy(p);

@@ -421,3 +421,18 @@ static void print_type(FILE *f, const player_type *t) {
 }
 
 void player_type_help(void *file, const player_type *t) { print_type(file, t); }
+
+void *player_setup(player *p, const player_hooks *h, size_t size, char *err, size_t errlen) {
+  void *data = calloc(1, size);
+  if (!data) {
+    error_set(err, errlen, "%s: out of memory", p->config.type->name);
+    return NULL;
+  }
+  p->data = data;
+  p->new_game = h->new_game;
+  p->choose = h->choose;
+  p->destroy = h->destroy;
+  p->params = h->params;
+  p->set_param = h->set_param;
+  return data;
+}

@@ -181,6 +181,21 @@ typedef struct player_type {
   int external;
 } player_type;
 
+/* The hooks a player type's create sets (choose at least). */
+typedef struct player_hooks {
+  int (*new_game)(player *p, const variant *v, char *err, size_t errlen);
+  player_status (*choose)(player *p, const game *g, const player_limits *lim, int *move,
+                          player_info *info, char *err, size_t errlen);
+  void (*destroy)(player *p);
+  const player_param_info *(*params)(const player *p);
+  int (*set_param)(player *p, const char *name, double value, char *err, size_t errlen);
+} player_hooks;
+
+/* For a type's create: sets p's hooks from h and gives p size zeroed bytes
+ * of data (p->data). Returns p->data, or NULL with "TYPE: out of memory" in
+ * err (p unchanged). */
+void *player_setup(player *p, const player_hooks *h, size_t size, char *err, size_t errlen);
+
 /* Built-in types, NULL-terminated. The registry (players/registry.c, above
  * players/level and players/plugin) implements this, player_find_type,
  * player_parse_spec, player_config_free, player_create, player_free and

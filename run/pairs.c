@@ -148,13 +148,8 @@ static void release_schedule(runner_schedule *s) {
 }
 
 static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
-  remote_pairs *rp = calloc(1, sizeof *rp);
-  if (!rp) {
-    error_set(err, errlen, "out of memory");
-    return -1;
-  }
-  memset(s, 0, sizeof *s);
-  s->ctx = rp;
+  remote_pairs *rp = runner_schedule_ctx(s, sizeof *rp, err, errlen);
+  if (!rp) return -1;
   rp->pr.job = &rp->job;
   char vs[256];
   for (int i = 0; i < 2; i++) rp->spec[i] = pack_get_strdup(in);

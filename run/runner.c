@@ -663,3 +663,10 @@ int runner_run(const runner_schedule *s, const runner_sink *k, const runner_conf
   if (out) *out = d.stats;
   return rc;
 }
+
+void *runner_schedule_ctx(runner_schedule *s, size_t size, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  s->ctx = calloc(1, size);
+  if (!s->ctx) error_set(err, errlen, "out of memory");
+  return s->ctx;
+}

@@ -93,6 +93,11 @@ typedef struct runner_kind {
   void (*release)(runner_schedule *s);
 } runner_kind;
 
+/* For a kind's unpack: clears *s and gives it size zeroed bytes of context
+ * (s->ctx, which the kind's release frees). Returns s->ctx, or NULL with
+ * "out of memory" in err. */
+void *runner_schedule_ctx(runner_schedule *s, size_t size, char *err, size_t errlen);
+
 /* A finished game. */
 typedef struct runner_result {
   long long job;

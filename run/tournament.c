@@ -1055,13 +1055,8 @@ static void release_schedule(runner_schedule *s) {
 }
 
 static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
-  remote_play *rp = calloc(1, sizeof *rp);
-  if (!rp) {
-    error_set(err, errlen, "out of memory");
-    return -1;
-  }
-  memset(s, 0, sizeof *s);
-  s->ctx = rp;
+  remote_play *rp = runner_schedule_ctx(s, sizeof *rp, err, errlen);
+  if (!rp) return -1;
   tournament *t = &rp->t;
   store_run *r = &t->run;
   play *pl = &rp->pl;

@@ -326,13 +326,8 @@ static void sp_release(runner_schedule *s) {
 }
 
 static int sp_unpack(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
-  remote_selfplay *r = calloc(1, sizeof *r);
-  if (!r) {
-    error_set(err, errlen, "out of memory");
-    return -1;
-  }
-  memset(s, 0, sizeof *s);
-  s->ctx = r;
+  remote_selfplay *r = runner_schedule_ctx(s, sizeof *r, err, errlen);
+  if (!r) return -1;
   r->spec = pack_get_strdup(in);
   uint64_t n = pack_get_u64(in);
   if (n && n != EVAL_N) in->failed = 1;
