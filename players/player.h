@@ -135,6 +135,28 @@ typedef struct player_param {
 typedef void (*player_info_fn)(void *ctx, const player_info *info);
 
 typedef struct player player;
+/* The hooks of a player, which its type's create sets. */
+/* Prepares for a new game under v. Called before every game (and at
+ * creation with the abapa variant). Returns 0 or -1 with err. */
+typedef int player_new_game_fn(player *p, const variant *v, char *err, size_t errlen);
+/* Chooses a move for g, which is not over; writes a house index to *move.
+ * lim may be NULL. info may be NULL. The move of an in-process player
+ * depends only on (seed, game_seed, g, limits) and the earlier calls since
+ * new_game (minimax keeps its hash table through a game; with reductions
+ * what it holds can change a search), except under movetime. */
+typedef player_status player_choose_fn(player *p, const game *g, const player_limits *lim,
+                                       int *move, player_info *info, char *err, size_t errlen);
+/* Releases data (not p itself). */
+typedef void player_destroy_fn(player *p);
+/* The parameters set_param takes, terminated by {NULL}; owned by the type
+ * (static). */
+typedef const player_param_info *player_params_fn(const player *p);
+/* Sets the parameter `name` of params() to value, which player_set_param
+ * has checked (in lo..hi, rounded when integer); the next move uses it.
+ * Not while choose runs. Returns 0, or -1 with err. */
+typedef int player_set_param_fn(player *p, const char *name, double value, char *err,
+                                size_t errlen);
+
 struct player {
   const struct player_type *type;
   char name[PLAYER_NAME_MAX];
@@ -144,25 +166,12 @@ struct player {
   void *data;         /* the type's own state, owned by it */
   player_config config;
 
-  /* Prepares for a new game under v. Called before every game (and at
-   * creation with the abapa variant). Returns 0 or -1 with err. */
-  int (*new_game)(player *p, const variant *v, char *err, size_t errlen);
-  /* Chooses a move for g, which is not over; writes a house index to *move.
-   * lim may be NULL. info may be NULL. The move of an in-process player
-   * depends only on (seed, game_seed, g, limits) and the earlier calls since
-   * new_game (minimax keeps its hash table through a game; with reductions
-   * what it holds can change a search), except under movetime. */
-  player_status (*choose)(player *p, const game *g, const player_limits *lim, int *move,
-                          player_info *info, char *err, size_t errlen);
-  /* Releases data (not p itself). May be NULL. */
-  void (*destroy)(player *p);
-  /* The parameters set_param takes, terminated by {NULL}; owned by the type
-   * (static). May be NULL: the player takes none. */
-  const player_param_info *(*params)(const player *p);
-  /* Sets the parameter `name` of params() to value, which player_set_param
-   * has checked (in lo..hi, rounded when integer); the next move uses it.
-   * Not while choose runs. Returns 0, or -1 with err. May be NULL. */
-  int (*set_param)(player *p, const char *name, double value, char *err, size_t errlen);
+  /* The hooks, set by the type's create (player_setup). */
+  player_new_game_fn *new_game;   /* may be NULL */
+  player_choose_fn *choose;
+  player_destroy_fn *destroy;     /* may be NULL */
+  player_params_fn *params;       /* may be NULL: the player takes none */
+  player_set_param_fn *set_param; /* may be NULL */
 
   atomic_int stop;        /* set from another thread to end a search early */
   player_info_fn on_info; /* progress reports during a search (may be NULL) */
@@ -183,12 +192,11 @@ typedef struct player_type {
 
 /* The hooks a player type's create sets (choose at least). */
 typedef struct player_hooks {
-  int (*new_game)(player *p, const variant *v, char *err, size_t errlen);
-  player_status (*choose)(player *p, const game *g, const player_limits *lim, int *move,
-                          player_info *info, char *err, size_t errlen);
-  void (*destroy)(player *p);
-  const player_param_info *(*params)(const player *p);
-  int (*set_param)(player *p, const char *name, double value, char *err, size_t errlen);
+  player_new_game_fn *new_game;
+  player_choose_fn *choose;
+  player_destroy_fn *destroy;
+  player_params_fn *params;
+  player_set_param_fn *set_param;
 } player_hooks;
 
 /* For a type's create: sets p's hooks from h and gives p size zeroed bytes

@@ -1,6 +1,8 @@
 /* pack.c: bytes for messages between processes: varints, doubles, strings and boards, written and read with bounds checks. */
 #include "run/pack.h"
 
+#include "core/error.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,4 +167,10 @@ void pack_get_board(pack_reader *r, board *x, const variant *v) {
     return;
   }
   board_set(x, v, pits, stores, side);
+}
+
+int pack_finish(const pack_buf *b, char *err, size_t errlen) {
+  if (!b->failed) return 0;
+  error_set(err, errlen, "out of memory");
+  return -1;
 }

@@ -21,6 +21,8 @@ void pack_free(pack_buf *b);
 void pack_u64(pack_buf *b, uint64_t x);       /* LEB128 varint */
 void pack_i64(pack_buf *b, int64_t x);        /* zigzag varint */
 void pack_f64(pack_buf *b, double x);         /* the 8 bytes of the IEEE double, little-endian */
+/* How a pack hook ends: 0, or -1 with "out of memory" when a write failed. */
+int pack_finish(const pack_buf *b, char *err, size_t errlen);
 void pack_str(pack_buf *b, const char *s);    /* length, then the bytes (NULL: empty) */
 void pack_raw(pack_buf *b, const void *p, size_t n); /* n bytes as they are */
 /* A position of variant v: houses, stores, side to move (the key is recomputed on reading). */

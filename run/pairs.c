@@ -123,8 +123,7 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
   pack_i64(out, job->first_pair);
   pack_i64(out, job->opening_plies);
   pack_u64(out, job->seed);
-  if (out->failed) error_set(err, errlen, "out of memory");
-  return out->failed ? -1 : 0;
+  return pack_finish(out, err, errlen);
 }
 
 typedef struct remote_pairs {

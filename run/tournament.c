@@ -1035,8 +1035,7 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
       pack_i64(out, st->winner);
     }
   }
-  if (out->failed) error_set(err, errlen, "out of memory for the schedule's message");
-  return out->failed ? -1 : 0;
+  return pack_finish(out, err, errlen);
 }
 
 typedef struct remote_play {

@@ -306,8 +306,7 @@ static int sp_pack(void *ctx, pack_buf *out, char *err, size_t errlen) {
   pack_str(out, vs);
   pack_i64(out, sp->opening_plies);
   pack_u64(out, sp->seed);
-  if (out->failed) error_set(err, errlen, "out of memory");
-  return out->failed ? -1 : 0;
+  return pack_finish(out, err, errlen);
 }
 
 typedef struct remote_selfplay {
