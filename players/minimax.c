@@ -143,6 +143,20 @@ static int occurrences(const mm_thread *th, int irrev, int top) {
 static int search(mm_thread *th, const board *b, int depth, int alpha, int beta, int ply, int irrev,
                   int top);
 
+/* A selection sort step: the move of highest score among i..n-1 to place i
+ * (the first of equals stays first). */
+static inline void pick_best(int *move, int *score, int i, int n) {
+  int k = i;
+  for (int j = i + 1; j < n; j++)
+    if (score[j] > score[k]) k = j;
+  int t = move[i];
+  move[i] = move[k];
+  move[k] = t;
+  t = score[i];
+  score[i] = score[k];
+  score[k] = t;
+}
+
 /* Quiescence at a node past the horizon (depth <= 0) whose static score
  * `stand` is below beta: the side to move keeps `stand` or plays one of its
  * captures, largest first, each searched at depth - 1 (so a line stops qs
@@ -162,11 +176,7 @@ static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int
   int best = stand;
   if (stand > alpha) alpha = stand;
   for (int i = 0; i < n; i++) {
-    int k = i;
-    for (int j = i + 1; j < n; j++)
-      if (take[j] > take[k]) k = j;
-    int t = move[i]; move[i] = move[k]; move[k] = t;
-    t = take[i]; take[i] = take[k]; take[k] = t;
+    pick_best(move, take, i, n);
     board child = *b;
     board_play(&child, s->v, move[i]);
     th->keys[top + 1] = child.key;
@@ -266,12 +276,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   const int alpha0 = alpha;
   int best = -INF, best_move = __builtin_ctz(legal);
   for (int i = 0; i < n; i++) {
-    /* Selection sort step: the best remaining move to the front. */
-    int k = i;
-    for (int j = i + 1; j < n; j++)
-      if (order[j] > order[k]) k = j;
-    int t = move[i]; move[i] = move[k]; move[k] = t;
-    t = order[i]; order[i] = order[k]; order[k] = t;
+    pick_best(move, order, i, n);
     board child = *b;
     int taken = board_play(&child, s->v, move[i]);
     int nirrev = taken ? top + 1 : irrev;
