@@ -642,13 +642,14 @@ static int file_names(const pgn_file *f, names *l) {
 
 int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen) {
   int n, ret = -1;
+  const char *why = "out of memory";
   int *idx = rated_order(f, &n);
   names l = {0};
   int *pid = NULL, *has = NULL;
-  if (!idx || file_names(f, &l)) goto oom;
+  if (!idx || file_names(f, &l)) goto done;
   pid = malloc(((size_t)l.n + 1) * sizeof *pid);
   has = calloc((size_t)l.n + 1, sizeof *has);
-  if (!pid || !has) goto oom;
+  if (!pid || !has) goto done;
   /* Only players with a game against someone else, in list order. */
   for (int k = 0; k < n; k++) {
     const pgn_game *g = &f->games[idx[k]];
@@ -657,7 +658,7 @@ int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen) {
   }
   for (int i = 0; i < l.n; i++) {
     pid[i] = -1;
-    if (has[i] && (pid[i] = rating_pool_player(p, l.v[i])) < 0) goto oom;
+    if (has[i] && (pid[i] = rating_pool_player(p, l.v[i])) < 0) goto done;
   }
   /* Games, and pairs: games 2k and 2k+1 of one series, from the side of
    * the series' first player (its first game's South). */
@@ -672,24 +673,25 @@ int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen) {
     if (a < 0 || b < 0 || a == b) continue;
     int south_is_a = pid[name_index(&l, g->south, 0)] == a;
     int pts = g->winner < 0 ? 1 : (g->winner == 0) == south_is_a ? 2 : 0;
-    if (rating_pool_add(p, a, b, pts == 2, pts == 1, pts == 0)) goto bad;
+    if (rating_pool_add(p, a, b, pts == 2, pts == 1, pts == 0)) {
+      why = "bad counts";
+      goto done;
+    }
     if (g->game_no % 2 == 1 && g->series == prev_series && g->game_no == prev_game + 1) {
       long long penta[5] = {0, 0, 0, 0, 0};
       penta[prev_pts + pts] = 1;
-      if (rating_pool_add_pairs(p, a, b, penta, prev_pts + pts == 2 && pts != 1)) goto bad;
+      if (rating_pool_add_pairs(p, a, b, penta, prev_pts + pts == 2 && pts != 1)) {
+        why = "bad counts";
+        goto done;
+      }
     }
     prev_series = g->series;
     prev_game = g->game_no;
     prev_pts = pts;
   }
   ret = 0;
-  goto done;
-bad:
-  error_set(err, errlen, "bad counts");
-  goto done;
-oom:
-  error_set(err, errlen, "out of memory");
 done:
+  if (ret) error_set(err, errlen, "%s", why);
   free(idx);
   free(l.v);
   free(pid);
