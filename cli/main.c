@@ -7,6 +7,7 @@
 #include "run/runner_mpi.h"
 #include "run/study_store.h"
 #include "tuner/calibrate_run.h"
+#include "tuner/tuning_store.h"
 #include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -103,6 +104,7 @@ int main(int argc, char **argv) {
     store_tables_register(&study_store_tables);
     store_tables_register(&analyse_store_tables);
     store_tables_register(&tuner_calibrate_tables);
+    store_tables_register(&tuning_store_tables);
     rc = run_command(argc, argv);
   }
   runner_mpi_finalize();

@@ -18,6 +18,7 @@
 
 #include "store/rating_store.h"
 #include "stats/proportion.h"
+#include "tuner/tuning_store.h"
 
 
 const char *plot_end_name(int e) {
@@ -151,7 +152,7 @@ static int load_game(void *ctx, const store_game *g) {
 
 static int load_rating(void *ctx, const store_rating *sr) { return array_push(ctx, sr); }
 
-static int load_tuning(void *ctx, const store_tuning *t) { return array_push(ctx, t); }
+static int load_tuning(void *ctx, const tuning_row *t) { return array_push(ctx, t); }
 
 static int player_by_name(const plot_run *r, const char *name) {
   for (int i = 0; i < r->nplayers; i++)
@@ -313,8 +314,8 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
     }
   }
   free(rl.items);
-  array tl = {.size = sizeof(store_tuning)};
-  if (store_tuning_foreach(db, run_id, load_tuning, &tl, err, errlen) || tl.failed) {
+  array tl = {.size = sizeof(tuning_row)};
+  if (tuning_store_foreach(db, run_id, load_tuning, &tl, err, errlen) || tl.failed) {
     if (tl.failed) error_set(err, errlen, "out of memory");
     free(tl.items);
     goto fail;
@@ -837,7 +838,7 @@ static int write_tuning(const plot_run *r, const char *path, char *err, size_t e
     goto done;
   }
   for (int k = 0; k < r->ntuning; k++) {
-    const store_tuning *t = &r->tuning[k];
+    const tuning_row *t = &r->tuning[k];
     if (!strcmp(t->kind, "validation")) {
       if (m) { /* the checkpoint after the last iteration so far */
         it[m - 1].elo = t->value, it[m - 1].elo_lo = t->lo, it[m - 1].elo_hi = t->hi;

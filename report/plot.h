@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "store/store.h"
+#include "tuner/tuning_store.h"
 
 /* The chart kinds, as bits of a set. Each kind has one script,
  * scripts/<name>.gp, one data file <outdir>/<name>.dat and two images
@@ -88,7 +89,7 @@ typedef struct plot_run {
   store_rating *history;
   /* Tuning iterations of the run (schema v3), in stored order. */
   int ntuning;
-  store_tuning *tuning;
+  tuning_row *tuning;
 } plot_run;
 
 /* Reads run run_id (its configuration, games, ratings and tuning iterations)

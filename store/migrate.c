@@ -203,11 +203,11 @@ static int migrate_v7(sqlite3 *db, char *err, size_t errlen) {
 
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
- * v + 1: 1 → 2 adds the ratings table, 2 → 3 the tuning table, 4 → 5 the
- * run settings, openings, files and locks (migrate_v5), 6 → 7 egdb=off made
- * explicit in the specs of the runs before it (migrate_v7). The drivers'
- * tables that versions 4 (variant_metrics) and 6 (the analysis tables)
- * added are theirs: created after the steps when registered
+ * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
+ * files and locks (migrate_v5), 6 → 7 egdb=off made explicit in the specs
+ * of the runs before it (migrate_v7). The drivers' tables that versions 3
+ * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
+ * theirs: created after the steps when registered
  * (store_tables_register), else when the driver first needs them. */
 int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
   long long v;
@@ -223,8 +223,6 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       if (store_sql_exec(db, store_sql_ratings, err, errlen)) goto fail;
       break;
     case 2:
-      if (store_sql_exec(db, store_sql_tuning, err, errlen)) goto fail;
-      break;
     case 3:
     case 5:
       break; /* the drivers' tables: below */

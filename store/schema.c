@@ -1,4 +1,4 @@
-/* schema.c: the text of the store's own tables, newest version (docs/SCHEMA.md): runs, players, variants, series, games, ratings, tuning, run settings, openings, files and locks. */
+/* schema.c: the text of the store's own tables, newest version (docs/SCHEMA.md): runs, players, variants, series, games, ratings, run settings, openings, files and locks. */
 #include "store/store_sql.h"
 
 /* Version 2 adds the ratings of fits (`oware rate`, tournaments), one row
@@ -23,23 +23,6 @@
   "  CHECK (lo <= hi)\n"                                                                          \
   ");\n"                                                                                          \
   "CREATE INDEX ratings_by_run ON ratings (run_id, batch);\n"
-
-/* Version 3 adds the iterations of tuning runs (`oware tune`): one row per
- * iteration, the validation match as iteration -1. The store keeps them
- * (store/tuning.c), not tuner/: report/, below tuner/, draws them. */
-#define TUNING_SQL                                                                                 \
-  "CREATE TABLE tuning (\n"                                                                       \
-  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
-  "  iteration INTEGER NOT NULL CHECK (iteration >= -1),\n"                                       \
-  "  kind TEXT NOT NULL,\n"                                                                       \
-  "  weights TEXT NOT NULL,\n"                                                                    \
-  "  step TEXT NOT NULL,\n"                                                                       \
-  "  wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,\n"                   \
-  "  value REAL NOT NULL, lo REAL NOT NULL, hi REAL NOT NULL,\n"                                  \
-  "  games INTEGER NOT NULL CHECK (games >= 0),\n"                                                \
-  "  created TEXT NOT NULL,\n"                                                                    \
-  "  PRIMARY KEY (run_id, iteration)\n"                                                           \
-  ");\n"
 
 /* Version 5: a run's settings as typed key/value rows (replacing the
  * command line parsed back), the positions of a file:PATH openings run,
@@ -74,7 +57,7 @@
   ");\n"
 
 /* The newest schema (version 7) of the store's own tables: those of version
- * 1, RATINGS_SQL, TUNING_SQL and V5_SQL. The drivers' tables (the study's
+ * 1, RATINGS_SQL and V5_SQL. The drivers' tables (the study's
  * variant_metrics, run/study_store.c; the analysis tables,
  * run/analyse_store.c) are theirs: registered with the store (tables.c) and
  * created after these. Each later version adds a step to store_sql_migrate
@@ -157,10 +140,9 @@ static const char schema_sql[] =
     "  FOREIGN KEY (run_id, north_idx) REFERENCES players(run_id, idx),\n"
     "  CHECK ((south_idx = a_idx AND north_idx = b_idx) OR\n"
     "         (south_idx = b_idx AND north_idx = a_idx))\n"
-    ");\n" RATINGS_SQL TUNING_SQL V5_SQL;
+    ");\n" RATINGS_SQL V5_SQL;
 
 const char store_sql_ratings[] = RATINGS_SQL;
-const char store_sql_tuning[] = TUNING_SQL;
 const char store_sql_v5[] = V5_SQL;
 
 int store_sql_create_schema(sqlite3 *db, char *err, size_t errlen) {

@@ -276,28 +276,6 @@ typedef struct store_pair_count {
 int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *variant,
                       store_pair_count **out, int *n, char *err, size_t errlen);
 
-/* One iteration of a tuning run (`oware tune`). (Schema version 3.) */
-typedef struct store_tuning {
-  int64_t run_id;
-  int iteration;       /* 0-based; -1 for the validation match */
-  char kind[16];       /* "spsa", "texel" or "validation" */
-  char weights[2048];  /* "name value name value …": the weights after the iteration */
-  char step[2048];     /* spsa: "name c_k …" of the iteration; texel: K and the sample */
-  long long wins, draws, losses; /* spsa: of the plus side; validation: of the tuned side */
-  double value;        /* spsa: W − L; texel: mean squared error; validation: Elo gain */
-  double lo, hi;       /* validation: the 95% interval of the Elo gain */
-  long long games;     /* games played by the run so far */
-  char created[32];    /* set by store_tuning_insert */
-} store_tuning;
-
-/* Stores one iteration (its own transaction). Storing an iteration twice is
- * an error. */
-int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errlen);
-
-/* Calls fn for each stored iteration of run_id, by iteration (validation last). */
-int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_tuning *t),
-                         void *ctx, char *err, size_t errlen);
-
 /* Runs, newest first: calls fn for each (for `oware runs`); r is valid
  * during the call only. */
 int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx,

@@ -80,7 +80,7 @@ typedef struct store_sql_field {
   store_sql_type type;
   size_t offset, size;
 } store_sql_field;
-/* STORE_SQL_FIELD(INT64, store_tuning, wins): an int (INT), an int64_t or
+/* STORE_SQL_FIELD(INT64, tuning_row, wins): an int (INT), an int64_t or
  * long long (INT64), a double (REAL) or a char array (TEXT). */
 #define STORE_SQL_FIELD(type, T, member)                                                          \
   { STORE_SQL_##type, offsetof(T, member), sizeof(((T *)0)->member) }
@@ -122,6 +122,6 @@ int store_sql_create_registered(sqlite3 *db, char *err, size_t errlen);
 int store_sql_registered_present(sqlite3 *db, char *err, size_t errlen);
 /* The tables that schema 2, 3 and 5 added, as store_sql_migrate's steps
  * create them (schema.c). */
-extern const char store_sql_ratings[], store_sql_tuning[], store_sql_v5[];
+extern const char store_sql_ratings[], store_sql_v5[];
 
 #endif

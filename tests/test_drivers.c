@@ -21,6 +21,7 @@
 #include "tuner/tune_run.h"
 #include "tuner/tuning.h"
 #include "tuner/validate.h"
+#include "tuner/tuning_store.h"
 
 #define ERRLEN 1024
 
@@ -53,10 +54,10 @@ static store *open_db(const char *name, store_kind kind, int64_t *id) {
 
 typedef struct rows {
   int n;
-  store_tuning row[8];
+  tuning_row row[8];
 } rows;
 
-static int keep_row(void *ctx, const store_tuning *t) {
+static int keep_row(void *ctx, const tuning_row *t) {
   rows *r = ctx;
   if (r->n < 8) r->row[r->n++] = *t;
   return 0;
@@ -65,7 +66,7 @@ static int keep_row(void *ctx, const store_tuning *t) {
 static void read_rows(store *db, int64_t id, rows *out) {
   char err[ERRLEN];
   memset(out, 0, sizeof *out);
-  if (store_tuning_foreach(db, id, keep_row, out, err, sizeof err)) fail_msg("%s", err);
+  if (tuning_store_foreach(db, id, keep_row, out, err, sizeof err)) fail_msg("%s", err);
 }
 
 static tuner_spsa_config spsa_config3(void) {

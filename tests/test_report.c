@@ -22,6 +22,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "store/store.h"
+#include "tuner/tuning_store.h"
 
 #define ERRLEN 2048
 
@@ -219,7 +220,7 @@ static int group_setup(void **state) {
   }
   int bad = 0;
   for (int it = 0; it < 12 && !bad; it++) {
-    store_tuning t;
+    tuning_row t;
     memset(&t, 0, sizeof t);
     t.run_id = r->id;
     t.iteration = it;
@@ -227,17 +228,17 @@ static int group_setup(void **state) {
     snprintf(t.weights, sizeof t.weights, "material %.3f mobility %.3f \"odd\" %.3f",
              1.0 + 0.02 * it, 0.5 - 0.01 * it, 0.1 * (it % 3));
     t.games = 8LL * (it + 1);
-    bad = store_tuning_insert(db, &t, err, sizeof err);
+    bad = tuning_store_insert(db, &t, err, sizeof err);
   }
   if (!bad) {
-    store_tuning t;
+    tuning_row t;
     memset(&t, 0, sizeof t);
     t.run_id = r->id;
     t.iteration = -1;
     snprintf(t.kind, sizeof t.kind, "validation");
     snprintf(t.weights, sizeof t.weights, "material 1.22 mobility 0.39 \"odd\" 0.2");
     t.value = 25, t.lo = 5, t.hi = 45;
-    bad = store_tuning_insert(db, &t, err, sizeof err);
+    bad = tuning_store_insert(db, &t, err, sizeof err);
   }
   if (bad) fprintf(stderr, "cannot store the tuning iterations of run 3: %s\n", err);
   store_run_free(r);

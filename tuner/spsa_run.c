@@ -6,6 +6,7 @@
 
 #include "run/pairs.h"
 #include "tuner/spsa.h"
+#include "tuner/tuning_store.h"
 
 /* Plays iteration k from theta (the tuned weights, map[j] their features)
  * and stores its row; theta and *w are updated. */
@@ -30,7 +31,7 @@ static int iteration(const tuner_spsa_config *c, const spsa_config *sc, const in
   pairs_result res;
   if (pairs_play(&job, NULL, &res, err, errlen)) return -1;
   double result = (double)(res.wins - res.losses);
-  store_tuning row;
+  tuning_row row;
   memset(&row, 0, sizeof row);
   row.run_id = run_id;
   row.iteration = k;
@@ -48,7 +49,7 @@ static int iteration(const tuner_spsa_config *c, const spsa_config *sc, const in
   row.losses = res.losses;
   row.value = result;
   row.games = *games;
-  if (store_tuning_insert(db, &row, err, errlen)) return -1;
+  if (tuning_store_insert(db, &row, err, errlen)) return -1;
   tuner_iteration it = {k, sc->iterations, res.wins, res.draws, res.losses, *games};
   if (obs && obs->iteration) obs->iteration(obs->ctx, &it);
   return 0;

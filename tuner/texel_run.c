@@ -8,6 +8,7 @@
 
 #include "core/rng.h"
 #include "tuner/db_games.h"
+#include "tuner/tuning_store.h"
 
 /* ---- Texel positions from the games of a database ---- */
 
@@ -77,7 +78,7 @@ static int fit(const tuner_texel_config *c, texel_set *set, store *db, int64_t r
   if (texel_fit(set, K, wv, c->tuned, c->max_iter, NULL, NULL, &mse, err, errlen)) return -1;
   for (int i = 0; i < EVAL_N; i++) out->w.w[i] = wv[i];
   tuner_report(obs, TUNER_RESULT, "texel: error after the fit %.6f", mse);
-  store_tuning row;
+  tuning_row row;
   memset(&row, 0, sizeof row);
   row.run_id = run_id;
   row.iteration = 0;
@@ -86,7 +87,7 @@ static int fit(const tuner_texel_config *c, texel_set *set, store *db, int64_t r
   snprintf(row.step, sizeof row.step, "K %.6g positions %zu start_mse %.6f", K, set->n, mse0);
   row.value = mse;
   row.games = out->games;
-  return store_tuning_insert(db, &row, err, errlen);
+  return tuning_store_insert(db, &row, err, errlen);
 }
 
 int tuner_texel_run(const tuner_texel_config *c, store *db, int64_t run_id,

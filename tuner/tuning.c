@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "players/player.h"
+#include "tuner/tuning_store.h"
 
 void tuner_report(const tuner_observer *obs, tuner_line kind, const char *fmt, ...) {
   if (!obs || !obs->line) return;
@@ -96,7 +97,7 @@ int tuner_weights_parse(const char *text, eval_weights *w) {
   return 0;
 }
 
-static int keep_last(void *ctx, const store_tuning *t) {
+static int keep_last(void *ctx, const tuning_row *t) {
   tuner_last *l = ctx;
   if (!strcmp(t->kind, "validation")) {
     l->validated = 1;
@@ -109,7 +110,7 @@ static int keep_last(void *ctx, const store_tuning *t) {
 
 int tuner_last_row(store *db, int64_t run_id, tuner_last *out, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
-  return store_tuning_foreach(db, run_id, keep_last, out, err, errlen);
+  return tuning_store_foreach(db, run_id, keep_last, out, err, errlen);
 }
 
 int tuner_resume_point(store *db, int64_t run_id, const eval_weights *start, tuner_result *out,

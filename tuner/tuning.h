@@ -7,6 +7,7 @@
 
 #include "store/store.h"
 #include "players/eval.h"
+#include "tuner/tuning_store.h"
 
 /* What kind of line a driver reports. The library never prints: the
  * observer decides (the cli: TUNER_LOG on stderr unless --quiet,
@@ -77,7 +78,7 @@ int tuner_weights_parse(const char *text, eval_weights *w);
 /* The last stored iteration of a tuning run and whether it is validated. */
 typedef struct tuner_last {
   int found;          /* an iteration is stored */
-  store_tuning row;   /* the one of the highest number */
+  tuning_row row;   /* the one of the highest number */
   int validated;      /* a validation row is stored */
 } tuner_last;
 

@@ -7,6 +7,7 @@
 
 #include "run/pairs.h"
 #include "core/rng.h"
+#include "tuner/tuning_store.h"
 
 static void add(rating_match *m, const pairs_result *part) {
   m->wins += part->wins;
@@ -27,7 +28,7 @@ static int sprt_decide(void *ctx, const pairs_result *so_far) {
 
 static int store_row(const tuner_validation *val, const eval_weights *tuned, store *db,
                      int64_t run_id, long long games_so_far, char *err, size_t errlen) {
-  store_tuning row;
+  tuning_row row;
   memset(&row, 0, sizeof row);
   row.run_id = run_id;
   row.iteration = -1;
@@ -40,7 +41,7 @@ static int store_row(const tuner_validation *val, const eval_weights *tuned, sto
   row.lo = val->st.penta_elo - val->st.penta_err;
   row.hi = val->st.penta_elo + val->st.penta_err;
   row.games = games_so_far + val->m.wins + val->m.draws + val->m.losses;
-  return store_tuning_insert(db, &row, err, errlen);
+  return tuning_store_insert(db, &row, err, errlen);
 }
 
 int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,

@@ -1,15 +1,33 @@
-/* tuning.c: the iterations of tuning runs (table tuning): written by tuner/, read by tuner/ to resume and by report/ for the tuning chart. */
-#include "store/store.h"
+/* tuning_store.c: the iterations of tuning runs (table tuning, declared here and registered with the store): written by tuner/, read by tuner/ to resume and by report/ for the tuning chart. */
+#include "tuner/tuning_store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Version 3 adds the iterations of tuning runs (`oware tune`): one row per
+ * iteration, the validation match as iteration -1. */
+#define TUNING_SQL                                                                                 \
+  "CREATE TABLE tuning (\n"                                                                       \
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"                            \
+  "  iteration INTEGER NOT NULL CHECK (iteration >= -1),\n"                                       \
+  "  kind TEXT NOT NULL,\n"                                                                       \
+  "  weights TEXT NOT NULL,\n"                                                                    \
+  "  step TEXT NOT NULL,\n"                                                                       \
+  "  wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,\n"                   \
+  "  value REAL NOT NULL, lo REAL NOT NULL, hi REAL NOT NULL,\n"                                  \
+  "  games INTEGER NOT NULL CHECK (games >= 0),\n"                                                \
+  "  created TEXT NOT NULL,\n"                                                                    \
+  "  PRIMARY KEY (run_id, iteration)\n"                                                           \
+  ");\n"
+
+const store_tables tuning_store_tables = {"tuner/tuning_store.c", "tuning", TUNING_SQL};
+
 /* The columns of a tuning row after run_id, in the order of the table. */
 #define TUNING_COLUMNS                                                                             \
   "iteration, kind, weights, step, wins, draws, losses, value, lo, hi, games, created"
-#define FIELD(type, m) STORE_SQL_FIELD(type, store_tuning, m)
+#define FIELD(type, m) STORE_SQL_FIELD(type, tuning_row, m)
 static const store_sql_field tuning_fields[] = {
     FIELD(INT, iteration), FIELD(TEXT, kind), FIELD(TEXT, weights), FIELD(TEXT, step),
     FIELD(INT64, wins), FIELD(INT64, draws), FIELD(INT64, losses), FIELD(REAL, value),
@@ -18,10 +36,11 @@ static const store_sql_field tuning_fields[] = {
 #undef FIELD
 enum { TUNING_NFIELDS = sizeof tuning_fields / sizeof tuning_fields[0] };
 
-int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errlen) {
+int tuning_store_insert(store *s, const tuning_row *t, char *err, size_t errlen) {
   char created[sizeof t->created];
   store_sql_now(created, sizeof created);
   sqlite3_stmt *st;
+  if (store_tables_ensure(s, &tuning_store_tables, err, errlen)) return -1;
   if (store_sql_prepare(s->db,
                         "INSERT INTO tuning (run_id, " TUNING_COLUMNS ")"
                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
@@ -42,14 +61,14 @@ int store_tuning_insert(store *s, const store_tuning *t, char *err, size_t errle
   return ret;
 }
 
-/* What store_tuning_foreach's rows are read into and handed to. */
+/* What tuning_store_foreach's rows are read into and handed to. */
 typedef struct tuning_reader {
-  store_tuning x;
-  int (*fn)(void *ctx, const store_tuning *t);
+  tuning_row x;
+  int (*fn)(void *ctx, const tuning_row *t);
   void *ctx;
 } tuning_reader;
 
-static int tuning_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+static int read_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   (void)err, (void)errlen;
   tuning_reader *r = ctx;
   int64_t run_id = r->x.run_id;
@@ -59,8 +78,10 @@ static int tuning_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   return r->fn(r->ctx, &r->x) ? 1 : 0;
 }
 
-int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_tuning *t),
+int tuning_store_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const tuning_row *t),
                          void *ctx, char *err, size_t errlen) {
+  int present = store_tables_ensure(s, &tuning_store_tables, err, errlen);
+  if (present) return present < 0 ? -1 : 0; /* read-only without the table: no rows */
   tuning_reader *r = malloc(sizeof *r);
   if (!r) {
     error_set(err, errlen, "store: out of memory");
@@ -72,7 +93,7 @@ int store_tuning_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const st
   int ret = store_sql_foreach(s->db,
                               "SELECT " TUNING_COLUMNS " FROM tuning WHERE run_id = ?1"
                               " ORDER BY iteration = -1, iteration",
-                              run_id, tuning_row, r, err, errlen,
+                              run_id, read_row, r, err, errlen,
                               "cannot read the tuning iterations");
   free(r);
   return ret;
