@@ -20,6 +20,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "core/path.h"
 #include "players/level.h"
 #include "players/player.h"
 #include "tuner/calibrate.h"
@@ -560,7 +561,8 @@ static int calibrate_parse(const char *cmd, int argc, char **argv, calibrate_opt
 
 /* Where the results go, checked before the calibration starts. 0, or the exit code. */
 static int check_outputs(const char *cmd, const tuner_calibrate_options *op) {
-  if (!strcmp(op->out, "results/levels.txt")) mkdir("results", 0777);
+  /* The default folder: an error shows when the file is checked below. */
+  if (!strcmp(op->out, "results/levels.txt")) path_mkdirs("results", NULL, 0);
   if (strcmp(op->out, "-") && cli_check_output(cmd, "--out", op->out)) return CLI_EXIT_USAGE;
   if (op->chart) {
     char dat[PATH_MAX];
