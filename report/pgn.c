@@ -51,13 +51,15 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
             put_tag(f, "Variant", vname) || put_tag(f, "StartPosition", g->opening) ||
             put_tag(f, "Termination", outcome_end_name(g->end)) || put_tag(f, "Score", score) ||
             put_tag(f, "PlyCount", plies) || fputc('\n', f) == EOF;
-  /* Movetext: "1. F d 2. E e …", "1... d" when North starts; lines under 80. */
+  /* Movetext: "1. F d 2. E e …", "1... d" when North starts, then the
+   * result token; lines under 80 characters, the result counted. */
   int col = 0;
-  for (int i = 0; !bad && i < gm.plies; i++) {
+  for (int i = 0; !bad && i <= gm.plies; i++) {
     char tok[24];
     int side = (gm.start.side + i) % 2, num = (gm.start.side + i) / 2 + 1, n;
-    char letter = notation_move_letter(&v, gm.moves[i]);
-    if (side == BOARD_SOUTH) n = snprintf(tok, sizeof tok, "%d. %c", num, letter);
+    char letter = i < gm.plies ? notation_move_letter(&v, gm.moves[i]) : 0;
+    if (i == gm.plies) n = snprintf(tok, sizeof tok, "%s", res);
+    else if (side == BOARD_SOUTH) n = snprintf(tok, sizeof tok, "%d. %c", num, letter);
     else if (i == 0) n = snprintf(tok, sizeof tok, "%d... %c", num, letter);
     else n = snprintf(tok, sizeof tok, "%c", letter);
     if (col && col + 1 + n > 79) {
@@ -70,7 +72,7 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
     bad |= fputs(tok, f) == EOF;
     col += n;
   }
-  if (!bad) bad = fprintf(f, "%s%s\n\n", col ? " " : "", res) < 0;
+  if (!bad) bad = fputs("\n\n", f) == EOF;
   game_free(&gm);
   if (bad) error_set(err, errlen, "write error");
   return bad ? -1 : 0;

@@ -27,6 +27,8 @@ for run in 1 2; do
   "$oware" export --run $run --db "$tmp/t.db" --format ogn --out "$tmp/r$run.ogn"
   python3 "$here/pgn_read.py" "$tmp/r$run.pgn" "$tmp/r$run.csv" >"$tmp/p.out" 2>&1
   check "run $run: an independent reader reads every record back as stored" test $? = 0
+  check "run $run: every line of the PGN is under 80 characters, the result token counted" \
+    test "$(awk 'length > 79' "$tmp/r$run.pgn" | wc -l)" = 0
   cat "$tmp/p.out"
   "$oware" rate --db "$tmp/t.db" --run $run >"$tmp/db$run.txt" 2>&1
   "$oware" rate --pgn "$tmp/r$run.pgn" >"$tmp/pgn$run.txt" 2>&1
