@@ -180,9 +180,11 @@ int cli_match(int argc, char **argv) {
   if (mo.failed) rc = CLI_EXIT_FAIL;
   if (out && rc) cli_out_abort(&of);
   else if (out && cli_out_commit(cmd, &of)) rc = CLI_EXIT_FAIL;
-  printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld\n", pl[0]->name,
+  printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld", pl[0]->name,
          t.wins[0], pl[1]->name, t.wins[1], t.draws, pl[0]->name, t.wins[0] + 0.5 * t.draws,
-         games);
+         t.games);
+  if (t.games < games) printf(" (the match stopped after %lld of %lld games)", t.games, games);
+  putchar('\n');
   player_free(pl[0]);
   player_free(pl[1]);
   return rc;

@@ -75,5 +75,14 @@ check "match with a threads=2 player warns that its games are not reproducible" 
 "$oware" match --south minimax:depth=2,threads=1 --north minimax:depth=2 --games 1 >/dev/null 2>"$tmp/err"
 check "... and threads=1 does not" bash -c "! grep -q warning '$tmp/err'"
 
+# A match that stops early (the OGN file cannot grow past 2 KiB: a write
+# error after some games) says how many games it played, not the number asked.
+( trap '' XFSZ; ulimit -f 2
+  "$oware" match --south random --north greedy --games 200 --seed 3 --quiet --ogn "$tmp/big.ogn" \
+    2>"$tmp/big.err" | cat >"$tmp/big.out" )
+check "a match stopped by a write error exits 1 and says so" grep -q "cannot write" "$tmp/big.err"
+check "... and its total counts the games played, not the 200 asked" \
+  bash -c "grep -q 'the match stopped after [0-9]* of 200 games' '$tmp/big.out' && ! grep -q 'of 200\$' '$tmp/big.out'"
+
 echo "$fails failed"
 [ $fails = 0 ]
