@@ -68,17 +68,32 @@ static void show_hint(play_session *s) {
   printf(".\n");
 }
 
+static int line_command(const char *cmd, play_session *s, const char *save_path,
+                        const cli_command_spec *spec, char *line, char *err, size_t errlen);
+
 /* One line typed by the person: a move or a command. 0 to go on, 1 to
  * stop (quit, end of input), -1 when the game could not be saved. */
 static int human_turn(const char *cmd, play_session *s, const char *save_path,
                       const cli_command_spec *spec) {
-  char line[256], err[1024];
+  char err[1024];
   printf("Your move (%s): ", commands);
   fflush(stdout);
-  if (!fgets(line, sizeof line, stdin)) {
+  /* One line is one command, whatever its length. */
+  char *buf = NULL;
+  size_t cap = 0;
+  if (getline(&buf, &cap, stdin) < 0) {
+    free(buf);
     printf("\n");
     return 1;
   }
+  int rc = line_command(cmd, s, save_path, spec, buf, err, sizeof err);
+  free(buf);
+  return rc;
+}
+
+/* What line asks for: a move or a command. human_turn's return. */
+static int line_command(const char *cmd, play_session *s, const char *save_path,
+                        const cli_command_spec *spec, char *line, char *err, size_t errlen) {
   /* Input that is not typed at a terminal is echoed: a transcript reads
    * like the session it replays. */
   if (!isatty(STDIN_FILENO)) printf("%s%s", line, strchr(line, '\n') ? "" : "\n");
@@ -88,7 +103,7 @@ static int human_turn(const char *cmd, play_session *s, const char *save_path,
   while (n && isspace((unsigned char)w[n - 1])) w[--n] = 0;
   if (!n) return 0;
   if (n == 1 && isalpha((unsigned char)*w)) {
-    if (play_move(s, *w, err, sizeof err)) {
+    if (play_move(s, *w, err, errlen)) {
       printf("%s\n", err);
       return 0;
     }

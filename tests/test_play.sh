@@ -103,5 +103,11 @@ else
   echo "skip tmux: not installed (scripts/common.sh installs it)"
 fi
 
+# A line is one command, whatever its length: 255 x's and an A are one
+# unknown command, not an error and then the move A.
+python3 -c "print('x' * 255 + 'A')" | "$oware" play --opponent random >"$tmp/long.out" 2>&1
+check "a long line is one command: refused once" test "$(grep -c 'is not a move or a command' "$tmp/long.out")" = 1
+check "... and no move is played from its end" bash -c "! grep -q 'Last move: A by you' '$tmp/long.out'"
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
