@@ -197,6 +197,8 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
     if (pgn_file_pool(games, pool, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
     return 0;
   }
+  if (games->n == games->no_result) /* before the database is made */
+    return cli_error(cmd, "%s: no game with a result: nothing to import", ia->path);
   char name[512];
   snprintf(name, sizeof name, "%s%s", ia->name ? "" : "imported ", ia->name ? ia->name : ia->path);
   char *command = cli_quote_args("oware rate", argc, argv);

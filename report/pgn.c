@@ -561,6 +561,7 @@ static int assign_series(pgn_file *f, char *err, size_t errlen) {
 
 int pgn_file_read(const char *text, pgn_file *out, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
+  if (!strncmp(text, "\xef\xbb\xbf", 3)) text += 3; /* a UTF-8 byte-order mark */
   reader r = {text, 1};
   int cap = 0;
   for (;;) {
@@ -710,6 +711,10 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
   store_run_init(&run);
   store_game *games = NULL;
   if (!idx || file_names(f, &l)) goto oom;
+  if (n <= 0) {
+    error_set(err, errlen, "no game with a result: nothing to import");
+    goto done;
+  }
   if (l.n > STORE_MAX_PLAYERS) {
     error_set(err, errlen, "the games have %d players; a run holds at most %d", l.n,
          STORE_MAX_PLAYERS);

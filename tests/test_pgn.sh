@@ -85,6 +85,22 @@ check "two records that swap colours are a pair" grep -q 'Ptnml(0-2): \[0, 0, 0,
 "$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/two.db" >"$tmp/two2.out" 2>&1
 check "stored, they rate the same" cmp -s <(body "$tmp/two.out") <(tail -n +3 "$tmp/two2.out")
 
+# A file that starts with a byte-order mark (issue 26 point 14) reads as
+# the same file without it.
+printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/nobom.pgn"
+{ printf '\xef\xbb\xbf'; cat "$tmp/nobom.pgn"; } >"$tmp/bom.pgn"
+"$oware" rate --pgn "$tmp/bom.pgn" >"$tmp/bom.out" 2>&1
+check "a PGN file with a byte-order mark is read" test $? = 0
+"$oware" rate --pgn "$tmp/nobom.pgn" >"$tmp/nobom.out" 2>&1
+check "... and rates as the same file without it" cmp -s <(body "$tmp/bom.out") <(body "$tmp/nobom.out")
+# An empty file (or one with no finished game) is not imported as a run
+# of 0 games (issue 26 point 13): exit 2, and no database is made.
+: >"$tmp/empty.pgn"
+"$oware" rate --pgn "$tmp/empty.pgn" --db "$tmp/empty.db" >"$tmp/empty.out" 2>"$tmp/empty.err"
+check "importing an empty PGN exits 2" test $? = 2
+check "... says there is nothing to import" grep -q "no game with a result: nothing to import" "$tmp/empty.err"
+check "... and makes no database" test ! -e "$tmp/empty.db"
+
 # Bad input: exit 2 and a message naming the record, its line and the fault.
 bad() { # bad NAME EXPECTED-TEXT PGN-TEXT
   printf '%s\n' "$3" >"$tmp/bad.pgn"
