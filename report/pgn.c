@@ -405,6 +405,13 @@ static int read_result(record *c, char *err, size_t errlen) {
 
 /* Replays the moves of out from c's start: the end, the winner and the
  * final seeds (unless the record gave them) go to out. */
+/* Whether a Termination tag names an end of the rules (majority, no-move,
+ * repetition, ply-limit), which the moves must then reach. */
+static int stated_rules_end(const char *termination) {
+  outcome_end e;
+  return termination && !outcome_end_parse(termination, &e) && e <= OUTCOME_PLY_LIMIT;
+}
+
 static int replay(record *c, pgn_game *out, char *err, size_t errlen) {
   game gm;
   if (game_init(&gm, &c->v, &c->start)) {
@@ -436,6 +443,15 @@ static int replay(record *c, pgn_game *out, char *err, size_t errlen) {
       return -1;
     }
     if (!c->has_score) memcpy(c->score2, gm.score2, sizeof c->score2);
+  } else if (stated_rules_end(termination) && c->winner != PGN_NO_RESULT) {
+    /* The record says the rules ended the game, and its moves stop first: a
+     * record cut short, not a game to store as ended. */
+    error_set(err, errlen,
+              "record %d (line %d): the moves stop after ply %d, before the end the record "
+              "states (Termination %s)",
+              c->rec, c->line, out->plies, termination);
+    game_free(&gm);
+    return -1;
   } else if (!c->has_score) {
     c->score2[0] = 2 * gm.pos.store[0];
     c->score2[1] = 2 * gm.pos.store[1];

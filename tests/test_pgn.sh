@@ -111,6 +111,8 @@ bad() { # bad NAME EXPECTED-TEXT PGN-TEXT
 }
 bad "illegal move" "record 2 (line 5): move 3 (F) is not legal" \
   $'[White "a"]\n[Black "b"]\n[Result "*"]\n\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F d 2. F e 1-0'
+bad "cut short" "record 1 (line 1): the moves stop after ply 1, before the end the record states (Termination majority)" \
+  $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n[Termination "majority"]\n\n1. F 1-0'
 bad "not a letter" "'x' is not a house letter" $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F x 1-0'
 bad "no Black" "the North player is not named" $'[White "a"]\n[Result "1-0"]\n\n1. F 1-0'
 bad "bad Result" "tag Result is 'won'" $'[White "a"]\n[Black "b"]\n[Result "won"]\n\n1. F *'
