@@ -172,7 +172,7 @@ static int rate_load(const char *cmd, const char *db_path, store *db, int all, i
 /* What `rate --pgn FILE` was given. */
 typedef struct import_args {
   const char *path, *name, *variant_text, *db_path;
-  int db_given, runs_given, json;
+  int db_given, runs_given, json, again;
 } import_args;
 
 /* rate --pgn/--ogn: reads the file; without --db fills pool (nothing is
@@ -183,6 +183,7 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
   char err[1024];
   if (ia->runs_given) return cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
   if (ia->name && !ia->db_given) return cli_error(cmd, "--name names the imported run: it needs --db");
+  if (ia->again && !ia->db_given) return cli_error(cmd, "--again imports a file again: it needs --db");
   if (ia->variant_text && !ia->db_given)
     return cli_error(cmd, "--variant with --pgn/--ogn needs --db (the games are filtered there)");
   char *text = cli_read_file(cmd, ia->path);
@@ -209,6 +210,16 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
     return cli_error(cmd, "%s", err);
   }
   int64_t id;
+  int seen = ia->again ? 0 : store_run_find(*db, STORE_IMPORTED, PGN_SOURCE_KEY,
+                                             games->source_hash, &id, err, sizeof err);
+  if (seen) {
+    free(command);
+    if (seen < 0) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+    return cli_error(cmd,
+                     "%s is already in %s as run %" PRId64 " (the same content): give --again "
+                     "to import it once more",
+                     ia->path, ia->db_path, id);
+  }
   int stored = pgn_file_store(games, *db, name, command, &id, err, sizeof err);
   free(command);
   if (stored) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
@@ -275,7 +286,7 @@ int cli_rate(int argc, char **argv) {
   char anchor_name[RATING_NAME_MAX] = "", variant_name[160] = "";
   const char *pgn_path = NULL, *ogn_path = NULL, *import_name = NULL;
   pgn_file games = {0};
-  int json = 0;
+  int json = 0, again = 0;
   double anchor_elo = 0;
   store *db = NULL;
   rating_pool pool;
@@ -298,6 +309,8 @@ int cli_rate(int argc, char **argv) {
       CLI_O_TEXT("ogn", &ogn_path, "FILE", NULL, "the same, for an OGN (or PGN) file"),
       CLI_O_TEXT("name", &import_name, "NAME", NULL,
                  "with --pgn/--ogn and --db: the imported run's name"),
+      CLI_O_FLAG("again", &again,
+                 "with --pgn/--ogn and --db: import a file whose content is already there"),
       CLI_O_FLAG("json", &json, "print one JSON object instead of the tables (docs/JSON.md)"),
       CLI_END,
   };
@@ -326,7 +339,7 @@ int cli_rate(int argc, char **argv) {
   int read_only = 0; /* a write-protected database is rated, the ratings not stored */
   if (pgn_path) {
     import_args ia = {pgn_path, import_name, variant_text, db_path,
-                      cli_option_find(&spec, "db")->given > 0, all || nruns, json};
+                      cli_option_find(&spec, "db")->given > 0, all || nruns, json, again};
     if ((rc = rate_import(cmd, &ia, argc, argv, &games, &db, runs, &nruns, &pool))) goto out;
     rc = CLI_EXIT_USAGE;
   }

@@ -11,6 +11,7 @@
 #include "core/game.h"
 #include "core/variant.h"
 #include "store/replay.h"
+#include "core/hash.h"
 
 /* ================================================================ writing */
 
@@ -577,6 +578,7 @@ static int assign_series(pgn_file *f, char *err, size_t errlen) {
 
 int pgn_file_read(const char *text, pgn_file *out, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
+  hash_fnv1a_hex(text, strlen(text), out->source_hash);
   if (!strncmp(text, "\xef\xbb\xbf", 3)) text += 3; /* a UTF-8 byte-order mark */
   reader r = {text, 1};
   int cap = 0;
@@ -738,7 +740,8 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
   }
   run.kind = STORE_IMPORTED;
   if (store_run_set(&run.name, name) || store_run_set(&run.format, "imported") ||
-      store_run_set(&run.openings, "imported") || store_run_set(&run.command, command))
+      store_run_set(&run.openings, "imported") || store_run_set(&run.command, command) ||
+      store_config_set_text(&run, PGN_SOURCE_KEY, f->source_hash))
     goto oom;
   for (int i = 0; i < l.n; i++)
     if (store_run_add_player(&run, l.v[i], "imported")) goto oom;

@@ -41,6 +41,7 @@ typedef struct pgn_file {
   pgn_game *games;
   int n;
   int no_result; /* of the n, games whose result is '*' (neither rated nor stored) */
+  char source_hash[17]; /* FNV-1a of the text read (core/hash.h): kept with an import */
 } pgn_file;
 
 /* Reads every record of text, PGN or OGN, in any mix: tags `[Name "value"]`
@@ -63,9 +64,12 @@ void pgn_file_free(pgn_file *f);
  * the same games stored as a run. Returns 0, or -1 with a message. */
 int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen);
 
+/* The setting under which an imported run keeps its file's source_hash. */
+#define PGN_SOURCE_KEY "source_hash"
+
 /* Stores the file's games with a result as a new finished run of kind
- * "imported" named `name`, with `command` as its command line; sets
- * *run_id. At most STORE_MAX_PLAYERS players and STORE_MAX_VARIANTS
+ * "imported" named `name`, with `command` as its command line and the
+ * file's source_hash as its setting PGN_SOURCE_KEY; sets *run_id. At most STORE_MAX_PLAYERS players and STORE_MAX_VARIANTS
  * variants. Returns 0, or -1 with a message (nothing is stored then). */
 int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *command,
                    int64_t *run_id, char *err, size_t errlen);

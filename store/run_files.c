@@ -2,6 +2,7 @@
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
+#include "core/hash.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -39,14 +40,6 @@ static int read_whole(const char *path, unsigned char **data, size_t *len) {
   return 0;
 }
 
-/* FNV-1a, 64 bits, as 16 hex digits: a label for people and a quick check;
- * the content itself is what is compared. */
-static void content_hash(const unsigned char *data, size_t len, char out[17]) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < len; i++) h = (h ^ data[i]) * 0x100000001b3ull;
-  snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
 int store_run_add_file(store_run *r, const char *path, char *err, size_t errlen) {
   for (int i = 0; i < r->nfiles; i++)
     if (!strcmp(r->files[i].path, path)) return 0;
@@ -70,7 +63,7 @@ int store_run_add_file(store_run *r, const char *path, char *err, size_t errlen)
 int store_sql_bind_file(sqlite3_stmt *st, int64_t id, int i, const store_run *r) {
   char hash[17];
   const store_file *f = &r->files[i];
-  content_hash(f->data, f->len, hash);
+  hash_fnv1a_hex(f->data, f->len, hash);
   return sqlite3_bind_int64(st, 1, id) || store_sql_bind_string(st, 2, f->path) ||
          sqlite3_bind_text(st, 3, hash, -1, SQLITE_TRANSIENT) ||
          sqlite3_bind_blob64(st, 4, f->data ? (const void *)f->data : "", f->len, SQLITE_STATIC);
@@ -123,7 +116,7 @@ int store_run_files_check(store *s, int64_t id, char *err, size_t errlen) {
     char stored[17], now[17];
     unsigned char *data;
     size_t len;
-    content_hash(b, n, stored);
+    hash_fnv1a_hex(b, n, stored);
     if (read_whole(path ? path : "", &data, &len)) {
       error_set(err, errlen, "store: run %" PRId64 ": cannot read %s, which the run uses: %s", id,
            path ? path : "", strerror(errno));
@@ -131,7 +124,7 @@ int store_run_files_check(store *s, int64_t id, char *err, size_t errlen) {
       break;
     }
     int same = len == n && (!n || !memcmp(data, b, n));
-    content_hash(data, len, now);
+    hash_fnv1a_hex(data, len, now);
     free(data);
     if (!same) {
       error_set(err, errlen,

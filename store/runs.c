@@ -323,3 +323,23 @@ int store_run_openings(store *s, int64_t id, char ***out, int *n, char *err, siz
   *n = o.k;
   return 0;
 }
+
+int store_run_find(store *s, store_kind kind, const char *key, const char *value,
+                   int64_t *run_id, char *err, size_t errlen) {
+  sqlite3_stmt *st;
+  if (store_sql_prepare(s->db,
+                        "SELECT r.id FROM runs r JOIN run_config c ON c.run_id = r.id"
+                        " WHERE r.kind = ?1 AND c.key = ?2 AND c.type = 'text' AND c.value = ?3"
+                        " ORDER BY r.id DESC LIMIT 1",
+                        0, &st, err, errlen))
+    return -1;
+  int rc = sqlite3_bind_text(st, 1, store_kind_name(kind), -1, SQLITE_STATIC);
+  if (!rc) rc = sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+  if (!rc) rc = sqlite3_bind_text(st, 3, value, -1, SQLITE_STATIC);
+  if (!rc) rc = sqlite3_step(st);
+  int ret = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+  if (ret == 1) *run_id = sqlite3_column_int64(st, 0);
+  if (ret < 0) store_sql_fail(s->db, err, errlen, "cannot look for a run");
+  sqlite3_finalize(st);
+  return ret;
+}

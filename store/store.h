@@ -278,6 +278,11 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vari
 
 /* Runs, newest first: calls fn for each (for `oware runs`); r is valid
  * during the call only. */
+/* The newest run of kind `kind` whose setting `key` is the text `value`:
+ * 1 with *run_id, 0 when there is none, -1 with err. */
+int store_run_find(store *s, store_kind kind, const char *key, const char *value,
+                   int64_t *run_id, char *err, size_t errlen);
+
 int store_runs_foreach(store *s, int (*fn)(void *ctx, const store_run *r), void *ctx,
                        char *err, size_t errlen);
 

@@ -93,6 +93,19 @@ printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/nobom.pgn
 check "a PGN file with a byte-order mark is read" test $? = 0
 "$oware" rate --pgn "$tmp/nobom.pgn" >"$tmp/nobom.out" 2>&1
 check "... and rates as the same file without it" cmp -s <(body "$tmp/bom.out") <(body "$tmp/nobom.out")
+# The same file imported twice into one database (issue 26 point 7): the
+# second import is refused, naming the run that has it, unless --again.
+"$oware" rate --pgn "$tmp/nobom.pgn" --db "$tmp/twice.db" >/dev/null 2>&1
+check "a file imported once is stored" test $? = 0
+"$oware" rate --pgn "$tmp/nobom.pgn" --db "$tmp/twice.db" >/dev/null 2>"$tmp/twice.err"
+check "the same file again is refused (exit 2)" test $? = 2
+check "... naming the run that has it" grep -q "is already in .* as run 1 (the same content): give --again" "$tmp/twice.err"
+"$oware" rate --pgn "$tmp/bom.pgn" --db "$tmp/twice.db" >/dev/null 2>&1
+check "... another content (a byte-order mark more) is not the same file" test $? = 0
+"$oware" rate --pgn "$tmp/nobom.pgn" --db "$tmp/twice.db" --again >/dev/null 2>&1
+check "--again imports it once more" test $? = 0
+check "... so the database has three imported runs" \
+  test "$("$oware" runs --db "$tmp/twice.db" | grep -c imported)" = 3
 # An empty file (or one with no finished game) is not imported as a run
 # of 0 games (issue 26 point 13): exit 2, and no database is made.
 : >"$tmp/empty.pgn"
