@@ -258,8 +258,15 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
     cli_error(cmd, "%s", err);
     return strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
   }
-  if (a->json) cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool);
-  else rate_print(scope, a->anchor, a->anchor_elo, pool, res);
+  if (a->json && db && a->run_id) {
+    if (cli_json_rating_run(stdout, scope, a->anchor, a->anchor_elo, res, pool, db, a->run_id,
+                            err, sizeof err))
+      return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  } else if (a->json) {
+    cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool);
+  } else {
+    rate_print(scope, a->anchor, a->anchor_elo, pool, res);
+  }
   if (opt.bootstrap && strlen(scope) + 40 < 512)
     snprintf(scope + strlen(scope), 512 - strlen(scope), "; bootstrap %d seed %llu",
              opt.bootstrap, (unsigned long long)a->seed);
@@ -427,23 +434,9 @@ int cli_sprt(int argc, char **argv) {
     llr = rating_sprt_llr_wdl(&s, c[0], c[1], c[2]);
   }
   if (json) {
-    fputs("{\"llr\":", stdout);
-    cli_json_num(stdout, llr);
-    fputs(",\"lower\":", stdout);
-    cli_json_num(stdout, rating_sprt_lower(&s));
-    fputs(",\"upper\":", stdout);
-    cli_json_num(stdout, rating_sprt_upper(&s));
-    fputs(",\"decision\":", stdout);
-    cli_json_str(stdout, rating_decision_name(rating_sprt_decide(&s, llr)));
-    fputs(",\"elo0\":", stdout);
-    cli_json_num(stdout, s.elo0);
-    fputs(",\"elo1\":", stdout);
-    cli_json_num(stdout, s.elo1);
-    fputs(",\"alpha\":", stdout);
-    cli_json_num(stdout, s.alpha);
-    fputs(",\"beta\":", stdout);
-    cli_json_num(stdout, s.beta);
-    printf(",\"model\":\"%s\"}\n", models[model]);
+    fputc('{', stdout);
+    cli_json_sprt_fields(stdout, &s, llr);
+    fputs("}\n", stdout);
   } else {
     printf("LLR %.4f\nbounds %.4f %.4f\ndecision %s\n", llr, rating_sprt_lower(&s),
            rating_sprt_upper(&s), rating_decision_name(rating_sprt_decide(&s, llr)));

@@ -123,9 +123,9 @@ static int print_json_standings(const char *cmd, store *db, int64_t run_id) {
   char err[1024];
   plot_run *pr;
   if (plot_run_load(db, run_id, &pr, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  cli_json_standings(stdout, pr);
+  int bad = cli_json_standings_sprt(stdout, pr, db, err, sizeof err);
   plot_run_free(pr);
-  return 0;
+  return bad ? cli_error(cmd, "%s", err), CLI_EXIT_FAIL : 0;
 }
 
 /* --resume RUN: the stored run into t (tournament_reopen), locked, marked

@@ -1,5 +1,6 @@
 /* json.c: the machine-readable output of `--json`: values, runs, ratings (docs/JSON.md). */
 #include "cli/json.h"
+#include "store/rating_store.h"
 
 #include <math.h>
 
@@ -68,8 +69,9 @@ void cli_json_run(FILE *f, const store_run *r, long long games) {
   fprintf(f, "],\"games\":%lld}", games);
 }
 
-void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                     const rating_result *r, const rating_pool *pool) {
+/* cli_json_rating without its closing brace. */
+static void rating_body(FILE *f, const char *scope, const char *anchor, double anchor_elo,
+                        const rating_result *r, const rating_pool *pool) {
   fputs("{\"scope\":", f);
   cli_json_str(f, scope);
   fputs(",\"anchor\":", f);
@@ -121,7 +123,70 @@ void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anch
     num_fields(f, 7, names, v);
     fputc('}', f);
   }
+}
+
+void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
+                     const rating_result *r, const rating_pool *pool) {
+  rating_body(f, scope, anchor, anchor_elo, r, pool);
   fputs("}\n", f);
+}
+
+int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double anchor_elo,
+                        const rating_result *r, const rating_pool *pool, store *db,
+                        int64_t run_id, char *err, size_t errlen) {
+  rating_body(f, scope, anchor, anchor_elo, r, pool);
+  store_run run;
+  store_run_init(&run);
+  int rc = store_run_load(db, run_id, &run, err, errlen) || cli_json_run_sprt(f, db, &run, err, errlen);
+  store_run_free(&run);
+  fputs("}\n", f);
+  return rc ? -1 : 0;
+}
+
+void cli_json_sprt_fields(FILE *f, const rating_sprt *s, double llr) {
+  fputs("\"llr\":", f);
+  cli_json_num(f, llr);
+  num_field(f, "lower", rating_sprt_lower(s));
+  num_field(f, "upper", rating_sprt_upper(s));
+  str_field(f, "decision", rating_decision_name(rating_sprt_decide(s, llr)));
+  num_field(f, "elo0", s->elo0);
+  num_field(f, "elo1", s->elo1);
+  num_field(f, "alpha", s->alpha);
+  num_field(f, "beta", s->beta);
+  str_field(f, "model", s->model == RATING_MODEL_NORMALIZED ? "normalized" : "logistic");
+}
+
+/* The index of name in the pool, or -1. */
+static int pool_index(const rating_pool *p, const char *name) {
+  for (int i = 0; i < p->n; i++)
+    if (!strcmp(p->name[i], name)) return i;
+  return -1;
+}
+
+int cli_json_run_sprt(FILE *f, store *db, const store_run *run, char *err, size_t errlen) {
+  const char *text;
+  int got = store_config_get_text(run, "sprt", &text, err, errlen);
+  if (got) return got < 0 ? -1 : 0; /* no SPRT in this run */
+  rating_sprt s;
+  if (rating_sprt_parse(text, &s, err, errlen)) return -1;
+  rating_pool p;
+  rating_pool_init(&p);
+  if (rating_pool_load(&p, db, &run->id, 1, NULL, err, errlen)) {
+    rating_pool_free(&p);
+    return -1;
+  }
+  rating_match m = {0};
+  int a = pool_index(&p, run->player_name[0]), b = pool_index(&p, run->player_name[1]);
+  if (a >= 0 && b >= 0) rating_pool_match(&p, a, b, &m);
+  rating_sprt_result res = rating_sprt_test(&s, &m, 0);
+  fputs(",\n\"sprt\":{\"first\":", f);
+  cli_json_str(f, run->player_name[0]);
+  str_field(f, "second", run->player_name[1]);
+  fprintf(f, ",\"pairs\":%lld,", m.penta[0] + m.penta[1] + m.penta[2] + m.penta[3] + m.penta[4]);
+  cli_json_sprt_fields(f, &s, res.llr);
+  fputc('}', f);
+  rating_pool_free(&p);
+  return 0;
 }
 
 /* The "standings" array of a run. */
@@ -150,6 +215,16 @@ void cli_json_standings(FILE *f, const plot_run *r) {
   fputs(",\n\"standings\":", f);
   standings_array(f, r);
   fputs("}\n", f);
+}
+
+int cli_json_standings_sprt(FILE *f, const plot_run *r, store *db, char *err, size_t errlen) {
+  fputs("{\"run\":", f);
+  cli_json_run(f, &r->run, r->games);
+  fputs(",\n\"standings\":", f);
+  standings_array(f, r);
+  int rc = cli_json_run_sprt(f, db, &r->run, err, errlen);
+  fputs("}\n", f);
+  return rc;
 }
 
 /* "name":{"value":v,"lo":l,"hi":h} (after a comma). */

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "stats/sprt.h"
+
 #include "stats/elo_fit.h"
 #include "store/store.h"
 #include "tuner/calibration.h"
@@ -26,12 +28,29 @@ void cli_json_run(FILE *f, const store_run *r, long long games);
  * statistics of the first ranked against the second. */
 void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
                      const rating_result *r, const rating_pool *pool);
+/* The same, then (when run has an SPRT setting) its "sprt" object as
+ * cli_json_run_sprt writes it. 0, or -1 with err. */
+int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double anchor_elo,
+                        const rating_result *r, const rating_pool *pool, store *db,
+                        int64_t run_id, char *err, size_t errlen);
+
+/* An SPRT's settings and outcome as fields (no braces): llr, lower, upper,
+ * decision, elo0, elo1, alpha, beta, model (the format of `oware sprt`). */
+void cli_json_sprt_fields(FILE *f, const rating_sprt *s, double llr);
+/* ,"sprt":{first, second, pairs, and cli_json_sprt_fields}: the SPRT of
+ * run's stored game pairs, its first player against its second, when run
+ * has an SPRT setting (nothing otherwise). 0, or -1 with err. */
+int cli_json_run_sprt(FILE *f, store *db, const store_run *run, char *err, size_t errlen);
 
 /* A run's standings (docs/JSON.md): {"run": the run object, "standings":
  * [{rank, name, games, wins, draws, losses, points, score, elo, lo, hi,
  * bounded}] in standings order (elo null when the run has no Elo)}. */
 struct plot_run;
 void cli_json_standings(FILE *f, const struct plot_run *r);
+/* cli_json_standings and the run's "sprt" object (cli_json_run_sprt). 0, or
+ * -1 with err. */
+int cli_json_standings_sprt(FILE *f, const struct plot_run *r, store *db, char *err,
+                            size_t errlen);
 
 /* A variant study (docs/JSON.md): {"run", "standings" as above,
  * "bootstrap", "variants": [per variant: counts, rates with their 95%

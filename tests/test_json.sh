@@ -46,6 +46,18 @@ check "sprt --json parses" py "$tmp/s.json" "''"
 check "sprt --json has the text's LLR" grep -q "^LLR $(py "$tmp/s.json" "'%.4f' % d['llr']")\$" "$tmp/s.txt"
 check "sprt --json has the decision" test "$(py "$tmp/s.json" "d['decision']")" = "$(sed -n 's/^decision //p' "$tmp/s.txt")"
 
+# An SPRT run's verdict is in the JSON of the tournament and of rate --run
+# (issue 26 point 5), the same as the text's SPRT line.
+"$oware" tournament --players 'minimax:depth=3,name=a;greedy' --sprt elo0=0,elo1=50 --seed 1 \
+  --db "$tmp/sprt.db" --quiet --json >"$tmp/ts.json" 2>/dev/null
+"$oware" tournament --players 'minimax:depth=3,name=a;greedy' --sprt elo0=0,elo1=50 --seed 1 \
+  --db "$tmp/sprt2.db" --quiet >"$tmp/ts.txt" 2>/dev/null
+check "tournament --sprt --json has the SPRT's decision" \
+  grep -q "SPRT (normalized Elo): $(py "$tmp/ts.json" "d['sprt']['decision']") (LLR $(py "$tmp/ts.json" "'%.3f' % d['sprt']['llr']"), bounds $(py "$tmp/ts.json" "'%.3f %.3f' % (d['sprt']['lower'], d['sprt']['upper'])")) after $(py "$tmp/ts.json" "d['sprt']['pairs']") game pairs" "$tmp/ts.txt"
+"$oware" rate --run 1 --db "$tmp/sprt.db" --json >"$tmp/rs.json" 2>&1
+check "rate --run --json of an SPRT run has the same SPRT object" \
+  test "$(py "$tmp/rs.json" "d['sprt']")" = "$(py "$tmp/ts.json" "d['sprt']")"
+
 "$oware" rate --db "$tmp/t.db" --run 1 --json --anchor greedy=100 >"$tmp/a.json" 2>&1
 check "an anchor is in the JSON" test "$(py "$tmp/a.json" "d['anchor']")" = "{'name': 'greedy', 'elo': 100}"
 
