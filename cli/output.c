@@ -1,5 +1,6 @@
 /* output.c: error messages, standard output's final check, output paths checked early, names without control characters. */
 #include "cli/output.h"
+#include "core/name.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -81,20 +82,10 @@ int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
 }
 
 int cli_check_name(const char *cmd, const char *what, const char *name) {
-  for (const char *c = name; *c; c++) {
-    unsigned char u = (unsigned char)*c;
-    if (u < 32 || u == 127) {
-      char shown[32];
-      if (u == '\n') snprintf(shown, sizeof shown, "a newline");
-      else if (u == '\t') snprintf(shown, sizeof shown, "a tab");
-      else if (u == '\r') snprintf(shown, sizeof shown, "a carriage return");
-      else snprintf(shown, sizeof shown, "byte 0x%02x", u);
-      cli_error(cmd, "%s '%.*s…' holds a control character (%s at position %d); names are one "
-                "line of printable text", what, (int)(c - name), name, shown, (int)(c - name) + 1);
-      return -1;
-    }
-  }
-  return 0;
+  char err[600];
+  if (!name_check(what, name, err, sizeof err)) return 0;
+  cli_error(cmd, "%s", err);
+  return -1;
 }
 
 int cli_out_open(const char *cmd, outfile *o, const char *path) {

@@ -10,6 +10,7 @@
 
 #include "core/notation.h"
 #include "core/rng.h"
+#include "core/name.h"
 
 const char *player_status_name(player_status s) {
   static const char *const names[] = {"ok", "timeout", "illegal", "crash", "protocol", "error"};
@@ -237,13 +238,7 @@ static int read_item(const char *spec, const char *it, player_config *cfg, char 
 
 /* A name is shown in listings and written into OGN tags: one line of text. */
 static int check_name(const char *name, char *err, size_t errlen) {
-  size_t at = strcspn(name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
-                            "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
-                            "\x1d\x1e\x1f\x7f");
-  if (!name[at]) return 0;
-  error_set(err, errlen, "player name '%.*s…' holds a control character (byte 0x%02x at position %zu); names are "
-      "one line of printable text", (int)at, name, (unsigned char)name[at], at + 1);
-  return -1;
+  return name_check("player name", name, err, errlen);
 }
 
 /* Defaults for what was not given. */

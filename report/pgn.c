@@ -12,6 +12,7 @@
 #include "core/variant.h"
 #include "store/replay.h"
 #include "core/hash.h"
+#include "core/name.h"
 
 /* ================================================================ writing */
 
@@ -353,6 +354,12 @@ static int read_names(const record *c, pgn_game *out, char *err, size_t errlen) 
   if (!s || !nn || !*s || !*nn) {
     error_set(err, errlen, "record %d (line %d): the %s player is not named (tag %s)", c->rec,
          c->line, !s || !*s ? "South" : "North", !s || !*s ? "White or South" : "Black or North");
+    return -1;
+  }
+  char why[600];
+  if (name_check("player name", s, why, sizeof why) ||
+      name_check("player name", nn, why, sizeof why)) {
+    error_set(err, errlen, "record %d (line %d): %s", c->rec, c->line, why);
     return -1;
   }
   if (copy(out->south, sizeof out->south, s) || copy(out->north, sizeof out->north, nn)) {

@@ -96,6 +96,17 @@ check "11: a run name with a newline is refused (exit 2)" bash -c "test $? = 2 &
 check "11: ... before the database is made" test ! -e "$tmp/n.db"
 "$oware" match --south $'random:name=a\tb' --north greedy >/dev/null 2>"$tmp/err"
 check "11: a player name with a tab is refused" says "holds a control character (byte 0x09 at position 2)" "$tmp/err"
+# One check of names wherever a name enters (issue 26 point 9): C1 controls,
+# invalid UTF-8 and bidirectional overrides too, and names read from PGN.
+"$oware" match --south $'random:name=a\xc2\x85b' --north greedy >/dev/null 2>"$tmp/err"
+check "11: a player name with a C1 control (U+0085) is refused" says "holds a control character (U+0085 at position 2)" "$tmp/err"
+"$oware" match --south $'random:name=a\xff\xfeb' --north greedy >/dev/null 2>"$tmp/err"
+check "11: a player name that is not UTF-8 is refused" says "is not valid UTF-8 (byte 0xff at position 2)" "$tmp/err"
+"$oware" tournament --players 'random;greedy' --name $'ab\xe2\x80\xaecd' --db "$tmp/n2.db" --quiet >/dev/null 2>"$tmp/err"
+check "11: a run name with a bidirectional override (U+202E) is refused" says "holds a bidirectional control (U+202E at position 3)" "$tmp/err"
+printf '[White "a\033[31mred\tx"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/esc.pgn"
+"$oware" rate --pgn "$tmp/esc.pgn" --db "$tmp/esc.db" >/dev/null 2>"$tmp/err"
+check "11: a PGN name with an escape sequence is refused (exit 2)" bash -c "test $? = 2 && grep -q 'record 1 (line 1): player name .* holds a control character (byte 0x1b at position 2)' '$tmp/err'"
 
 # --- 12. Output paths checked before the work. ---
 early() { # early NAME MESSAGE ARGS...: fails within 5 s with exit 2
