@@ -121,6 +121,7 @@ static void rate_print(const char *scope, const char *anchor_name, double anchor
   else printf("; pool average %g", anchor_elo);
   printf("):\n");
   rating_print_table(stdout, res);
+  rating_print_groups(stdout, pool);
   putchar('\n');
   if (pool->n == 2) {
     rating_match m;

@@ -150,3 +150,20 @@ int rating_print_section(store *db, int64_t run_id, FILE *out, char *err, size_t
   fputc('\n', out);
   return rating_print_run(db, run_id, out, 1, NULL, err, errlen);
 }
+
+void rating_print_groups(FILE *out, const rating_pool *p) {
+  int *group = malloc(((size_t)p->n + 1) * sizeof *group);
+  int k = group ? rating_pool_groups(p, group) : -1;
+  if (k > 1) {
+    fprintf(out, "Not connected by results both ways: %d groups, between which the results go "
+                 "one way only (Ordo refuses such a pool; docs/PGN.md):",
+            k);
+    for (int g = 0; g < k; g++) {
+      fputs(g ? " |" : "", out);
+      for (int i = 0, first = 1; i < p->n; i++)
+        if (group[i] == g) fprintf(out, "%s %s", first ? "" : ",", p->name[i]), first = 0;
+    }
+    fputc('\n', out);
+  }
+  free(group);
+}

@@ -41,4 +41,10 @@ int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const ratin
  * that ends a tournament or a study. */
 int rating_print_section(store *db, int64_t run_id, FILE *out, char *err, size_t errlen);
 
+/* When the pool is not one group connected by results both ways
+ * (rating_pool_groups), a line naming its groups: the players whose
+ * estimates the fit can only bound, and a pool Ordo refuses. Nothing for
+ * one group. */
+void rating_print_groups(FILE *out, const rating_pool *p);
+
 #endif

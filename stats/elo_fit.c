@@ -117,6 +117,49 @@ void rating_pool_match(const rating_pool *p, int i, int j, rating_match *m) {
   m->pairs_wl = p->penta[ij * 6 + 5];
 }
 
+/* Whether i won or drew a game against j. */
+static int scored(const rating_pool *p, int i, int j) {
+  size_t ij = (size_t)i * (size_t)p->cap + (size_t)j;
+  return p->wins[ij] > 0 || p->draws[ij] > 0;
+}
+
+/* Marks in seen every player that i reaches (depth first, on stack). */
+static void reach(const rating_pool *p, int i, unsigned char *seen, int *stack, int forward) {
+  int top = 0;
+  seen[i] = 1;
+  stack[top++] = i;
+  while (top) {
+    int a = stack[--top];
+    for (int b = 0; b < p->n; b++)
+      if (!seen[b] && b != a && (forward ? scored(p, a, b) : scored(p, b, a))) {
+        seen[b] = 1;
+        stack[top++] = b;
+      }
+  }
+}
+
+int rating_pool_groups(const rating_pool *p, int *group) {
+  int n = p->n, ngroups = 0;
+  unsigned char *fwd = malloc((size_t)n + 1), *back = malloc((size_t)n + 1);
+  int *stack = malloc(((size_t)n + 1) * sizeof *stack);
+  if (!fwd || !back || !stack) {
+    free(fwd), free(back), free(stack);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) group[i] = -1;
+  for (int i = 0; i < n; i++) {
+    if (group[i] >= 0) continue;
+    memset(fwd, 0, (size_t)n);
+    memset(back, 0, (size_t)n);
+    reach(p, i, fwd, stack, 1);
+    reach(p, i, back, stack, 0);
+    for (int j = 0; j < n; j++)
+      if (fwd[j] && back[j]) group[j] = ngroups;
+    ngroups++;
+  }
+  free(fwd), free(back), free(stack);
+  return ngroups;
+}
 
 /* ==================================================================== fit */
 

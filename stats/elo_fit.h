@@ -39,6 +39,13 @@ int rating_pool_add(rating_pool *p, int i, int j, long long wins, long long draw
 int rating_pool_add_pairs(rating_pool *p, int i, int j, const long long penta[5], long long wl);
 /* The counts between i and j from i's side, for rating_match_compute. */
 void rating_pool_match(const rating_pool *p, int i, int j, rating_match *m);
+/* The pool's groups connected by results both ways: i reaches j when i
+ * won or drew a game against j, and two players share a group when each
+ * reaches the other through such results (the strongly connected
+ * components; Ordo calls a pool of one group "well connected"). Fills
+ * group[i] (numbered 0.. in the order of their first player) and returns
+ * the number of groups, or -1 when out of memory. */
+int rating_pool_groups(const rating_pool *p, int *group);
 
 /* ------------------------------------------------------------ the fit */
 

@@ -93,6 +93,15 @@ printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/nobom.pgn
 check "a PGN file with a byte-order mark is read" test $? = 0
 "$oware" rate --pgn "$tmp/nobom.pgn" >"$tmp/nobom.out" 2>&1
 check "... and rates as the same file without it" cmp -s <(body "$tmp/bom.out") <(body "$tmp/nobom.out")
+# A lopsided pool (issue 26 point 4): rate names the groups that results
+# connect only one way, the pool Ordo refuses.
+printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n\n[White "b"]\n[Black "c"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/chain.pgn"
+"$oware" rate --pgn "$tmp/chain.pgn" >"$tmp/chain.out" 2>&1
+check "rate names the groups of a pool not connected both ways" \
+  grep -q "Not connected by results both ways: 3 groups.*: a | b | c\$" "$tmp/chain.out"
+printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n\n[White "b"]\n[Black "a"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/both.pgn"
+"$oware" rate --pgn "$tmp/both.pgn" >"$tmp/both.out" 2>&1
+check "... and says nothing of a pool connected both ways" bash -c "! grep -q 'Not connected' '$tmp/both.out'"
 # The same file imported twice into one database (issue 26 point 7): the
 # second import is refused, naming the run that has it, unless --again.
 "$oware" rate --pgn "$tmp/nobom.pgn" --db "$tmp/twice.db" >/dev/null 2>&1

@@ -389,6 +389,28 @@ static void test_fuzz(void **state) {
 }
 
 /* A pool that grows past its first allocation keeps its counts. */
+/* Groups connected by results both ways: a chain a > b > c, c = d is four
+ * players in three groups; one win back from c to a joins a, b, c. */
+static void test_pool_groups(void **state) {
+  (void)state;
+  rating_pool p;
+  rating_pool_init(&p);
+  int a = rating_pool_player(&p, "a"), b = rating_pool_player(&p, "b");
+  int c = rating_pool_player(&p, "c"), d = rating_pool_player(&p, "d");
+  assert_int_equal(rating_pool_add(&p, a, b, 1, 0, 0), 0);
+  assert_int_equal(rating_pool_add(&p, b, c, 1, 0, 0), 0);
+  assert_int_equal(rating_pool_add(&p, c, d, 0, 1, 0), 0);
+  int g[4];
+  assert_int_equal(rating_pool_groups(&p, g), 3);
+  assert_int_equal(g[a], 0);
+  assert_int_equal(g[b], 1);
+  assert_int_equal(g[c], 2);
+  assert_int_equal(g[d], 2);
+  assert_int_equal(rating_pool_add(&p, c, a, 1, 0, 0), 0);
+  assert_int_equal(rating_pool_groups(&p, g), 1);
+  rating_pool_free(&p);
+}
+
 static void test_pool_growth(void **state) {
   (void)state;
   rating_pool p;
@@ -674,6 +696,7 @@ int main(void) {
       cmocka_unit_test(test_bootstrap_coverage), cmocka_unit_test(test_bootstrap_reproducible),
       cmocka_unit_test(test_los_and_ranks),      cmocka_unit_test(test_degenerate),
       cmocka_unit_test(test_fuzz),               cmocka_unit_test(test_pool_growth),
+      cmocka_unit_test(test_pool_groups),
       cmocka_unit_test(test_match_stats),
       cmocka_unit_test(test_sprt_values),        cmocka_unit_test(test_sprt_parse),
       cmocka_unit_test(test_wilson),             cmocka_unit_test(test_ztest),
