@@ -362,6 +362,7 @@ void runner_pool_given_close(runner_pool_given *g) { g->closed = 1; }
 
 int runner_pool_given_collect(runner_pool_given *g, runner_pool_done *out, int room) {
   int n = g->ndone < room ? (int)g->ndone : room;
+  if (n <= 0) return 0; /* nothing done yet (g->done may still be NULL) */
   memcpy(out, g->done, (size_t)n * sizeof *out);
   memmove(g->done, g->done + n, (size_t)(g->ndone - n) * sizeof *g->done);
   g->ndone -= n;
