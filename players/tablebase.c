@@ -167,13 +167,19 @@ int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen)
       if (t->pin[k].key_hash == egdb_key_hash(key)) q = &t->pin[k];
     if (!q || q->n < 0) return 0; /* the run found no tables for it */
     if (open_pinned(t->dir, v, key, q, &t->db, err, errlen)) return -1;
-  } else if (egdb_open(t->dir, v, -1, 0, &t->db, e, sizeof e)) {
-    t->db = NULL;
-    if (t->mode == TABLEBASE_DIR) {
-      error_set(err, errlen, "egdb=%s: %s", t->dir, e);
-      return -1;
+  } else {
+    int rc = egdb_open(t->dir, v, -1, 0, &t->db, e, sizeof e);
+    if (rc) {
+      t->db = NULL;
+      /* No tables for the variant: play without them (egdb=auto). A table
+       * that is there but truncated, foreign or corrupt is an error either
+       * way: found before it gives a value, whatever the player. */
+      if (t->mode == TABLEBASE_DIR || rc == EGDB_ECORRUPT) {
+        error_set(err, errlen, "egdb=%s: %s", t->mode == TABLEBASE_DIR ? t->dir : "auto", e);
+        return -1;
+      }
+      return 0;
     }
-    return 0;
   }
   snprintf(t->key, sizeof t->key, "%s", key);
   t->max_n = egdb_max_seeds(t->db);

@@ -96,5 +96,22 @@ run match --south "minimax:depth=1,egdb=auto@zz" --north greedy --games 1
 expect_rc 2
 check "a malformed pin is named" grep -q "is not HASH:N:DIGEST or HASH:-" <<<"$err"
 
+# A damaged table in the default folder is found before it gives a value,
+# whatever the player (issue 26 point 16): an unpinned minimax (egdb=auto)
+# no longer plays on without the tables but refuses to start, naming the
+# file, as perfect refuses; tables that are simply absent are still played
+# without.
+cp "$egdb/n06.egdb" n06.keep
+truncate -s -100 "$egdb/n06.egdb"
+run match --south minimax:depth=2 --north random --games 1
+check "egdb=auto with a truncated table: no game is played on without it" test "$rc" != 0
+check "... the error names the file and the fault" grep -q "egdb=auto: .*n06.egdb: truncated" <<<"$err"
+run match --south perfect --north random --games 1
+check "perfect names the same fault" grep -q "n06.egdb: truncated" <<<"$out$err"
+cp n06.keep "$egdb/n06.egdb"
+run match --south minimax:depth=2 --north random --games 1
+expect_rc 0
+check "the table put back: the game is played" bash -c "! grep -q forfeit <<<'$out'"
+
 echo "$checks checks run by expect_*, $fails failures"
 [ "$fails" -eq 0 ]
