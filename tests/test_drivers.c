@@ -69,6 +69,21 @@ static void read_rows(store *db, int64_t id, rows *out) {
   if (tuning_store_foreach(db, id, keep_row, out, err, sizeof err)) fail_msg("%s", err);
 }
 
+/* The three tuning rows of two runs (a whole one and a resumed one) are
+ * the same: weights, steps, results and games. */
+static void same_rows(store *db1, int64_t id1, store *db2, int64_t id2, rows *r1, rows *r2) {
+  read_rows(db1, id1, r1);
+  read_rows(db2, id2, r2);
+  assert_int_equal(r1->n, 3);
+  assert_int_equal(r2->n, 3);
+  for (int k = 0; k < 3; k++) {
+    assert_string_equal(r1->row[k].weights, r2->row[k].weights);
+    assert_string_equal(r1->row[k].step, r2->row[k].step);
+    assert_true(r1->row[k].wins == r2->row[k].wins && r1->row[k].draws == r2->row[k].draws &&
+                r1->row[k].losses == r2->row[k].losses && r1->row[k].games == r2->row[k].games);
+  }
+}
+
 static tuner_spsa_config spsa_config3(void) {
   tuner_spsa_config c;
   memset(&c, 0, sizeof c);
@@ -183,16 +198,7 @@ static void test_spsa_resume(void **state) {
   if (tuner_spsa_run(&c, db2, id2, &obs, &stop, &rest, err, sizeof err)) fail_msg("%s", err);
   assert_true(rest.complete && rest.resumed && rest.games == whole.games);
   assert_memory_equal(&rest.w, &whole.w, sizeof whole.w);
-  read_rows(db1, id1, &r1);
-  read_rows(db2, id2, &r2);
-  assert_int_equal(r1.n, 3);
-  assert_int_equal(r2.n, 3);
-  for (int k = 0; k < 3; k++) {
-    assert_string_equal(r1.row[k].weights, r2.row[k].weights);
-    assert_string_equal(r1.row[k].step, r2.row[k].step);
-    assert_true(r1.row[k].wins == r2.row[k].wins && r1.row[k].draws == r2.row[k].draws &&
-                r1.row[k].losses == r2.row[k].losses && r1.row[k].games == r2.row[k].games);
-  }
+  same_rows(db1, id1, db2, id2, &r1, &r2);
   store_close(db1);
   store_close(db2);
 }
@@ -258,15 +264,7 @@ static void test_tune_resume_from_store(void **state) {
   assert_true(whole.complete && !whole.resumed && whole.games == 6);
   assert_true(rest.complete && rest.resumed && rest.games == whole.games);
   assert_memory_equal(&rest.w, &whole.w, sizeof whole.w);
-  read_rows(db1, id1, &r1);
-  read_rows(db2, id2, &r2);
-  assert_int_equal(r1.n, 3);
-  assert_int_equal(r2.n, 3);
-  for (int k = 0; k < 3; k++) {
-    assert_string_equal(r1.row[k].weights, r2.row[k].weights);
-    assert_string_equal(r1.row[k].step, r2.row[k].step);
-    assert_true(r1.row[k].wins == r2.row[k].wins && r1.row[k].games == r2.row[k].games);
-  }
+  same_rows(db1, id1, db2, id2, &r1, &r2);
   /* Finished, unlocked; the settings are the run's: a tournament is refused. */
   store_run *r = calloc(1, sizeof *r);
   assert_non_null(r);
