@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "players/level_curve.h"
 #include "players/player.h"
 
 
@@ -242,6 +243,52 @@ int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
   return -1;
 }
 
+/* The Elo of level:elo=N, a whole number. 0, or -1 with err. */
+static int elo_item(const char *spec, const char *text, long long *elo, char *err, size_t errlen) {
+  char *end;
+  errno = 0;
+  *elo = strtoll(text, &end, 10);
+  if (errno || end == text || *end || *elo < -100000 || *elo > 100000)
+    return error_set(err, errlen, "level spec '%s': elo=%s is not a whole number of Elo; expected "
+                     "level:elo=N[,file=FILE]", spec, text), -1;
+  return 0;
+}
+
+/* The levels of f with a measured Elo, as the points of a curve. Returns
+ * how many; the arrays have room for f->n. */
+static int curve_points(const level_file *f, const char **spec, double *elo, const char **name) {
+  int n = 0;
+  for (int i = 0; i < f->n; i++)
+    if (f->entry[i].columns >= 5) {
+      spec[n] = f->entry[i].spec, elo[n] = f->entry[i].elo, name[n] = f->entry[i].name;
+      n++;
+    }
+  return n;
+}
+
+int level_elo_range(const level_file *f, double *lo, double *hi, char *err, size_t errlen) {
+  const char *spec[LEVEL_COUNT_MAX], *name[LEVEL_COUNT_MAX];
+  double elo[LEVEL_COUNT_MAX];
+  level_curve_points pts = {spec, elo, name, curve_points(f, spec, elo, name)};
+  char e[512];
+  if (level_curve_range(&pts, lo, hi, e, sizeof e))
+    return error_set(err, errlen, "%s: no level at any Elo: %s", f->path, e), -1;
+  return 0;
+}
+
+int level_at_elo(const level_file *f, double elo, level_entry *out, char *err, size_t errlen) {
+  const char *spec[LEVEL_COUNT_MAX], *name[LEVEL_COUNT_MAX];
+  double at[LEVEL_COUNT_MAX];
+  level_curve_points pts = {spec, at, name, curve_points(f, spec, at, name)};
+  memset(out, 0, sizeof *out);
+  char e[512];
+  if (level_curve_spec(&pts, elo, out->spec, sizeof out->spec, e, sizeof e))
+    return error_set(err, errlen, "level at Elo %g: %s (%s)", elo, e, f->path), -1;
+  snprintf(out->name, sizeof out->name, "elo%lld", llround(elo));
+  out->columns = 2;
+  return 0;
+}
+
 int level_is_spec(const char *spec) { return spec && !strncmp(spec, "level:", 6); }
 
 /* Appends text to out at *n. 0, or -1 when it does not fit. */
@@ -281,6 +328,8 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
   char *item = malloc(slen + 1);
   if (!item) return error_set(err, errlen, "out of memory"), -1;
   char level[LEVEL_NAME_MAX] = "", path[PATH_MAX] = "";
+  long long elo = 0;
+  int at_elo = 0;
   /* The raw text of name= and seed=, copied after the stored spec. */
   const char *keep[2] = {NULL, NULL};
   size_t keeplen[2] = {0, 0};
@@ -290,7 +339,11 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
     const char *start = p;
     if (player_spec_item(spec, &p, item, err, errlen)) goto done;
     size_t raw = (size_t)(p - start);
-    if (k == 0) {
+    if (k == 0 && !strncmp(item, "elo=", 4)) {
+      if (elo_item(spec, item + 4, &elo, err, errlen)) goto done;
+      snprintf(level, sizeof level, "elo%lld", elo);
+      at_elo = 1;
+    } else if (k == 0) {
       if (!*item) {
         error_set(err, errlen, "level spec '%s': no level name; expected level:NAME[,file=FILE]", spec);
         goto done;
@@ -327,7 +380,12 @@ int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t 
   if (!*path && level_default_path(path, sizeof path, err, errlen)) goto done;
   level_file f;
   if (level_load(path, &f, err, errlen)) goto done;
-  const level_entry *e = level_find(&f, level);
+  level_entry at;
+  const level_entry *e = at_elo ? &at : level_find(&f, level);
+  if (at_elo && level_at_elo(&f, (double)elo, &at, err, errlen)) {
+    level_file_free(&f);
+    goto done;
+  }
   if (!e) {
     error_set(err, errlen, "unknown level '%s' in %s; %s", level, path,
               f.n ? "its levels:" : "it has no levels");

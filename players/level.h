@@ -50,11 +50,23 @@ const level_entry *level_find(const level_file *f, const char *name);
  * Returns 0 with the path in buf, or -1 with err naming the places tried. */
 int level_default_path(char *buf, size_t len, char *err, size_t errlen);
 
+/* The range of Elo between the levels of f with a measured Elo (at least
+ * two, the same player with one option, the knob, set apart): where
+ * level_at_elo answers. 0, or -1 with err saying why f has none. */
+int level_elo_range(const level_file *f, double *lo, double *hi, char *err, size_t errlen);
+
+/* A level at Elo elo between the levels of f (players/level_curve.h: the
+ * knob interpolated between the two levels whose Elos enclose elo), named
+ * "eloN" (N rounded). 0, or -1 with err: f has no such levels, or elo is
+ * outside their range (the message gives it). */
+int level_at_elo(const level_file *f, double elo, level_entry *out, char *err, size_t errlen);
+
 /* Whether spec is a level spec ("level:..."). */
 int level_is_spec(const char *spec);
 
 /* Resolves "level:NAME[,file=FILE][,name=N][,seed=S]" into the spec stored
- * for NAME in FILE (or in the default file), with name=NAME added when the
+ * for NAME in FILE (or in the default file), and "level:elo=N[,...]" (N a
+ * whole number) into level_at_elo's spec for N, named eloN; with name=NAME added when the
  * stored spec names no player, and the spec's own name= and seed= after it
  * (they take precedence). Any other spec is copied unchanged. Returns 0 with
  * the spec in out, or -1 with err: a bad level spec, a missing or malformed

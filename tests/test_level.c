@@ -249,6 +249,72 @@ static void test_bad_stored_spec(void **state) {
   unlink(p);
 }
 
+/* Writes text to a levels file of its own; its path in p. */
+static void levels_file(char *p, size_t len, const char *tag, const char *text) {
+  snprintf(p, len, "/tmp/test_level_%s_%d.txt", tag, (int)getpid());
+  FILE *f = fopen(p, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* level:elo=N: the knob interpolated between the two levels around N (in
+ * log when every value is positive), the spec of the level below with it,
+ * named eloN; and every reason a file has no such levels. */
+static void test_elo(void **state) {
+  (void)state;
+  char spec[512], want[512], p[128];
+  snprintf(p, sizeof p, "%s/levels-curve.txt", OWARE_TEST_DATA);
+  const int elo[] = {-200, -100, 0, 100, 150, 200};
+  const char *playouts[] = {"4", "8", "16", "32", "45", "64"};
+  for (int i = 0; i < 6; i++) {
+    snprintf(spec, sizeof spec, "level:elo=%d,file=%s", elo[i], p);
+    snprintf(want, sizeof want, "mcts:playouts=%s,egdb=off,name=elo%d", playouts[i], elo[i]);
+    resolves(spec, want);
+  }
+  snprintf(spec, sizeof spec, "level:elo=-100,seed=4,file=%s,name=weak", p);
+  resolves(spec, "mcts:playouts=8,egdb=off,name=weak,seed=4");
+  snprintf(spec, sizeof spec, "level:elo=201,file=%s", p);
+  fails(spec, "Elo 201 is outside the levels' range [-200, 200]");
+  snprintf(spec, sizeof spec, "level:elo=1.5,file=%s", p);
+  fails(spec, "elo=1.5 is not a whole number of Elo");
+  fails("level:elo=,file=x", "elo= is not a whole number");
+  level_file f;
+  char err[512];
+  double lo, hi;
+  assert_int_equal(level_load(p, &f, err, sizeof err), 0);
+  assert_int_equal(level_elo_range(&f, &lo, &hi, err, sizeof err), 0);
+  assert_true(lo == -200 && hi == 200);
+  level_file_free(&f);
+  /* Files without levels to interpolate: each says why. */
+  static const struct {
+    const char *text, *why;
+  } bad[] = {
+      {"a mcts:playouts=4 0 -1 1\n", "fewer than two levels with a measured Elo"},
+      {"a mcts:playouts=4 0 -1 1\nb minimax:depth=4 9 8 10\n", "not the same player"},
+      {"a mcts:playouts=4,c=1 0 -1 1\nb mcts:playouts=8,c=2 9 8 10\n",
+       "the levels differ in more than one option (playouts and c)"},
+      {"a mcts:playouts=4 0 -1 1\nb mcts:memory=8 9 8 10\n", "other options"},
+      {"a mcts:playouts=4 0 -1 1\nb mcts:playouts=8 9 8 10\nc mcts:playouts=16 5 4 6\n",
+       "the levels' Elos do not rise or fall with playouts (b, c)"},
+      {"a mcts:policy=random 0 -1 1\nb mcts:policy=capture 9 8 10\n",
+       "level a: policy=random is not a number"},
+      {"a mcts:playouts=4 0 -1 1\nb mcts:playouts=4,name=x 9 8 10\n", "the levels' specs do not differ"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    levels_file(p, sizeof p, "elo", bad[i].text);
+    snprintf(spec, sizeof spec, "level:elo=5,file=%s", p);
+    fails(spec, bad[i].why);
+    unlink(p);
+  }
+  /* A knob along which the Elo falls (noise), not positive: linear. */
+  levels_file(p, sizeof p, "noise", "weak minimax:depth=2,noise=40 -100 -110 -90\n"
+                                    "strong minimax:depth=2,noise=0 100 90 110\n");
+  snprintf(spec, sizeof spec, "level:elo=50,file=%s", p);
+  resolves(spec, "minimax:depth=2,noise=10,name=elo50");
+  unlink(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_columns),
@@ -257,6 +323,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip_longest),
       cmocka_unit_test_setup_teardown(test_resolve, make_file, remove_file),
       cmocka_unit_test(test_bad_stored_spec),
+      cmocka_unit_test(test_elo),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
