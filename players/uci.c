@@ -3,6 +3,7 @@
 #include "core/error.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -96,6 +97,14 @@ struct uci_server {
   uint64_t games;                    /* ucinewgame count: the game seed */
   char book[4096];                   /* the file OwnBook turns on */
   char egdb_dir[4096];               /* the folder UseLeaves turns on */
+
+  /* UCI_LimitStrength and UCI_Elo: a level at any Elo of the default
+   * levels file (level:elo=N) plays instead of p while limit is on. */
+  int has_elo;                       /* the default levels file gives a range */
+  long long elo, elo_lo, elo_hi;
+  int limit;
+  player *limited;                   /* owned; the level at elo, made when limit is on */
+  player *searcher;                  /* the player of the search in progress */
 
   /* The position: where it starts and the moves since (all legal). */
   board start;
@@ -193,7 +202,7 @@ static void *search_main(void *arg) {
     double left = s->lim.movetime_ms - (clock_now() - s->go_time) * 1000.0 - UCI_RESERVE_MS;
     s->lim.movetime_ms = left < 1 ? 1 : (int)left;
   }
-  player_status st = player_choose(s->p, &s->g, &s->lim, &m, &info, err, sizeof err);
+  player_status st = player_choose(s->searcher, &s->g, &s->lim, &m, &info, err, sizeof err);
   if (s->infinite) {
     /* "infinite": the bestmove waits for stop (or quit). */
     pthread_mutex_lock(&s->lock);
@@ -215,7 +224,7 @@ static void request_stop(server *s) {
   s->stop_requested = 1;
   pthread_cond_signal(&s->cond);
   pthread_mutex_unlock(&s->lock);
-  if (s->thread_active) atomic_store(&s->p->stop, 1);
+  if (s->thread_active) atomic_store(&s->searcher->stop, 1);
 }
 
 /* Waits for the search to end; an infinite one is told to stop first. */
@@ -395,6 +404,11 @@ static void print_options(server *s) {
     say(s, "option name %s type %s", aliens[k].name,
         aliens[k].spin ? aliens[k].spin : on ? "check default true" : "check default false");
   }
+  if (s->has_elo) {
+    say(s, "option name UCI_LimitStrength type check default false");
+    say(s, "option name UCI_Elo type spin default %lld min %lld max %lld", s->elo_hi, s->elo_lo,
+        s->elo_hi);
+  }
   say(s, "option name seed type string default %llu", s->seed);
   char vt[256];
   variant_format(&s->v, vt, sizeof vt);
@@ -406,14 +420,90 @@ static void reset_position(server *s) {
   s->nmoves = 0;
 }
 
-/* A new game under s->v for the current player; reports a failure. */
+/* A new game under s->v for the current player (and the level playing
+ * for it); reports a failure. */
 static int new_game(server *s) {
   char err[256];
-  if (player_new_game(s->p, &s->v, s->games, err, sizeof err)) {
+  if (player_new_game(s->p, &s->v, s->games, err, sizeof err) ||
+      (s->limited && player_new_game(s->limited, &s->v, s->games, err, sizeof err))) {
     say(s, "info string error: %s", err);
     return -1;
   }
   return 0;
+}
+
+/* ---- UCI_LimitStrength and UCI_Elo. ---- */
+
+/* The range of level:elo=N in the default levels file, if it has one. */
+static void strength_range(server *s) {
+  char path[4096], err[512];
+  level_file f;
+  double lo, hi;
+  if (level_default_path(path, sizeof path, err, sizeof err) || level_load(path, &f, err, sizeof err))
+    return;
+  if (!level_elo_range(&f, &lo, &hi, err, sizeof err) && ceil(lo) <= floor(hi)) {
+    s->has_elo = 1;
+    s->elo_lo = (long long)ceil(lo);
+    s->elo_hi = s->elo = (long long)floor(hi);
+  }
+  level_file_free(&f);
+}
+
+/* The level at s->elo made again (with the server's seed and variant); on
+ * failure an error line, and the old one stays. */
+static void make_limited(server *s) {
+  char spec[128], err[512], resolved[LEVEL_SPEC_MAX + 512];
+  snprintf(spec, sizeof spec, "level:elo=%lld,seed=%llu", s->elo, s->seed);
+  player *np = NULL;
+  if (!level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
+    np = player_create(resolved, err, sizeof err);
+  if (np && player_new_game(np, &s->v, s->games, err, sizeof err)) {
+    player_free(np);
+    np = NULL;
+  }
+  if (!np) {
+    say(s, "info string error: UCI_Elo %lld: %s", s->elo, err);
+    return;
+  }
+  np->on_info = on_info;
+  np->info_ctx = s;
+  player_free(s->limited);
+  s->limited = np;
+  say(s, "info string UCI_Elo %lld plays %s", s->elo, resolved);
+}
+
+/* setoption UCI_LimitStrength / UCI_Elo: 0 when name is neither, else 1. */
+static int set_strength(server *s, const char *name, const char *value) {
+  int is_limit = !strcasecmp(name, "UCI_LimitStrength"), is_elo = !strcasecmp(name, "UCI_Elo");
+  if (!is_limit && !is_elo) return 0;
+  if (!s->has_elo) {
+    say(s, "info string error: option %s: no levels file with levels to interpolate "
+           "(docs/LEVELS.md)", name);
+    return 1;
+  }
+  if (is_limit) {
+    if (strcasecmp(value, "true") && strcasecmp(value, "false") && *value) {
+      say(s, "info string error: option UCI_LimitStrength is '%s'; allowed: true or false", value);
+      return 1;
+    }
+    s->limit = !strcasecmp(value, "true");
+  } else {
+    char *end;
+    errno = 0;
+    long long e = *value ? strtoll(value, &end, 10) : s->elo_hi;
+    if (*value && (errno || *end || e < s->elo_lo || e > s->elo_hi)) {
+      say(s, "info string error: option UCI_Elo is '%s'; allowed: a whole number from %lld to %lld",
+          value, s->elo_lo, s->elo_hi);
+      return 1;
+    }
+    if (e != s->elo) {
+      s->elo = e;
+      player_free(s->limited);
+      s->limited = NULL;
+    }
+  }
+  if (s->limit && !s->limited) make_limited(s);
+  return 1;
 }
 
 /* Sets the player's option `name` (or seed) to value ("" = the default) by
@@ -476,6 +566,11 @@ static void set_player_option(server *s, const char *name, const char *value) {
   free(old_val);
   player_free(s->p);
   install(s, np);
+  if (is_seed && s->limited) { /* the level takes the new seed too */
+    player_free(s->limited);
+    s->limited = NULL;
+    make_limited(s);
+  }
 }
 
 static void cmd_setoption(server *s, char *args) {
@@ -520,6 +615,7 @@ static void cmd_setoption(server *s, char *args) {
     reset_position(s);
     return;
   }
+  if (set_strength(s, name, value)) return;
   const char *oname = name, *ovalue = value;
   if (set_alien(s, &oname, &ovalue) == 1) return;
   if (strchr(ovalue, ',')) {
@@ -718,7 +814,8 @@ static void cmd_go(server *s, char *args) {
   pthread_mutex_lock(&s->lock);
   s->stop_requested = 0;
   pthread_mutex_unlock(&s->lock);
-  atomic_store(&s->p->stop, 0);
+  s->searcher = s->limit && s->limited ? s->limited : s->p;
+  atomic_store(&s->searcher->stop, 0);
   char terr[256];
   s->search = thread_start(search_main, s, terr, sizeof terr);
   if (!s->search) {
@@ -788,6 +885,7 @@ uci_server *uci_server_new(const char *spec, FILE *out, char *err, size_t errlen
     return NULL;
   }
   install(s, p);
+  strength_range(s);
   uci_server_set_files(s, NULL, NULL);
   int bad = take_options(s, resolved, err, errlen);
   free(resolved);
@@ -823,6 +921,7 @@ int uci_server_free(uci_server *s) {
   finish_search(s);
   int failed = atomic_load(&s->write_failed);
   player_free(s->p);
+  player_free(s->limited);
   for (int i = 0; i < PLAYER_MAX_OPTIONS; i++) free(s->val[i]);
   free(s->moves);
   if (s->locks > 0) pthread_mutex_destroy(&s->out_lock);

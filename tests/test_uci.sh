@@ -143,6 +143,30 @@ out=$( (printf 'position startpos\ngo wtime 3000 btime 3000 winc 0 binc 0\n'; sl
 t=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/.* time \([0-9]*\).*/\1/')
 check "go wtime/btime: a bestmove inside the share of the clock (last info at ${t:-?} ms)" \
   bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 100"
+# UCI_LimitStrength and UCI_Elo: a level at any Elo of the default levels file plays instead.
+lv=$2/levels-curve.txt
+out=$(printf 'uci\nsetoption name UCI_Elo value 100\nsetoption name UCI_LimitStrength value true\nisready\nposition startpos\ngo movetime 100\nsetoption name UCI_Elo value 500\nsetoption name UCI_Elo value x\nsetoption name UCI_LimitStrength value maybe\nisready\n' |
+  OWARE_LEVELS=$lv timeout 20 "$oware" uci --player minimax:depth=4)
+check "uci offers UCI_LimitStrength and UCI_Elo over the levels' range" bash -c "grep -qx 'option name UCI_LimitStrength type check default false' <<<'$out' && grep -qx 'option name UCI_Elo type spin default 200 min -200 max 200' <<<'$out'"
+check "UCI_LimitStrength true plays the level at UCI_Elo (100: 32 playouts)" \
+  grep -qx 'info string UCI_Elo 100 plays mcts:playouts=32,egdb=off,name=elo100,seed=1' <<<"$out"
+check "... which answers the go (mcts: no info depth lines of minimax)" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && ! grep -q '^info depth' <<<'$out'"
+check "UCI_Elo outside the range is an error naming it" \
+  grep -q "^info string error: option UCI_Elo is '500'; allowed: a whole number from -200 to 200" <<<"$out"
+check "UCI_Elo not a number is an error" grep -q "^info string error: option UCI_Elo is 'x'" <<<"$out"
+check "UCI_LimitStrength neither true nor false is an error" \
+  grep -q "^info string error: option UCI_LimitStrength is 'maybe'" <<<"$out"
+out=$(printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_LimitStrength value false\nposition startpos\ngo depth 2\nisready\n' |
+  OWARE_LEVELS=$lv timeout 20 "$oware" uci --player minimax)
+check "UCI_LimitStrength false: the player itself again" grep -q '^info depth 2 ' <<<"$out"
+printf 'a minimax:depth=1\n' >"${TMPDIR:-/tmp}/oware-uci-levels-$$.txt"
+out=$(printf 'uci\nsetoption name UCI_Elo value 5\n' |
+  OWARE_LEVELS="${TMPDIR:-/tmp}/oware-uci-levels-$$.txt" timeout 10 "$oware" uci --player random)
+rm -f "${TMPDIR:-/tmp}/oware-uci-levels-$$.txt"
+check "no levels to interpolate: UCI_Elo not offered, and refused with the reason" \
+  bash -c "! grep -q 'UCI_Elo type' <<<'$out' && grep -q '^info string error: option UCI_Elo: no levels file with levels to interpolate' <<<'$out'"
+
 "$oware" uci --help >/dev/null
 check "uci --help exits 0" test $? = 0
 "$oware" uci --player nosuch </dev/null >/dev/null 2>&1
