@@ -1,5 +1,6 @@
 /* cmd_players.c: `oware players`, `oware weights` and `oware match`. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,10 @@ static int print_levels(void) {
   printf("level:NAME[,file=F][,name=N][,seed=S]\n"
          "  a difficulty level by name: the spec stored for NAME in the levels file F\n"
          "  (default: $OWARE_LEVELS, the installed levels.txt, the source tree's\n"
-         "  data/levels.txt; docs/LEVELS.md), named NAME.\n");
+         "  data/levels.txt; docs/LEVELS.md), named NAME.\n"
+         "level:elo=N[,file=F][,name=N][,seed=S]\n"
+         "  a player at Elo N (a whole number) between the levels of F: their knob\n"
+         "  interpolated between the two levels around N, named eloN.\n");
   char path[4096], err[1024];
   if (level_default_path(path, sizeof path, err, sizeof err)) {
     printf("  default file: none (%s)\n", err);
@@ -38,6 +42,9 @@ static int print_levels(void) {
     if (e->columns >= 6) printf("  target %.0f", e->target);
     printf("\n");
   }
+  double lo, hi;
+  if (level_elo_range(&f, &lo, &hi, err, sizeof err)) printf("  level:elo=N: none (%s)\n", err);
+  else printf("  level:elo=N: from %.0f to %.0f\n", ceil(lo), floor(hi));
   level_file_free(&f);
   return CLI_EXIT_OK;
 }
@@ -53,7 +60,8 @@ int cli_players(int argc, char **argv) {
       "Lists every player type (or one) with its options: name, type, default, help\n"
       "and range. A player is given as a spec: type:key=value,key=value\n"
       "e.g. 'minimax:depth=10,weights=w.txt' or 'mcts:playouts=2000,seed=7'.\n"
-      "'oware players level' shows level:NAME and the levels of the default file.\n",
+      "The levels (level:NAME, level:elo=N) and those of the default file are\n"
+      "listed last; 'oware players level' shows them alone.\n",
       NULL, opts, 1};
   if (cli_parse(&spec, argc, argv, args, &nargs, &rc)) return rc;
   if (nargs) only = args[0];
@@ -61,7 +69,9 @@ int cli_players(int argc, char **argv) {
   if (only && !player_find_type(only))
     return cli_error("players", "unknown player type '%s'", only);
   player_print_help(stdout, only);
-  return CLI_EXIT_OK;
+  if (only) return CLI_EXIT_OK;
+  printf("\n");
+  return print_levels();
 }
 
 int cli_weights(int argc, char **argv) {
