@@ -352,7 +352,7 @@ static void progress(void *ctx, const char *what, const calibrate_point *pt) {
 
 /* The Elo of a chart point: data for scripts/calibrate.gp. */
 static int write_curve(const char *stem, const calibrate_result *cr, const rating_result *vr,
-                       int first_level, const char *knob, const char *anchor, double anchor_elo,
+                       int first_level, const double *knobs, const char *knob, const char *anchor, double anchor_elo,
                        char *err, size_t errlen) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s.dat", stem);
@@ -371,7 +371,7 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
   for (int i = 0; i < cr->nlevels; i++) {
     const rating_player *p = &vr->player[first_level + i];
     fprintf(f, "\"%s\" %.6g %.2f %.2f %.2f %.2f %.2f\n", cr->found[i].level.name,
-            cr->found[i].knob, cr->found[i].level.target, cr->found[i].point.elo, p->elo, p->lo,
+            knobs[i], cr->found[i].level.target, cr->found[i].point.elo, p->elo, p->lo,
             p->hi);
   }
   if (fclose(f)) {
@@ -386,8 +386,11 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
 static void on_games(void *ctx, const tuner_calibrate_games *g) {
   calibrate_opts *o = ctx;
   char level[96];
-  snprintf(level, sizeof level, "level %s", g->level ? g->level : "");
-  const char *detail = g->level ? level : g->phase == TUNER_CAL_SEARCH ? "(ends of the range)" : NULL;
+  if (g->phase == TUNER_CAL_REFINE) snprintf(level, sizeof level, "round %d", g->round);
+  else snprintf(level, sizeof level, "level %s", g->level ? g->level : "");
+  const char *detail = g->level || g->phase == TUNER_CAL_REFINE ? level
+                       : g->phase == TUNER_CAL_SEARCH         ? "(ends of the range)"
+                                                              : NULL;
   cli_progress_update(&o->line, g->phase_name, detail, g->done, g->total, "games");
 }
 
@@ -453,13 +456,14 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
     lf = lof.f;
     fprintf(lf, "# oware calibrate: base %s, knob %s in [%g, %g], anchor %s = %g, variant %s,\n"
                 "# seed %lld; games per pairing: reference pool %lld, search %lld (up to %lld),\n"
-                "# verification %lld.\n"
+                "# verification %lld; refinement rounds %d of %lld.\n"
                 "# Elo and its 95%% interval from the verification round robin; verdict: ok when\n"
                 "# |Elo - target| <= max(2 SE, %g), else off; the search's status after it.\n"
                 "# level:NAME,file=THIS_FILE plays the spec of the level NAME (docs/LEVELS.md).\n"
                 "# name spec elo lo hi target verdict status\n",
             o->s->o.base, o->s->o.knob, c->lo, c->hi, c->anchor_spec, c->anchor_elo, o->s->o.variant, o->s->o.seed,
-            o->s->o.ref_games, o->s->o.games, o->s->o.max_games, o->s->o.verify_games, o->s->o.tolerance);
+            o->s->o.ref_games, o->s->o.games, o->s->o.max_games, o->s->o.verify_games,
+            r->rounds - 1, o->s->o.refine, o->s->o.tolerance);
   }
   fprintf(out, "\nLevels (tolerance max(2 SE, %g) Elo; SE from the verification fit):\n", o->s->o.tolerance);
   fprintf(out, "  %-10s %-36s %7s %8s %18s %8s %-11s %s\n", "level", "spec", "target", "Elo",
@@ -502,7 +506,7 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
 static void draw_chart(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
                        const tuner_calibration *r) {
   char cerr[1024];
-  if (write_curve(o->s->o.chart, r->search, &r->verify, r->first_level, o->s->o.knob, c->anchor_spec,
+  if (write_curve(o->s->o.chart, r->search, &r->verify, r->first_level, r->level_knob, o->s->o.knob, c->anchor_spec,
                   c->anchor_elo, cerr, sizeof cerr)) {
     cli_error(cmd, "%s", cerr);
     return;
@@ -613,6 +617,24 @@ static int calibrate_stored(const char *cmd, calibrate_opts *o, store **db) {
   return 0;
 }
 
+/* The verification rounds: each level's knob and Elo in each, and its
+ * pool offset (docs/LEVELS.md, Refinement). */
+static void print_rounds(const calibrate_opts *o, const tuner_calibration *r) {
+  const calibrate_result *cr = r->search;
+  printf("\nRefinement (%d rounds after the verification; %s and Elo among the verification's "
+         "players, each round a round robin of its own):\n  %-10s %7s %8s",
+         r->rounds - 1, o->s->o.knob, "level", "target", "offset");
+  for (int t = 0; t < r->rounds; t++) printf("  %16s%-2d", "round ", t);
+  printf("\n");
+  for (int k = 0; k < cr->nlevels; k++) {
+    int i = r->order[k];
+    printf("  %-10s %7.0f %8.1f", cr->found[i].level.name, cr->found[i].level.target, r->offset[i]);
+    for (int t = 0; t < r->rounds; t++)
+      printf("  %6g %6.1f±%-4.0f", r->round_knob[t][i], r->round_elo[t][i], 1.959964 * r->round_se[t][i]);
+    printf("\n");
+  }
+}
+
 /* After the calibration: the tables (or JSON), the levels file, the chart. The exit code. */
 static int calibrate_after_run(const char *cmd, calibrate_opts *o, int64_t run_id, int failed,
                                const char *err, tuner_calibration *r) {
@@ -630,9 +652,14 @@ static int calibrate_after_run(const char *cmd, calibrate_opts *o, int64_t run_i
   if (op->json) {
     rc = calibrate_json(cmd, o, c, r);
   } else {
-    printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r->verify_games,
-           c->anchor_spec, c->anchor_elo);
+    if (r->rounds > 1)
+      printf("\nVerification round robin, its last round (refinement %d; %lld games, anchor %s = %g):\n",
+             r->rounds - 1, r->verify_games, c->anchor_spec, c->anchor_elo);
+    else
+      printf("\nVerification round robin (%lld games, anchor %s = %g):\n", r->verify_games,
+             c->anchor_spec, c->anchor_elo);
     rating_print_table(stdout, &r->verify);
+    if (r->rounds > 1) print_rounds(o, r);
     rc = print_levels(cmd, o, c, r, stdout);
   }
   if (rc) return CLI_EXIT_FAIL;

@@ -386,10 +386,21 @@ void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_
     fprintf(f, "%s{\"name\":", k ? ",\n" : "\n");
     cli_json_str(f, fd->level.name);
     str_field(f, "spec", r->level_spec[i]);
-    const double v[] = {fd->knob, fd->level.target, p->elo, p->lo, p->hi, p->se, r->tol[i],
-                        fd->point.elo};
-    const char *names[] = {"knob", "target", "elo", "lo", "hi", "se", "tolerance", "search_elo"};
-    num_fields(f, 8, names, v);
+    const double v[] = {r->level_knob[i], fd->level.target, p->elo, p->lo, p->hi, p->se,
+                        r->tol[i], fd->point.elo, fd->knob};
+    const char *names[] = {"knob", "target", "elo", "lo", "hi", "se", "tolerance", "search_elo",
+                           "search_knob"};
+    num_fields(f, 9, names, v);
+    fputs(",\"rounds\":[", f);
+    for (int t = 0; t < r->rounds; t++) {
+      const double rv[] = {r->round_elo[t][i], r->round_se[t][i]};
+      const char *rn[] = {"elo", "se"};
+      fputs(t ? ",{\"knob\":" : "{\"knob\":", f);
+      cli_json_num(f, r->round_knob[t][i]);
+      num_fields(f, 2, rn, rv);
+      fputc('}', f);
+    }
+    fputc(']', f);
     str_field(f, "search_status", calibrate_status_name(fd->status));
     fprintf(f, ",\"within\":%s,\"verdict\":\"%s\"}", r->within[i] ? "true" : "false",
             r->ok[i] ? "ok" : "off");

@@ -667,7 +667,7 @@ static void cal_stop_at(void *ctx, const tuner_calibrate_games *g) {
 
 /* A small calibration described by its settings (tuner_calibrate_settings'
  * defaults, then a few), checked and stored as a new run in db. */
-static int64_t new_calibration(store *db, tuner_calibrate_setup *s) {
+static int64_t new_calibration(store *db, tuner_calibrate_setup *s, int refine, int verify_games) {
   char err[ERRLEN];
   memset(s, 0, sizeof *s);
   if (settings_defaults(tuner_calibrate_settings, &s->o, err, sizeof err)) fail_msg("%s", err);
@@ -677,10 +677,12 @@ static int64_t new_calibration(store *db, tuner_calibrate_setup *s) {
   s->o.log_scale = 1;
   s->o.levels = "easy=-100;hard=100";
   s->o.anchor = "greedy=0";
-  s->o.games = s->o.ref_games = s->o.verify_games = 4;
+  s->o.games = s->o.ref_games = 4;
+  s->o.verify_games = verify_games;
   s->o.max_games = 8;
   s->o.seed = 9;
   s->o.threads = 2;
+  s->o.refine = refine;
   if (tuner_calibrate_check(s, err, sizeof err)) fail_msg("%s", err);
   store_run *r = calloc(1, sizeof *r);
   assert_non_null(r);
@@ -706,11 +708,11 @@ static void test_calibrate_resume_from_store(void **state) {
   assert_non_null(s);
   tuner_calibration r[2];
   /* Uninterrupted. */
-  int64_t full = new_calibration(db, &s[0]);
+  int64_t full = new_calibration(db, &s[0], 0, 4);
   if (tuner_calibrate_play(db, full, &s[0], NULL, NULL, &r[0], err, sizeof err))
     fail_msg("%s", err);
   /* Stopped in the search, then resumed. */
-  int64_t id = new_calibration(db, &s[1]);
+  int64_t id = new_calibration(db, &s[1], 0, 4);
   atomic_int stop = 0;
   cal_stopper sp = {&stop, 6, -1};
   tuner_calibrate_observer obs = {&sp, NULL, NULL, NULL, cal_stop_at};
@@ -768,6 +770,69 @@ static void test_calibrate_resume_from_store(void **state) {
   store_close(db);
 }
 
+/* Stops a calibration in its refinement `round`. */
+static void cal_stop_refining(void *ctx, const tuner_calibrate_games *g) {
+  cal_stopper *s = ctx;
+  if (g->phase == TUNER_CAL_REFINE && g->round >= s->after && g->done > 0 && !atomic_load(s->stop)) {
+    atomic_store(s->stop, 1);
+    s->phase = (int)g->phase;
+  }
+}
+
+/* Refinement: each round's knobs follow from the rounds before (the pool
+ * offsets), every round is a round robin of its own, and a calibration
+ * stopped in its refinement and resumed ends as the uninterrupted
+ * one, round by round. */
+static void test_calibrate_refine_resume(void **state) {
+  (void)state;
+  char path[256], err[ERRLEN];
+  snprintf(path, sizeof path, "%s/refine.db", dir);
+  store *db;
+  if (store_open(path, 1, &db, err, sizeof err)) fail_msg("%s", err);
+  tuner_calibrate_setup *s = calloc(2, sizeof *s);
+  assert_non_null(s);
+  tuner_calibration r[2];
+  int64_t full = new_calibration(db, &s[0], 3, 20);
+  if (tuner_calibrate_play(db, full, &s[0], NULL, NULL, &r[0], err, sizeof err))
+    fail_msg("%s", err);
+  /* With 20 games a pairing, the levels move at least once. */
+  assert_true(r[0].rounds >= 2);
+  assert_true(r[0].rounds <= 4);
+  int moved = 0;
+  for (int t = 1; t < r[0].rounds; t++)
+    for (int i = 0; i < 2; i++) moved |= r[0].round_knob[t][i] != r[0].round_knob[t - 1][i];
+  assert_true(moved);
+  for (int i = 0; i < 2; i++) assert_true(r[0].level_knob[i] == r[0].round_knob[r[0].rounds - 1][i]);
+  /* Stopped in the first refinement, resumed. */
+  int64_t id = new_calibration(db, &s[1], 3, 20);
+  atomic_int stop = 0;
+  cal_stopper sp = {&stop, 1, -1};
+  tuner_calibrate_observer obs = {&sp, NULL, NULL, NULL, cal_stop_refining};
+  assert_int_equal(tuner_calibrate_play(db, id, &s[1], &obs, &stop, &r[1], err, sizeof err), -1);
+  assert_int_equal(sp.phase, TUNER_CAL_REFINE);
+  tuner_calibration_free(&r[1]);
+  tuner_calibrate_setup_free(&s[1]);
+  memset(&s[1], 0, sizeof s[1]);
+  atomic_store(&stop, 0);
+  if (tuner_calibrate_resume(db, id, 1, NULL, &stop, &s[1], &r[1], err, sizeof err))
+    fail_msg("%s", err);
+  assert_int_equal(s[1].o.refine, 3);
+  assert_int_equal(r[1].rounds, r[0].rounds);
+  assert_int_equal(r[1].arena->play.games, r[0].arena->play.games);
+  for (int t = 0; t < r[0].rounds; t++)
+    for (int i = 0; i < 2; i++) {
+      assert_true(r[1].round_knob[t][i] == r[0].round_knob[t][i]);
+      assert_true(r[1].round_elo[t][i] == r[0].round_elo[t][i]);
+    }
+  for (int i = 0; i < 2; i++) assert_string_equal(r[1].level_spec[i], r[0].level_spec[i]);
+  tuner_calibration_free(&r[0]);
+  tuner_calibration_free(&r[1]);
+  tuner_calibrate_setup_free(&s[0]);
+  tuner_calibrate_setup_free(&s[1]);
+  free(s);
+  store_close(db);
+}
+
 int main(void) {
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
@@ -778,6 +843,7 @@ int main(void) {
       cmocka_unit_test(test_calibration),        cmocka_unit_test(test_study),
       cmocka_unit_test(test_study_resume_from_store),
       cmocka_unit_test(test_calibrate_resume_from_store),
+      cmocka_unit_test(test_calibrate_refine_resume),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[300];

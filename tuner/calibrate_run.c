@@ -36,6 +36,10 @@ const settings_key tuner_calibrate_settings[] = {
                    "games a pairing of the reference pool, by default 2N", 0),
     SETTINGS_K_INT("verify-games", T, verify_games, 2, 1000000, "V", NULL,
                    "games a pairing of the verification, by default 2N", 0),
+    SETTINGS_K_INT("refine", T, refine, 0, TUNER_CAL_MAX_ROUNDS - 1, "R", "0",
+                   "rounds of refinement: each level's knob moved by what the verification "
+                   "measured among its players, and the round robin played again",
+                   0),
     SETTINGS_K_INT("seed", T, seed, 0, LLONG_MAX, "S", "1", "the run's seed", 0),
     SETTINGS_K_TEXT("variant", T, variant, "V", "abapa", "rule variant", 0),
     SETTINGS_K_TEXT("openings", T, openings, "random:PLIES", "random:2", "the openings", 0),
@@ -170,6 +174,7 @@ static int check_games(tuner_calibrate_setup *s, char *err, size_t errlen) {
   c->ref_games = o->ref_games;
   c->verify_games = o->verify_games;
   c->tolerance = o->tolerance;
+  c->refine = (int)o->refine;
   c->se = o->se;
   c->threads = (int)o->threads;
   c->seed = (uint64_t)o->seed;

@@ -14,7 +14,7 @@
  * options of `oware calibrate`, kept in run_config under the same names). */
 typedef struct tuner_calibrate_options {
   const char *base, *knob, *range, *levels, *anchor, *variant, *openings, *pool, *out, *chart;
-  long long games, max_games, ref_games, verify_games, seed, ladder;
+  long long games, max_games, ref_games, verify_games, seed, ladder, refine;
   double tolerance, se; /* se 0: calibrate_run's rule */
   int log_scale, quiet, json;
   long long threads; /* the run's threads (its column, not a setting) */

@@ -1,6 +1,7 @@
 /* calibration.c: a calibration from end to end: reference pool, search, verification, verdicts. */
 #include "tuner/calibration.h"
 #include "core/error.h"
+#include "core/interp.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -28,10 +29,26 @@ static void search_config(const tuner_calibrate_config *c, calibrate_arena *ar, 
   cfg->progress_ctx = obs ? obs->ctx : NULL;
 }
 
-/* The verification round robin of the anchor, the pool and the levels. */
-static int verify(const tuner_calibrate_config *c, const tuner_calibrate_observer *obs,
-                  tuner_calibration *out, char *err, size_t errlen) {
+/* The observer's games hook, from the arena's games as they finish. */
+typedef struct cal_watch {
+  const tuner_calibrate_config *c;
+  const tuner_calibrate_observer *obs;
+  tuner_calibration *out;
+  tuner_calibrate_phase phase;
+  long long start; /* the arena's games when the phase began */
+} cal_watch;
+
+static void phase(cal_watch *w, tuner_calibrate_phase p) {
+  w->phase = p;
+  w->start = w->out->arena->play.games;
+}
+
+/* The verification round robin of the anchor, the pool and the levels at
+ * the knobs of round out->rounds, which it measures. */
+static int verify(const tuner_calibrate_config *c, tuner_calibration *out, char *err,
+                  size_t errlen) {
   calibrate_result *cr = out->search;
+  int round = out->rounds;
   int nv = 0;
   const char *vspecs[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
   const char *vnames[CALIBRATE_MAX_LEVELS + CALIBRATE_MAX_REFS];
@@ -40,52 +57,101 @@ static int verify(const tuner_calibrate_config *c, const tuner_calibrate_observe
   out->first_level = nv;
   for (int i = 0; i < cr->nlevels; i++) {
     calibrate_spec(out->level_spec[i], sizeof out->level_spec[i], c->base, c->knob,
-                   cr->found[i].knob, out->arena->integer);
+                   out->round_knob[round][i], out->arena->integer);
     vspecs[nv] = out->level_spec[i], vnames[nv++] = cr->found[i].level.name;
   }
-  calibrate_say(out->arena->play.progress, out->arena->play.progress_ctx,
-                "verification: round robin of the levels, the anchor and the pool, %lld games per "
-           "pairing",
-      c->verify_games);
-  long long before = out->arena->play.games;
+  calibrate_play *pl = &out->arena->play;
+  if (round)
+    calibrate_say(pl->progress, pl->progress_ctx, "refinement %d: round robin again, %lld games per pairing", round, c->verify_games);
+  else
+    calibrate_say(pl->progress, pl->progress_ctx, "verification: round robin of the levels, the anchor and the pool, %lld games per pairing", c->verify_games);
+  /* Each round's games are its own: the seed of round r > 0 is derived
+   * from the run's (round 0 keeps it, as before refinements existed). */
+  pl->seed = c->seed ^ ((uint64_t)round * 0x9E3779B97F4A7C15ull);
+  long long before = pl->games;
   char e[1024];
-  if (calibrate_round_robin(&out->arena->play, vspecs, vnames, nv, (int)((c->verify_games + 1) / 2),
-                            0, c->anchor_elo, &out->verify, e, sizeof e)) {
+  if (out->has_verify) rating_result_free(&out->verify);
+  out->has_verify = 0;
+  if (calibrate_round_robin(pl, vspecs, vnames, nv, (int)((c->verify_games + 1) / 2), 0,
+                            c->anchor_elo, &out->verify, e, sizeof e)) {
     rating_result_free(&out->verify);
-    return error_set(err, errlen, "verification: %s", e), -1;
+    return error_set(err, errlen, "%s: %s", round ? "refinement" : "verification", e), -1;
   }
+  pl->seed = c->seed;
   out->has_verify = 1;
-  out->verify_games = out->arena->play.games - before;
+  out->verify_games = pl->games - before;
+  for (int i = 0; i < cr->nlevels; i++) {
+    out->round_elo[round][i] = out->verify.player[out->first_level + i].elo;
+    out->round_se[round][i] = out->verify.player[out->first_level + i].se;
+  }
+  out->rounds = round + 1;
   return 0;
 }
 
-/* The observer's games hook, from the arena's games as they finish. */
-typedef struct cal_watch {
-  const tuner_calibrate_config *c;
-  const tuner_calibrate_observer *obs;
-  const tuner_calibration *out;
-  tuner_calibrate_phase phase;
-  long long start; /* the arena's games when the phase began */
-} cal_watch;
+/* The search's monotone curve: Elo against the knob. */
+static double curve_elo(const tuner_calibrate_config *c, const calibrate_result *cr, double knob) {
+  double x[CALIBRATE_MAX_POINTS];
+  for (int i = 0; i < cr->npoints; i++) x[i] = cr->point[i].knob;
+  return interp_y(x, cr->fitted, cr->npoints, c->log_scale, knob);
+}
+
+/* The knob values of the next round from every round so far (the pool
+ * offsets of tuner_calibrate); 1 when one of them moved, else 0. */
+static int refine(const tuner_calibrate_config *c, tuner_calibration *out) {
+  const calibrate_result *cr = out->search;
+  double x[CALIBRATE_MAX_POINTS];
+  for (int i = 0; i < cr->npoints; i++) x[i] = cr->point[i].knob;
+  int next = out->rounds, moved = 0;
+  for (int i = 0; i < cr->nlevels; i++) {
+    double sw = 0, sr = 0;
+    for (int r = 0; r < out->rounds; r++) {
+      double se = fmax(out->round_se[r][i], 1.0), w = 1.0 / (se * se);
+      sw += w;
+      sr += w * (out->round_elo[r][i] - curve_elo(c, cr, out->round_knob[r][i]));
+    }
+    out->offset[i] = sr / sw;
+    double k = interp_x(x, cr->fitted, cr->npoints, c->log_scale,
+                        cr->found[i].level.target - out->offset[i]);
+    if (out->arena->integer) k = round(k);
+    k = fmin(fmax(k, c->lo), c->hi);
+    out->round_knob[next][i] = k;
+    moved |= k != out->round_knob[next - 1][i];
+  }
+  return moved;
+}
+
+/* The verification, and the refinements asked. 0, or -1 with err. */
+static int verify_and_refine(const tuner_calibrate_config *c, cal_watch *w, char *err,
+                             size_t errlen) {
+  tuner_calibration *out = w->out;
+  for (int i = 0; i < out->search->nlevels; i++) out->round_knob[0][i] = out->search->found[i].knob;
+  if (verify(c, out, err, errlen)) return -1;
+  for (int r = 1; r <= c->refine && r < TUNER_CAL_MAX_ROUNDS; r++) {
+    if (!refine(c, out)) {
+      calibrate_say(w->out->arena->play.progress, w->out->arena->play.progress_ctx, "refinement %d: no level's %s moves: done", r, c->knob);
+      break;
+    }
+    phase(w, TUNER_CAL_REFINE);
+    if (verify(c, out, err, errlen)) return -1;
+  }
+  memcpy(out->level_knob, out->round_knob[out->rounds - 1], sizeof out->level_knob);
+  return 0;
+}
+
 
 static void on_played(void *ctx, long long games) {
-  static const char *const names[] = {"reference pool", "search", "verification"};
+  static const char *const names[] = {"reference pool", "search", "verification", "refinement"};
   const cal_watch *w = ctx;
   const tuner_calibrate_config *c = w->c;
   long long n = 0, pairs = 0;
   if (w->phase == TUNER_CAL_POOL) n = w->out->arena->nrefs, pairs = (c->ref_games + 1) / 2;
-  else if (w->phase == TUNER_CAL_VERIFY)
+  else if (w->phase == TUNER_CAL_VERIFY || w->phase == TUNER_CAL_REFINE)
     n = 1 + c->npool + c->nlevels, pairs = (c->verify_games + 1) / 2;
   int li = w->out->search->searching;
   tuner_calibrate_games g = {w->phase, names[w->phase],
                              w->phase == TUNER_CAL_SEARCH && li >= 0 ? c->level[li].name : NULL,
-                             games - w->start, n * (n - 1) / 2 * 2 * pairs};
+                             games - w->start, n * (n - 1) / 2 * 2 * pairs, w->out->rounds};
   w->obs->games(w->obs->ctx, &g);
-}
-
-static void phase(cal_watch *w, tuner_calibrate_phase p) {
-  w->phase = p;
-  w->start = w->out->arena->play.games;
 }
 
 /* Levels in target order must be in Elo order, each within tolerance. */
@@ -150,7 +216,7 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   if (calibrate_run(&cfg, out->search, err, errlen)) return -1;
   if (obs && obs->searched) obs->searched(obs->ctx, out->search);
   phase(&watch, TUNER_CAL_VERIFY);
-  if (verify(c, obs, out, err, errlen)) return -1;
+  if (verify_and_refine(c, &watch, err, errlen)) return -1;
   judge(c, out);
   return 0;
 }

@@ -10,6 +10,9 @@
 #include "core/variant.h"
 #include "tuner/calibrate.h"
 
+/* Verification rounds at most: the first, and refinements. */
+#define TUNER_CAL_MAX_ROUNDS 16
+
 typedef struct tuner_calibrate_config {
   const char *base, *knob;     /* the player and its option (checked: calibrate_check_knob) */
   double lo, hi;               /* the knob's range */
@@ -26,6 +29,8 @@ typedef struct tuner_calibrate_config {
   long long ref_games;         /* games a pairing of the reference pool */
   long long verify_games;      /* games a pairing of the verification */
   double tolerance;            /* Elo a verified level may miss by (with 2 SE) */
+  int refine;                  /* rounds of refinement after the verification (at most
+                                  TUNER_CAL_MAX_ROUNDS - 1) */
   double se;                   /* the SE a measure needs; 0: calibrate_run's rule */
   variant v;
   int threads;
@@ -38,16 +43,18 @@ typedef struct tuner_calibrate_config {
 typedef enum tuner_calibrate_phase {
   TUNER_CAL_POOL,   /* the reference pool's round robin */
   TUNER_CAL_SEARCH, /* the search on the knob */
-  TUNER_CAL_VERIFY  /* the verification round robin */
+  TUNER_CAL_VERIFY, /* the verification round robin */
+  TUNER_CAL_REFINE  /* a refinement's round robin */
 } tuner_calibrate_phase;
 
 typedef struct tuner_calibrate_games {
   tuner_calibrate_phase phase;
-  const char *phase_name;  /* "reference pool", "search", "verification" */
+  const char *phase_name;  /* "reference pool", "search", "verification", "refinement" */
   const char *level;       /* in the search: the level being searched (NULL at the ends) */
   long long done;          /* games of the phase so far */
   long long total;         /* games of the phase when complete; 0 in the search (not known
                               ahead: it measures until the precision is reached) */
+  int round;               /* in a refinement: which (1, 2...) */
 } tuner_calibrate_games;
 
 /* Callbacks as the calibration goes (each may be NULL), on the caller's
@@ -66,11 +73,20 @@ typedef struct tuner_calibrate_observer {
 typedef struct tuner_calibration {
   calibrate_arena *arena;      /* the reference pool and every measure (owned) */
   calibrate_result *search;    /* the search (owned) */
-  rating_result verify;        /* the verification: anchor, pool, then the levels */
+  rating_result verify;        /* the last verification round: anchor, pool, then the levels */
   int has_verify;
-  long long verify_games;      /* games of the verification */
+  long long verify_games;      /* games of the last verification round */
+  /* Every verification round: the first, then one a refinement; each
+   * level's knob in it, and the Elo and SE it was measured at. */
+  int rounds;
+  double round_knob[TUNER_CAL_MAX_ROUNDS][CALIBRATE_MAX_LEVELS];
+  double round_elo[TUNER_CAL_MAX_ROUNDS][CALIBRATE_MAX_LEVELS];
+  double round_se[TUNER_CAL_MAX_ROUNDS][CALIBRATE_MAX_LEVELS];
+  double offset[CALIBRATE_MAX_LEVELS]; /* after refining: each level's pool offset (below) */
   int first_level;             /* the index of the first level in verify */
-  char level_spec[CALIBRATE_MAX_LEVELS][CALIBRATE_SPEC_MAX]; /* base with the knob found */
+  char level_spec[CALIBRATE_MAX_LEVELS][CALIBRATE_SPEC_MAX]; /* base with the knob chosen */
+  double level_knob[CALIBRATE_MAX_LEVELS]; /* the knob chosen: the search's, or the last
+                                              refinement's */
   int order[CALIBRATE_MAX_LEVELS];  /* the levels by target */
   double tol[CALIBRATE_MAX_LEVELS]; /* max(2 SE, tolerance) */
   int within[CALIBRATE_MAX_LEVELS]; /* |verified Elo - target| <= tol */
@@ -82,7 +98,14 @@ typedef struct tuner_calibration {
 /* Rates the reference pool (anchor, pool, ladder) by a round robin, runs
  * the search (calibrate_run with the arena's evaluator), then the
  * verification round robin of the anchor, the pool and the levels found,
- * and judges each level. *stop (may be NULL) ends it early: an error.
+ * and judges each level.
+ * With c->refine R, up to R refinements follow: a level's Elo among the
+ * verification's players differs from the search's curve (its Elo against
+ * the reference pool) by an offset, the pool's effect; each level's offset
+ * is estimated from every round so far (the mean of measured minus curve at
+ * its knob, weights 1/SE²), its knob moved to where the curve plus that
+ * offset meets the target, and the round robin played again with a seed of
+ * its own. Refining stops when no knob moves; the last round is judged. *stop (may be NULL) ends it early: an error.
  * *out is to be freed with tuner_calibration_free whatever the return.
  * 0, or -1 with err ("reference pool: ...", "verification: ..."). */
 int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_observer *obs,
