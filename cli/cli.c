@@ -2,8 +2,10 @@
 #include "cli/cli.h"
 #include "core/path.h"
 #include "players/player.h"
+#include "stats/elo_fit.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,6 +62,20 @@ int cli_variant(const char *cmd, const char *text, variant *v) {
     cli_error(cmd, "%s", err);
     return -1;
   }
+  return 0;
+}
+
+int cli_anchor(const char *cmd, const char *text, char *name, double *elo) {
+  const char *eq = strrchr(text, '=');
+  char *end;
+  if (!eq || eq == text || (size_t)(eq - text) >= RATING_NAME_MAX)
+    return cli_error(cmd, "--anchor is '%s'; expected NAME=ELO", text), -1;
+  errno = 0;
+  *elo = strtod(eq + 1, &end);
+  if (errno || end == eq + 1 || *end || !isfinite(*elo))
+    return cli_error(cmd, "--anchor is '%s'; the Elo after '=' is not a number", text), -1;
+  memcpy(name, text, (size_t)(eq - text));
+  name[eq - text] = 0;
   return 0;
 }
 

@@ -38,6 +38,11 @@ void cli_warn_threads(const char *cmd, const struct player_config *cfg);
 /* Parses a variant string, printing the parser's message on error. */
 int cli_variant(const char *cmd, const char *text, variant *v);
 
+/* Parses --anchor NAME=ELO (`oware rate`, `oware report`, `oware chart`):
+ * name gets NAME (room for RATING_NAME_MAX), elo ELO; prints the error
+ * otherwise. 0 or -1. */
+int cli_anchor(const char *cmd, const char *text, char *name, double *elo);
+
 /* Reads a whole file into a NUL-terminated buffer (caller frees), or NULL
  * after printing an error. */
 char *cli_read_file(const char *cmd, const char *path);

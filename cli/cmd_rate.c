@@ -8,6 +8,7 @@
 
 #include "report/pgn.h"
 #include "report/rating_print.h"
+#include "store/rating_scale.h"
 #include "store/rating_store.h"
 #include "store/store.h"
 #include "cli/cli.h"
@@ -85,20 +86,6 @@ static int newest_run(void *ctx, const store_run *r) {
 }
 
 /* NAME=ELO of --anchor (split at the last '='). 0, or -1 after an error. */
-static int parse_anchor(const char *cmd, const char *anchor, char *name, double *elo) {
-  const char *eq = strrchr(anchor, '=');
-  char *end;
-  if (!eq || eq == anchor || (size_t)(eq - anchor) >= RATING_NAME_MAX)
-    return cli_error(cmd, "--anchor is '%s'; expected NAME=ELO", anchor), -1;
-  errno = 0;
-  *elo = strtod(eq + 1, &end);
-  if (errno || end == eq + 1 || *end || !isfinite(*elo))
-    return cli_error(cmd, "--anchor is '%s'; the Elo after '=' is not a number", anchor), -1;
-  memcpy(name, anchor, (size_t)(eq - anchor));
-  name[eq - anchor] = 0;
-  return 0;
-}
-
 /* What was rated, in words (stored with the ratings). */
 static void rate_scope(int all, const int64_t *runs, int nruns, const char *variant_name,
                        char *scope, size_t len) {
@@ -271,6 +258,11 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
   if (opt.bootstrap && strlen(scope) + 40 < 512)
     snprintf(scope + strlen(scope), 512 - strlen(scope), "; bootstrap %d seed %llu",
              opt.bootstrap, (unsigned long long)a->seed);
+  if (a->anchor) { /* the scale stored with the fit, for the report's charts (docs/SCHEMA.md) */
+    rating_scale sc = {.elo = a->anchor_elo};
+    snprintf(sc.anchor, sizeof sc.anchor, "%s", a->anchor);
+    rating_scale_append(scope, 512, &sc);
+  }
   if (!db) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* a file rated, nothing stored */
   return rate_store(cmd, db, a->read_only, a->db_path, res, a->run_id, scope);
 }
@@ -338,7 +330,7 @@ int cli_rate(int argc, char **argv) {
     if (cli_variant(cmd, variant_text, &v)) goto out;
     variant_format(&v, variant_name, sizeof variant_name);
   }
-  if (anchor && parse_anchor(cmd, anchor, anchor_name, &anchor_elo)) goto out;
+  if (anchor && cli_anchor(cmd, anchor, anchor_name, &anchor_elo)) goto out;
   if (pgn_path && ogn_path) {
     cli_error(cmd, "give one file: --pgn or --ogn");
     goto out;

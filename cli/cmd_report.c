@@ -6,6 +6,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "store/store.h"
+#include "stats/elo_fit.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -20,7 +21,8 @@ static const char chart_usage[] =
     "scripts). Kinds:\n"
     "  elo      Elo ladder: each player's rating with its 95% interval (the latest\n"
     "           stored ratings, else a fit of the run's games)\n"
-    "  ratings  stored ratings over the course of the run ('oware rate')\n"
+    "  ratings  stored ratings over the course of the run ('oware rate'), all on\n"
+    "           one scale (--anchor, else the latest fit's anchor, else the mean)\n"
     "  matrix   heat map of each pairing's score %\n"
     "  length   histogram of game lengths in plies, per variant or pairing\n"
     "  ends     end reasons (majority, no-move, repetition, ply-limit, forfeit)\n"
@@ -40,13 +42,17 @@ static const char report_usage[] =
     "needs no network), the same as report.md, the charts (as 'oware chart --kind\n"
     "all'), their data files and the games as run-N.ogn: the run's configuration,\n"
     "standings, ratings, statistics per pairing and end reasons. Without gnuplot\n"
-    "the report has no images and says so.\n";
+    "the report has no images and says so. Every Elo of the report is on one scale:\n"
+    "relative to the player --anchor names, else to the anchor of the latest stored\n"
+    "fit ('oware rate --anchor'), else to the field's mean; stored fits on another\n"
+    "scale are fitted again on it from the same games.\n";
 
 /* Options shared by chart and report. */
 typedef struct args {
-  const char *db, *out, *kind;
+  const char *db, *out, *kind, *anchor;
   long long run;
   plot_options opt;
+  char anchor_name[RATING_NAME_MAX];
 } args;
 
 static int parse_size(const cli_option *o, const char *text, char *err, size_t errlen) {
@@ -79,17 +85,31 @@ static int parse_args(const char *cmd, const char *usage, const char *after, int
       CLI_O_TEXT("db", &a->db, "PATH", DEFAULT_DB, "the SQLite database"),
       CLI_O_TEXT("out", &a->out, "DIR", NULL, "the folder (default results/run-N/)"),
       CLI_O_CALL("size", parse_size, &a->opt, "WxH", "image size in pixels (default 800x500)"),
+      CLI_O_TEXT("anchor", &a->anchor, "NAME=ELO", NULL,
+                 "every Elo relative to NAME at ELO (as 'oware rate --anchor'; default: the "
+                 "latest stored fit's anchor, else the field's mean)"),
       CLI_O_TEXT("kind", &a->kind, "KIND[,KIND...]|all", "all", "the charts to draw"),
       CLI_END,
   };
-  if (!with_kind) opts[4] = (cli_option)CLI_END;
+  if (!with_kind) opts[5] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, usage, after, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc ? -1 : 1;
   if (a->run < 0) {
     cli_error(cmd, "--run N is needed ('oware runs' lists them)");
     return -1;
   }
+  if (a->anchor) {
+    if (cli_anchor(cmd, a->anchor, a->anchor_name, &a->opt.anchor_elo)) return -1;
+    a->opt.anchor = a->anchor_name;
+  }
   return 0;
+}
+
+/* Whether a failure to chart or report is the user's mistake (an unknown
+ * run or anchor) rather than a failure. */
+static int usage_error(const char *err) {
+  return !strncmp(err, "no run", 6) || strstr(err, ": no run ") ||
+         !strncmp(err, "unknown anchor", 14);
 }
 
 int cli_chart(int argc, char **argv) {
@@ -110,9 +130,8 @@ int cli_chart(int argc, char **argv) {
   store_close(db);
   if (rc < 0) {
     /* an unknown run is the user's mistake, the rest a failure */
-    int usage = !strncmp(err, "no run", 6) || strstr(err, ": no run ");
     cli_error(cmd, "%s", err);
-    return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    return usage_error(err) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
   }
   for (int k = 0; k < res.n; k++)
     if (res.chart[k].status == PLOT_FAILED) return CLI_EXIT_FAIL;
@@ -133,9 +152,8 @@ int cli_report(int argc, char **argv) {
   int rc = report_write_opt(db, a.run, a.out ? a.out : dir, &a.opt, stderr, err, sizeof err);
   store_close(db);
   if (rc) {
-    int usage = !strncmp(err, "no run", 6) || strstr(err, ": no run ");
     cli_error(cmd, "%s", err);
-    return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    return usage_error(err) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
   }
   return CLI_EXIT_OK;
 }

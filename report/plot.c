@@ -195,9 +195,12 @@ static void choose_elo(store *db, plot_run *r) {
         p->bound = r->latest[k].bound;
       }
       r->has_elo = 1;
+      rating_scale own;
+      rating_scale_of_scope(r->latest[0].scope, &own);
       snprintf(r->elo_source, sizeof r->elo_source,
-               "stored ratings (fit %lld, %s, of %lld games, %s)", (long long)r->latest[0].batch,
-               r->latest[0].scope, r->latest[0].games_total, r->latest[0].created);
+               "stored ratings (fit %lld, %s, of %lld games, %s%s)", (long long)r->latest[0].batch,
+               r->latest[0].scope, r->latest[0].games_total, r->latest[0].created,
+               rating_scale_same(&own, &r->scale) ? "" : "; fitted again on this scale");
       return;
     }
   }
@@ -205,7 +208,7 @@ static void choose_elo(store *db, plot_run *r) {
   rating_pool pool;
   rating_pool_init(&pool);
   rating_result res = {0};
-  rating_options ro = {0};
+  rating_options ro = {r->scale.anchor[0] ? r->scale.anchor : NULL, r->scale.elo, 0, 0, 0};
   int ok = !rating_pool_load(&pool, db, &r->run.id, 1, NULL, ferr, sizeof ferr) &&
            !rating_fit(&pool, &ro, &res, ferr, sizeof ferr);
   if (ok) {
@@ -223,8 +226,9 @@ static void choose_elo(store *db, plot_run *r) {
     if (found == needed) {
       r->has_elo = 1;
       snprintf(r->elo_source, sizeof r->elo_source,
-               "Bradley-Terry maximum likelihood fit of the run's %lld games (mean 0)%s",
-               r->games, r->nlatest ? "; the latest stored ratings cover fewer games" : "");
+               "Bradley-Terry maximum likelihood fit of the run's %lld games (relative to %s)%s",
+               r->games, r->scale_text,
+               r->nlatest ? "; the latest stored ratings cover fewer games" : "");
     } else {
       for (int i = 0; i < n; i++) r->player[i].has_elo = 0;
       error_set(ferr, sizeof ferr, "the fit has %d of the %d players who played", found, needed);
@@ -239,16 +243,47 @@ static void choose_elo(store *db, plot_run *r) {
 }
 
 /* Whether two rating scopes are the same, a fit stored while the run was
- * being played ("run 3 (in progress)") counting as one of its scope. */
+ * being played ("run 3 (in progress)") counting as one of its scope, and
+ * the scale a fit was anchored on ("; anchor greedy = 0") not counting. */
 static int same_scope(const char *a, const char *b) {
   static const char suffix[] = " (in progress)";
-  size_t la = strlen(a), lb = strlen(b), ls = sizeof suffix - 1;
-  if (la >= ls && !strcmp(a + la - ls, suffix)) la -= ls;
-  if (lb >= ls && !strcmp(b + lb - ls, suffix)) lb -= ls;
+  size_t la = rating_scale_scope_length(a), lb = rating_scale_scope_length(b);
+  size_t ls = sizeof suffix - 1;
+  if (la >= ls && !strncmp(a + la - ls, suffix, ls)) la -= ls;
+  if (lb >= ls && !strncmp(b + lb - ls, suffix, ls)) lb -= ls;
   return la == lb && !strncmp(a, b, la);
 }
 
+/* The one Elo scale of the charts and the report (plot_run.scale), and the
+ * stored fits put on it. 0, or -1 with err. */
+static int apply_scale(store *db, plot_run *r, const plot_options *opt, char *err,
+                       size_t errlen) {
+  if (opt && opt->anchor) {
+    if (player_by_name(r, opt->anchor) < 0) {
+      error_set(err, errlen, "unknown anchor '%s': not a player of run %lld", opt->anchor,
+                (long long)r->run.id);
+      return -1;
+    }
+    snprintf(r->scale.anchor, sizeof r->scale.anchor, "%s", opt->anchor);
+    r->scale.elo = opt->anchor_elo;
+  } else if (r->nlatest) {
+    rating_scale_of_scope(r->latest[0].scope, &r->scale);
+  }
+  rating_scale_describe(&r->scale, r->scale_text, sizeof r->scale_text);
+  if (rating_scale_apply(db, &r->run, &r->scale, r->history, &r->nhistory, &r->refitted, err,
+                         errlen) ||
+      rating_scale_apply(db, &r->run, &r->scale, r->latest, &r->nlatest, NULL, err, errlen))
+    return -1;
+  if (!r->nlatest) r->nhistory = 0; /* the chart is of the latest fit's scope */
+  return 0;
+}
+
 int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t errlen) {
+  return plot_run_load_opt(db, run_id, NULL, out, err, errlen);
+}
+
+int plot_run_load_opt(store *db, int64_t run_id, const plot_options *opt, plot_run **out,
+                      char *err, size_t errlen) {
   *out = NULL;
   plot_run *r = calloc(1, sizeof *r);
   if (!r) {
@@ -322,6 +357,7 @@ int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t e
   }
   r->tuning = tl.items;
   r->ntuning = (int)tl.n;
+  if (apply_scale(db, r, opt, err, errlen)) goto fail;
   choose_elo(db, r);
   *out = r;
   return 0;
@@ -582,7 +618,9 @@ static int write_elo(const plot_run *r, FILE *f) {
     }
   fprintf(f, "# oware chart data: ladder of run %lld (%s)\n", (long long)r->run.id,
           r->has_elo ? "Elo, 95% interval" : "score %, 95% Wilson interval");
-  fprintf(f, "# %s\n# rank player value low high games bound\n", r->elo_source);
+  fprintf(f, "# %s\n", r->elo_source);
+  if (r->has_elo) fprintf(f, "# Elo relative to %s\n", r->scale_text);
+  fprintf(f, "# rank player value low high games bound\n");
   for (int k = 0; k < n; k++) {
     const plot_player *p = &r->player[idx[k]];
     fprintf(f, "%d ", n - k);
@@ -599,6 +637,8 @@ static int write_elo(const plot_run *r, FILE *f) {
 static int write_ratings(const plot_run *r, FILE *f) {
   fprintf(f, "# oware chart data: stored ratings of run %lld, scope \"%s\", by games played\n",
           (long long)r->run.id, r->latest[0].scope);
+  fprintf(f, "# Elo relative to %s at every fit (%d fitted again on it)\n", r->scale_text,
+          r->refitted);
   fprintf(f, "# one block per player: games_total elo low high\n");
   int blocks = 0;
   for (int i = 0; i < r->nplayers; i++) {
@@ -894,7 +934,7 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
     c->kind = kind;
     c->status = PLOT_MADE;
     snprintf(c->title, sizeof c->title, "%s", kind_titles[ki]);
-    char data[4096], stem[4096], title[512], extra[64] = "";
+    char data[4096], stem[4096], title[512], extra[512] = "";
     snprintf(data, sizeof data, "%s/%s.dat", outdir, kind_names[ki]);
     snprintf(stem, sizeof stem, "%s/%s", outdir, kind_names[ki]);
     /* What there is to draw. */
@@ -954,7 +994,11 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
     }
     if (kind == PLOT_ELO) {
       snprintf(extra, sizeof extra, "metric='%s'; ", r->has_elo ? "elo" : "score");
-      snprintf(c->note, sizeof c->note, "%s", r->elo_source);
+      gp_var(extra, sizeof extra, "scale", r->scale_text);
+      if (r->has_elo)
+        snprintf(c->note, sizeof c->note, "Elo relative to %s; %s", r->scale_text, r->elo_source);
+      else
+        snprintf(c->note, sizeof c->note, "%s", r->elo_source);
       if (!r->has_elo) snprintf(c->title, sizeof c->title, "Score ladder (no Elo)");
     } else if (kind == PLOT_TUNING) {
       snprintf(c->note, sizeof c->note,
@@ -964,8 +1008,10 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
       int fits = 0;
       for (int k = 0; k < r->nhistory; k++)
         fits += !k || r->history[k].batch != r->history[k - 1].batch;
-      snprintf(c->note, sizeof c->note, "%d stored fit%s of scope \"%s\"", fits,
-               fits == 1 ? "" : "s", r->latest[0].scope);
+      gp_var(extra, sizeof extra, "scale", r->scale_text);
+      snprintf(c->note, sizeof c->note, "%d stored fit%s of scope \"%s\", Elo relative to %s%s",
+               fits, fits == 1 ? "" : "s", r->latest[0].scope, r->scale_text,
+               r->refitted ? " (the fits stored on another scale fitted again on it)" : "");
     }
     snprintf(title, sizeof title, "Run %lld (%s): %s", rid, r->run.name, c->title);
     if (res->gnuplot_missing) {
@@ -994,7 +1040,7 @@ int plot_charts(store *db, int64_t run_id, unsigned kinds, const char *outdir,
                 const plot_options *opt, plot_result *res, FILE *log, char *err, size_t errlen) {
   plot_run *r;
   memset(res, 0, sizeof *res);
-  if (plot_run_load(db, run_id, &r, err, errlen)) return -1;
+  if (plot_run_load_opt(db, run_id, opt, &r, err, errlen)) return -1;
   int rc = plot_charts_run(r, kinds, outdir, opt, res, log, err, errlen);
   plot_run_free(r);
   return rc;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "store/rating_scale.h"
 #include "store/store.h"
 #include "tuner/tuning_store.h"
 
@@ -87,6 +88,14 @@ typedef struct plot_run {
   store_rating *latest;
   int nhistory;
   store_rating *history;
+  /* The one Elo scale of the charts and the report (every Elo shown, the
+   * ladder and each fit over the run): plot_options.anchor, else the
+   * latest stored fit's (store/rating_scale.h), else the field's mean.
+   * Stored fits on another scale are fitted again on it (refitted counts
+   * them; a fit that cannot be is left out of latest and history). */
+  rating_scale scale;
+  char scale_text[RATING_NAME_MAX + 40]; /* "greedy = 0", "the field's mean" */
+  int refitted;
   /* Tuning iterations of the run (schema v3), in stored order. */
   int ntuning;
   tuning_row *tuning;
@@ -96,6 +105,11 @@ typedef struct plot_run {
  * and fits the Elo when no up-to-date rating is stored. *out is malloc'd; free
  * it with plot_run_free. 0, or -1 with err ("no run N" …). */
 int plot_run_load(store *db, int64_t run_id, plot_run **out, char *err, size_t errlen);
+struct plot_options;
+/* The same on the Elo scale of opt->anchor (opt may be NULL); an anchor
+ * that is not a player of the run is an error ("unknown anchor ..."). */
+int plot_run_load_opt(store *db, int64_t run_id, const struct plot_options *opt, plot_run **out,
+                      char *err, size_t errlen);
 void plot_run_free(plot_run *r);
 /* Index into r->pair of the pairing of players i and j (i != j). */
 int plot_pair_index(const plot_run *r, int i, int j);
@@ -106,6 +120,9 @@ typedef struct plot_options {
   const char *scripts_dir; /* where the *.gp are; default: $OWARE_SCRIPTS, else the
                               scripts/ folder of the source tree this was built from */
   const char *gnuplot;     /* the program; default "gnuplot", looked up in PATH */
+  const char *anchor;      /* the Elo scale: this player at anchor_elo (as `oware rate
+                              --anchor`); NULL: the latest stored fit's, else the mean */
+  double anchor_elo;
 } plot_options;
 
 /* What became of one chart. */

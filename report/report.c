@@ -354,8 +354,11 @@ static void write_standings(out *o, const plot_run *r) {
     row_end(o);
   }
   table_end(o);
-  char buf[700];
-  snprintf(buf, sizeof buf, "Elo: %s.", r->elo_source);
+  char buf[900];
+  if (r->has_elo)
+    snprintf(buf, sizeof buf, "Elo relative to %s: %s.", r->scale_text, r->elo_source);
+  else
+    snprintf(buf, sizeof buf, "Elo: %s.", r->elo_source);
   para(o, r->has_elo ? NULL : "note", buf);
 }
 
@@ -363,11 +366,16 @@ static void write_ratings(out *o, const plot_run *r) {
   heading(o, 2, "ratings", "Ratings");
   table t;
   if (r->nlatest) {
-    char buf[600];
+    char buf[900];
+    rating_scale own;
+    rating_scale_of_scope(r->latest[0].scope, &own);
     snprintf(buf, sizeof buf,
-             "The latest stored fit (%lld) of this run: scope \"%s\", %lld games, computed %s.",
+             "The latest stored fit (%lld) of this run: scope \"%s\", %lld games, computed %s. "
+             "Elo relative to %s%s.",
              (long long)r->latest[0].batch, r->latest[0].scope, r->latest[0].games_total,
-             r->latest[0].created);
+             r->latest[0].created, r->scale_text,
+             rating_scale_same(&own, &r->scale) ? ""
+                                                : " (fitted again on this scale from the same games)");
     para(o, NULL, buf);
     table_begin(o, &t, ">rank|player|>Elo|>95% interval|>games|>score %|>draws %");
     for (int k = 0; k < r->nlatest; k++) {
@@ -387,8 +395,8 @@ static void write_ratings(out *o, const plot_run *r) {
     for (int k = 0; k < r->nhistory; k++)
       fits += !k || r->history[k].batch != r->history[k - 1].batch;
     snprintf(buf, sizeof buf,
-             "%d fit%s of this scope stored (see the chart of ratings over the run).", fits,
-             fits == 1 ? "" : "s");
+             "%d fit%s of this scope stored (see the chart of ratings over the run, every fit "
+             "relative to %s).", fits, fits == 1 ? "" : "s", r->scale_text);
     para(o, NULL, buf);
     if (r->has_elo && strncmp(r->elo_source, "stored", 6)) {
       snprintf(buf, sizeof buf, "The standings show a newer fit: %s.", r->elo_source);
@@ -652,7 +660,7 @@ static void write_files(out *o, const plot_run *r, const char *dir, const char *
 int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_options *opt,
                      FILE *log, char *err, size_t errlen) {
   plot_run *r;
-  if (plot_run_load(db, run_id, &r, err, errlen)) return -1;
+  if (plot_run_load_opt(db, run_id, opt, &r, err, errlen)) return -1;
   int rc = -1;
   analyse_result *acc = NULL; /* the run's stored endgame analysis, if any */
   FILE *h = NULL, *m = NULL;

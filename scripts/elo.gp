@@ -5,7 +5,9 @@
 # Variables: datafile, outfile (a name ending in .svg gives SVG, anything
 # else PNG), width and height (pixels), title, metric ('elo': Elo from a
 # Bradley-Terry fit; 'score': score % with Wilson 95% intervals, used when no
-# Elo is available).
+# Elo is available), scale (what the Elo is relative to: "greedy = 0" when a
+# player is anchored, as `oware rate --anchor greedy=0`; default "the field's
+# mean").
 # Data (elo.dat): "#" comments, then one line per player,
 # weakest first:  rank "player" value low high games bound
 # (bound: 1 when the player only won or only lost, so that his Elo is held
@@ -16,6 +18,7 @@ if (!exists("width")) width = 800
 if (!exists("height")) height = 500
 if (!exists("title")) title = "Elo ladder"
 if (!exists("metric")) metric = "elo"
+if (!exists("scale")) scale = "the field's mean"
 
 if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq ".svg") {
   set terminal svg size width,height fixed noenhanced font "Sans,12" background rgb "white"
@@ -30,7 +33,7 @@ if (metric eq "score") {
   set xrange [0:118]  # room on the right for the value labels
   set xtics 0, 20, 100
 } else {
-  set xlabel "Elo (relative to the field's mean), with 95% interval"
+  set xlabel "Elo (relative to ".scale."), with 95% interval"
 }
 set ylabel "player (games), strongest at the top"
 set grid xtics lc rgb "#dddddd"

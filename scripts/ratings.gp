@@ -3,7 +3,8 @@
 # Restyle freely; `oware chart` runs it as
 #   gnuplot -e "datafile='ratings.dat'; outfile='ratings.png'; width=800; height=500; title='...'" ratings.gp
 # Variables: datafile, outfile (.svg gives SVG, else PNG), width, height
-# (pixels), title.
+# (pixels), title, scale (what every fit's Elo is relative to: "greedy = 0"
+# when a player is anchored; default "the field's mean").
 # Data (ratings.dat): "#" comments, then one block per player, blocks
 # separated by two blank lines; each block is a header line of quoted names
 # ("games" "PLAYER" "low" "high") and one line per stored rating fit:
@@ -14,6 +15,7 @@ if (!exists("outfile")) outfile = "ratings.png"
 if (!exists("width")) width = 800
 if (!exists("height")) height = 500
 if (!exists("title")) title = "Ratings over the run"
+if (!exists("scale")) scale = "the field's mean"
 
 if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq ".svg") {
   set terminal svg size width,height fixed noenhanced font "Sans,12" background rgb "white"
@@ -30,7 +32,7 @@ if (single) { set xrange [STATS_min - 1 : STATS_max + 1]; set xtics STATS_min, 1
 
 set title title font ",14"
 set xlabel "games played in the run"
-set ylabel "Elo, with its 95% interval"
+set ylabel "Elo (relative to ".scale."), with its 95% interval"
 set grid xtics ytics lc rgb "#dddddd"
 set border 3
 set xtics nomirror

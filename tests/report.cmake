@@ -10,3 +10,6 @@ set_tests_properties(test_report_browser PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE
 # test_report deletes rows through sqlite3 directly; store/'s imported target is not visible here.
 find_package(SQLite3 REQUIRED)
 target_link_libraries(test_report PRIVATE SQLite::SQLite3)
+# One Elo scale throughout a report: the anchor of `oware rate --anchor`, or of --anchor.
+oware_shell_test(test_report_anchor test_report_anchor.sh)
+set_tests_properties(test_report_anchor PROPERTIES TIMEOUT 300)

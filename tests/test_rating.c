@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "report/rating_print.h"
+#include "store/rating_scale.h"
 #include "store/rating_store.h"
 #include "store/store.h"
 #include "core/clock.h"
@@ -590,6 +591,38 @@ static void test_bench_million(void **state) {
   store_close(s);
 }
 
+/* A fit's scale in its scope: written and read back, names with '=' and
+ * " = " in them, other clauses before it, and scopes without one. */
+static void test_scale_scope(void **state) {
+  (void)state;
+  static const char *const names[] = {"greedy", "minimax:depth=2", "a = b", "x; anchor y = 3"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    rating_scale s = {.elo = -12.5}, back;
+    snprintf(s.anchor, sizeof s.anchor, "%s", names[i]);
+    char scope[256] = "run 3 variant abapa; bootstrap 100 seed 2";
+    size_t before = strlen(scope);
+    rating_scale_append(scope, sizeof scope, &s);
+    rating_scale_of_scope(scope, &back);
+    assert_string_equal(back.anchor, names[i]);
+    assert_true(rating_scale_same(&s, &back));
+    assert_int_equal(rating_scale_scope_length(scope), before);
+  }
+  static const char *const mean[] = {"run 3", "run 3 (in progress)", "all runs; bootstrap 9 seed 1",
+                                     "run 1; anchor greedy = x", "run 1; anchor  = 3"};
+  for (size_t i = 0; i < sizeof mean / sizeof *mean; i++) {
+    rating_scale back, zero = {0};
+    rating_scale_of_scope(mean[i], &back);
+    assert_true(rating_scale_same(&back, &zero));
+    assert_int_equal(rating_scale_scope_length(mean[i]), strlen(mean[i]));
+  }
+  char text[200];
+  rating_scale m = {0}, g = {"greedy", 0};
+  rating_scale_describe(&m, text, sizeof text);
+  assert_string_equal(text, "the field's mean");
+  rating_scale_describe(&g, text, sizeof text);
+  assert_string_equal(text, "greedy = 0");
+}
+
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/test_rating.XXXXXX");
   if (!mkdtemp(tmpdir)) {
@@ -599,7 +632,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_print),              cmocka_unit_test(test_store_ratings),      cmocka_unit_test(test_migration),
       cmocka_unit_test(test_pair_counts),        cmocka_unit_test(test_cli),
-      cmocka_unit_test(test_bench_million),
+      cmocka_unit_test(test_bench_million),     cmocka_unit_test(test_scale_scope),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[192];

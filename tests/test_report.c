@@ -430,7 +430,7 @@ static void test_chart_size(void **state) {
   store *db = open_fixture();
   char dir[256], err[ERRLEN];
   path_in_tmp(dir, sizeof dir, "charts/small");
-  plot_options opt = {640, 400, NULL, NULL};
+  plot_options opt = {640, 400, NULL, NULL, NULL, 0};
   plot_result res;
   int rc = plot_charts(db, 1, PLOT_ELO | PLOT_MATRIX, dir, &opt, &res, NULL, err, sizeof err);
   if (rc) fail_msg("rc %d: %s / %s", rc, err, res.chart[0].note);
@@ -578,7 +578,7 @@ static void test_no_gnuplot(void **state) {
   char dir[256], err[ERRLEN], p[512], logpath[256];
   path_in_tmp(dir, sizeof dir, "nognuplot");
   path_in_tmp(logpath, sizeof logpath, "nognuplot.log");
-  plot_options opt = {0, 0, NULL, "gnuplot-is-not-here"};
+  plot_options opt = {0, 0, NULL, "gnuplot-is-not-here", NULL, 0};
   FILE *log = fopen(logpath, "w");
   assert_non_null(log);
   plot_result res;
@@ -625,7 +625,7 @@ static void test_gnuplot_fails(void **state) {
   fputs("set terminal nosuchterminal\nplot datafile\n", f);
   fclose(f);
   path_in_tmp(dir, sizeof dir, "badcharts");
-  plot_options opt = {0, 0, sdir, NULL};
+  plot_options opt = {0, 0, sdir, NULL, NULL, 0};
   store *db = open_fixture();
   plot_result res;
   int rc = plot_charts(db, 1, PLOT_ELO | PLOT_MATRIX, dir, &opt, &res, NULL, err, sizeof err);
