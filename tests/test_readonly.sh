@@ -104,6 +104,14 @@ as_user "$oware" tournament --players 'random;greedy' --db "$tmp/d/r.db" --quiet
 check "both: a tournament into it says both are read-only" says \
   "the file and its folder $tmp/d are read-only" "$tmp/err"
 
+# A folder whose name a URI would read otherwise (the immutable opening is one): read the same.
+odd="$tmp/odd ?#%41"
+mkdir "$odd" && cp "$tmp/copy.db" "$odd/r.db" && chmod 555 "$odd"
+as_user "$oware" runs --db "$odd/r.db" >"$tmp/out.txt" 2>"$tmp/err"
+check "odd name: runs (exit $?)" test "$(cat "$tmp/out.txt")" = "$runs"
+(cd "$odd" && as_user "$oware" runs --db r.db >"$tmp/out.txt" 2>"$tmp/err")
+check "odd name: runs from inside, a relative path (exit $?)" test "$(cat "$tmp/out.txt")" = "$runs"
+
 # --- A read-only database in a folder that can be written. ---
 chmod 777 "$tmp/d"
 reads "file"
