@@ -121,13 +121,10 @@ static void rate_print(const char *scope, const char *anchor_name, double anchor
 
 /* Stores the fit's ratings (run_id 0: several runs; a read-only database:
  * said, not stored). The exit code. */
-static int rate_store(const char *cmd, store *db, int read_only, const char *db_path,
-                      const rating_result *res, int64_t run_id, const char *scope) {
+static int rate_store(const char *cmd, store *db, int read_only, const rating_result *res,
+                      int64_t run_id, const char *scope) {
   char err[1024];
-  if (read_only) {
-    fprintf(stderr, "oware %s: %s is read-only: the ratings are not stored\n", cmd, db_path);
-    return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
-  }
+  if (read_only) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* rate_open said so */
   store_rating *rows = calloc((size_t)res->n, sizeof *rows);
   if (!rows) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   rating_to_store(res, run_id, scope, rows);
@@ -225,7 +222,6 @@ typedef struct rate_fit_args {
   int bootstrap;
   uint64_t seed;
   int json, read_only;
-  const char *db_path;
   int64_t run_id; /* the one run rated, else 0 */
 } rate_fit_args;
 
@@ -264,16 +260,18 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
     rating_scale_append(scope, 512, &sc);
   }
   if (!db) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* a file rated, nothing stored */
-  return rate_store(cmd, db, a->read_only, a->db_path, res, a->run_id, scope);
+  return rate_store(cmd, db, a->read_only, res, a->run_id, scope);
 }
 
-/* Opens the database to rate (read-only when it is write-protected: the
- * ratings are then not stored). 0, or the exit code after an error. */
+/* Opens the database to rate (read-only when it cannot be written, the file
+ * or its folder being read-only: the ratings are then not stored, which it
+ * says with why). 0, or the exit code after an error. */
 static int rate_open(const char *cmd, const char *db_path, store **db, int *read_only) {
-  char err[1024];
-  if (!store_open(db_path, 0, db, err, sizeof err)) return 0;
-  if (!strstr(err, "read-only") || store_open_readonly(db_path, db, err, sizeof err))
-    return cli_error(cmd, "%s", err);
+  char err[1024], why[1024];
+  if (!store_open(db_path, 0, db, why, sizeof why)) return 0;
+  if (!strstr(why, "read-only")) return cli_error(cmd, "%s", why);
+  if (store_open_readonly(db_path, db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  fprintf(stderr, "oware %s: the ratings are not stored: %s\n", cmd, why);
   *read_only = 1;
   return 0;
 }
@@ -352,7 +350,7 @@ int cli_rate(int argc, char **argv) {
   if (pgn_path && !db) snprintf(scope, sizeof scope, "%s", pgn_path);
   else rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
   rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
-                      json, read_only, db_path, nruns == 1 ? runs[0] : 0};
+                      json, read_only, nruns == 1 ? runs[0] : 0};
   rc = rate_fit(cmd, &fa, &pool, db, &res);
 out:
   pgn_file_free(&games);

@@ -187,8 +187,8 @@ static int study_stored(const char *cmd, const study_opts *o) {
   if (o->config_given)
     return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
                           "--bootstrap, --no-charts and --json go with it");
-  store *db;
-  if (store_open(o->db_path, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  store *db; /* read only: nothing of a stored study is written again */
+  if (store_open_readonly(o->db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   store_run *sr = calloc(1, sizeof *sr);
   if (!sr || store_run_load(db, o->run, sr, err, sizeof err)) { /* an unknown run: bad input */
     if (!sr) snprintf(err, sizeof err, "out of memory");

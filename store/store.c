@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* How long a statement waits for another connection's lock (a second
@@ -84,6 +85,26 @@ static int registered_tables(sqlite3 *db, char *err, size_t errlen) {
   return 0;
 }
 
+/* A file that is not empty: 0 when it is an oware database of this schema,
+ * 1 of an older one (upgraded when written), else -1 with err. */
+static int schema_age(const identity *id, const char *path, char *err, size_t errlen) {
+  if (id->app_id != STORE_APPLICATION_ID)
+    return error_set(err, errlen, "store: not an oware database (application id 0x%08llx): %s",
+                     (unsigned long long)(uint32_t)id->app_id, path),
+           -1;
+  if (id->version > STORE_SCHEMA_VERSION)
+    return error_set(err, errlen,
+                     "store: written by a newer oware (schema %lld, this one reads %d): %s",
+                     id->version, STORE_SCHEMA_VERSION, path),
+           -1;
+  if (id->version < 1)
+    return error_set(err, errlen,
+                     "store: oware database without a schema version (user_version %lld): %s",
+                     id->version, path),
+           -1;
+  return id->version < STORE_SCHEMA_VERSION;
+}
+
 /* Checks that the file is ours (initialising a new one); never writes to a
  * database that is not. */
 static int claim(sqlite3 *db, const char *path, int create, char *err, size_t errlen) {
@@ -107,22 +128,9 @@ static int claim(sqlite3 *db, const char *path, int create, char *err, size_t er
       if (rc <= 0) return rc;
       continue; /* someone else initialised it meanwhile: look again */
     }
-    if (id.app_id != STORE_APPLICATION_ID) {
-      error_set(err, errlen, "store: not an oware database (application id 0x%08llx): %s",
-           (unsigned long long)(uint32_t)id.app_id, path);
-      return -1;
-    }
-    if (id.version > STORE_SCHEMA_VERSION) {
-      error_set(err, errlen, "store: written by a newer oware (schema %lld, this one reads %d): %s", id.version,
-           STORE_SCHEMA_VERSION, path);
-      return -1;
-    }
-    if (id.version < 1) {
-      error_set(err, errlen, "store: oware database without a schema version (user_version %lld): %s",
-           id.version, path);
-      return -1;
-    }
-    if (id.version < STORE_SCHEMA_VERSION) return store_sql_migrate(db, path, err, errlen);
+    int age = schema_age(&id, path, err, errlen);
+    if (age < 0) return -1;
+    if (age > 0) return store_sql_migrate(db, path, err, errlen);
     return registered_tables(db, err, errlen);
   }
   error_set(err, errlen, "store: cannot initialise %s: it keeps changing under us", path);
@@ -181,26 +189,176 @@ static int prepare_cached(store *s, char *err, size_t errlen) {
                  errlen);
 }
 
-static int open_mode(const char *path, int create, int readonly, store **out, char *err,
-                     size_t errlen);
+/* ---- Why a database cannot be written where it is, and reading it all the same ---- */
 
-int store_open(const char *path, int create, store **out, char *err, size_t errlen) {
-  return open_mode(path, create, 0, out, err, errlen);
+/* The folder of path ("." for a bare name) into dir. */
+static void folder_of(const char *path, char *dir, size_t n) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) snprintf(dir, n, ".");
+  else if (slash == path) snprintf(dir, n, "/");
+  else snprintf(dir, n, "%.*s", (int)(slash - path), path);
 }
 
-int store_open_readonly(const char *path, store **out, char *err, size_t errlen) {
-  int rc = open_mode(path, 0, 1, out, err, errlen);
-  if (rc != 1) return rc;
-  /* An older schema: upgraded once (its runs stay listed and exportable)
-   * when the file can be written, then read. */
-  store *w;
-  if (access(path, W_OK)) {
-    error_set(err, errlen, "store: %s has an older schema and cannot be upgraded: %s", path, strerror(errno));
+/* 1 when this user may not write p (permissions, or a read-only mount). */
+static int denied(const char *p) {
+  return access(p, W_OK) && (errno == EACCES || errno == EROFS || errno == EPERM);
+}
+
+/* 1 when PATH-wal and PATH-shm are both there and this user may write them
+ * (then writing needs no new file beside the database). */
+static int sidecars_writable(const char *path) {
+  static const char *const suffix[] = {"-wal", "-shm"};
+  char side[1100];
+  for (int i = 0; i < 2; i++) {
+    snprintf(side, sizeof side, "%s%s", path, suffix[i]);
+    if (access(side, W_OK)) return 0;
+  }
+  return 1;
+}
+
+/* Why path cannot be written, and what to do, into why: 1 when the file or
+ * its folder is read-only for this user, else 0 (why untouched). Writing
+ * needs both: SQLite makes PATH-wal and PATH-shm beside the database (a
+ * read-only folder does when they are there and writable). */
+static int unwritable(const char *path, char *why, size_t n) {
+  char dir[1024];
+  folder_of(path, dir, sizeof dir);
+  int exists = access(path, F_OK) == 0, file = exists && denied(path),
+      folder = denied(dir) && !sidecars_writable(path);
+  if (file && folder)
+    snprintf(why, n, "the file and its folder %s are read-only: copy the database to a folder "
+             "that can be written", dir);
+  else if (file)
+    snprintf(why, n, "the file is read-only: make it writable (chmod u+w) or copy it");
+  else if (folder && exists)
+    snprintf(why, n, "its folder %s is read-only (writing makes %s-wal and %s-shm beside it): "
+             "copy the database to a folder that can be written", dir, path, path);
+  else if (folder)
+    snprintf(why, n, "its folder %s is read-only: put the database in a folder that can be "
+             "written", dir);
+  return file || folder;
+}
+
+/* After a failed opening for writing: when SQLite could not open or write
+ * the file and the file or its folder is read-only, err says that instead
+ * of SQLite's words. */
+static void explain_unwritable(sqlite3 *db, const char *path, char *err, size_t errlen) {
+  int code = db ? sqlite3_errcode(db) & 0xff : SQLITE_CANTOPEN;
+  char why[3200];
+  if ((code == SQLITE_READONLY || code == SQLITE_CANTOPEN) && unwritable(path, why, sizeof why))
+    error_set(err, errlen, "store: cannot %s %s: %s", access(path, F_OK) ? "create" : "write",
+              path, why);
+}
+
+/* 1 when PATH-wal holds changes not yet in the database (a writer is
+ * running, or one was killed): reading needs it, and PATH-shm with it. */
+static int wal_pending(const char *path) {
+  char wal[1100];
+  struct stat st;
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
+/* The URI that opens path as immutable (SQLite then makes no -wal or -shm
+ * file and takes no lock): "file:" and the path, '%', '?' and '#' escaped.
+ * Malloc'ed; NULL when out of memory. */
+static char *immutable_uri(const char *path) {
+  static const char tail[] = "?immutable=1";
+  size_t n = strlen("file://") + 3 * strlen(path) + sizeof tail;
+  char *uri = malloc(n);
+  if (!uri) return NULL;
+  size_t k = (size_t)snprintf(uri, n, path[0] == '/' ? "file://" : "file:");
+  for (const char *p = path; *p; p++) {
+    if (strchr("%?#", *p)) k += (size_t)snprintf(uri + k, n - k, "%%%02X", (unsigned char)*p);
+    else uri[k++] = *p;
+  }
+  memcpy(uri + k, tail, sizeof tail);
+  return uri;
+}
+
+/* sqlite3_open_v2 of name (path, or a URI of it) into s->db, with extended
+ * result codes and the busy timeout. -1 with err naming path. */
+static int db_connect(store *s, const char *name, const char *path, int flags, char *err,
+                      size_t errlen) {
+  if (sqlite3_open_v2(name, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+    if (!s->db) return error_set(err, errlen, "store: cannot open %s: out of memory", path), -1;
+    int sys = sqlite3_system_errno(s->db);
+    if (sys)
+      error_set(err, errlen, "store: cannot open %s: %s (%s)", path, sqlite3_errmsg(s->db),
+                strerror(sys));
+    else
+      error_set(err, errlen, "store: cannot open %s: %s", path, sqlite3_errmsg(s->db));
     return -1;
   }
-  if (open_mode(path, 0, 0, &w, err, errlen)) return -1;
-  store_close(w);
-  return open_mode(path, 0, 1, out, err, errlen) ? -1 : 0;
+  if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
+      sqlite3_busy_timeout(s->db, STORE_BUSY_MS) != SQLITE_OK)
+    return store_sql_fail(s->db, err, errlen, path);
+  return 0;
+}
+
+/* Opens path for reading and identifies it, writing nothing. A WAL
+ * database needs PATH-shm (made when missing): where it cannot be made (a
+ * read-only folder) and PATH-wal holds nothing, the file alone is the
+ * database and is opened immutable; with changes in PATH-wal it cannot be
+ * read there, which err says. */
+static int connect_readonly(store *s, const char *path, identity *id, char *err,
+                            size_t errlen) {
+  if (db_connect(s, path, path, SQLITE_OPEN_READONLY, err, errlen)) return -1;
+  if (!identify(s->db, path, id, err, errlen)) return 0;
+  int code = sqlite3_errcode(s->db) & 0xff;
+  if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN) return -1;
+  char dir[1024];
+  folder_of(path, dir, sizeof dir);
+  if (wal_pending(path))
+    return error_set(err, errlen,
+                     "store: cannot read %s: its write-ahead log %s-wal holds changes, and "
+                     "%s-shm, needed to read them, cannot be made or opened in its folder %s: "
+                     "copy the database with its -wal file to a folder that can be written, or "
+                     "have someone who can write %s open it there",
+                     path, path, path, dir, dir),
+           -1;
+  char *uri = immutable_uri(path);
+  if (!uri) return error_set(err, errlen, "store: out of memory opening %s", path), -1;
+  sqlite3_close(s->db);
+  s->db = NULL;
+  int rc = db_connect(s, uri, path, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen) ||
+           identify(s->db, path, id, err, errlen);
+  free(uri);
+  return rc ? -1 : 0;
+}
+
+/* Opens path for reading (never writing the file: no migration, no
+ * journal mode) into s. 0, 1 when it is of an older schema, -1 with err. */
+static int open_reading(store *s, const char *path, char *err, size_t errlen) {
+  identity id;
+  if (connect_readonly(s, path, &id, err, errlen)) return -1;
+  if (is_empty(&id))
+    return error_set(err, errlen, "store: empty database (not created by oware): %s", path), -1;
+  int age = schema_age(&id, path, err, errlen);
+  if (age) return age;
+  return store_sql_exec(s->db, "PRAGMA foreign_keys=ON", err, errlen) ||
+                 prepare_cached(s, err, errlen)
+             ? -1
+             : 0;
+}
+
+/* Opens path for writing into s (created when create is set), checked,
+ * upgraded, configured. 0, or -1 with err. */
+static int open_writing(store *s, const char *path, int create, char *err, size_t errlen) {
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  if (db_connect(s, path, path, flags, err, errlen)) return -1;
+  /* Said now rather than at the first write: READWRITE falls back to
+   * read-only on a write-protected file, and SQLite reads through a -shm
+   * file that it may not write. */
+  char why[3200];
+  int blocked = unwritable(path, why, sizeof why);
+  if (!blocked && sqlite3_db_readonly(s->db, "main") == 1)
+    blocked = snprintf(why, sizeof why, "the file is read-only") > 0;
+  if (blocked) return error_set(err, errlen, "store: cannot write %s: %s", path, why), -1;
+  return claim(s->db, path, create, err, errlen) || configure(s->db, path, err, errlen) ||
+                 prepare_cached(s, err, errlen)
+             ? -1
+             : 0;
 }
 
 static int open_mode(const char *path, int create, int readonly, store **out, char *err,
@@ -216,67 +374,38 @@ static int open_mode(const char *path, int create, int readonly, store **out, ch
     error_set(err, errlen, "store: out of memory opening %s", path);
     return -1;
   }
-  int flags = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX |
-              (create ? SQLITE_OPEN_CREATE : 0);
-  int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
-  if (rc != SQLITE_OK) {
-    if (!s->db) {
-      error_set(err, errlen, "store: cannot open %s: out of memory", path);
-    } else {
-      int sys = sqlite3_system_errno(s->db);
-      if (sys)
-        error_set(err, errlen, "store: cannot open %s: %s (%s)", path, sqlite3_errmsg(s->db), strerror(sys));
-      else
-        error_set(err, errlen, "store: cannot open %s: %s", path, sqlite3_errmsg(s->db));
-    }
-    goto fail;
-  }
-  /* READWRITE falls back to read-only on a write-protected file. */
-  if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
-    error_set(err, errlen, "store: cannot write %s: the file is read-only", path);
-    goto fail;
-  }
-  if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
-      sqlite3_busy_timeout(s->db, STORE_BUSY_MS) != SQLITE_OK) {
-    store_sql_fail(s->db, err, errlen, path);
-    goto fail;
-  }
-  if (readonly) {
-    /* Reading only: the file is checked, never changed (no migration, no
-     * journal mode), so a write-protected database can be read. */
-    identity id;
-    if (identify(s->db, path, &id, err, errlen)) goto fail;
-    if (is_empty(&id)) {
-      error_set(err, errlen, "store: empty database (not created by oware): %s", path);
-      goto fail;
-    }
-    if (id.app_id != STORE_APPLICATION_ID) {
-      error_set(err, errlen, "store: not an oware database (application id 0x%08llx): %s",
-           (unsigned long long)(uint32_t)id.app_id, path);
-      goto fail;
-    }
-    if (id.version < STORE_SCHEMA_VERSION && id.version >= 1) {
-      sqlite3_close(s->db);
-      free(s->path);
-      free(s);
-      return 1; /* older: the caller upgrades it */
-    }
-    if (id.version != STORE_SCHEMA_VERSION) {
-      error_set(err, errlen, "store: written by a newer oware (schema %lld, this one reads %d): %s",
-           id.version, STORE_SCHEMA_VERSION, path);
-      goto fail;
-    }
-    if (store_sql_exec(s->db, "PRAGMA foreign_keys=ON", err, errlen) || prepare_cached(s, err, errlen))
-      goto fail;
-  } else if (claim(s->db, path, create, err, errlen) || configure(s->db, path, err, errlen) ||
-             prepare_cached(s, err, errlen)) {
-    goto fail;
+  int rc = readonly ? open_reading(s, path, err, errlen)
+                    : open_writing(s, path, create, err, errlen);
+  if (rc < 0 && !readonly) explain_unwritable(s->db, path, err, errlen);
+  if (rc) {
+    store_close(s);
+    return rc;
   }
   *out = s;
   return 0;
-fail:
-  store_close(s);
-  return -1;
+}
+
+int store_open(const char *path, int create, store **out, char *err, size_t errlen) {
+  return open_mode(path, create, 0, out, err, errlen);
+}
+
+int store_open_readonly(const char *path, store **out, char *err, size_t errlen) {
+  int rc = open_mode(path, 0, 1, out, err, errlen);
+  if (rc != 1) return rc;
+  /* An older schema: upgraded once (its runs stay listed and exportable)
+   * when the file can be written, then read. */
+  char why[3200];
+  if (unwritable(path, why, sizeof why))
+    return error_set(err, errlen,
+                     "store: %s has an older schema: it is upgraded once, by any oware command "
+                     "that opens it where it can be written, before it can be read; it cannot "
+                     "be written here: %s",
+                     path, why),
+           -1;
+  store *w;
+  if (open_mode(path, 0, 0, &w, err, errlen)) return -1;
+  store_close(w);
+  return open_mode(path, 0, 1, out, err, errlen) ? -1 : 0;
 }
 
 sqlite3 *store_sqlite(store *s) { return s->db; }

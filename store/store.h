@@ -166,12 +166,18 @@ typedef struct store_series {
 /* Opens (creating when create is set and the file does not exist) the
  * database at path in WAL mode. A file that is not an SQLite database, an
  * SQLite database of another program, or one of a newer schema is an error
- * that says so. Returns 0, or -1 with err (and *out NULL). */
+ * that says so; so is a file or folder this user may not write ("cannot
+ * write PATH: its folder DIR is read-only …: copy the database to a folder
+ * that can be written"). Returns 0, or -1 with err (and *out NULL). */
 int store_open(const char *path, int create, store **out, char *err, size_t errlen);
 /* Opens an existing database for reading only (the commands that only read:
- * runs, export, rate, chart, report, variants --run): a write-protected file
- * can be read, and nothing is ever written to it. Same checks as store_open;
- * a database of an older schema is an error (writing upgrades it). */
+ * runs, export, rate, chart, report, study --run, --from-db): a read-only
+ * file, or one in a read-only folder (opened immutable when its -wal holds
+ * no changes), can be read, and nothing is ever written to it. Same checks
+ * as store_open. A database of an older schema is upgraded first when it
+ * can be written, else an error saying so; changes in PATH-wal that cannot
+ * be read (no PATH-shm, none can be made) are an error, never skipped
+ * (docs/SCHEMA.md, "Reading a database you may not write"). */
 int store_open_readonly(const char *path, store **out, char *err, size_t errlen);
 void store_close(store *s);
 

@@ -12,3 +12,8 @@ set_tests_properties(test_migrate PROPERTIES LABELS threads TIMEOUT 300)
 
 # A driver's settings table (store/settings.c): defaults, round trip, a missing or mistyped key.
 oware_test(test_settings test_settings.c LIBS oware_store)
+
+# A database this user may not write (read-only folder, file, or both): read by the commands
+# that only read, refused with what to do by those that write (as uid 65534 when run as root).
+oware_shell_test(test_readonly test_readonly.sh)
+set_tests_properties(test_readonly PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

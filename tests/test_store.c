@@ -776,16 +776,17 @@ static void test_unwritable(void **state) {
   snprintf(path, sizeof path, "%s/x.db", dir);
   assert_int_equal(chmod(tmpdir, 0755), 0);
   assert_int_equal(chmod(dir, 0555), 0);
-  refuse_unprivileged(path, 1, "cannot open");
+  refuse_unprivileged(path, 1, "cannot create");
   assert_false(file_exists(path));
 
-  /* ...nor the use of one already there (WAL needs -wal and -shm files). */
+  /* ...nor the use of one already there for writing (WAL needs -wal and
+   * -shm files), which says the folder is why. */
   assert_int_equal(chmod(dir, 0755), 0);
   store *s = open_ok(path, 1);
   store_close(s);
   assert_int_equal(chmod(path, 0666), 0);
   assert_int_equal(chmod(dir, 0555), 0);
-  refuse_unprivileged(path, 0, "x.db");
+  refuse_unprivileged(path, 0, "is read-only (writing makes");
 
   /* A read-only file in a writable directory. */
   assert_int_equal(chmod(dir, 0777), 0);

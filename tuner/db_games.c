@@ -74,7 +74,7 @@ int tuner_db_games(const char *path, const variant *v, tuner_db_game_fn fn, void
   d.fn = fn;
   d.ctx = ctx;
   variant_format(v, d.vname, sizeof d.vname);
-  if (store_open(path, 0, &d.db, d.err, sizeof d.err))
+  if (store_open_readonly(path, &d.db, d.err, sizeof d.err))
     return error_set(err, errlen, "%s", d.err), -1;
   int rc = store_runs_foreach(d.db, read_run, &d, d.err, sizeof d.err);
   store_close(d.db);
