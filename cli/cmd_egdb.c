@@ -375,21 +375,92 @@ static void remove_tables(const char *dir, const char *key) {
   rmdir(folder);
 }
 
+/* Random probes a second on the open tables, printed. */
+static void bench_probe(const egdb *db, const variant *v) {
+  /* Random positions with up to N seeds: houses filled seed by seed. */
+  rng r;
+  rng_seed(&r, 12345);
+  const int P = v->pits, count = 2000000;
+  board *bs = malloc((size_t)4096 * sizeof *bs);
+  if (!bs) return;
+  for (int i = 0; i < 4096; i++) {
+    memset(&bs[i], 0, sizeof bs[i]);
+    int n = (int)rng_below(&r, (uint32_t)egdb_max_seeds(db) + 1);
+    for (int s = 0; s < n; s++) bs[i].pit[rng_below(&r, (uint32_t)P)]++;
+    bs[i].side = (uint8_t)rng_below(&r, 2);
+  }
+  double t0 = clock_now();
+  long long sum = 0;
+  egdb_value x;
+  for (int i = 0; i < count; i++)
+    if (!egdb_probe(db, &bs[i & 4095], &x)) sum += x.lower;
+  double t = clock_now() - t0;
+  printf("probe: %.1f M lookups/s (random positions with 0..%d seeds; checksum %lld)\n",
+         1e-6 * count / t, egdb_max_seeds(db), sum);
+  free(bs);
+}
+
+/* The median of x[0..n-1] (sorted in place). */
+static double median(double *x, int n) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
+      double t = x[j];
+      x[j] = x[j - 1];
+      x[j - 1] = t;
+    }
+  return x[n / 2];
+}
+
+/* Seconds to open the tables in dir with flags and close them again; -1 on an error. */
+static double open_seconds(const char *dir, const variant *v, int flags, uint64_t *bytes) {
+  char err[4600];
+  egdb *db;
+  double t0 = clock_now();
+  if (egdb_open(dir, v, -1, flags, &db, err, sizeof err)) return -1;
+  double t = clock_now() - t0;
+  *bytes = 0;
+  for (int n = 0; n <= egdb_max_seeds(db); n++)
+    *bytes += egdb_count(n, v->pits) * (uint64_t)(egdb_split(db) ? 3 : 2);
+  egdb_close(db);
+  return t;
+}
+
+/* What opening the tables in dir costs, medians of `repeat` rounds of: the
+ * header checks alone, every checksum verified, and an open after that in
+ * the same process (the verification remembered). */
+static void bench_open(const char *dir, const variant *v, int repeat) {
+  static const int flags[3] = {EGDB_HEADER_ONLY, EGDB_VERIFY, 0};
+  static const char *const what[3] = {"header only", "checksums", "again"};
+  double t[3][101];
+  uint64_t bytes = 0;
+  for (int k = 0; k < repeat; k++)
+    for (int f = 0; f < 3; f++)
+      if ((t[f][k] = open_seconds(dir, v, flags[f], &bytes)) < 0) return;
+  printf("open (median of %d):", repeat);
+  for (int f = 0; f < 3; f++) printf(" %s %.4f s%s", what[f], median(t[f], repeat), f < 2 ? "," : "");
+  printf("\nchecksum: %.1f MB in %.4f s, %.2f GB/s\n", 1e-6 * (double)bytes, t[1][repeat / 2],
+         1e-9 * (double)bytes / t[1][repeat / 2]);
+}
+
 static const char bench_help[] =
     "usage: oware bench egdb [--seeds N,N,...] [--threads T] [--variant V] [--dir D] [--layout L]\n"
+    "                        [--repeat R]\n"
     "Builds the tables up to each N from scratch (default 12,16,20) in a temporary\n"
     "folder (or D, left in place), and prints the wall time, the CPU time of all\n"
-    "threads, positions per second (wall) and the process's peak memory, then random\n"
-    "probes per second on the largest.\n";
+    "threads, positions per second (wall) and the process's peak memory, then on the\n"
+    "largest what opening its tables costs (medians of R rounds: the header checks\n"
+    "alone, every checksum verified, an open after that in the same process) and\n"
+    "random probes per second.\n";
 
 int cli_bench_egdb(int argc, char **argv) {
   const char *cmd = "bench egdb", *vtext = "abapa", *dir = NULL, *list = "12,16,20";
-  long long threads = 2;
+  long long threads = 2, repeat = 5;
   int nargs, prc, layout = EGDB_LAYOUT_AUTO;
   cli_option opts[] = {
       CLI_O_TEXT("seeds", &list, "N,N,...", "12,16,20", "the seed counts built"),
       CLI_O_CHOICE("layout", &layout, layouts, "auto", "the build's working memory (see egdb build)"),
       CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
+      CLI_O_INT("repeat", &repeat, 1, 101, "R", "5", "rounds of opening the largest tables"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "build there and leave the tables (default: a temporary folder)"),
       CLI_END,
@@ -438,30 +509,10 @@ int cli_bench_egdb(int argc, char **argv) {
   if (last >= 0) {
     char sub[4200];
     snprintf(sub, sizeof sub, "%s/bench-%d", dir, ns[last]);
+    bench_open(sub, &v, (int)repeat);
     egdb *db;
     if (egdb_open(sub, &v, -1, 0, &db, err, sizeof err) == 0) {
-      /* Random positions with up to N seeds: houses filled seed by seed. */
-      rng r;
-      rng_seed(&r, 12345);
-      const int P = v.pits, count = 2000000;
-      board *bs = malloc((size_t)4096 * sizeof *bs);
-      if (bs) {
-        for (int i = 0; i < 4096; i++) {
-          memset(&bs[i], 0, sizeof bs[i]);
-          int n = (int)rng_below(&r, (uint32_t)egdb_max_seeds(db) + 1);
-          for (int s = 0; s < n; s++) bs[i].pit[rng_below(&r, (uint32_t)P)]++;
-          bs[i].side = (uint8_t)rng_below(&r, 2);
-        }
-        double t0 = clock_now();
-        long long sum = 0;
-        egdb_value x;
-        for (int i = 0; i < count; i++)
-          if (!egdb_probe(db, &bs[i & 4095], &x)) sum += x.lower;
-        double t = clock_now() - t0;
-        printf("probe: %.1f M lookups/s (random positions with 0..%d seeds; checksum %lld)\n",
-               1e-6 * count / t, egdb_max_seeds(db), sum);
-        free(bs);
-      }
+      bench_probe(db, &v);
       egdb_close(db);
     }
     if (temp) remove_tables(sub, key), rmdir(sub);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,56 @@ int egdb_file_write(const char *path, const char *key, int n, int pits, uint64_t
   return 0;
 }
 
+/* Whether the tables of the mapped file h match the checksum in its header. */
+static int checksum_ok(const uint8_t *h, uint64_t count, int ntables) {
+  uint64_t sum = SUM_SEED; /* chained table by table, as the writer does */
+  for (int t = 0; t < ntables; t++)
+    sum = egdb_checksum(sum, h + EGDB_HEADER_SIZE + (size_t)t * count, count);
+  return sum == get64(h + OFF_SUM);
+}
+
+/* The files this process has verified, by what would change if one were
+ * rewritten, replaced or damaged in place (a write sets the mtime). */
+typedef struct verified_file {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+  uint64_t sum; /* the checksum its header holds */
+} verified_file;
+
+#define VERIFIED_MAX 1024
+static pthread_mutex_t verified_lock = PTHREAD_MUTEX_INITIALIZER;
+static verified_file verified[VERIFIED_MAX];
+static int nverified;
+
+static int verified_known(const verified_file *f) {
+  for (int i = 0; i < nverified; i++) {
+    const verified_file *g = &verified[i];
+    if (g->dev == f->dev && g->ino == f->ino && g->size == f->size && g->sum == f->sum &&
+        g->mtime.tv_sec == f->mtime.tv_sec && g->mtime.tv_nsec == f->mtime.tv_nsec)
+      return 1;
+  }
+  return 0;
+}
+
+/* Verifies the checksum of the mapped file h (st its fstat), once a process
+ * unless always: a file verified before and unchanged since is trusted.
+ * One verification at a time, so that threads opening the same tables
+ * together read them once. */
+static int verify_file(const struct stat *st, const uint8_t *h, uint64_t count, int ntables,
+                       int always) {
+  verified_file f = {st->st_dev, st->st_ino, st->st_size, st->st_mtim, get64(h + OFF_SUM)};
+  pthread_mutex_lock(&verified_lock);
+  int ok = !always && verified_known(&f);
+  if (!ok) {
+    ok = checksum_ok(h, count, ntables);
+    if (ok && nverified < VERIFIED_MAX && !verified_known(&f)) verified[nverified++] = f;
+  }
+  pthread_mutex_unlock(&verified_lock);
+  return ok;
+}
+
 int egdb_file_map(const char *path, const char *key, int n, int pits, int ntables, int verify,
                   egdb_level *lv, char *err, size_t errlen) {
   memset(lv, 0, sizeof *lv);
@@ -234,11 +285,8 @@ int egdb_file_map(const char *path, const char *key, int n, int pits, int ntable
              (uint64_t)st.st_size < want ? "truncated" : "too long", (long long)st.st_size,
              (unsigned long long)want);
     what = buf;
-  } else if (verify) {
-    uint64_t sum = SUM_SEED; /* chained table by table, as the writer does */
-    for (int t = 0; t < ntables; t++)
-      sum = egdb_checksum(sum, h + EGDB_HEADER_SIZE + (size_t)t * count, count);
-    if (sum != get64(h + OFF_SUM)) what = "checksum mismatch (the file is corrupt)";
+  } else if (verify && !verify_file(&st, h, count, ntables, verify == EGDB_FILE_ALWAYS)) {
+    what = "checksum mismatch (the file is corrupt)";
   }
   if (what) {
     error_set(err, errlen, "%s: %s", path, what);
@@ -283,8 +331,9 @@ int egdb_open(const char *dir, const variant *v, int max_n, int flags, egdb **ou
   for (int n = 0; n <= last; n++) {
     egdb_path(dir, key, n, path, sizeof path);
     if (access(path, F_OK) != 0) break;
-    rc = egdb_file_map(path, key, n, v->pits, db->split ? 3 : 2, flags & EGDB_VERIFY, &db->lv[n],
-                       err, errlen);
+    int verify = flags & EGDB_VERIFY ? EGDB_FILE_ALWAYS
+                 : flags & EGDB_HEADER_ONLY ? EGDB_FILE_HEADER : EGDB_FILE_ONCE;
+    rc = egdb_file_map(path, key, n, v->pits, db->split ? 3 : 2, verify, &db->lv[n], err, errlen);
     if (rc) {
       egdb_close(db);
       return rc;

@@ -30,8 +30,12 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
                             player_info *info, char *err, size_t errlen) {
   pf *s = p->data;
   if (!s->tb.db) {
-    error_set(err, errlen, "perfect: no endgame tables for this variant in %s (%s)", s->tb.dir,
-             s->tb.err[0] ? s->tb.err : "build them with 'oware egdb build'");
+    if (s->tb.err[0]) /* missing, or there but truncated, foreign or damaged */
+      error_set(err, errlen, "perfect: cannot use the endgame tables in %s: %s", s->tb.dir,
+               s->tb.err);
+    else
+      error_set(err, errlen, "perfect: no endgame tables for this variant in %s (build them with "
+               "'oware egdb build')", s->tb.dir);
     return PLAYER_ERROR;
   }
   egdb_value mv[VARIANT_MAX_PITS];

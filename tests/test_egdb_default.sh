@@ -75,8 +75,33 @@ refused "a pinned table missing" "only the tables to 7 seeds are there now"
 mv n08.keep "$egdb/n08.egdb"
 mv n09.keep "$egdb/n09.egdb"
 cp "$egdb/n05.egdb" n05.keep
-printf '\x01' | dd of="$egdb/n05.egdb" bs=1 seek=32 conv=notrunc 2>/dev/null
+# Changed but whole (a value and the checksum in the header rewritten, as a
+# different build would): the digest differs. A byte flipped alone is
+# damage, found by the checksum (test_egdb_damaged.sh).
+python3 - "$egdb/n05.egdb" <<'PY'
+import struct, sys
+M = (1 << 64) - 1
+def checksum(h, data):
+    for i in range(0, len(data) - len(data) % 8, 8):
+        h = ((h ^ struct.unpack_from("<Q", data, i)[0]) * 0xff51afd7ed558ccd) & M
+        h ^= h >> 29
+    for b in data[len(data) - len(data) % 8:]:
+        h = ((h ^ b) * 0xc4ceb9fe1a85ec53) & M
+        h ^= h >> 29
+    return h
+f = bytearray(open(sys.argv[1], "rb").read())
+count, tables = struct.unpack_from("<Q", f, 16)[0], struct.unpack_from("<I", f, 24)[0]
+f[128 + 7] ^= 1
+h = 0x9e3779b97f4a7c15
+for t in range(tables):
+    h = checksum(h, bytes(f[128 + t * count:128 + (t + 1) * count]))
+struct.pack_into("<Q", f, 32, h)
+open(sys.argv[1], "wb").write(f)
+PY
 refused "a pinned table changed" "they have changed since the run began"
+cp n05.keep "$egdb/n05.egdb"
+printf '\xff' | dd of="$egdb/n05.egdb" bs=1 seek=$((128 + 100)) conv=notrunc 2>/dev/null
+refused "a pinned table damaged in place" "n05.egdb: checksum mismatch (the file is corrupt)"
 cp n05.keep "$egdb/n05.egdb"
 mv "$egdb" abapa.keep
 refused "the pinned tables gone" "start a new run"
