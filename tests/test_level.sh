@@ -51,7 +51,13 @@ OWARE_LEVELS=$lv "$oware" players level >"$tmp/pl.out" 2>&1
 check "players level: names the default file" grep -q "default file: $lv, 3 levels" "$tmp/pl.out"
 check "players level: lists a level with its Elo" grep -qE '^ +fair +mcts:playouts=8 +-150\.0 \[ *-200\.0, +-100\.0\] +target -150' "$tmp/pl.out"
 "$oware" players level >"$tmp/pl2.out" 2>&1
-check "players level: the shipped levels by default" grep -qE '^ +expert +mcts:playouts=' "$tmp/pl2.out"
+check "players level: the shipped levels by default" grep -qE '^ +expert +mcts:(egdb=off,)?playouts=' "$tmp/pl2.out"
+# oware players (every type) lists the levels too, with their Elo, and level:elo=N's range.
+OWARE_LEVELS=$lv "$oware" players >"$tmp/pl3.out" 2>&1
+check "players: the levels after the player types, with their Elo" \
+  grep -qE '^ +fair +mcts:playouts=8 +-150\.0 \[ *-200\.0, +-100\.0\] +target -150' "$tmp/pl3.out"
+check "players: and the player types before them" grep -q '^minimax: ' "$tmp/pl3.out"
+check "players: level:elo=N and its range" grep -qE '^  level:elo=N: ' "$tmp/pl3.out"
 
 # --- errors: exit 2, the message says what is wrong ---
 bad() { # bad NAME REGEX SPEC: match with SPEC exits 2 saying REGEX
