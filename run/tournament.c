@@ -500,8 +500,11 @@ typedef struct play {
   store_series *done_series;
   int ndone;
   size_t capdone;
-  int checkpoint_due;     /* the ratings are to be stored at `checkpoint_at` games */
-  long long checkpoint_at;
+  /* Ratings fitted at each checkpoint (every ratings_every games, on the
+   * games so far in schedule order), stored with the batch's commit. */
+  store_rating *ratings;
+  int nratings;
+  size_t capratings;
   int decided;
 } play;
 
@@ -595,28 +598,30 @@ static long long sprt_pairs(const tournament *t) {
   return p[0] + p[1] + p[2] + p[3] + p[4];
 }
 
-/* Stores the run's ratings from the counts so far. */
-static int checkpoint(tournament *t, store *db, const rating_pool *rp, long long games,
-                      char *err, size_t errlen) {
+/* The run's ratings fitted on its first `games` games (the pool now), kept
+ * to be stored with the batch: the fit is of the games the row says, in
+ * schedule order, whatever the thread count and however the batches fall. */
+static int checkpoint(play *pl, long long games, char *err, size_t errlen) {
   rating_result rr;
   rating_options opt = {0};
   int rc = 0;
-  if (rating_fit(rp, &opt, &rr, err, errlen)) {
+  if (rating_fit(&pl->rpool, &opt, &rr, err, errlen)) {
     rating_result_free(&rr);
     return -1;
   }
-  store_rating *rows = calloc((size_t)rr.n, sizeof *rows);
-  if (!rows) {
+  if (array_reserve(&pl->ratings, sizeof *pl->ratings, (size_t)pl->nratings + (size_t)rr.n,
+                    &pl->capratings, 64)) {
     error_set(err, errlen, "out of memory");
     rc = -1;
   } else {
     char scope[64];
-    snprintf(scope, sizeof scope, "run %lld (in progress)", (long long)t->run.id);
-    rating_to_store(&rr, t->run.id, scope, rows);
+    store_rating *rows = pl->ratings + pl->nratings;
+    snprintf(scope, sizeof scope, "run %lld (in progress)", (long long)pl->t->run.id);
+    memset(rows, 0, (size_t)rr.n * sizeof *rows);
+    rating_to_store(&rr, pl->t->run.id, scope, rows);
     for (int i = 0; i < rr.n; i++) rows[i].games_total = games;
-    rc = store_ratings_insert(db, rows, rr.n, err, errlen);
+    pl->nratings += rr.n;
   }
-  free(rows);
   rating_result_free(&rr);
   return rc;
 }
@@ -678,10 +683,9 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
                                                   st->games, st->wins[0], st->wins[1],
                                                   st->draws, st->winner};
   }
-  if (t->ratings_every > 0 && pl->stored % t->ratings_every == 0) {
-    pl->checkpoint_due = 1;
-    pl->checkpoint_at = pl->stored;
-  }
+  if (t->ratings_every > 0 && pl->stored % t->ratings_every == 0 &&
+      checkpoint(pl, pl->stored, err, errlen))
+    return -1;
   if (t->sprt_on && !t->sprt_result.decision) {
     long long before = sprt_pairs(t);
     pair_book_add(t, pl->pb, s);
@@ -712,10 +716,10 @@ static int on_flush(void *ctx, char *err, size_t errlen) {
       store_commit(pl->db, pl->batch, pl->nbatch, pl->done_series, pl->ndone, err, errlen))
     rc = -1;
   free_batch(pl);
-  if (!rc && pl->checkpoint_due) {
-    pl->checkpoint_due = 0;
-    if (checkpoint(pl->t, pl->db, &pl->rpool, pl->checkpoint_at, err, errlen)) rc = -1;
-  }
+  if (!rc && pl->nratings &&
+      store_ratings_insert(pl->db, pl->ratings, pl->nratings, err, errlen))
+    rc = -1;
+  pl->nratings = 0;
   return rc;
 }
 
@@ -872,6 +876,7 @@ out:
   free_batch(&pl);
   free(pl.batch);
   free(pl.done_series);
+  free(pl.ratings);
   free(pl.units);
   if (d.bits)
     for (int s = 0; s < t->nseries; s++) free(d.bits[s]);

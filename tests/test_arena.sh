@@ -47,6 +47,10 @@ check "it stores 6 pairings x 2 rounds x 4 games" test "$(count "$tmp/t1.db" 1)"
 "$oware" tournament --players "$P" --format games:4 --rounds 2 --seed 7 --threads 2 \
   --db "$tmp/t2.db" --quiet >/dev/null 2>&1
 check "1 thread and 2 threads give identical games" cmp -s <(games "$tmp/t1.db" 1) <(games "$tmp/t2.db" 1)
+# The ratings stored along the run: each fitted on the games its row counts, whatever the threads.
+along() { sqlite3 "$1" "select games_total, player, printf('%.6f', elo) from ratings where scope like '%in progress%' order by id"; }
+check "there are ratings along the run" bash -c "test -n \"\$(sqlite3 '$tmp/t1.db' \"select 1 from ratings where scope like '%in progress%' limit 1\")\"" 
+check "... and identical ratings along the run" cmp -s <(along "$tmp/t1.db") <(along "$tmp/t2.db")
 "$oware" tournament --players "$P" --format games:4 --rounds 2 --seed 8 --threads 2 \
   --db "$tmp/t3.db" --quiet >/dev/null 2>&1
 games "$tmp/t1.db" 1 >"$tmp/g1"
