@@ -159,9 +159,17 @@ static void print_text(const variant *v, const char *vtext, const board *b, cons
   printf("\n");
 }
 
+/* "south", "north", "draw" when every cycle rule gives that result, else
+ * null (the mover wins, draws or loses by the cycle rule). */
+static const char *json_winner(const board *b, const egdb_value *x) {
+  static const char *const side[2] = {"\"south\"", "\"north\""};
+  const int lo = margin2(b, x->n, 2 * x->lower), hi = margin2(b, x->n, 2 * x->upper);
+  return lo > 0 ? side[b->side] : hi < 0 ? side[1 - b->side] : !lo && !hi ? "\"draw\"" : "null";
+}
+
 static void json_margins(const board *b, const egdb_solve_result *r) {
   const egdb_value *x = &r->value;
-  printf(",\"margin\":{\"lower\":");
+  printf(",\"winner\":%s,\"margin\":{\"lower\":", json_winner(b, x));
   cli_json_num(stdout, margin2(b, x->n, 2 * x->lower) / 2.0);
   printf(",\"upper\":");
   cli_json_num(stdout, margin2(b, x->n, 2 * x->upper) / 2.0);
