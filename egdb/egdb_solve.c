@@ -172,6 +172,18 @@ static int move_ok(search *s, const board *b, int m, int d) {
   return prove(s, &c, d - 1);
 }
 
+/* prove over b's moves: one good move for the prover, none bad for its
+ * opponent (1, 0; -1 out of memory). */
+static int prove_moves(search *s, const board *b, uint32_t legal, int d) {
+  const int any = b->side == s->a;
+  for (uint32_t l = legal; l; l &= l - 1) {
+    int r = move_ok(s, b, __builtin_ctz(l), d);
+    if (r < 0) return -1;
+    if (r == any) return any;
+  }
+  return !any;
+}
+
 static int prove(search *s, const board *b, int d) {
   uint32_t legal = board_legal(b, s->v);
   if (s->t <= 0) return 1; /* sure of nothing: no exit needed */
@@ -182,18 +194,8 @@ static int prove(search *s, const board *b, int d) {
   if (!e) return -1;
   if (e->proven <= d) return 1;
   if (e->failed >= d) return 0;
-  const int any = b->side == s->a; /* a needs one good move, its opponent none bad */
-  int ok = !any;
-  for (uint32_t l = legal; l; l &= l - 1) {
-    int r = move_ok(s, b, __builtin_ctz(l), d);
-    if (r < 0) return -1;
-    if (r == any) {
-      ok = any;
-      break;
-    }
-  }
-  e = memo_get(s, key); /* the table may have grown */
-  if (!e) return -1;
+  int ok = prove_moves(s, b, legal, d);
+  if (ok < 0 || !(e = memo_get(s, key))) return -1; /* the table may have grown */
   if (ok && d < e->proven) e->proven = (int16_t)d;
   if (!ok && d > e->failed) e->failed = (int16_t)d;
   return ok;
