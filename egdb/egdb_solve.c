@@ -51,7 +51,7 @@ static void plan_table(const variant *v, int n, egdb_solve_plan *p) {
   p->positions += count;
   p->disk += EGDB_HEADER_SIZE + count * (uint64_t)(split ? 3 : 2);
   p->seconds += (double)count / EGDB_SOLVE_RATE * (l == EGDB_LAYOUT_LEAN ? 2.4 : 1.0) *
-                (split ? 1.4 : 1.0);
+                (split ? 1.4 : 1.0) * (count > EGDB_SOLVE_LARGE ? 2.0 : 1.0);
   if (mem > p->memory) p->memory = mem, p->lean = l == EGDB_LAYOUT_LEAN;
   if (p->fits && p->available && lean > p->available) {
     char why[256];

@@ -29,9 +29,12 @@ typedef struct egdb_solve_plan {
 } egdb_solve_plan;
 
 /* Positions a second one thread builds, roughly, with the fast layout (the
- * lean one takes about 2.4 times as long, the split table 1.4 times): what
- * boards of 3 to 7 houses took on the 2-core machine of docs/VARIANTS.md. */
+ * lean one takes about 2.4 times as long, the split table 1.4 times, a
+ * table of more than EGDB_SOLVE_LARGE positions twice as long): what boards
+ * of 3 to 7 houses, and abapa's tables 21..24, took on the 2-core machine
+ * of docs/VARIANTS.md. */
 #define EGDB_SOLVE_RATE 5e5
+#define EGDB_SOLVE_LARGE (1u << 25)
 
 /* Plans the tables 0 .. seeds of v in dir for `threads` build threads.
  * Returns 0 (plan->fits 0 with the reason when they cannot be built: more
