@@ -26,14 +26,13 @@ static uint64_t disk_free(const char *path) {
 }
 
 /* The first seed count whose table file is missing in dir. */
-static int tables_present(const variant *v, const char *dir, const char *key, int seeds) {
+static int tables_present(const char *dir, const char *key, int seeds) {
   char path[4300];
   int n = 0;
   for (; n <= seeds; n++) {
     egdb_path(dir, key, n, path, sizeof path);
     if (access(path, F_OK) != 0) break;
   }
-  (void)v;
   return n;
 }
 
@@ -82,7 +81,7 @@ int egdb_solve_plan_make(const variant *v, const char *dir, int seeds, int threa
     plan_refuse(plan, why);
     return 0;
   }
-  plan->have = tables_present(v, dir, key, seeds);
+  plan->have = tables_present(dir, key, seeds);
   for (int n = plan->have; n <= seeds; n++) plan_table(v, n, plan);
   if (threads > 1) plan->seconds /= 1.6; /* what a second thread gave on 2 shared cores */
   plan->disk_free = plan->positions ? disk_free(dir) : 0;

@@ -169,9 +169,7 @@ static void check_position(const egdb *db, brute *x, const board *b) {
   char err[256];
   assert_int_equal(egdb_solve(db, b, &r, err, sizeof err), 0);
   int lo, hi;
-  long long before = x->nodes;
   brute_bounds(x, b, &lo, &hi);
-  if (getenv("SOLVE_DEBUG")) fprintf(stderr, "%d seeds: %lld nodes\n", r.value.n, x->nodes - before);
   if (lo != r.value.lower || hi != r.value.upper) {
     char text[NOTATION_POSITION_MAX];
     notation_format_position(b, v, NULL, text, sizeof text);
