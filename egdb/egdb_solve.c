@@ -10,19 +10,24 @@
 
 /* ---- The plan ---- */
 
+/* Bytes free in the file system of path, or -1 when it cannot be read. */
+static int64_t fs_free(const char *path) {
+  struct statvfs st;
+  return statvfs(path, &st) == 0 ? (int64_t)(st.f_bavail * st.f_frsize) : -1;
+}
+
 /* Bytes free in the file system of path, or of its nearest existing parent
  * (the folder may not exist yet); 0 when not known. */
 static uint64_t disk_free(const char *path) {
   char p[4096];
   snprintf(p, sizeof p, "%s", *path ? path : ".");
-  for (;;) {
-    struct statvfs st;
-    if (statvfs(p, &st) == 0) return (uint64_t)st.f_bavail * (uint64_t)st.f_frsize;
+  for (int64_t f; (f = fs_free(p)) < 0;) {
     char *slash = strrchr(p, '/');
-    if (!slash) return statvfs(".", &st) == 0 ? (uint64_t)st.f_bavail * (uint64_t)st.f_frsize : 0;
-    if (slash == p) return statvfs("/", &st) == 0 ? (uint64_t)st.f_bavail * (uint64_t)st.f_frsize : 0;
-    *slash = '\0';
+    if (!slash) return fs_free(".") < 0 ? 0 : (uint64_t)fs_free(".");
+    slash[slash == p] = '\0'; /* "/x" becomes "/" */
+    if (slash == p && fs_free(p) < 0) return 0;
   }
+  return (uint64_t)fs_free(p);
 }
 
 /* The first seed count whose table file is missing in dir. */
