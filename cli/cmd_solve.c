@@ -154,7 +154,9 @@ static void print_text(const variant *v, const char *vtext, const board *b, cons
   notation_format_half(r->score2[1], s1, sizeof s1);
   printf("line (%d plies%s): %s\n", r->plies,
          r->goal == EGDB_SOLVE_EXACT ? "" : ", the mover securing its lower bound", line);
-  printf("end: no-move after ply %d, South %s North %s", r->plies, s0, s1);
+  printf("end: %s after ply %d%s, South %s North %s", board_end_name(r->end), r->plies,
+         r->end == BOARD_END_REPETITION ? " (neither side can force a capture: play goes round)" : "",
+         s0, s1);
   if (r->majority_ply >= 0) printf(" (majority reached after ply %d)", r->majority_ply);
   printf("\n");
 }
@@ -212,7 +214,7 @@ static void print_json(const char *vtext, const char *key, const char *dir, cons
   printf(",\"line\":{\"goal\":\"%s\",\"plies\":%d,\"moves\":",
          r->goal == EGDB_SOLVE_EXACT ? "exact" : "lower", r->plies);
   cli_json_str(stdout, line);
-  printf(",\"end\":\"no-move\",\"score\":[");
+  printf(",\"end\":\"%s\",\"score\":[", board_end_name(r->end));
   cli_json_num(stdout, r->score2[0] / 2.0);
   printf(",");
   cli_json_num(stdout, r->score2[1] / 2.0);

@@ -295,6 +295,12 @@ static int seen_before(search *s, const board *b) {
   return 0;
 }
 
+/* Notes the first ply after which a store holds more than half. */
+static void note_majority(const search *s, const board *b, egdb_solve_result *out) {
+  if (out->majority_ply < 0 && (b->store[0] > s->v->half || b->store[1] > s->v->half))
+    out->majority_ply = out->plies;
+}
+
 /* Plays one move of the line from b; 0, 1 when the line ends in a cycle,
  * or an error. */
 static int line_step(search *s, board *b, egdb_solve_result *out, char *err, size_t errlen) {
@@ -311,8 +317,7 @@ static int line_step(search *s, board *b, egdb_solve_result *out, char *err, siz
   if (m < 0) return line_fail(m, err, errlen);
   board_play(b, s->v, m);
   out->moves[out->plies++] = m;
-  if (out->majority_ply < 0 && (b->store[0] > s->v->half || b->store[1] > s->v->half))
-    out->majority_ply = out->plies;
+  note_majority(s, b, out);
   return 0;
 }
 
@@ -321,6 +326,7 @@ static int play_line(search *s, board b, egdb_solve_result *out, char *err, size
   const int root = b.side;
   int n = seeds_of(&b, s->v), rc = 0;
   level_begin(s, &b, root);
+  note_majority(s, &b, out); /* 0: before the line */
   out->end = BOARD_END_NO_MOVE;
   while (board_legal(&b, s->v) && !(rc = line_step(s, &b, out, err, errlen)))
     if (seeds_of(&b, s->v) != n) n = seeds_of(&b, s->v), level_begin(s, &b, root);

@@ -60,7 +60,8 @@ typedef struct egdb_solve_result {
                              (the line stops at its first repeated position) */
   int score2[2];          /* final scores in half seeds: stores, captures, the end's transfer
                              (a repetition's by the variant's cycle rule) */
-  int majority_ply;       /* plies after which a store first held more than half (-1: never):
+  int majority_ply;       /* plies after which a store first held more than half (0: at the
+                             start; -1: never):
                              the majority rule would end the game there, same winner */
 } egdb_solve_result;
 

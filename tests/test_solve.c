@@ -54,9 +54,13 @@ static bf_entry *bf_slot(brute *x, const board *b, int side) {
   return &x->memo[i];
 }
 
+static int same_houses(const board *a, const board *b, const variant *v) {
+  return a->side == b->side && !memcmp(a->pit, b->pit, (size_t)v->pits);
+}
+
 static int path_index(const brute *x, const board *b) {
   for (int i = x->base; i < x->len; i++)
-    if (x->path[i].side == b->side && !memcmp(x->path[i].pit, b->pit, (size_t)x->v->pits)) return i;
+    if (same_houses(&x->path[i], b, x->v)) return i;
   return -1;
 }
 
@@ -143,13 +147,18 @@ static egdb *open_tables(const char *name, variant *v, int seeds) {
 /* The line of r from b played again by the rules: every move legal, the
  * end as said, the mover's final seeds what the goal promises. */
 static void check_line(const variant *v, const board *b, const egdb_solve_result *r) {
-  board c = *b;
+  static board since[EGDB_SOLVE_MAX_LINE + 1];
+  board c = *b; /* the positions since the last capture */
+  int ns = 0;
   for (int i = 0; i < r->plies; i++) {
     assert_true(board_legal(&c, v) >> r->moves[i] & 1u);
-    board_play(&c, v, r->moves[i]);
+    since[ns++] = c;
+    if (board_play(&c, v, r->moves[i])) ns = 0;
   }
-  int score2[2];
+  int score2[2], again = 0;
+  for (int i = 0; i < ns; i++) again |= same_houses(&since[i], &c, v);
   if (r->end == BOARD_END_NO_MOVE) assert_int_equal(board_legal(&c, v), 0);
+  if (r->end == BOARD_END_REPETITION) assert_true(again);
   board_final(&c, v, r->end, score2);
   assert_int_equal(score2[0], r->score2[0]);
   assert_int_equal(score2[1], r->score2[1]);

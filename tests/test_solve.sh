@@ -34,7 +34,7 @@ expect_in "own (repetition" out
 expect_in "oware solve --variant '$V,cycle=split'" out
 expect_in "a ply limit" out
 expect_in "line (22 plies, the mover securing its lower bound): " out
-expect_in "end: no-move after ply 22, South 9 North 3" out
+expect_in "end: repetition after ply 22 (neither side can force a capture: play goes round), South 9 North 3" out
 [ -f "$eg/abapa,houses=3/n12.egdb" ] || fail "no table n12"
 # Again: nothing to build.
 run solve --variant $V --dir "$eg"
@@ -45,12 +45,19 @@ run solve --variant $V --dir "$eg" --json
 expect_rc 0
 expect_py 'd["value"]["lower"], d["value"]["upper"], d["value"]["exact"], d["value"]["split"]' '8 10 False None'
 expect_py 'd["seeds"], d["mover"], d["winner"], d["margin"]["lower"], d["margin"]["upper"]' '12 south south 4 8'
-expect_py 'd["line"]["plies"], d["line"]["goal"], d["line"]["end"], d["line"]["score"]' '22 lower no-move [9, 3]'
+expect_py 'd["line"]["plies"], d["line"]["goal"], d["line"]["end"], d["line"]["score"]' '22 lower repetition [9, 3]'
 expect_py 'len(d["line"]["moves"].split()), d["build"]["positions"], d["tables"]' '22 0 abapa,houses=3'
 run solve 0-0-1-1-0-0-5-5-N --variant $V --dir "$eg" --json
 expect_rc 0
 expect_py 'd["value"]["exact"], d["value"]["lower"], d["mover"], d["winner"], d["margin"]["lower"]' 'True 2 north north 2'
 expect_py 'd["line"]["moves"], d["line"]["score"]' 'a C [5, 7]'
+# Neither side can force a capture: the line ends at its first repetition, the seeds by the cycle rule.
+run solve 0-0-1-0-0-1-10-0-S --variant $V --dir "$eg"
+expect_rc 0
+expect_in "value: South ends with 0 to 2 of the 2 seeds, cycle-sensitive" out
+expect_in "end: repetition after ply 6 (neither side can force a capture: play goes round), South 11 North 1 (majority reached after ply 0)" out
+run solve 0-0-1-0-0-1-10-0-S --variant $V --dir "$eg" --json
+expect_py 'd["line"]["end"], d["line"]["plies"], d["line"]["score"], d["line"]["majority_ply"], d["winner"]' 'repetition 6 [11, 1] 0 south'
 # The split table decides awari's value.
 run solve --variant awari,houses=3,seeds=2 --dir "$eg" --quiet
 expect_rc 0
