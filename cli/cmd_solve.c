@@ -30,7 +30,7 @@ static void format_bytes(uint64_t b, char *buf, size_t len) {
     snprintf(buf, len, "%.1f MiB", (double)b / 1048576.0);
 }
 
-/* "76 923 000 positions in tables 13..32, 570.2 MiB, about 2m30s (fast layout)". */
+/* "tables: building KEY 0..N in DIR (K there): P positions, M of memory (fast layout), about T". */
 static void print_plan(FILE *f, const char *key, const char *dir, const egdb_solve_plan *p) {
   char mem[32], t[32];
   if (!p->positions) {
