@@ -95,6 +95,7 @@ int cli_play(int argc, char **argv); /* cmd_play.c */
 /* cmd_egdb.c: `oware egdb build|probe|stats`, and `oware bench egdb` (cmd_bench.c hands over). */
 int cli_egdb(int argc, char **argv), cli_bench_egdb(int argc, char **argv);
 int cli_egdb_fit(int argc, char **argv); /* cmd_egdb_fit.c */
+int cli_solve(int argc, char **argv);     /* cmd_solve.c */
 int cli_analyse(int argc, char **argv); /* cmd_analyse.c */
 int cli_book(int argc, char **argv); /* cmd_book.c */
 

@@ -37,6 +37,7 @@ static const command commands[] = {
     {"study", "play rule variants against each other and compare them", cli_study},
     {"play", "play a game against a player in the terminal", cli_play},
     {"egdb", "endgame databases: build, probe, stats (perfect play with few seeds)", cli_egdb},
+    {"solve", "a variant's start (or a position) under perfect play, on the endgame tables", cli_solve},
     {"analyse", "how far from perfect a run's players are in the endgames (egdb)", cli_analyse},
     {"book", "opening book: build it by our own searches of the first plies, show it", cli_book},
     {"calibrate", "find a player knob's values for difficulty levels (target Elos)", cli_calibrate},

@@ -14,3 +14,5 @@ oware_shell_test(test_egdb_fit test_egdb_fit.sh)
 oware_shell_test(test_egdb_default test_egdb_default.sh)
 # A table damaged in place is found before it gives a value, whatever the player (issue 26 point 16).
 oware_shell_test(test_egdb_damaged test_egdb_damaged.sh)
+oware_test(test_solve test_solve.c LIBS oware_egdb)
+oware_shell_test(test_solve_cli test_solve.sh)
