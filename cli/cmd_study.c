@@ -17,6 +17,7 @@
 #include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "core/outfile.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
@@ -356,11 +357,9 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
                        char *err, size_t errlen) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s.dat", stem);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    snprintf(err, errlen, "cannot write '%.900s': %s", path, strerror(errno));
-    return -1;
-  }
+  outfile o; /* written whole or not at all */
+  if (outfile_open(&o, path, err, errlen)) return -1;
+  FILE *f = o.f;
   fprintf(f, "# oware calibrate: Elo against %s (anchor %s = %g)\n", knob, anchor, anchor_elo);
   fprintf(f, "# points: knob elo lo hi fitted\n");
   for (int i = 0; i < cr->npoints; i++)
@@ -374,11 +373,7 @@ static int write_curve(const char *stem, const calibrate_result *cr, const ratin
             knobs[i], cr->found[i].level.target, cr->found[i].point.elo, p->elo, p->lo,
             p->hi);
   }
-  if (fclose(f)) {
-    snprintf(err, errlen, "cannot write '%.900s'", path);
-    return -1;
-  }
-  return 0;
+  return outfile_commit(&o, err, errlen);
 }
 
 
