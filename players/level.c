@@ -318,100 +318,127 @@ static int names_player(const char *spec) {
   return named;
 }
 
+/* What a level spec says: the level (by name, or at an Elo), the file,
+ * and the raw text of its name= and seed=, copied after the stored spec. */
+typedef struct level_ask {
+  char level[LEVEL_NAME_MAX];
+  char path[PATH_MAX]; /* "" for the default file */
+  int at_elo;
+  long long elo;
+  const char *keep[2]; /* name=, seed= */
+  size_t keeplen[2];
+} level_ask;
+
+/* The first item of a level spec: NAME or elo=N. 0, or -1 with err. */
+static int level_item(const char *spec, const char *item, level_ask *a, char *err, size_t errlen) {
+  if (!strncmp(item, "elo=", 4)) {
+    if (elo_item(spec, item + 4, &a->elo, err, errlen)) return -1;
+    snprintf(a->level, sizeof a->level, "elo%lld", a->elo);
+    a->at_elo = 1;
+    return 0;
+  }
+  if (!*item)
+    return error_set(err, errlen, "level spec '%s': no level name; expected level:NAME[,file=FILE]", spec), -1;
+  if (!name_ok(item, strlen(item)))
+    return error_set(err, errlen, "level spec '%s': '%s' is not a level name (letters, digits, '-' and '_'); "
+                     "expected level:NAME[,file=FILE]", spec, item), -1;
+  snprintf(a->level, sizeof a->level, "%s", item);
+  return 0;
+}
+
+/* One option of a level spec (item, whose raw text is start..p). 0, or -1. */
+static int level_option(const char *spec, const char *item, const char *start, const char *p,
+                        level_ask *a, char *err, size_t errlen) {
+  if (!strncmp(item, "file=", 5)) {
+    if (!item[5] || strlen(item + 5) >= sizeof a->path)
+      return error_set(err, errlen, "level spec '%s': file= needs a path (of fewer than %d characters)", spec,
+                       PATH_MAX), -1;
+    snprintf(a->path, sizeof a->path, "%s", item + 5);
+  } else if (!strncmp(item, "name=", 5) || !strncmp(item, "seed=", 5)) {
+    int w = item[0] == 's';
+    a->keep[w] = start;
+    a->keeplen[w] = (size_t)(p - start);
+  } else {
+    return error_set(err, errlen, "level spec '%s': unknown option '%s'; options of level: file, name, seed",
+                     spec, item), -1;
+  }
+  return 0;
+}
+
+/* Parses "level:..." into *a. 0, or -1 with err. */
+static int level_ask_parse(const char *spec, level_ask *a, char *err, size_t errlen) {
+  memset(a, 0, sizeof *a);
+  char *item = malloc(strlen(spec) + 1);
+  if (!item) return error_set(err, errlen, "out of memory"), -1;
+  int rc = 0;
+  const char *p = spec + 6;
+  for (int k = 0; !rc && (*p || k == 0); k++) {
+    const char *start = p;
+    rc = player_spec_item(spec, &p, item, err, errlen);
+    if (!rc) rc = k == 0 ? level_item(spec, item, a, err, errlen)
+                         : level_option(spec, item, start, p, a, err, errlen);
+    if (!rc && *p == ',' && !*++p) {
+      error_set(err, errlen, "level spec '%s': trailing ','", spec);
+      rc = -1;
+    }
+  }
+  free(item);
+  return rc;
+}
+
+/* The stored spec of a, then name=LEVEL when it names no player, then a's
+ * own name= and seed=, into out. 0, or -1 when it does not fit. */
+static int level_write(const level_ask *a, const level_entry *e, char *out, size_t outlen) {
+  size_t n = 0;
+  out[0] = '\0';
+  int fits = !append(out, outlen, &n, e->spec, strlen(e->spec));
+  const char *sep = strchr(e->spec, ':') ? "," : ":";
+  if (fits && !a->keep[0] && !names_player(e->spec)) {
+    fits = !append(out, outlen, &n, sep, 1) && !append(out, outlen, &n, "name=", 5) &&
+           !append(out, outlen, &n, e->name, strlen(e->name));
+    sep = ",";
+  }
+  for (int w = 0; w < 2 && fits; w++)
+    if (a->keep[w]) {
+      fits = !append(out, outlen, &n, sep, 1) && !append(out, outlen, &n, a->keep[w], a->keeplen[w]);
+      sep = ",";
+    }
+  return fits ? 0 : -1;
+}
+
 int level_resolve(const char *spec, char *out, size_t outlen, char *err, size_t errlen) {
   if (!level_is_spec(spec)) {
     if (strlen(spec) >= outlen) return error_set(err, errlen, "player spec '%.40s…' is too long", spec), -1;
     snprintf(out, outlen, "%s", spec);
     return 0;
   }
-  size_t slen = strlen(spec);
-  char *item = malloc(slen + 1);
-  if (!item) return error_set(err, errlen, "out of memory"), -1;
-  char level[LEVEL_NAME_MAX] = "", path[PATH_MAX] = "";
-  long long elo = 0;
-  int at_elo = 0;
-  /* The raw text of name= and seed=, copied after the stored spec. */
-  const char *keep[2] = {NULL, NULL};
-  size_t keeplen[2] = {0, 0};
+  level_ask *a = malloc(sizeof *a);
+  level_entry *at = malloc(sizeof *at);
+  level_file f = {0};
   int rc = -1;
-  const char *p = spec + 6;
-  for (int k = 0; *p || k == 0; k++) {
-    const char *start = p;
-    if (player_spec_item(spec, &p, item, err, errlen)) goto done;
-    size_t raw = (size_t)(p - start);
-    if (k == 0 && !strncmp(item, "elo=", 4)) {
-      if (elo_item(spec, item + 4, &elo, err, errlen)) goto done;
-      snprintf(level, sizeof level, "elo%lld", elo);
-      at_elo = 1;
-    } else if (k == 0) {
-      if (!*item) {
-        error_set(err, errlen, "level spec '%s': no level name; expected level:NAME[,file=FILE]", spec);
-        goto done;
-      }
-      if (!name_ok(item, strlen(item))) {
-        error_set(err, errlen, "level spec '%s': '%s' is not a level name (letters, digits, '-' and '_'); "
-            "expected level:NAME[,file=FILE]", spec, item);
-        goto done;
-      }
-      snprintf(level, sizeof level, "%s", item);
-    } else if (!strncmp(item, "file=", 5)) {
-      if (!item[5] || strlen(item + 5) >= sizeof path) {
-        error_set(err, errlen, "level spec '%s': file= needs a path (of fewer than %d characters)", spec, PATH_MAX);
-        goto done;
-      }
-      snprintf(path, sizeof path, "%s", item + 5);
-    } else if (!strncmp(item, "name=", 5) || !strncmp(item, "seed=", 5)) {
-      int w = item[0] == 's';
-      keep[w] = start;
-      keeplen[w] = raw;
-    } else {
-      error_set(err, errlen, "level spec '%s': unknown option '%s'; options of level: file, name, seed", spec,
-          item);
-      goto done;
-    }
-    if (*p == ',') {
-      p++;
-      if (!*p) {
-        error_set(err, errlen, "level spec '%s': trailing ','", spec);
-        goto done;
-      }
-    }
-  }
-  if (!*path && level_default_path(path, sizeof path, err, errlen)) goto done;
-  level_file f;
-  if (level_load(path, &f, err, errlen)) goto done;
-  level_entry at;
-  const level_entry *e = at_elo ? &at : level_find(&f, level);
-  if (at_elo && level_at_elo(&f, (double)elo, &at, err, errlen)) {
-    level_file_free(&f);
+  if (!a || !at) {
+    error_set(err, errlen, "out of memory");
     goto done;
   }
+  if (level_ask_parse(spec, a, err, errlen) ||
+      (!*a->path && level_default_path(a->path, sizeof a->path, err, errlen)) ||
+      level_load(a->path, &f, err, errlen))
+    goto done;
+  const level_entry *e = a->at_elo ? at : level_find(&f, a->level);
+  if (a->at_elo && level_at_elo(&f, (double)a->elo, at, err, errlen)) goto done;
   if (!e) {
-    error_set(err, errlen, "unknown level '%s' in %s; %s", level, path,
+    error_set(err, errlen, "unknown level '%s' in %s; %s", a->level, a->path,
               f.n ? "its levels:" : "it has no levels");
     for (int i = 0; i < f.n; i++) error_append(err, errlen, "%s %s", i ? "," : "", f.entry[i].name);
-    level_file_free(&f);
-    goto done;
+  } else if (level_write(a, e, out, outlen)) {
+    error_set(err, errlen, "level '%s' of %s: its spec is too long", a->level, a->path);
+  } else {
+    rc = 0;
   }
-  size_t n = 0;
-  out[0] = '\0';
-  int fits = !append(out, outlen, &n, e->spec, strlen(e->spec));
-  const char *sep = strchr(e->spec, ':') ? "," : ":";
-  if (fits && !keep[0] && !names_player(e->spec)) {
-    fits = !append(out, outlen, &n, sep, 1) && !append(out, outlen, &n, "name=", 5) &&
-           !append(out, outlen, &n, e->name, strlen(e->name));
-    sep = ",";
-  }
-  for (int w = 0; w < 2 && fits; w++)
-    if (keep[w]) {
-      fits = !append(out, outlen, &n, sep, 1) && !append(out, outlen, &n, keep[w], keeplen[w]);
-      sep = ",";
-    }
-  if (!fits) error_set(err, errlen, "level '%s' of %s: its spec is too long", level, path);
-  else rc = 0;
-  level_file_free(&f);
 done:
-  free(item);
+  level_file_free(&f);
+  free(a);
+  free(at);
   return rc;
 }
 
