@@ -233,6 +233,13 @@ oware_game *oware_game_copy(const oware_game *g, char *err, size_t errlen) {
   return c;
 }
 
+/* 1 with a message when the limit called name is negative. */
+static int negative(const char *name, long long value, char *err, size_t errlen) {
+  if (value >= 0) return 0;
+  error_set(err, errlen, "%s must be 0 (the player's own) or more, not %lld", name, value);
+  return 1;
+}
+
 /* The limits of one move from the calls' plain numbers; -1 with a message
  * when one is negative or a handle is NULL. */
 static int make_limits(const oware_player *p, const oware_game *g, int movetime_ms,
@@ -241,12 +248,9 @@ static int make_limits(const oware_player *p, const oware_game *g, int movetime_
     error_set(err, errlen, "no %s (NULL)", p ? "game" : "player");
     return -1;
   }
-  if (movetime_ms < 0 || nodes < 0 || depth < 0) {
-    error_set(err, errlen, "%s must be 0 (the player's own) or more, not %lld",
-              movetime_ms < 0 ? "movetime_ms" : nodes < 0 ? "nodes" : "depth",
-              movetime_ms < 0 ? (long long)movetime_ms : nodes < 0 ? nodes : (long long)depth);
+  if (negative("movetime_ms", movetime_ms, err, errlen) || negative("nodes", nodes, err, errlen) ||
+      negative("depth", depth, err, errlen))
     return -1;
-  }
   *lim = (player_limits){.depth = depth, .nodes = nodes, .playouts = nodes,
                          .movetime_ms = movetime_ms};
   return 0;
