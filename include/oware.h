@@ -1,4 +1,4 @@
-/* oware.h: the embeddable oware library: games under any variant, moves by letter, players from specs; plug-in player types. */
+/* oware.h: the embeddable oware library: games under any variant (take-back, copies), moves by letter, players from specs (limits per call, analyses), the shipped levels; plug-in player types. */
 #ifndef OWARE_H
 #define OWARE_H
 
