@@ -99,8 +99,10 @@ static int v2_create(player *p, char *err, size_t errlen) {
 
 /* The player type of a public-interface plug-in. */
 static v2_type *v2_make(const oware_plugin *e, const char *path, char *err, size_t errlen) {
-  if (e->api_version != OWARE_API_VERSION) {
-    error_set(err, errlen, "plugin: '%s' was built for oware.h API %d; this oware has API %d",
+  /* struct oware_plugin is the same since API 1: a plug-in built for any
+   * version up to this one loads. */
+  if (e->api_version < 1 || e->api_version > OWARE_API_VERSION) {
+    error_set(err, errlen, "plugin: '%s' was built for oware.h API %d; this oware has API 1 to %d",
              path, e->api_version, OWARE_API_VERSION);
     return NULL;
   }

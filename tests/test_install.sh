@@ -20,6 +20,12 @@ lib=$(dirname "$(dirname "$pc")")
 check "the shared library is installed" test -e "$lib/liboware.so"
 check "the shared library exports only oware_ functions" \
   test -z "$(nm -D --defined-only "$lib/liboware.so" | awk '$2 == "T" && $3 !~ /^oware_/')"
+# Each call is tagged with the API version that added it (lib/oware.map).
+nm -D --defined-only "$lib/liboware.so" >"$tmp/nm.out"
+check "API 1's calls keep the tag OWARE_1" grep -q ' T oware_game_new@@OWARE_1$' "$tmp/nm.out"
+check "API 2's calls are tagged OWARE_2" grep -q ' T oware_game_undo@@OWARE_2$' "$tmp/nm.out"
+check "every call of include/oware.h is exported" \
+  test "$(grep -c ' T oware_' "$tmp/nm.out")" = "$(grep -Ec '^[a-z].* \*?oware_[a-z_]+\(' "$prefix/include/oware.h")"
 
 export PKG_CONFIG_PATH=$(dirname "$pc")
 # A sanitizer build's library needs its runtime first: build the programs
@@ -62,6 +68,27 @@ LD_LIBRARY_PATH=$lib OWARE_LEVELS=$levels "$tmp/example" abapa level:easy level:
   >"$tmp/ex5.out" 2>&1
 check "the library plays levels by name" grep -q '^result: ' "$tmp/ex5.out"
 
+# The example of API 2: the levels with their Elo, an analysis, a take-back, a copy.
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$prefix/share/oware/examples/example_analyse.c" \
+  $(pkg-config --cflags --libs oware) -lm -o "$tmp/example_analyse" 2>"$tmp/cc3.err"
+check "the analysis example builds against the installed files" test $? = 0
+cat "$tmp/cc3.err"
+LD_LIBRARY_PATH=$lib OWARE_LEVELS=$levels "$tmp/example_analyse" abapa 'minimax:egdb=off' FdE 6 \
+  >"$tmp/an.out" 2>&1
+check "it runs" test $? = 0
+cat "$tmp/an.out"
+check "it lists the installed levels with their Elo" grep -q "^levels ($levels):" "$tmp/an.out"
+check "each with its Elo" grep -Eq '^  hard +Elo +[0-9.]+ \[' "$tmp/an.out"
+check "and a level of the file without one" grep -q '^  only-installed not calibrated' "$tmp/an.out"
+check "and the range of level:elo=N" grep -Eq '^level:elo=N plays at any N from -?[0-9]+ to [0-9]+$' "$tmp/an.out"
+check "the analysis has the move, score, depth 6, nodes and pv" \
+  grep -Eq '^analysis: move ([A-Fa-f]) score -?[0-9]+ depth 6 nodes [1-9][0-9]* pv \1[A-Fa-f]*$' "$tmp/an.out"
+pv=$(sed -n 's/^analysis: .* pv //p' "$tmp/an.out")
+check "the take-back restores the position" grep -Eq '^take-back: ([^ ]+) -> \1$' "$tmp/an.out"
+"$prefix/bin/oware" replay FdE "$pv" >"$tmp/pv.out" 2>&1
+check "the pv played on the copy is where oware replay puts it" \
+  test "$(sed -n 's/^after the pv: //p' "$tmp/an.out")" = "$(sed -n 's/^position //p' "$tmp/pv.out")"
+
 # A plug-in built against the same header, loaded by the binary and by the library.
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -shared -fPIC "$src/tests/data/plugin_first.c" \
   $(pkg-config --cflags oware) -o "$tmp/first.so" 2>"$tmp/cc2.err"
@@ -74,6 +101,22 @@ LD_LIBRARY_PATH=$lib "$tmp/example" abapa "plugin:path=$tmp/first.so" greedy >"$
 check "the library plays the plug-in" grep -q '^result: ' "$tmp/ex4.out"
 check "the plug-in's moves are its rule's (the first legal house)" \
   grep -q '^moves ([0-9]*): A' "$tmp/ex4.out"
+# A plug-in built for API 1 (the plug-in interface is the same since) still loads.
+sed 's/{OWARE_API_VERSION,/{1,/' "$src/tests/data/plugin_first.c" >"$tmp/first1.c"
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -shared -fPIC "$tmp/first1.c" \
+  $(pkg-config --cflags oware) -o "$tmp/first1.so" 2>"$tmp/cc4.err"
+check "a plug-in of API 1 builds" test $? = 0
+cat "$tmp/cc4.err"
+"$prefix/bin/oware" match --south "plugin:path=$tmp/first1.so" --north greedy --games 1 \
+  >"$tmp/pm1.out" 2>&1
+check "and the binary plays it" test $? = 0
+LD_LIBRARY_PATH=$lib "$tmp/example" abapa "plugin:path=$tmp/first1.so" greedy >"$tmp/ex6.out" 2>&1
+check "and so does the library" grep -q '^moves ([0-9]*): A' "$tmp/ex6.out"
+sed 's/{OWARE_API_VERSION,/{OWARE_API_VERSION + 1,/' "$src/tests/data/plugin_first.c" >"$tmp/first9.c"
+cc -std=c11 -shared -fPIC "${san[@]}" "$tmp/first9.c" $(pkg-config --cflags oware) -o "$tmp/first9.so"
+"$prefix/bin/oware" match --south "plugin:path=$tmp/first9.so" --north greedy --games 1 \
+  >"$tmp/pm9.out" 2>&1
+check "a plug-in of a later API is refused" grep -q 'was built for oware.h API 3; this oware has API 1 to 2' "$tmp/pm9.out"
 "$prefix/bin/oware" match --south "plugin:path=$tmp/first.so,nosuch=1" --north greedy --games 1 \
   >"$tmp/pm2.out" 2>&1
 check "an unknown plug-in option is an error" grep -q "unknown option 'nosuch'" "$tmp/pm2.out"
