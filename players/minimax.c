@@ -40,6 +40,10 @@ typedef struct mm_thread {
   int seldepth;
   int root_score; /* score of the root's best move so far in this iteration */
   uint64_t *keys; /* positions since the last capture, game then path */
+  /* above[i]: a hash of the multiset of the positions before keys[i] since
+   * the last capture (0 when the rule is off): the part of the history a
+   * repetition in keys[i]'s subtree can depend on, mixed into its table key. */
+  uint64_t *above;
   /* How many of the positions in keys fall in each bucket of the low key
    * bits: a count of 1 (the position itself) proves a first occurrence. */
   uint16_t seen[4096];
@@ -85,6 +89,21 @@ struct mm {
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]];
+}
+
+/* A position's term in the hash of a multiset of positions (a sum of
+ * these: a position twice differs from once, the order does not count). */
+static inline uint64_t above_term(uint64_t key) {
+  uint64_t x = key * 0x9e3779b97f4a7c15ULL;
+  return x ^ x >> 29;
+}
+
+/* The hash above[top + 1] of a child of keys[top]: nothing after a capture;
+ * otherwise the parent's with the parent added (while the rule is on). */
+static inline void above_child(mm_thread *th, int top, int taken) {
+  th->above[top + 1] = taken || !th->s->v->repetition
+                           ? 0
+                           : th->above[top] + above_term(th->keys[top]);
 }
 
 /* Score of a game that ended in b for `why`, from the side to move. */
@@ -180,6 +199,7 @@ static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int
     board child = *b;
     board_play(&child, s->v, move[i]);
     th->keys[top + 1] = child.key;
+    th->above[top + 1] = 0;
     th->seen[child.key & 4095]++;
     int sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, top + 1, top + 1);
     th->seen[child.key & 4095]--;
@@ -235,7 +255,9 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (beta > mate - 1) beta = mate - 1;
   if (alpha >= beta) return alpha;
 
-  const uint64_t key = tt_key(s, b);
+  /* The history since the last capture is part of the key: a score that a
+   * repetition decided is trusted only where the same positions precede. */
+  const uint64_t key = tt_key(s, b) ^ th->above[top];
   /* Frontier nodes are cheaper to search than to look up. */
   int tt_move = -1, use_tt = s->tt.e && depth >= 2;
   size_t bucket = 0;
@@ -281,6 +303,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
     int taken = board_play(&child, s->v, move[i]);
     int nirrev = taken ? top + 1 : irrev;
     th->keys[top + 1] = child.key;
+    above_child(th, top, taken);
     th->seen[child.key & 4095]++;
     int sc;
     if (i == 0) {
@@ -347,9 +370,13 @@ static int thread_begin(mm_thread *th, const game *g) {
   th->seldepth = 0;
   memset(th->history, 0, sizeof th->history);
   memset(th->killer, -1, sizeof th->killer);
-  th->keys = malloc(((size_t)g->hist_len + MAXPLY + 2) * sizeof *th->keys);
+  size_t n = (size_t)g->hist_len + MAXPLY + 2;
+  th->keys = malloc(2 * n * sizeof *th->keys);
   if (!th->keys) return -1;
+  th->above = th->keys + n;
   memcpy(th->keys, g->hist, (size_t)g->hist_len * sizeof *th->keys);
+  th->above[0] = 0;
+  for (int i = 0; i + 1 < g->hist_len; i++) above_child(th, i, 0);
   memset(th->seen, 0, sizeof th->seen);
   for (int i = 0; i < g->hist_len; i++) th->seen[g->hist[i] & 4095]++;
   return 0;
@@ -420,7 +447,7 @@ static void helpers_park(mm *s) {
   s->helpers_busy = 0;
   for (int i = 0; i < s->threads; i++) {
     free(s->th[i].keys);
-    s->th[i].keys = NULL;
+    s->th[i].keys = s->th[i].above = NULL;
   }
 }
 
