@@ -57,6 +57,7 @@ struct mm {
   double noise;
   int lmr; /* late-move reductions on (lmr=1) */
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
+  int tt_history; /* tt_history=1: the table's key takes in the positions since the last capture */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -101,7 +102,8 @@ static inline uint64_t above_term(uint64_t key) {
 /* The hash above[top + 1] of a child of keys[top]: nothing after a capture;
  * otherwise the parent's with the parent added (while the rule is on). */
 static inline void above_child(mm_thread *th, int top, int taken) {
-  th->above[top + 1] = taken || !th->s->v->repetition
+  const mm *s = th->s;
+  th->above[top + 1] = taken || !s->tt_history || !s->v->repetition
                            ? 0
                            : th->above[top] + above_term(th->keys[top]);
 }
@@ -255,8 +257,9 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (beta > mate - 1) beta = mate - 1;
   if (alpha >= beta) return alpha;
 
-  /* The history since the last capture is part of the key: a score that a
-   * repetition decided is trusted only where the same positions precede. */
+  /* With tt_history=1 the history since the last capture is part of the
+   * key: a score that a repetition decided is trusted only where the same
+   * positions precede (above is 0 otherwise). */
   const uint64_t key = tt_key(s, b) ^ th->above[top];
   /* Frontier nodes are cheaper to search than to look up. */
   int tt_move = -1, use_tt = s->tt.e && depth >= 2;
@@ -451,6 +454,20 @@ static void helpers_park(mm *s) {
   }
 }
 
+/* Plays m without a search (a book move), reported as one. */
+static void play_at_once(player *p, double t0, int depth, int score, int m, int *move,
+                         player_info *info) {
+  player_info it = {0};
+  it.depth = depth;
+  it.score = score;
+  it.seconds = clock_now() - t0;
+  it.pv[0] = m;
+  it.pvlen = 1;
+  if (p->on_info) p->on_info(p->info_ctx, &it);
+  if (info) *info = it;
+  *move = m;
+}
+
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
@@ -464,15 +481,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (s->book_on && !(lim && lim->infinite) && book_probe(s->book, &g->pos, &bm, &bs) &&
       (g->legal >> bm & 1u)) {
     /* A book move: played at once, reported as the book's search. */
-    player_info it = {0};
-    it.depth = book_get_info(s->book)->depth;
-    it.score = bs;
-    it.seconds = clock_now() - t0;
-    it.pv[0] = bm;
-    it.pvlen = 1;
-    if (p->on_info) p->on_info(p->info_ctx, &it);
-    if (info) *info = it;
-    *move = bm;
+    play_at_once(p, t0, book_get_info(s->book)->depth, bs, bm, move, info);
     return PLAYER_OK;
   }
   int maxdepth = s->depth, movetime = s->movetime_ms;
@@ -645,6 +654,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->noise = player_config_real(c, "noise");
   s->lmr = (int)player_config_int(c, "lmr");
   s->qs = (int)player_config_int(c, "qs");
+  s->tt_history = (int)player_config_int(c, "tt_history");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -714,6 +724,10 @@ static const player_option options[] = {
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},
+    {"tt_history", PLAYER_OPT_INT, "0", 0, 1, NULL,
+     "1: the hash table's key takes in the positions since the last capture, so that a score a "
+     "repetition decided is never reused after another history (exact; off by default: it lost "
+     "an SPRT, docs/STRENGTH.md)"},
     {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
      "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
      "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "
