@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "core/thread.h"
 #include "players/book.h"
+#include "players/convert.h"
 #include "players/eval.h"
 #include "players/eval_ending.h"
 #include "players/minimax.h"
@@ -21,6 +22,8 @@
 #define MINIMAX_THREADS_MAX 64
 #define INF (PLAYER_WIN + 1)
 #define WIN_BOUND (PLAYER_WIN - 1000)
+/* Positions the search for a table win's converting move may visit. */
+#define MINIMAX_CONVERT_BUDGET 100000
 
 typedef struct mm mm;
 
@@ -454,7 +457,7 @@ static void helpers_park(mm *s) {
   }
 }
 
-/* Plays m without a search (a book move), reported as one. */
+/* Plays m without a search (a book move, a table win), reported as one. */
 static void play_at_once(player *p, double t0, int depth, int score, int m, int *move,
                          player_info *info) {
   player_info it = {0};
@@ -482,6 +485,13 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       (g->legal >> bm & 1u)) {
     /* A book move: played at once, reported as the book's search. */
     play_at_once(p, t0, book_get_info(s->book)->depth, bs, bm, move, info);
+    return PLAYER_OK;
+  }
+  if (s->tb.db && !(lim && lim->infinite) &&
+      !convert_move(s->tb.db, &g->v, &g->pos, MINIMAX_CONVERT_BUDGET, &bm)) {
+    /* Won by the tables' lower bound: the move that forces it soonest
+     * (players/convert.h), at once, scored as a table win one ply on. */
+    play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);
     return PLAYER_OK;
   }
   int maxdepth = s->depth, movetime = s->movetime_ms;
