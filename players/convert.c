@@ -18,10 +18,21 @@ typedef struct convert {
   const variant *v;
   int k;
   long left; /* positions the budget still allows */
+  const uint64_t *hist; /* the game's positions since the last capture */
+  int nhist;
   convert_memo *memo;
 } convert;
 
 static int forces(convert *c, const board *b, int d, int *move);
+
+/* Whether reaching the position of `key` (by a move without a capture)
+ * would end the game by repetition: the moves along the fewest repeat no
+ * position of their own, but one of the game's before them they might. */
+static int repeats(const convert *c, uint64_t key) {
+  int n = 1;
+  for (int i = 0; i < c->nhist; i++) n += c->hist[i] == key;
+  return c->v->repetition && n >= c->v->repetition;
+}
 
 /* Whether every reply of the opponent at b (after the mover's quiet move)
  * leaves the mover forcing k in d - 1 more moves: a capture of the
@@ -34,6 +45,7 @@ static int all_replies(convert *c, const board *b, int d) {
     if (board_play(&r, c->v, __builtin_ctz(legal))) continue;
     uint32_t l2;
     if (board_status(&r, c->v, &l2) != BOARD_END_NONE) continue;
+    if (repeats(c, r.key)) return 0;
     int m;
     if (d <= 1 || !forces(c, &r, d - 1, &m)) return 0;
   }
@@ -73,7 +85,7 @@ static int forces(convert *c, const board *b, int d, int *move) {
       if (mv[m].lower < c->k) continue;
       board x = *b;
       board_play(&x, c->v, m);
-      if (all_replies(c, &x, d)) {
+      if (!repeats(c, x.key) && all_replies(c, &x, d)) {
         *move = m;
         return 1;
       }
@@ -86,7 +98,8 @@ static int forces(convert *c, const board *b, int d, int *move) {
   return 0;
 }
 
-int convert_move(const egdb *db, const variant *v, const board *b, long budget, int *move) {
+int convert_move(const egdb *db, const variant *v, const board *b, const uint64_t *hist,
+                 int nhist, long budget, int *move) {
   egdb_value mv[VARIANT_MAX_PITS];
   uint32_t legal;
   if (egdb_probe_moves(db, b, &legal, mv) || !legal) return -1;
@@ -94,7 +107,7 @@ int convert_move(const egdb *db, const variant *v, const board *b, long budget, 
   for (uint32_t l = legal; l; l &= l - 1)
     if (mv[__builtin_ctz(l)].lower > k) k = mv[__builtin_ctz(l)].lower;
   if (2 * (b->store[b->side] + k) <= v->total) return -1;
-  convert c = {db, v, k, budget, calloc(CONVERT_MEMO, sizeof(convert_memo))};
+  convert c = {db, v, k, budget, hist, nhist, calloc(CONVERT_MEMO, sizeof(convert_memo))};
   if (!c.memo) return -1;
   int found = 0;
   for (int d = 1; !found && c.left > 0; d++) found = forces(&c, b, d, move);

@@ -20,8 +20,11 @@
 
 /* When b (covered by db) is won by its lower bound with the stores
  * counted: 0 and *move, the move that forces that bound in the fewest own
- * moves, searching at most `budget` positions. -1 when b is not covered,
- * not won so, or the budget ran out first. */
-int convert_move(const egdb *db, const variant *v, const board *b, long budget, int *move);
+ * moves without a line on which the game's positions since the last
+ * capture (hist[nhist], b's last) would end it by v's repetition rule,
+ * searching at most `budget` positions. -1 when b is not covered, not won
+ * so, or no such move was found within the budget. */
+int convert_move(const egdb *db, const variant *v, const board *b, const uint64_t *hist,
+                 int nhist, long budget, int *move);
 
 #endif

@@ -488,7 +488,8 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     return PLAYER_OK;
   }
   if (s->tb.db && !(lim && lim->infinite) &&
-      !convert_move(s->tb.db, &g->v, &g->pos, MINIMAX_CONVERT_BUDGET, &bm)) {
+      !convert_move(s->tb.db, &g->v, &g->pos, g->hist, g->hist_len,
+                    MINIMAX_CONVERT_BUDGET, &bm)) {
     /* Won by the tables' lower bound: the move that forces it soonest
      * (players/convert.h), at once, scored as a table win one ply on. */
     play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);

@@ -66,7 +66,9 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     }
   }
   int m;
-  if (!split && !convert_move(s->tb.db, &g->v, &g->pos, PERFECT_CONVERT_BUDGET, &m)) *move = m;
+  if (!split &&
+      !convert_move(s->tb.db, &g->v, &g->pos, g->hist, g->hist_len, PERFECT_CONVERT_BUDGET, &m))
+    *move = m;
   if (info) {
     memset(info, 0, sizeof *info);
     const egdb_value *x = &mv[*move];
