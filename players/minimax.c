@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "core/thread.h"
 #include "players/book.h"
+#include "players/convert.h"
 #include "players/eval.h"
 #include "players/eval_ending.h"
 #include "players/minimax.h"
@@ -21,6 +22,8 @@
 #define MINIMAX_THREADS_MAX 64
 #define INF (PLAYER_WIN + 1)
 #define WIN_BOUND (PLAYER_WIN - 1000)
+/* Positions the search for a table win's converting move may visit. */
+#define MINIMAX_CONVERT_BUDGET 100000
 
 typedef struct mm mm;
 
@@ -40,6 +43,10 @@ typedef struct mm_thread {
   int seldepth;
   int root_score; /* score of the root's best move so far in this iteration */
   uint64_t *keys; /* positions since the last capture, game then path */
+  /* above[i]: a hash of the multiset of the positions before keys[i] since
+   * the last capture (0 when the rule is off): the part of the history a
+   * repetition in keys[i]'s subtree can depend on, mixed into its table key. */
+  uint64_t *above;
   /* How many of the positions in keys fall in each bucket of the low key
    * bits: a count of 1 (the position itself) proves a first occurrence. */
   uint16_t seen[4096];
@@ -53,6 +60,7 @@ struct mm {
   double noise;
   int lmr; /* late-move reductions on (lmr=1) */
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
+  int tt_history; /* tt_history=1: the table's key takes in the positions since the last capture */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -85,6 +93,22 @@ struct mm {
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]];
+}
+
+/* A position's term in the hash of a multiset of positions (a sum of
+ * these: a position twice differs from once, the order does not count). */
+static inline uint64_t above_term(uint64_t key) {
+  uint64_t x = key * 0x9e3779b97f4a7c15ULL;
+  return x ^ x >> 29;
+}
+
+/* The hash above[top + 1] of a child of keys[top]: nothing after a capture;
+ * otherwise the parent's with the parent added (while the rule is on). */
+static inline void above_child(mm_thread *th, int top, int taken) {
+  const mm *s = th->s;
+  th->above[top + 1] = taken || !s->tt_history || !s->v->repetition
+                           ? 0
+                           : th->above[top] + above_term(th->keys[top]);
 }
 
 /* Score of a game that ended in b for `why`, from the side to move. */
@@ -180,6 +204,7 @@ static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int
     board child = *b;
     board_play(&child, s->v, move[i]);
     th->keys[top + 1] = child.key;
+    th->above[top + 1] = 0;
     th->seen[child.key & 4095]++;
     int sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, top + 1, top + 1);
     th->seen[child.key & 4095]--;
@@ -235,7 +260,10 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (beta > mate - 1) beta = mate - 1;
   if (alpha >= beta) return alpha;
 
-  const uint64_t key = tt_key(s, b);
+  /* With tt_history=1 the history since the last capture is part of the
+   * key: a score that a repetition decided is trusted only where the same
+   * positions precede (above is 0 otherwise). */
+  const uint64_t key = tt_key(s, b) ^ th->above[top];
   /* Frontier nodes are cheaper to search than to look up. */
   int tt_move = -1, use_tt = s->tt.e && depth >= 2;
   size_t bucket = 0;
@@ -281,6 +309,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
     int taken = board_play(&child, s->v, move[i]);
     int nirrev = taken ? top + 1 : irrev;
     th->keys[top + 1] = child.key;
+    above_child(th, top, taken);
     th->seen[child.key & 4095]++;
     int sc;
     if (i == 0) {
@@ -347,9 +376,13 @@ static int thread_begin(mm_thread *th, const game *g) {
   th->seldepth = 0;
   memset(th->history, 0, sizeof th->history);
   memset(th->killer, -1, sizeof th->killer);
-  th->keys = malloc(((size_t)g->hist_len + MAXPLY + 2) * sizeof *th->keys);
+  size_t n = (size_t)g->hist_len + MAXPLY + 2;
+  th->keys = malloc(2 * n * sizeof *th->keys);
   if (!th->keys) return -1;
+  th->above = th->keys + n;
   memcpy(th->keys, g->hist, (size_t)g->hist_len * sizeof *th->keys);
+  th->above[0] = 0;
+  for (int i = 0; i + 1 < g->hist_len; i++) above_child(th, i, 0);
   memset(th->seen, 0, sizeof th->seen);
   for (int i = 0; i < g->hist_len; i++) th->seen[g->hist[i] & 4095]++;
   return 0;
@@ -420,8 +453,22 @@ static void helpers_park(mm *s) {
   s->helpers_busy = 0;
   for (int i = 0; i < s->threads; i++) {
     free(s->th[i].keys);
-    s->th[i].keys = NULL;
+    s->th[i].keys = s->th[i].above = NULL;
   }
+}
+
+/* Plays m without a search (a book move, a table win), reported as one. */
+static void play_at_once(player *p, double t0, int depth, int score, int m, int *move,
+                         player_info *info) {
+  player_info it = {0};
+  it.depth = depth;
+  it.score = score;
+  it.seconds = clock_now() - t0;
+  it.pv[0] = m;
+  it.pvlen = 1;
+  if (p->on_info) p->on_info(p->info_ctx, &it);
+  if (info) *info = it;
+  *move = m;
 }
 
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
@@ -437,15 +484,15 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (s->book_on && !(lim && lim->infinite) && book_probe(s->book, &g->pos, &bm, &bs) &&
       (g->legal >> bm & 1u)) {
     /* A book move: played at once, reported as the book's search. */
-    player_info it = {0};
-    it.depth = book_get_info(s->book)->depth;
-    it.score = bs;
-    it.seconds = clock_now() - t0;
-    it.pv[0] = bm;
-    it.pvlen = 1;
-    if (p->on_info) p->on_info(p->info_ctx, &it);
-    if (info) *info = it;
-    *move = bm;
+    play_at_once(p, t0, book_get_info(s->book)->depth, bs, bm, move, info);
+    return PLAYER_OK;
+  }
+  if (s->tb.db && !(lim && lim->infinite) &&
+      !convert_move(s->tb.db, &g->v, &g->pos, g->hist, g->hist_len,
+                    MINIMAX_CONVERT_BUDGET, &bm)) {
+    /* Won by the tables' lower bound: the move that forces it soonest
+     * (players/convert.h), at once, scored as a table win one ply on. */
+    play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);
     return PLAYER_OK;
   }
   int maxdepth = s->depth, movetime = s->movetime_ms;
@@ -618,6 +665,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->noise = player_config_real(c, "noise");
   s->lmr = (int)player_config_int(c, "lmr");
   s->qs = (int)player_config_int(c, "qs");
+  s->tt_history = (int)player_config_int(c, "tt_history");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -687,6 +735,10 @@ static const player_option options[] = {
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},
+    {"tt_history", PLAYER_OPT_INT, "0", 0, 1, NULL,
+     "1: the hash table's key takes in the positions since the last capture, so that a score a "
+     "repetition decided is never reused after another history (exact; off by default: it lost "
+     "an SPRT, docs/STRENGTH.md)"},
     {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
      "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
      "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "

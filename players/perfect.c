@@ -5,6 +5,7 @@
 
 #include "core/rng.h"
 #include "core/error.h"
+#include "players/convert.h"
 #include "players/player.h"
 #include "players/level.h"
 #include "players/player.h"
@@ -19,7 +20,13 @@
  * if endless play were scored against it, the best of those if it were
  * scored for it (a stated fallback, not a proof). Ties: at random from the
  * position seed. Above the tables' seed count, the fallback player moves.
+ * A position the lower bound wins (with the stores) is played by its rank
+ * instead (players/convert.h): the move that forces the bound soonest, so
+ * that the win is converted and not lost to a repetition.
  */
+
+/* Positions the conversion search may visit for one move. */
+#define PERFECT_CONVERT_BUDGET 2000000
 
 typedef struct pf {
   tablebase tb;
@@ -58,6 +65,10 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       *move = m;
     }
   }
+  int m;
+  if (!split &&
+      !convert_move(s->tb.db, &g->v, &g->pos, g->hist, g->hist_len, PERFECT_CONVERT_BUDGET, &m))
+    *move = m;
   if (info) {
     memset(info, 0, sizeof *info);
     const egdb_value *x = &mv[*move];

@@ -17,3 +17,6 @@ oware_shell_test(test_level_cli test_level.sh)
 # minimax's threads=N (lazy SMP): the thread sanitizer stage runs it (label threads).
 oware_test(test_smp test_smp.c LIBS oware_players)
 set_tests_properties(test_smp PROPERTIES LABELS threads TIMEOUT 600)
+# The repetition rule in minimax's search, hash table on and off, against a
+# brute force over the game with its whole history (issue 22 point 1).
+oware_test(test_search_repetition test_search_repetition.c LIBS oware_players)

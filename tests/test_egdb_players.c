@@ -1,4 +1,4 @@
-/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won. */
+/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won; perfect and minimax convert won endings (no repetition end first). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/game.h"
+#include "core/notation.h"
 #include "core/rng.h"
 #include "egdb/egdb.h"
 #include "players/player.h"
@@ -46,6 +47,18 @@ static void random_position(const variant *v, int n, int side, rng *r, board *b)
   board_set(b, v, pits, stores, side);
 }
 
+/* The variant vname into *v and the player of spec_fmt with the tables'
+ * folder for its %s (the spec in spec[len]). */
+static player *make_player(const char *vname, const char *spec_fmt, variant *v, char *spec,
+                           size_t len) {
+  char err[512];
+  assert_int_equal(variant_parse(vname, v, err, sizeof err), 0);
+  snprintf(spec, len, spec_fmt, tmpdir);
+  player *p = player_create(spec, err, sizeof err);
+  if (!p) fail_msg("%s: %s", spec, err);
+  return p;
+}
+
 /* Plays games of `spec` against random from random endings; at every move
  * of spec checks the move's database value against the position's. mode 0:
  * the lower bound (split value for cycle=split) is kept; mode 1: a won (or drawn)
@@ -53,10 +66,7 @@ static void random_position(const variant *v, int n, int side, rng *r, board *b)
 static void play(const char *vname, const char *spec_fmt, int games, int mode) {
   variant v;
   char err[512], spec[512];
-  assert_int_equal(variant_parse(vname, &v, err, sizeof err), 0);
-  snprintf(spec, sizeof spec, spec_fmt, tmpdir);
-  player *p = player_create(spec, err, sizeof err);
-  if (!p) fail_msg("%s: %s", spec, err);
+  player *p = make_player(vname, spec_fmt, &v, spec, sizeof spec);
   player *opp = player_create("random:seed=7", err, sizeof err);
   assert_non_null(opp);
   egdb *db;
@@ -136,6 +146,79 @@ static void test_mcts_egdb(void **state) {
   play("abapa", "mcts:playouts=300,egdb=%s", quick() ? 20 : 100, 1);
 }
 
+/* Whether the game g converted me's win: it ended by a capture majority or
+ * a no-move end (not by repetition or the ply limit) with me the winner. */
+static int converted(const game *g, int me) {
+  return (g->end == BOARD_END_MAJORITY || g->end == BOARD_END_NO_MOVE) && g->winner == me;
+}
+
+/* Wins converted (issue 22 point 5): from won positions sampled from the
+ * tables (the mover wins by the lower bound alone, with the stores: endless
+ * play giving it none of the seeds left), `spec` plays the winner against
+ * perfect and must win the game by captures or a no-move end, not let it
+ * end by repetition first. */
+static void convert(const char *vname, const char *spec_fmt, int games) {
+  variant v;
+  char err[512], spec[512];
+  player *p = make_player(vname, spec_fmt, &v, spec, sizeof spec);
+  snprintf(err, sizeof err, "perfect:egdb=%s,fallback=random", tmpdir);
+  player *def = player_create(err, err, sizeof err);
+  assert_non_null(def);
+  egdb *db;
+  assert_int_equal(egdb_open(tmpdir, &v, -1, EGDB_VERIFY, &db, err, sizeof err), 0);
+  rng r;
+  rng_seed(&r, 2205);
+  int played = 0, failed = 0, plies = 0;
+  while (played < games) {
+    board start;
+    random_position(&v, 2 + (int)rng_below(&r, N_SEEDS - 1), (int)rng_below(&r, 2), &r, &start);
+    egdb_value here;
+    assert_int_equal(egdb_probe(db, &start, &here), 0);
+    int me = start.side, target = start.store[me] + here.lower;
+    if (2 * target <= v.total) continue; /* not won by the lower bound */
+    game g;
+    assert_int_equal(game_init(&g, &v, &start), 0);
+    if (g.end != BOARD_END_NONE) {
+      game_free(&g);
+      continue;
+    }
+    played++;
+    if (player_new_game(p, &v, (uint64_t)played, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(player_new_game(def, &v, (uint64_t)played, err, sizeof err), 0);
+    while (g.end == BOARD_END_NONE) {
+      int m;
+      player *to_move = g.pos.side == me ? p : def;
+      if (player_choose(to_move, &g, NULL, &m, NULL, err, sizeof err) != PLAYER_OK)
+        fail_msg("%s", err);
+      assert_int_equal(game_play(&g, m), 0);
+    }
+    plies += g.plies;
+    if (!converted(&g, me)) {
+      failed++;
+      char pos[NOTATION_POSITION_MAX];
+      notation_format_position(&start, &v, NULL, pos, sizeof pos);
+      printf("%s (%s): from %s (proven %d) the game ended (%d) at %g after %d plies\n", spec,
+             vname, pos, target, (int)g.end, g.score2[me] / 2.0, g.plies);
+    }
+    game_free(&g);
+  }
+  printf("%s (%s): %d won positions, %d converted against perfect, %d plies\n", spec, vname,
+         played, played - failed, plies);
+  egdb_close(db);
+  player_free(p);
+  player_free(def);
+  assert_int_equal(failed, 0);
+}
+
+static void test_wins_converted(void **state) {
+  (void)state;
+  const char *vs[] = {"abapa", "auale"};
+  for (int i = 0; i < 2; i++) {
+    convert(vs[i], "perfect:egdb=%s,fallback=random", quick() ? 30 : 150);
+    convert(vs[i], "minimax:depth=4,egdb=%s", quick() ? 30 : 150);
+  }
+}
+
 /* A folder without the tables is an error for perfect and egdb=DIR, and
  * nothing for egdb=off. */
 static void test_missing(void **state) {
@@ -202,6 +285,7 @@ int main(void) {
       cmocka_unit_test(test_perfect_abapa), cmocka_unit_test(test_perfect_awari),
       cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
       cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
+      cmocka_unit_test(test_wins_converted),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,197 @@
+/* test_search_repetition.c: minimax's value under the repetition rule equals a brute force over the game with its whole history (issue 22 point 1). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/rng.h"
+#include "players/eval.h"
+#include "players/player.h"
+
+/* The brute force: a fixed-depth negamax that plays every move on a copy of
+ * the game itself (core/game.c), so the end rules are the game's own:
+ * captures, no-move ends and the repetition end counted over the whole
+ * history, with the cycle's transfer. At the horizon: minimax's static
+ * evaluation with the default weights (ending=off). */
+typedef struct brute {
+  int w[EVAL_N];
+  game *stack; /* a game per ply, their arrays reused */
+  long long rep_ends;
+  long long horizon; /* leaves scored by the evaluation */
+} brute;
+
+/* dst becomes a copy of src (dst's arrays grown as needed). */
+static void game_copy(game *dst, const game *src) {
+  uint8_t *moves = dst->moves;
+  uint64_t *hist = dst->hist;
+  int mcap = dst->moves_cap, hcap = dst->hist_cap;
+  if (mcap < src->moves_cap) {
+    mcap = src->moves_cap;
+    moves = realloc(moves, (size_t)mcap);
+  }
+  if (hcap < src->hist_cap) {
+    hcap = src->hist_cap;
+    hist = realloc(hist, (size_t)hcap * sizeof *hist);
+  }
+  assert_non_null(moves);
+  assert_non_null(hist);
+  *dst = *src;
+  dst->moves = moves;
+  dst->moves_cap = mcap;
+  dst->hist = hist;
+  dst->hist_cap = hcap;
+  memcpy(moves, src->moves, (size_t)src->plies);
+  memcpy(hist, src->hist, (size_t)src->hist_len * sizeof *hist);
+}
+
+static int brute_value(brute *s, const game *g, int depth, int ply) {
+  if (g->end != BOARD_END_NONE) {
+    s->rep_ends += g->end == BOARD_END_REPETITION;
+    int side = g->pos.side, d = g->score2[side] - g->score2[1 - side];
+    return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
+  }
+  if (depth == 0) {
+    s->horizon++;
+    int f[EVAL_N];
+    eval_compute(&g->pos, &g->v, f);
+    return eval_dot(s->w, f);
+  }
+  int best = -PLAYER_WIN - 1;
+  game *c = &s->stack[ply];
+  for (uint32_t l = g->legal; l; l &= l - 1) {
+    game_copy(c, g);
+    assert_int_equal(game_play(c, __builtin_ctz(l)), 0);
+    int sc = -brute_value(s, c, depth - 1, ply + 1);
+    if (sc > best) best = sc;
+  }
+  return best;
+}
+
+/* Plays a random legal move of g. */
+static void play_random(game *g, rng *r) {
+  uint32_t l = g->legal;
+  for (uint32_t j = rng_below(r, (uint32_t)__builtin_popcount(l)); j; j--) l &= l - 1;
+  game_play(g, __builtin_ctz(l));
+}
+
+/* A game of variant v played at random until at most 8 seeds are left on
+ * the board, then `extra` more plies, so that the history holds positions
+ * the search can repeat. 0 when the game ended first. */
+static int small_position(game *g, const variant *v, rng *r, int extra) {
+  if (game_init(g, v, NULL)) fail_msg("out of memory");
+  while (g->end == BOARD_END_NONE && v->total - g->pos.store[0] - g->pos.store[1] > 8)
+    play_random(g, r);
+  for (int i = 0; i < extra && g->end == BOARD_END_NONE; i++) play_random(g, r);
+  return g->end == BOARD_END_NONE;
+}
+
+static player *make(const char *spec) {
+  char err[512];
+  player *p = player_create(spec, err, sizeof err);
+  if (!p) fail_msg("player_create(%s): %s", spec, err);
+  return p;
+}
+
+/* Fails unless p's value of g at depth d is want. */
+static void expect_score(player *p, const game *g, int d, int want, const char *rules) {
+  player_limits lim = {.depth = d};
+  player_info info;
+  int m;
+  char err[256];
+  assert_int_equal(player_choose(p, g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+  if (info.score != want) {
+    char pos[NOTATION_POSITION_MAX];
+    notation_format_position(&g->pos, &g->v, NULL, pos, sizeof pos);
+    fail_msg("%s, %s, %s (%d positions in its history since the last capture) at depth %d: "
+             "minimax %d, brute force %d",
+             rules, p->name, pos, g->hist_len, d, info.score, want);
+  }
+}
+
+typedef struct board_case {
+  const char *board; /* switches of the board: houses, seeds */
+  int depth;         /* where the brute force still finishes quickly */
+  int games;
+} board_case;
+
+typedef struct tally {
+  int positions, resolved;
+} tally;
+
+/* The positions of one board under one rule: each against minimax without
+ * a table; those the brute force resolves to the end (no leaf at the
+ * horizon) also against minimax with one, kept from game to game. With a
+ * table, an entry of a deeper search may answer for a shallower one, so a
+ * value at a fixed depth is comparable only where depth no longer counts;
+ * the entries of other paths and other games, with other histories, do
+ * count, and are what is checked. */
+static void check_rules(brute *s, const board_case *bc, const char *rules, rng *r, tally *t) {
+  char text[128], err[256];
+  snprintf(text, sizeof text, "abapa,%s,%s", bc->board, rules);
+  variant v;
+  if (variant_parse(text, &v, err, sizeof err)) fail_msg("%s", err);
+  /* No reductions and no quiescence: minimax's value is plain negamax's at
+   * its depth (docs/PLAYERS.md). */
+  player *plain = make("minimax:hash=0,lmr=0,qs=0,ending=off,egdb=off");
+  player *tt = make("minimax:hash=1,tt_history=1,lmr=0,qs=0,ending=off,egdb=off");
+  if (player_new_game(plain, &v, 1, err, sizeof err) || player_new_game(tt, &v, 1, err, sizeof err))
+    fail_msg("%s", err);
+  for (int n = 0; n < bc->games; n++) {
+    game g;
+    if (small_position(&g, &v, r, 2 + (int)rng_below(r, 12))) {
+      long long horizon = s->horizon;
+      int want = brute_value(s, &g, bc->depth, 0);
+      expect_score(plain, &g, bc->depth, want, text);
+      t->positions++;
+      if (s->horizon == horizon) {
+        expect_score(tt, &g, bc->depth, want, text);
+        t->resolved++;
+      }
+    }
+    game_free(&g);
+  }
+  player_free(plain);
+  player_free(tt);
+}
+
+static void test_repetition_exact(void **state) {
+  (void)state;
+  const board_case boards[] = {{"houses=6,seeds=1", 9, 250},
+                               {"houses=5,seeds=1", 10, 250},
+                               {"houses=4,seeds=1", 12, 250},
+                               {"houses=3,seeds=1", 14, 500}};
+  const char *rules[] = {"repetition=2,cycle=own", "repetition=2,cycle=split",
+                         "repetition=3,cycle=own", "repetition=3,cycle=split"};
+  brute s = {0};
+  eval_weights w;
+  eval_default(&w);
+  for (int i = 0; i < EVAL_N; i++) s.w[i] = (int)w.w[i];
+  s.stack = calloc(32, sizeof *s.stack);
+  assert_non_null(s.stack);
+  rng r;
+  rng_seed(&r, 2222);
+  tally t = {0};
+  for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
+    for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++)
+      check_rules(&s, &boards[bi], rules[ri], &r, &t);
+  for (int i = 0; i < 32; i++) game_free(&s.stack[i]);
+  free(s.stack);
+  printf("repetition in the search: %d positions equal to the brute force without a hash table, "
+         "%d resolved ones with it too; %lld repetition ends inside the brute force\n",
+         t.positions, t.resolved, s.rep_ends);
+  assert_true(t.positions >= 3000 && t.resolved >= 500 && s.rep_ends >= 10000);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_repetition_exact),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
