@@ -429,21 +429,18 @@ static double now(void) { return clock_now(); }
 typedef struct progress_state {
   egdb_progress_fn fn;
   void *ctx;
-  double total, done; /* work units: positions */
-  egdb_progress p;
+  egdb_progress p; /* done and total: positions in tables */
 } progress_state;
 
-static int report(progress_state *ps, const char *phase, double within, uint64_t count) {
+static int report(progress_state *ps, const char *phase) {
   if (!ps->fn) return 0;
   ps->p.phase = phase;
-  ps->p.fraction = ps->total > 0 ? (ps->done + within * (double)count) / ps->total : 1;
-  if (ps->p.fraction > 1) ps->p.fraction = 1;
   return ps->fn(ps->ctx, &ps->p);
 }
 
 /* One pass of the value iteration, in slices so that the progress bar moves
  * and a cancel is seen; returns the changes, or -1 (cancel). */
-static long long sweep(job *j, int threads, int sw, progress_state *ps, double at, double span) {
+static long long sweep(job *j, int threads, int sw, progress_state *ps) {
   const int mode = sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK;
   const int slices = j->count > 1000000 ? 16 : 1;
   long long changed = 0;
@@ -454,7 +451,7 @@ static long long sweep(job *j, int threads, int sw, progress_state *ps, double a
     if (s) from &= ~(uint64_t)7; /* flags scanned a word at a time */
     if (s + 1 < slices) to &= ~(uint64_t)7;
     changed += parallel(j, threads, mode, from, to);
-    if (report(ps, "iterate", at + span * (k + 1) / slices, j->count)) return -1;
+    if (report(ps, "iterate")) return -1;
   }
   return changed;
 }
@@ -562,7 +559,6 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  double done = 0;
   if (j->lean) {
     /* The bottom: endless play worth nothing to the lower-table mover and
      * everything to the upper one; every position a candidate. */
@@ -575,28 +571,25 @@ static int build_level(const variant *v, const char *path, const char *key, int 
       uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
       uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
       parallel(j, threads, PHASE_MOVES, from, to);
-      if (report(ps, "moves", 0.15 * (s + 1) / slices, j->count)) {
+      if (report(ps, "moves")) {
         error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
         goto out;
       }
     }
-    done = 0.15;
   }
   memset(j->cand, 1, c);
   /* Value iteration to the fixed point: every position once, then only the
    * predecessors of what changed, in passes forwards and backwards. */
   for (int sw = 1;; sw++) {
     ps->p.sweep = sw;
-    const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
-    long long changed = sweep(j, threads, sw, ps, done, span);
+    long long changed = sweep(j, threads, sw, ps);
     if (changed < 0) {
       error_set(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
       goto out;
     }
     stats->sweeps++;
-    done += span;
     if (!changed) break;
   }
   if (j->lean) stats->built_lean++;
@@ -613,7 +606,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
       j->ss[i] = sl > half ? sl : su < half ? su : half;
     }
   }
-  report(ps, "write", 0.97, j->count);
+  report(ps, "write");
   const uint8_t *tables[3] = {lower, j->lu, j->ss};
   rc = egdb_file_write(path, key, n, j->P, j->count, tables, j->split ? 3 : 2, err, errlen);
 out:
@@ -662,7 +655,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
   ps.fn = progress;
   ps.ctx = ctx;
   ps.p.max_n = max_n;
-  for (int n = 0; n <= max_n; n++) ps.total += (double)egdb_count(n, v->pits);
+  for (int n = 0; n <= max_n; n++) ps.p.total += egdb_count(n, v->pits);
   double t0 = now();
   for (int n = 0; n <= max_n && !rc; n++) {
     egdb_path(dir, key, n, path, sizeof path);
@@ -672,8 +665,8 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     char e2[512];
     if (egdb_file_map(path, key, n, v->pits, ntables, 1, &lv[n], e2, sizeof e2) == 0) {
       stats.resumed++;
-      ps.done += (double)count;
-      if (report(&ps, "checked", 0, count)) {
+      ps.p.done += count;
+      if (report(&ps, "checked")) {
         error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
       }
@@ -684,11 +677,11 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     stats.built++;
     stats.positions += count;
     ps.p.positions = stats.positions;
-    ps.done += (double)count;
+    ps.p.done += count;
     rc = egdb_file_map(path, key, n, v->pits, ntables, 0, &lv[n], err, errlen);
   }
   stats.seconds = now() - t0;
-  if (!rc) report(&ps, "done", 0, 0);
+  if (!rc) report(&ps, "done");
   for (int n = 0; n <= EGDB_MAX_SEEDS; n++) egdb_file_unmap(&lv[n]);
   free(lv);
   if (stats_out) *stats_out = stats;
