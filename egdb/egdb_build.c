@@ -51,7 +51,7 @@
  * board that depends on h and s only (and the lap rule), so a predecessor of
  * Q is Q - d(h, s) with s seeds put back in h, for every (h, s) that leaves
  * no house negative and matches what h holds after the sowing, kept when
- * board_play of h there is legal and captures nothing (which gives Q).
+ * h there is legal and captures nothing (board_quiet_move; it gives Q).
  *
  * Threads: thread_parallel_for (core/thread.h) over slices of the index, one
  * slice per thread. Only a slice's owner writes
@@ -166,9 +166,7 @@ static void mark_predecessors(job *j, const uint8_t *q) {
       board b;
       memset(&b, 0, sizeof b);
       for (int p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
-      if (!(board_legal(&b, j->v) >> h & 1)) continue;
-      board c = b;
-      if (board_play(&c, j->v, h)) continue;
+      if (!board_quiet_move(&b, j->v, h)) continue;
       /* A store, not a load first: a miss need not stall the search. */
       __atomic_store_n(&j->cand[egdb_rank(b.pit, P, j->n)], 1, __ATOMIC_RELEASE);
     }
@@ -241,11 +239,7 @@ static int evaluate_fast(job *j, uint64_t i) {
   const uint32_t *ch = j->child + i * (uint64_t)H;
   if (ch[0] == NONE) return 0;
   int k = 0;
-  while (k < H && ch[k] != NONE) {
-    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
-    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
-    k++;
-  }
+  while (k < H && ch[k] != NONE) k++;
   const uint8_t *ex = j->ex + (uint64_t)j->exw * i;
   uint8_t *lu = j->lu + 2 * i;
   int changed = 0;
@@ -392,13 +386,76 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
   return changed;
 }
 
+/* Fast layout: the candidates are taken BATCH at a time, their rows and
+ * values fetched as they are taken and their successors' values AHEAD
+ * candidates before they are evaluated, so that the cache misses of many
+ * positions overlap instead of following one another. */
+#define BATCH 32
+#define AHEAD 6
+
+/* Fast layout: fetches the values of position i's non-capturing successors. */
+static inline void fetch_successors(const job *j, uint64_t i) {
+  const uint32_t *ch = j->child + i * (uint64_t)j->H;
+  for (int k = 0; k < j->H && ch[k] != NONE; k++) {
+    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
+    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
+  }
+}
+
+/* Fast layout: takes up to BATCH candidates of the pass (k counts steps in
+ * its order from from, where it stopped), clearing their flags, and fetches
+ * their rows; returns how many (in got). */
+static int take_batch(job *j, int mode, uint64_t *k, uint64_t from, uint64_t to, uint64_t *got) {
+  int nb = 0;
+  for (; *k < to && nb < BATCH; (*k)++) {
+    const uint64_t i = mode == PHASE_EVAL ? *k : from + to - 1 - *k;
+    if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
+      *k += 7;
+      continue;
+    }
+    if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
+    __builtin_prefetch(j->child + i * (uint64_t)j->H);
+    __builtin_prefetch(j->lu + 2 * i);
+    __builtin_prefetch(j->ex + (uint64_t)j->exw * i);
+    if (j->split) __builtin_prefetch(j->ss + 2 * i);
+    got[nb++] = i;
+  }
+  return nb;
+}
+
+/* Fast layout: phase() in batches (take_batch); the same candidates
+ * evaluated, in the same order. */
+static uint64_t phase_fast(job *j, int mode, uint64_t from, uint64_t to) {
+  uint64_t changed = 0, at = UINT64_MAX, got[BATCH];
+  uint8_t a[VARIANT_MAX_PITS] = {0};
+  for (uint64_t k = from; k < to;) {
+    const int nb = take_batch(j, mode, &k, from, to, got);
+    for (int b = 0; b < nb && b < AHEAD; b++) fetch_successors(j, got[b]);
+    for (int b = 0; b < nb; b++) {
+      if (b + AHEAD < nb) fetch_successors(j, got[b + AHEAD]);
+      const uint64_t i = got[b];
+      if (settled(j, i) || !evaluate_fast(j, i)) continue;
+      if (at != UINT64_MAX && i > at && i - at <= 8)
+        for (uint64_t x = at; x < i; x++) next_counts(a, j->P);
+      else
+        egdb_unrank(i, j->P, j->n, a);
+      at = i;
+      changed++;
+      mark_predecessors(j, a);
+    }
+  }
+  return changed;
+}
+
 static int run_slice(void *ctx, long long t, int worker) {
   (void)worker;
   slice *s = (slice *)ctx + t;
   if (s->mode == PHASE_MOVES)
     gen_moves(s->j, s->from, s->to);
-  else
+  else if (s->j->lean)
     s->changed = phase(s->j, s->mode, s->from, s->to);
+  else
+    s->changed = phase_fast(s->j, s->mode, s->from, s->to);
   return 0;
 }
 
