@@ -53,8 +53,8 @@
  * no house negative and matches what h holds after the sowing, kept when
  * h there is legal and captures nothing (board_quiet_move; it gives Q).
  *
- * Threads: thread_parallel_for (core/thread.h) over slices of the index, one
- * slice per thread. Only a slice's owner writes
+ * Threads: thread_parallel_for (core/thread.h) over slices of the index,
+ * 8 a thread, each taken by the next thread free. Only a slice's owner writes
  * a value; values and flags shared by the threads are read and written with
  * relaxed atomic byte operations: values only move towards the fixed point,
  * so a stale read only delays it.
@@ -354,13 +354,22 @@ static inline int clear8(uint8_t *f, uint64_t i, uint64_t from, uint64_t to) {
   return __atomic_load_n((uint64_t *)(void *)(f + i), __ATOMIC_RELAXED) == 0;
 }
 
-/* One pass over from..to (forwards or backwards): evaluates the candidates.
- * A position that changes makes its predecessors candidates at once: those
- * further along in this pass's order are evaluated in this pass. The owner
- * takes a candidate with an exchange, so that a mark made while it
- * evaluates is never lost. */
+/* The counts of position i into a, which holds those of position *at
+ * (UINT64_MAX: none yet): a few steps on cost less than unranking. */
+static inline void counts_at(const job *j, uint64_t i, uint64_t *at, uint8_t *a) {
+  if (*at != UINT64_MAX && i > *at && i - *at <= 8)
+    for (uint64_t x = *at; x < i; x++) next_counts(a, j->P);
+  else
+    egdb_unrank(i, j->P, j->n, a);
+  *at = i;
+}
+
+/* Lean layout: one pass over from..to (forwards or backwards): evaluates
+ * the candidates. A position that changes makes its predecessors
+ * candidates at once: those further along in this pass's order are
+ * evaluated in this pass. The owner takes a candidate with an exchange, so
+ * that a mark made while it evaluates is never lost. */
 static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
-  const int P = j->P;
   uint64_t changed = 0, at = UINT64_MAX; /* a holds the counts of position at */
   uint8_t a[VARIANT_MAX_PITS] = {0};
   for (uint64_t k = from; k < to; k++) {
@@ -371,15 +380,8 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
     }
     if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
     if (settled(j, i)) continue;
-    /* The counts: the lean layout plays the moves from them; the fast one
-     * needs them only to un-sow a position that changed. */
-    if (!j->lean && !evaluate_fast(j, i)) continue;
-    if (at != UINT64_MAX && i > at && i - at <= 8) /* a few steps cost less than unranking */
-      for (uint64_t x = at; x < i; x++) next_counts(a, P);
-    else
-      egdb_unrank(i, P, j->n, a);
-    at = i;
-    if (j->lean && !evaluate_lean(j, i, a)) continue;
+    counts_at(j, i, &at, a);
+    if (!evaluate_lean(j, i, a)) continue;
     changed++;
     mark_predecessors(j, a);
   }
@@ -435,11 +437,7 @@ static uint64_t phase_fast(job *j, int mode, uint64_t from, uint64_t to) {
       if (b + AHEAD < nb) fetch_successors(j, got[b + AHEAD]);
       const uint64_t i = got[b];
       if (settled(j, i) || !evaluate_fast(j, i)) continue;
-      if (at != UINT64_MAX && i > at && i - at <= 8)
-        for (uint64_t x = at; x < i; x++) next_counts(a, j->P);
-      else
-        egdb_unrank(i, j->P, j->n, a);
-      at = i;
+      counts_at(j, i, &at, a); /* only to un-sow a position that changed */
       changed++;
       mark_predecessors(j, a);
     }
@@ -459,25 +457,38 @@ static int run_slice(void *ctx, long long t, int worker) {
   return 0;
 }
 
-/* Runs `mode` over from..to split into `threads` slices (thread_parallel_for);
- * returns the changes. */
+/* Slices a thread takes one after the other (thread_parallel_for hands out
+ * the next one to whichever thread is free): where the candidates crowd in
+ * one part of the index, no thread waits long for another at the end. */
+#define SLICES_PER_THREAD 8
+
+/* Runs `mode` over from..to split into slices, SLICES_PER_THREAD a thread
+ * (one with one thread; thread_parallel_for); returns the changes. */
 static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t to) {
-  slice s[64];
+  slice s[64 * SLICES_PER_THREAD];
   if (threads > 64) threads = 64;
+  const int n = threads == 1 ? 1 : threads * SLICES_PER_THREAD;
   uint64_t len = to - from;
-  for (int t = 0; t < threads; t++) {
+  for (int t = 0; t < n; t++) {
     s[t].j = j;
-    s[t].from = from + len * (uint64_t)t / (uint64_t)threads;
-    s[t].to = from + len * (uint64_t)(t + 1) / (uint64_t)threads;
+    s[t].from = from + len * (uint64_t)t / (uint64_t)n;
+    s[t].to = from + len * (uint64_t)(t + 1) / (uint64_t)n;
     s[t].changed = 0;
     s[t].mode = mode;
     /* Slices of flags start at a multiple of 8 (word-at-a-time scans). */
     if (t) s[t].from &= ~(uint64_t)7;
-    if (t + 1 < threads) s[t].to &= ~(uint64_t)7;
+    if (t + 1 < n) s[t].to &= ~(uint64_t)7;
   }
-  thread_parallel_for(threads, threads, run_slice, s);
+  /* Backwards passes take the slices from the end, as one thread would. */
+  if (mode == PHASE_EVAL_BACK)
+    for (int a = 0, b = n - 1; a < b; a++, b--) {
+      slice x = s[a];
+      s[a] = s[b];
+      s[b] = x;
+    }
+  thread_parallel_for(n, threads, run_slice, s);
   long long changed = 0;
-  for (int t = 0; t < threads; t++) changed += (long long)s[t].changed;
+  for (int t = 0; t < n; t++) changed += (long long)s[t].changed;
   return changed;
 }
 
