@@ -71,6 +71,13 @@ struct tournament;
 struct cli_progress;
 void cli_watch_tournament(struct tournament *t, struct cli_progress *line);
 
+/* An egdb build's progress callback (egdb_progress_fn): draws on the
+ * cli_progress ctx the positions of the tables finished of all of them, the
+ * table and the phase; the time left is from the positions left
+ * (cmd_egdb.c). */
+struct egdb_progress;
+int cli_egdb_progress(void *ctx, const struct egdb_progress *p);
+
 /* Subcommands: each takes the arguments after its name. */
 int cli_perft(int argc, char **argv);
 int cli_replay(int argc, char **argv);

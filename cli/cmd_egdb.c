@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "core/clock.h"
 #include "core/notation.h"
 #include "core/path.h"
@@ -24,42 +25,18 @@ static const char *default_dir(char *buf, size_t len) {
   return buf;
 }
 
-static void format_time(double s, char *buf, size_t len) {
-  if (s < 0) s = 0;
-  long t = (long)(s + 0.5);
-  if (t >= 3600)
-    snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
-  else if (t >= 60)
-    snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+int cli_egdb_progress(void *ctx, const egdb_progress *p) {
+  cli_progress *line = ctx;
+  char detail[64];
+  if (!strcmp(p->phase, "checked"))
+    snprintf(detail, sizeof detail, "n=%d/%d", p->n, p->max_n);
+  else if (!strcmp(p->phase, "iterate"))
+    snprintf(detail, sizeof detail, "n=%d/%d iterate, sweep %d", p->n, p->max_n, p->sweep);
   else
-    snprintf(buf, len, "%lds", t);
-}
-
-typedef struct bar {
-  double start, last;
-  int quiet, drawn;
-} bar;
-
-static int progress_bar(void *ctx, const egdb_progress *p) {
-  bar *b = ctx;
-  double t = clock_now();
-  int final = !strcmp(p->phase, "done");
-  if (b->quiet || (!final && t - b->last < 0.25)) return 0;
-  b->last = t;
-  char el[32], left[32] = "?";
-  format_time(t - b->start, el, sizeof el);
-  if (p->fraction > 0.01) format_time((t - b->start) * (1 - p->fraction) / p->fraction, left, sizeof left);
-  char fill[31];
-  int k = (int)(p->fraction * 30 + 0.5);
-  for (int i = 0; i < 30; i++) fill[i] = i < k ? '#' : '-';
-  fill[30] = '\0';
-  if (final)
-    fprintf(stderr, "\r[%s] 100%%  done in %s%30s\n", fill, el, "");
-  else
-    fprintf(stderr, "\r[%s] %5.1f%%  n=%d/%d %-7s sweep %-3d  elapsed %s  left ~%s   ", fill,
-            100 * p->fraction, p->n, p->max_n, p->phase, p->sweep, el, left);
-  fflush(stderr);
-  b->drawn = 1;
+    snprintf(detail, sizeof detail, "n=%d/%d %s", p->n, p->max_n, p->phase);
+  /* Tables checked, not built, have their own rate. */
+  cli_progress_update(line, strcmp(p->phase, "checked") ? "egdb build" : "egdb check", detail,
+                      (long long)p->done, (long long)p->total, "positions");
   return 0;
 }
 
@@ -94,7 +71,7 @@ static int egdb_build_cmd(int argc, char **argv) {
       CLI_O_CHOICE("layout", &layout, layouts, "auto",
                     "working memory: fast (about 30 bytes a position), lean (3-5 bytes, about 3 times "
                     "slower), auto: fast for each table that fits in 3/4 of the free memory"),
-      CLI_O_FLAG("quiet", &quiet, "no progress bar"),
+      CLI_O_FLAG("quiet", &quiet, "no progress line"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, build_help, NULL, opts, 0};
@@ -103,11 +80,13 @@ static int egdb_build_cmd(int argc, char **argv) {
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (!dir) dir = default_dir(dbuf, sizeof dbuf);
-  bar b = {clock_now(), 0, quiet, 0};
+  cli_progress line;
+  cli_progress_init(&line, quiet);
+  cli_progress_every(&line, 30);
   egdb_build_stats st;
-  int rc = egdb_build_layout(&v, dir, (int)seeds, (int)threads, (egdb_layout)layout, progress_bar, &b,
-                             &st, err, sizeof err);
-  if (b.drawn && rc) fputc('\n', stderr);
+  int rc = egdb_build_layout(&v, dir, (int)seeds, (int)threads, (egdb_layout)layout, cli_egdb_progress,
+                             &line, &st, err, sizeof err);
+  cli_progress_clear(&line);
   if (rc) {
     cli_error(cmd, "%s", err);
     return rc == EGDB_EUNSUPPORTED || rc == EGDB_EARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;

@@ -45,30 +45,16 @@ static void print_plan(FILE *f, const char *key, const char *dir, const egdb_sol
           p->lean ? "lean" : "fast", t);
 }
 
-typedef struct build_watch {
-  cli_progress line;
-  const egdb_solve_plan *plan;
-} build_watch;
-
-static int build_progress(void *ctx, const egdb_progress *p) {
-  build_watch *w = ctx;
-  char detail[32];
-  snprintf(detail, sizeof detail, "n=%d/%d", p->n, p->max_n);
-  cli_progress_update(&w->line, "egdb build", detail,
-                      (long long)(p->fraction * (double)w->plan->positions),
-                      (long long)w->plan->positions, "positions");
-  return 0;
-}
-
 /* Builds what the plan says is missing. 0, or an exit code after the error. */
 static int build_missing(const char *cmd, const variant *v, const char *dir, int threads, int quiet,
                          const egdb_solve_plan *plan, double *seconds) {
   char err[4600];
-  build_watch w = {.plan = plan};
-  cli_progress_init(&w.line, quiet);
+  cli_progress line;
+  cli_progress_init(&line, quiet);
+  cli_progress_every(&line, 30);
   egdb_build_stats st;
-  int rc = egdb_build(v, dir, plan->seeds, threads, build_progress, &w, &st, err, sizeof err);
-  cli_progress_clear(&w.line);
+  int rc = egdb_build(v, dir, plan->seeds, threads, cli_egdb_progress, &line, &st, err, sizeof err);
+  cli_progress_clear(&line);
   if (rc) {
     cli_error(cmd, "%s", err);
     return CLI_EXIT_FAIL;

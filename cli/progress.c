@@ -1,4 +1,4 @@
-/* progress.c: the progress line on a terminal (rate and time left since the phase began, throttled, cleared in place). */
+/* progress.c: the progress line on a terminal (rate and time left since the phase began, throttled, cleared in place), or a plain line now and then elsewhere. */
 #include "cli/progress.h"
 
 #include <math.h>
@@ -13,7 +13,12 @@
 
 void cli_progress_init(cli_progress *p, int quiet) {
   memset(p, 0, sizeof *p);
+  p->quiet = quiet;
   p->on = !quiet && isatty(STDERR_FILENO);
+}
+
+void cli_progress_every(cli_progress *p, double seconds) {
+  p->every = !p->on && !p->quiet && seconds > 0 ? seconds : 0;
 }
 
 void cli_progress_begin(cli_progress *p, const char *label, long long done, double since) {
@@ -39,10 +44,11 @@ static int columns(void) {
 
 void cli_progress_update(cli_progress *p, const char *label, const char *detail, long long done,
                          long long total, const char *unit) {
-  if (!p->on) return;
+  if (!p->on && !p->every) return;
   double now = clock_now();
   if (strcmp(label, p->label)) cli_progress_begin(p, label, done, now);
-  if (now - p->last < REDRAW_SECONDS && !(total > 0 && done >= total)) return;
+  const double gap = p->on ? REDRAW_SECONDS : p->every;
+  if (now - p->last < gap && !(total > 0 && done >= total)) return;
   p->last = now;
   double seconds = now - p->start;
   double rate = seconds > 0 && done > p->done0 ? (double)(done - p->done0) / seconds : 0;
@@ -59,6 +65,11 @@ void cli_progress_update(cli_progress *p, const char *label, const char *detail,
     }
   } else if (total > 0) {
     snprintf(line + n, sizeof line - (size_t)n, ", time left: measuring");
+  }
+  if (!p->on) { /* a plain line, kept in a log */
+    fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+    return;
   }
   int width = columns() - 1;
   if ((int)strlen(line) > width) line[width] = 0;

@@ -1,10 +1,12 @@
-/* progress.h: the progress line of a long command: done of total, the rate and the time left, rewritten in place on stderr when it is a terminal; nothing otherwise. */
+/* progress.h: the progress line of a long command: done of total, the rate and the time left, rewritten in place on stderr when it is a terminal; otherwise nothing, or a plain line now and then when asked. */
 #ifndef OWARE_CLI_PROGRESS_H
 #define OWARE_CLI_PROGRESS_H
 
 /* One line for one command. Zero it, then cli_progress_init. */
 typedef struct cli_progress {
   int on;             /* stderr is a terminal and --quiet was not given */
+  int quiet;          /* --quiet was given */
+  double every;       /* not a terminal: a plain line every `every` seconds (0: none) */
   int shown;          /* a line is on the screen */
   char label[64];     /* the phase: its rate starts again when it changes */
   double start, last; /* when the phase began, when the line was last drawn */
@@ -13,6 +15,11 @@ typedef struct cli_progress {
 
 /* The line is drawn only when stderr is a terminal and quiet is 0. */
 void cli_progress_init(cli_progress *p, int quiet);
+
+/* Where stderr is not a terminal (a pipe, a file) and quiet was 0: the
+ * same line, whole and ended by a newline, at most every `seconds` (and
+ * when done reaches total); never a carriage return or an escape. */
+void cli_progress_every(cli_progress *p, double seconds);
 
 /* The phase `label` begins now with `done` already done (a resumed run) and
  * the clock at `since` (clock_now() of when its work started). An update

@@ -195,6 +195,21 @@ uint32_t board_legal(const board *b, const variant *v) {
   return mask;
 }
 
+int board_quiet_move(const board *b, const variant *v, int m) {
+  const int H = v->houses, s = b->side, n = b->pit[m];
+  if (m < s * H || m >= (s + 1) * H || !n) return 0;
+  /* Feeding: what board_legal keeps when the opponent's row is empty (read
+   * a byte at a time: a board just written bytewise stalls a word read). */
+  if (v->feeding == VARIANT_FEED_MUST && n < H - (m - s * H)) {
+    int q = (1 - s) * H;
+    while (q < (2 - s) * H && !b->pit[q]) q++;
+    if (q == (2 - s) * H) return 0;
+  }
+  /* A move that captures nothing is no grand slam, so the grand-slam rule
+   * of board_legal keeps it; one that captures is not quiet either way. */
+  return board_capture_of(b, v, s, m) == 0;
+}
+
 board_end board_status(const board *b, const variant *v, uint32_t *legal) {
   if (b->store[0] > v->half || b->store[1] > v->half ||
       (b->store[0] == v->half && b->store[1] == v->half)) {

@@ -64,6 +64,12 @@ static inline int board_grand_slam_take(const variant *v, int stored, int taken)
   return taken;
 }
 
+/* Whether house m of the side to move is a legal move that captures
+ * nothing: as (board_legal >> m & 1) && board_play on a copy returns 0,
+ * without finding every legal move or playing it unless it sows a lap
+ * (the hot path of the endgame build's un-sowing). */
+int board_quiet_move(const board *b, const variant *v, int m);
+
 /* Seeds that side s would capture by playing its non-empty house m, the
  * grand-slam rule applied, as board_play on a copy with side s to move
  * would return; without playing the move unless it sows a lap or more (the

@@ -59,7 +59,9 @@ typedef struct egdb_progress {
   int max_n;          /* the last one */
   const char *phase;  /* "moves" (fast layout), "iterate", "write", "checked", "done" */
   int sweep;          /* sweeps of the current table so far */
-  double fraction;    /* estimated share of the whole build done, 0..1 */
+  uint64_t done;      /* positions in the tables finished (built or checked) so far */
+  uint64_t total;     /* positions in tables 0..max_n: the work left is total - done (no guess
+                         of the sweeps a table still needs) */
   uint64_t positions; /* positions in the tables built (not resumed) so far */
 } egdb_progress;
 

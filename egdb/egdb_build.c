@@ -51,10 +51,10 @@
  * board that depends on h and s only (and the lap rule), so a predecessor of
  * Q is Q - d(h, s) with s seeds put back in h, for every (h, s) that leaves
  * no house negative and matches what h holds after the sowing, kept when
- * board_play of h there is legal and captures nothing (which gives Q).
+ * h there is legal and captures nothing (board_quiet_move; it gives Q).
  *
- * Threads: thread_parallel_for (core/thread.h) over slices of the index, one
- * slice per thread. Only a slice's owner writes
+ * Threads: thread_parallel_for (core/thread.h) over slices of the index,
+ * 8 a thread, each taken by the next thread free. Only a slice's owner writes
  * a value; values and flags shared by the threads are read and written with
  * relaxed atomic byte operations: values only move towards the fixed point,
  * so a stale read only delays it.
@@ -166,9 +166,7 @@ static void mark_predecessors(job *j, const uint8_t *q) {
       board b;
       memset(&b, 0, sizeof b);
       for (int p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
-      if (!(board_legal(&b, j->v) >> h & 1)) continue;
-      board c = b;
-      if (board_play(&c, j->v, h)) continue;
+      if (!board_quiet_move(&b, j->v, h)) continue;
       /* A store, not a load first: a miss need not stall the search. */
       __atomic_store_n(&j->cand[egdb_rank(b.pit, P, j->n)], 1, __ATOMIC_RELEASE);
     }
@@ -241,11 +239,7 @@ static int evaluate_fast(job *j, uint64_t i) {
   const uint32_t *ch = j->child + i * (uint64_t)H;
   if (ch[0] == NONE) return 0;
   int k = 0;
-  while (k < H && ch[k] != NONE) {
-    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
-    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
-    k++;
-  }
+  while (k < H && ch[k] != NONE) k++;
   const uint8_t *ex = j->ex + (uint64_t)j->exw * i;
   uint8_t *lu = j->lu + 2 * i;
   int changed = 0;
@@ -360,13 +354,22 @@ static inline int clear8(uint8_t *f, uint64_t i, uint64_t from, uint64_t to) {
   return __atomic_load_n((uint64_t *)(void *)(f + i), __ATOMIC_RELAXED) == 0;
 }
 
-/* One pass over from..to (forwards or backwards): evaluates the candidates.
- * A position that changes makes its predecessors candidates at once: those
- * further along in this pass's order are evaluated in this pass. The owner
- * takes a candidate with an exchange, so that a mark made while it
- * evaluates is never lost. */
+/* The counts of position i into a, which holds those of position *at
+ * (UINT64_MAX: none yet): a few steps on cost less than unranking. */
+static inline void counts_at(const job *j, uint64_t i, uint64_t *at, uint8_t *a) {
+  if (*at != UINT64_MAX && i > *at && i - *at <= 8)
+    for (uint64_t x = *at; x < i; x++) next_counts(a, j->P);
+  else
+    egdb_unrank(i, j->P, j->n, a);
+  *at = i;
+}
+
+/* Lean layout: one pass over from..to (forwards or backwards): evaluates
+ * the candidates. A position that changes makes its predecessors
+ * candidates at once: those further along in this pass's order are
+ * evaluated in this pass. The owner takes a candidate with an exchange, so
+ * that a mark made while it evaluates is never lost. */
 static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
-  const int P = j->P;
   uint64_t changed = 0, at = UINT64_MAX; /* a holds the counts of position at */
   uint8_t a[VARIANT_MAX_PITS] = {0};
   for (uint64_t k = from; k < to; k++) {
@@ -377,17 +380,67 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
     }
     if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
     if (settled(j, i)) continue;
-    /* The counts: the lean layout plays the moves from them; the fast one
-     * needs them only to un-sow a position that changed. */
-    if (!j->lean && !evaluate_fast(j, i)) continue;
-    if (at != UINT64_MAX && i > at && i - at <= 8) /* a few steps cost less than unranking */
-      for (uint64_t x = at; x < i; x++) next_counts(a, P);
-    else
-      egdb_unrank(i, P, j->n, a);
-    at = i;
-    if (j->lean && !evaluate_lean(j, i, a)) continue;
+    counts_at(j, i, &at, a);
+    if (!evaluate_lean(j, i, a)) continue;
     changed++;
     mark_predecessors(j, a);
+  }
+  return changed;
+}
+
+/* Fast layout: the candidates are taken BATCH at a time, their rows and
+ * values fetched as they are taken and their successors' values AHEAD
+ * candidates before they are evaluated, so that the cache misses of many
+ * positions overlap instead of following one another. */
+#define BATCH 32
+#define AHEAD 6
+
+/* Fast layout: fetches the values of position i's non-capturing successors. */
+static inline void fetch_successors(const job *j, uint64_t i) {
+  const uint32_t *ch = j->child + i * (uint64_t)j->H;
+  for (int k = 0; k < j->H && ch[k] != NONE; k++) {
+    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
+    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
+  }
+}
+
+/* Fast layout: takes up to BATCH candidates of the pass (k counts steps in
+ * its order from from, where it stopped), clearing their flags, and fetches
+ * their rows; returns how many (in got). */
+static int take_batch(job *j, int mode, uint64_t *k, uint64_t from, uint64_t to, uint64_t *got) {
+  int nb = 0;
+  for (; *k < to && nb < BATCH; (*k)++) {
+    const uint64_t i = mode == PHASE_EVAL ? *k : from + to - 1 - *k;
+    if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
+      *k += 7;
+      continue;
+    }
+    if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
+    __builtin_prefetch(j->child + i * (uint64_t)j->H);
+    __builtin_prefetch(j->lu + 2 * i);
+    __builtin_prefetch(j->ex + (uint64_t)j->exw * i);
+    if (j->split) __builtin_prefetch(j->ss + 2 * i);
+    got[nb++] = i;
+  }
+  return nb;
+}
+
+/* Fast layout: phase() in batches (take_batch); the same candidates
+ * evaluated, in the same order. */
+static uint64_t phase_fast(job *j, int mode, uint64_t from, uint64_t to) {
+  uint64_t changed = 0, at = UINT64_MAX, got[BATCH];
+  uint8_t a[VARIANT_MAX_PITS] = {0};
+  for (uint64_t k = from; k < to;) {
+    const int nb = take_batch(j, mode, &k, from, to, got);
+    for (int b = 0; b < nb && b < AHEAD; b++) fetch_successors(j, got[b]);
+    for (int b = 0; b < nb; b++) {
+      if (b + AHEAD < nb) fetch_successors(j, got[b + AHEAD]);
+      const uint64_t i = got[b];
+      if (settled(j, i) || !evaluate_fast(j, i)) continue;
+      counts_at(j, i, &at, a); /* only to un-sow a position that changed */
+      changed++;
+      mark_predecessors(j, a);
+    }
   }
   return changed;
 }
@@ -397,30 +450,45 @@ static int run_slice(void *ctx, long long t, int worker) {
   slice *s = (slice *)ctx + t;
   if (s->mode == PHASE_MOVES)
     gen_moves(s->j, s->from, s->to);
-  else
+  else if (s->j->lean)
     s->changed = phase(s->j, s->mode, s->from, s->to);
+  else
+    s->changed = phase_fast(s->j, s->mode, s->from, s->to);
   return 0;
 }
 
-/* Runs `mode` over from..to split into `threads` slices (thread_parallel_for);
- * returns the changes. */
+/* Slices a thread takes one after the other (thread_parallel_for hands out
+ * the next one to whichever thread is free): where the candidates crowd in
+ * one part of the index, no thread waits long for another at the end. */
+#define SLICES_PER_THREAD 8
+
+/* Runs `mode` over from..to split into slices, SLICES_PER_THREAD a thread
+ * (one with one thread; thread_parallel_for); returns the changes. */
 static long long parallel(job *j, int threads, int mode, uint64_t from, uint64_t to) {
-  slice s[64];
+  slice s[64 * SLICES_PER_THREAD];
   if (threads > 64) threads = 64;
+  const int n = threads == 1 ? 1 : threads * SLICES_PER_THREAD;
   uint64_t len = to - from;
-  for (int t = 0; t < threads; t++) {
+  for (int t = 0; t < n; t++) {
     s[t].j = j;
-    s[t].from = from + len * (uint64_t)t / (uint64_t)threads;
-    s[t].to = from + len * (uint64_t)(t + 1) / (uint64_t)threads;
+    s[t].from = from + len * (uint64_t)t / (uint64_t)n;
+    s[t].to = from + len * (uint64_t)(t + 1) / (uint64_t)n;
     s[t].changed = 0;
     s[t].mode = mode;
     /* Slices of flags start at a multiple of 8 (word-at-a-time scans). */
     if (t) s[t].from &= ~(uint64_t)7;
-    if (t + 1 < threads) s[t].to &= ~(uint64_t)7;
+    if (t + 1 < n) s[t].to &= ~(uint64_t)7;
   }
-  thread_parallel_for(threads, threads, run_slice, s);
+  /* Backwards passes take the slices from the end, as one thread would. */
+  if (mode == PHASE_EVAL_BACK)
+    for (int a = 0, b = n - 1; a < b; a++, b--) {
+      slice x = s[a];
+      s[a] = s[b];
+      s[b] = x;
+    }
+  thread_parallel_for(n, threads, run_slice, s);
   long long changed = 0;
-  for (int t = 0; t < threads; t++) changed += (long long)s[t].changed;
+  for (int t = 0; t < n; t++) changed += (long long)s[t].changed;
   return changed;
 }
 
@@ -429,21 +497,18 @@ static double now(void) { return clock_now(); }
 typedef struct progress_state {
   egdb_progress_fn fn;
   void *ctx;
-  double total, done; /* work units: positions */
-  egdb_progress p;
+  egdb_progress p; /* done and total: positions in tables */
 } progress_state;
 
-static int report(progress_state *ps, const char *phase, double within, uint64_t count) {
+static int report(progress_state *ps, const char *phase) {
   if (!ps->fn) return 0;
   ps->p.phase = phase;
-  ps->p.fraction = ps->total > 0 ? (ps->done + within * (double)count) / ps->total : 1;
-  if (ps->p.fraction > 1) ps->p.fraction = 1;
   return ps->fn(ps->ctx, &ps->p);
 }
 
 /* One pass of the value iteration, in slices so that the progress bar moves
  * and a cancel is seen; returns the changes, or -1 (cancel). */
-static long long sweep(job *j, int threads, int sw, progress_state *ps, double at, double span) {
+static long long sweep(job *j, int threads, int sw, progress_state *ps) {
   const int mode = sw % 2 ? PHASE_EVAL : PHASE_EVAL_BACK;
   const int slices = j->count > 1000000 ? 16 : 1;
   long long changed = 0;
@@ -454,7 +519,7 @@ static long long sweep(job *j, int threads, int sw, progress_state *ps, double a
     if (s) from &= ~(uint64_t)7; /* flags scanned a word at a time */
     if (s + 1 < slices) to &= ~(uint64_t)7;
     changed += parallel(j, threads, mode, from, to);
-    if (report(ps, "iterate", at + span * (k + 1) / slices, j->count)) return -1;
+    if (report(ps, "iterate")) return -1;
   }
   return changed;
 }
@@ -562,7 +627,6 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  double done = 0;
   if (j->lean) {
     /* The bottom: endless play worth nothing to the lower-table mover and
      * everything to the upper one; every position a candidate. */
@@ -575,28 +639,25 @@ static int build_level(const variant *v, const char *path, const char *key, int 
       uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
       uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
       parallel(j, threads, PHASE_MOVES, from, to);
-      if (report(ps, "moves", 0.15 * (s + 1) / slices, j->count)) {
+      if (report(ps, "moves")) {
         error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
         goto out;
       }
     }
-    done = 0.15;
   }
   memset(j->cand, 1, c);
   /* Value iteration to the fixed point: every position once, then only the
    * predecessors of what changed, in passes forwards and backwards. */
   for (int sw = 1;; sw++) {
     ps->p.sweep = sw;
-    const double span = sw == 1 ? 0.5 : (0.95 - done) * 0.3;
-    long long changed = sweep(j, threads, sw, ps, done, span);
+    long long changed = sweep(j, threads, sw, ps);
     if (changed < 0) {
       error_set(err, errlen, "build cancelled");
       rc = EGDB_ECANCEL;
       goto out;
     }
     stats->sweeps++;
-    done += span;
     if (!changed) break;
   }
   if (j->lean) stats->built_lean++;
@@ -613,7 +674,7 @@ static int build_level(const variant *v, const char *path, const char *key, int 
       j->ss[i] = sl > half ? sl : su < half ? su : half;
     }
   }
-  report(ps, "write", 0.97, j->count);
+  report(ps, "write");
   const uint8_t *tables[3] = {lower, j->lu, j->ss};
   rc = egdb_file_write(path, key, n, j->P, j->count, tables, j->split ? 3 : 2, err, errlen);
 out:
@@ -662,7 +723,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
   ps.fn = progress;
   ps.ctx = ctx;
   ps.p.max_n = max_n;
-  for (int n = 0; n <= max_n; n++) ps.total += (double)egdb_count(n, v->pits);
+  for (int n = 0; n <= max_n; n++) ps.p.total += egdb_count(n, v->pits);
   double t0 = now();
   for (int n = 0; n <= max_n && !rc; n++) {
     egdb_path(dir, key, n, path, sizeof path);
@@ -672,8 +733,8 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     char e2[512];
     if (egdb_file_map(path, key, n, v->pits, ntables, 1, &lv[n], e2, sizeof e2) == 0) {
       stats.resumed++;
-      ps.done += (double)count;
-      if (report(&ps, "checked", 0, count)) {
+      ps.p.done += count;
+      if (report(&ps, "checked")) {
         error_set(err, errlen, "build cancelled");
         rc = EGDB_ECANCEL;
       }
@@ -684,11 +745,11 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     stats.built++;
     stats.positions += count;
     ps.p.positions = stats.positions;
-    ps.done += (double)count;
+    ps.p.done += count;
     rc = egdb_file_map(path, key, n, v->pits, ntables, 0, &lv[n], err, errlen);
   }
   stats.seconds = now() - t0;
-  if (!rc) report(&ps, "done", 0, 0);
+  if (!rc) report(&ps, "done");
   for (int n = 0; n <= EGDB_MAX_SEEDS; n++) egdb_file_unmap(&lv[n]);
   free(lv);
   if (stats_out) *stats_out = stats;

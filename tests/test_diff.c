@@ -534,6 +534,7 @@ static void test_capture_of(void **state) {
               board c = b;
               int want = board_play(&c, &v, m);
               int got = board_capture_of(&b, &v, side, m);
+              assert_int_equal(board_quiet_move(&b, &v, m), (board_legal(&b, &v) >> m & 1) && !want);
               if (got != want) {
                 char pos[NOTATION_POSITION_MAX];
                 notation_format_position(&b, &v, NULL, pos, sizeof pos);

@@ -21,7 +21,7 @@ db=$tmp/db
 run egdb build --seeds 7 --dir "$db"
 expect_rc 0
 expect_in "8 built, 0 kept" out
-expect_in "100%" err
+expect_in "egdb build n=7/7 done: 50388/50388 positions" err
 run egdb build --seeds 7 --dir "$db" --quiet
 expect_rc 0
 expect_in "0 built, 8 kept" out

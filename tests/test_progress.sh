@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_progress.sh: end to end: the progress line (cli/progress.c) on a pseudo-terminal (script from bsdutils): tune spsa, study, calibrate, tournament and book build show done/total, the rate and the time left, and clear it; without a terminal, or with --quiet, no progress line.
+# test_progress.sh: end to end: the progress line (cli/progress.c) on a pseudo-terminal (script from bsdutils): tune spsa, study, calibrate, tournament, book build and egdb build show done/total, the rate and the time left, and clear it; without a terminal, or with --quiet, no progress line (egdb build: a plain line now and then, no carriage return).
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -64,6 +64,18 @@ check "book build on a terminal: the line is cleared before the summary" \
 "$oware" book build --plies 3 --depth 2 --out b2.bin >book.out 2>book.err
 check "book build without a terminal: no progress line on stderr" test ! -s book.err
 check "book build without a terminal: the same book" cmp -s b.bin b2.bin
+
+on_tty egdb.tty "$oware" egdb build --seeds 8 --threads 1 --dir egdb1
+check "egdb build on a terminal: the table, the phase and the positions of all tables" \
+  has egdb.tty "^egdb build n=[0-9]+/8 [a-z]+.*: [0-9]+/[0-9]+ positions"
+check "egdb build on a terminal: the line is cleared before the summary" \
+  grep -aqF "${clear}egdb abapa seeds 0..8" egdb.tty
+"$oware" egdb build --seeds 8 --threads 1 --dir egdb2 2>egdb.err | cat >egdb.out
+check "egdb build into a pipe: no carriage return or escape on stderr" \
+  test -z "$(grep -a -e $'\r' -e $'\033' egdb.err)"
+check "egdb build into a pipe: the summary" grep -q '^egdb abapa seeds 0..8' egdb.out
+"$oware" egdb build --seeds 8 --threads 1 --dir egdb3 --quiet 2>egdb.quiet | cat >/dev/null
+check "egdb build --quiet: nothing on stderr" test ! -s egdb.quiet
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
