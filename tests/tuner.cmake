@@ -5,4 +5,4 @@ oware_shell_test(test_tune test_tune.sh)
 set_tests_properties(test_tune PROPERTIES LABELS threads TIMEOUT 600)
 # The drivers as a library: SPSA rows and resume, Texel, validation, a calibration (test_drivers.c).
 oware_test(test_drivers test_drivers.c LIBS oware_tuner)
-set_tests_properties(test_drivers PROPERTIES LABELS threads TIMEOUT 300)
+set_tests_properties(test_drivers PROPERTIES LABELS threads TIMEOUT 900)
