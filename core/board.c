@@ -132,11 +132,14 @@ int board_is_grand_slam(const board *b, const variant *v, int m) {
   return taken > 0 && taken == board_row(&c, v, 1 - s);
 }
 
-int board_play(board *b, const variant *v, int m) {
+/* board_play, and the houses the capture emptied into *captured (a bit
+ * mask by house index) when captured is not NULL. */
+static inline int play(board *b, const variant *v, int m, uint32_t *captured) {
   const int s = b->side;
   int last = sow(b, v, m);
   int first;
   int taken = chain(b, v, s, last, &first);
+  if (captured) *captured = 0;
   if (taken) {
     if (v->grand_slam != VARIANT_GS_ALL && v->grand_slam != VARIANT_GS_FORBIDDEN &&
         taken == board_row(b, v, 1 - s))
@@ -146,6 +149,7 @@ int board_play(board *b, const variant *v, int m) {
       for (int p = first; p <= last; p++) {
         k ^= zpit[p][b->pit[p]] ^ zpit[p][0];
         b->pit[p] = 0;
+        if (captured) *captured |= 1u << p;
       }
       b->key = k;
       b->store[s] = (uint8_t)(b->store[s] + taken);
@@ -154,6 +158,12 @@ int board_play(board *b, const variant *v, int m) {
   b->side = (uint8_t)(1 - s);
   b->key ^= zside;
   return taken;
+}
+
+int board_play(board *b, const variant *v, int m) { return play(b, v, m, NULL); }
+
+int board_play_captured(board *b, const variant *v, int m, uint32_t *captured) {
+  return play(b, v, m, captured);
 }
 
 /* Bit i set when byte i of w is not zero. */

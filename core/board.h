@@ -47,6 +47,10 @@ uint32_t board_legal(const board *b, const variant *v);
  * Hot path: no allocation, no I/O. */
 int board_play(board *b, const variant *v, int m);
 
+/* board_play, which also sets *captured to the houses the move's capture
+ * emptied (bit i = house i; 0 when it took nothing): what a viewer marks. */
+int board_play_captured(board *b, const variant *v, int m, uint32_t *captured);
+
 /* Whether playing house m (a non-empty house of the side to move) would
  * capture every seed on the opponent's side, whatever the grand_slam rule. */
 int board_is_grand_slam(const board *b, const variant *v, int m);

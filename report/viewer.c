@@ -38,40 +38,41 @@ static const char style[] =
     "#vboard .cap{background:#b3261e}"
     "#vstatus{font-family:monospace;white-space:pre-wrap}";
 
-/* The script: reads the JSON, replays a game under its variant's rules
- * (sowing with lap skip or fill, the capture chain, the grand-slam rule),
- * draws each step. Positions are written as position strings into the
- * board's data-pos, which the browser test compares with `oware replay`. */
+/* The script: reads the JSON and draws each step of a game. It knows no
+ * rule of the game: every position, with the houses each move captured, was
+ * computed by core/ and written into the data (frame_write below), so the
+ * viewer shows what the rules did and cannot drift from them. Positions are
+ * written as position strings into the board's data-pos, which the browser
+ * test compares with `oware replay`. */
 static const char script[] =
     "(function(){\n"
     "var D=JSON.parse(document.getElementById('viewer-data').textContent);\n"
     "var sel=document.getElementById('vgame'),bd=document.getElementById('vboard'),"
     "st=document.getElementById('vstatus');\n"
-    "var frames=[],ply=0,G=null,V=null;\n"
+    "var frames=[],ply=0,G=null,H=0;\n"
     "function parse(s){var f=s.split('-'),side=f.pop()=='S'?0:1,n=f.map(Number);"
     "return{pit:n.slice(0,n.length-2),store:[n[n.length-2],n[n.length-1]],side:side};}\n"
     "function fmt(b){return b.pit.concat(b.store).join('-')+'-'+(b.side?'N':'S');}\n"
-    "function letter(i){return i<V.h?String.fromCharCode(65+i):String.fromCharCode(97+i-V.h);}\n"
-    "function index(c){var k=c.charCodeAt(0);return k>=97?V.h+k-97:k-65;}\n"
-    "function play(b,m){var P=2*V.h,p=b.pit.slice(),n=p[m],s=b.side,q=m;p[m]=0;\n"
-    " while(n>0){q=(q+1)%P;if(q==m&&V.skip)continue;p[q]++;n--;}\n"
-    " var lo=(1-s)*V.h,hi=lo+V.h,taken=0,caps=[],k,row=0;\n"
-    " if(q>=lo&&q<hi)for(k=q;k>=lo&&(p[k]==2||p[k]==3);k--){taken+=p[k];caps.push(k);}\n"
-    " for(k=lo;k<hi;k++)row+=p[k];\n"
-    " if(taken&&V.gs!='all'&&V.gs!='forbidden'&&taken==row&&(V.gs=='nothing'||b.store[s]+taken<=V.half)){taken=0;caps=[];}\n"
-    " var so=b.store.slice();caps.forEach(function(i){p[i]=0;});so[s]+=taken;\n"
-    " return{pit:p,store:so,side:1-s,last:m,caps:caps,taken:taken};}\n"
-    "function load(i){G=D.games[i];V=D.variants[G[2]];frames=[parse(G[3])];\n"
-    " for(var k=0;k<G[4].length;k++)frames.push(play(frames[k],index(G[4][k])));\n"
-    " if(G[6]!='playing'&&fmt(frames[frames.length-1])!=G[7]){var f=parse(G[7]);f.final=1;frames.push(f);}\n"
-    " bd.style.setProperty('--h',V.h);ply=0;show();}\n"
+    "function letter(i){return i<H?String.fromCharCode(65+i):String.fromCharCode(97+i-H);}\n"
+    "function index(c){var k=c.charCodeAt(0);return k>=97?H+k-97:k-65;}\n"
+    /* One number a character: code point 0x3F + n, past 0x7E moved up by 0x21. */
+    "function num(s,i){var c=s.charCodeAt(i);return c>=0xA0?c-0x60:c-0x3F;}\n"
+    "function frame(s,k,side){var w=2*H+3,o=k*w,p=[],i,m;for(i=0;i<2*H;i++)p.push(num(s,o+i));\n"
+    " var b={pit:p,store:[num(s,o+2*H),num(s,o+2*H+1)],side:side,caps:[]};m=num(s,o+2*H+2);\n"
+    " for(i=0;i<H;i++)if(m>>i&1)b.caps.push(side*H+i);return b;}\n"
+    "function load(i){G=D.games[i];H=D.variants[G[2]].h;var b0=parse(G[3]),n=G[4].length;"
+    "frames=[b0];\n"
+    " for(var k=0;k<n;k++){var f=frame(G[9],k,(b0.side+k+1)%2),p=frames[k];f.last=index(G[4][k]);\n"
+    "  f.taken=f.store[0]+f.store[1]-p.store[0]-p.store[1];frames.push(f);}\n"
+    " if(G[6]!='playing'&&fmt(frames[frames.length-1])!=G[7]){var f2=parse(G[7]);f2.final=1;frames.push(f2);}\n"
+    " bd.style.setProperty('--h',H);ply=0;show();}\n"
     "function cell(cls,i,b,f){var d=document.createElement('div');d.className=cls;\n"
     " if(i<0){d.id='vs'+(-1-i);var v=document.createElement('span');v.textContent=b.store[-1-i];d.appendChild(v);\n"
     "  var w=document.createElement('small');w.textContent=i==-1?'South':'North';d.appendChild(w);return d;}\n"
     " d.id='vh'+i;d.innerHTML='';var n=document.createElement('span');n.textContent=b.pit[i];d.appendChild(n);\n"
     " var l=document.createElement('small');l.textContent=letter(i);d.appendChild(l);\n"
     " if(f.last===i)d.className+=' last';if(f.caps&&f.caps.indexOf(i)>=0)d.className+=' cap';return d;}\n"
-    "function show(){var f=frames[ply],b=f,H=V.h,k;bd.innerHTML='';\n"
+    "function show(){var f=frames[ply],b=f,k;bd.innerHTML='';\n"
     " var ns=cell('store',-2,b,f);ns.style.gridColumn='1';bd.appendChild(ns);\n"
     " for(k=H-1;k>=0;k--){var c=cell('house',H+k,b,f);c.style.gridRow='1';bd.appendChild(c);}\n"
     " var ss=cell('store',-1,b,f);ss.style.gridColumn=String(H+2);ss.style.gridRow='1/3';bd.appendChild(ss);\n"
@@ -103,6 +104,40 @@ static const char script[] =
     "if(D.games.length)load(0);\n"
     "})();\n";
 
+/* One number (0..255) as one character of a JSON string, code point 0x3F + n
+ * moved past DEL and the C1 controls (0x7F..0x9F) when it reaches them, in
+ * UTF-8; json_str's escapes are not needed for any of them but '\\'. */
+static void frame_num(FILE *f, int n) {
+  unsigned c = 0x3Fu + (unsigned)n;
+  if (c >= 0x7F) c += 0x21;
+  if (c == '\\') fputs("\\\\", f);
+  else if (c < 0x80) fputc((int)c, f);
+  else {
+    fputc((int)(0xC0 | (c >> 6)), f);
+    fputc((int)(0x80 | (c & 0x3F)), f);
+  }
+}
+
+/* The positions after each move of gm, as core/ plays them: per move the
+ * 2H houses, the two stores and the mask of the opponent's houses it
+ * captured (bit i = the mover's opponent's i-th house), one
+ * character each (frame_num), in one JSON string. */
+static void frame_write(FILE *f, const game *gm) {
+  board b = gm->start;
+  const variant *v = &gm->v;
+  fputc('"', f);
+  for (int k = 0; k < gm->plies; k++) {
+    uint32_t caps;
+    int lo = (1 - b.side) * v->houses; /* a capture takes from the opponent's row */
+    board_play_captured(&b, v, gm->moves[k], &caps);
+    for (int i = 0; i < v->pits; i++) frame_num(f, b.pit[i]);
+    frame_num(f, b.store[0]);
+    frame_num(f, b.store[1]);
+    frame_num(f, (int)(caps >> lo));
+  }
+  fputc('"', f);
+}
+
 typedef struct writer {
   FILE *f;
   const store_run *run;
@@ -124,7 +159,6 @@ static int write_game(void *ctx, const store_game *g) {
   game_shown_position(&gm, &shown);
   notation_format_position(&shown, &v, gm.end != BOARD_END_NONE ? gm.score2 : NULL, fin,
                            sizeof fin);
-  game_free(&gm);
   notation_format_half(g->score2[0], a, sizeof a);
   notation_format_half(g->score2[1], b, sizeof b);
   snprintf(res, sizeof res, "%s-%s, %s", a, b,
@@ -142,15 +176,12 @@ static int write_game(void *ctx, const store_game *g) {
   json_str(w->f, fin);
   fputc(',', w->f);
   json_str(w->f, label);
+  fputc(',', w->f);
+  frame_write(w->f, &gm);
   fputc(']', w->f);
+  game_free(&gm);
   w->n++;
   return 0;
-}
-
-static const char *gs_name(variant_grand_slam g) {
-  return g == VARIANT_GS_ALL ? "all" : g == VARIANT_GS_FORBIDDEN ? "forbidden"
-                                     : g == VARIANT_GS_WIN      ? "win"
-                                                                : "nothing";
 }
 
 int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char *err,
@@ -180,8 +211,7 @@ int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char 
     }
     fprintf(h, "%s{\"name\":", i ? "," : "");
     json_str(h, r->variant[i]);
-    fprintf(h, ",\"h\":%d,\"skip\":%d,\"gs\":\"%s\",\"half\":%d}", v.houses,
-            v.lap == VARIANT_LAP_SKIP, gs_name(v.grand_slam), v.half);
+    fprintf(h, ",\"h\":%d}", v.houses);
   }
   fputs("],\"games\":[\n", h);
   writer w = {h, r, 0, ""};

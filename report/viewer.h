@@ -17,8 +17,9 @@
  * to step through the moves, the last move's house and the houses it
  * captured marked, and the end reason at the last step. The games go into
  * the page as JSON (start position, moves, result, end, the final position
- * after the rules' transfer); the script replays them under each variant's
- * rules. No file, font or network is used. *shown gets the number of games
+ * after the rules' transfer, and the position after each move with the houses
+ * it captured, as core/ played them): the script only draws, it holds no rule
+ * of the game. No file, font or network is used. *shown gets the number of games
  * in the viewer. Returns 0, or -1 with err (the store, a stored game that
  * does not replay). */
 int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char *err,

@@ -306,6 +306,10 @@ static void play_lockstep(lockstep *ls, rng *r, counters *c) {
         break;
       }
     int opp_row = board_row(&ls->g.pos, v, 1 - ls->g.pos.side);
+    int lo = (1 - ls->g.pos.side) * v->houses;
+    board marked = ls->g.pos;
+    uint32_t caps;
+    board_play_captured(&marked, v, m, &caps);
     ls->moves[ls->nmoves++] = m;
     ref_move_info in;
     int rc = game_play(&ls->g, m);
@@ -315,6 +319,15 @@ static void play_lockstep(lockstep *ls, rng *r, counters *c) {
     if (ls->g.plies != ls->nmoves) fail_at(ls, "plies %d", ls->g.plies);
     count_move(ls, &in, opp_row, c);
     compare(ls);
+    /* The houses board_play_captured marks: as many as the reference
+     * captured, in the opponent's row, empty after the move. */
+    if (memcmp(&marked, &ls->g.pos, sizeof marked) ||
+        __builtin_popcount(caps) != in.houses_taken || (caps & ~(((1u << v->houses) - 1) << lo)))
+      fail_at(ls, "board_play_captured(%d): mask %#x, the reference took %d houses", m, caps,
+              in.houses_taken);
+    for (int i = 0; i < v->pits; i++)
+      if ((caps >> i & 1u) && ls->g.pos.pit[i])
+        fail_at(ls, "board_play_captured(%d) marks house %d, which holds seeds", m, i);
   }
   if (ls->r.reason == REF_PLAYING) {
     c->end_safety++;

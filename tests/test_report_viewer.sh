@@ -28,6 +28,18 @@ check "the fixture tournament runs" test $? = 0
 "$oware" report --run 1 --db "$tmp/t.db" --out "$tmp/r" >/dev/null 2>"$tmp/r.err"
 check "the report is written" test -s "$tmp/r/index.html"
 check "the page has the viewer" grep -q '<section id="games">' "$tmp/r/index.html"
+# The viewer holds no rule of the game (issue 25): the page tells it each
+# variant's house count only, and each game's positions come computed by core/.
+python3 - "$tmp/r/index.html" >"$tmp/rules.txt" 2>&1 <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="viewer-data">(.*?)</script>', page, re.S).group(1))
+bad = [v for v in data["variants"] if sorted(v) != ["h", "name"]]
+short = [g[8] for g in data["games"] if len(g) < 10 or len(g[9]) != len(g[4]) * (2 * data["variants"][g[2]]["h"] + 3)]
+print("variants with rules in the page: %s; games without a position per move: %s" % (bad, short))
+sys.exit(1 if bad or short else 0)
+PY
+check "the viewer is given positions, not the rules" test $? = 0
 "$oware" export --run 1 --db "$tmp/t.db" --format csv --out "$tmp/g.csv"
 ngames=$(($(wc -l <"$tmp/g.csv") - 1))
 
