@@ -39,3 +39,14 @@ png_size() {
   [ "${h:0:16}" = 89504e470d0a1a0a ] && [ "${h:24:8}" = 49484452 ] || { echo none; return; }
   echo "$((16#${h:32:8}))x$((16#${h:40:8}))"
 }
+# need_web DIR: the WebAssembly build of scripts/web in DIR (the test_web_build fixture makes
+# it), else exits: 77 (skipped, with a message), or 1 under CI=true, where it must be there.
+need_web() {
+  [ -f "$1/npm/oware.mjs" ] && [ -f "$1/engine.js" ] && command -v node >/dev/null 2>&1 && return 0
+  if [ "${CI:-}" = true ]; then
+    echo "FAIL: no WebAssembly build in $1 (emcc or node missing?); CI must have it: scripts/test installs emscripten"
+    exit 1
+  fi
+  echo "SKIP: no WebAssembly build in $1: emscripten (emcc) or node is missing (apt-get install emscripten nodejs npm)"
+  exit 77
+}
