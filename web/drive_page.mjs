@@ -46,7 +46,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function finish(code, out) {
   if (out) console.log(JSON.stringify(out));
   chrome.on("exit", () => {
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes may still write into the profile a moment.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch (e) {
+      console.error(`drive_page: ${profile} left behind: ${e.message}`);
+    }
     process.exit(code);
   });
   chrome.kill();
