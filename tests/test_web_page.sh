@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_web_page.sh: the play page (web/index.html) from file:// in headless Chromium: a whole game against the hard level under abapa (as South) and grandslam-all (as North) through the page's clicks; the shown result equals oware replay of the saved OGN.
+# test_web_page.sh: the play page (web/index.html) from file:// in headless Chromium: a whole game against the hard level under abapa (as South) and grandslam-all (as North) through the page's clicks (a take-back and a hint first); the shown result equals oware replay of the saved OGN.
 set -u
 oware=$1 dir=$2
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
@@ -23,6 +23,11 @@ for game in "abapa hard south" "grandslam-all hard north"; do
   shown=$(field status) pos=$(field pos)
   echo "     shown: $(field shown)"
   check "$1: the page played the variant and level asked" test "$(field variant) $(field level)" = "$1 $2"
+  check "$1: Take back returns to the position before your move and the level's answer" \
+    test "$(field takeBack)" = true
+  echo "     $(field hint)"
+  check "$1: Hint names a move and marks its house" \
+    test "$(field hint | cut -c1-5)/$(field hinted)" = "Hint:/1"
   check "$1: the saved OGN names the variant" grep -q "^\[Variant \"$1\"\]" "$tmp/game.ogn"
   "$oware" replay --ogn "$tmp/game.ogn" >"$tmp/replay.out" 2>"$tmp/replay.err"
   check "$1: oware replay reads the saved OGN" test $? = 0

@@ -1,4 +1,4 @@
-// drive_page.mjs: plays one whole game on the play page in headless Chromium (file://, no network), clicking the first lit house at each of your moves; prints JSON: the shown result, the OGN saved, the level's move times.
+// drive_page.mjs: plays one whole game on the play page in headless Chromium (file://, no network): a move taken back and a hint first, then the first lit house at each of your moves; prints JSON: the shown result, the OGN saved, the level's move times, what the take-back and the hint did.
 // node web/drive_page.mjs DIR/index.html VARIANT LEVEL SIDE
 // Chromium is driven over its DevTools pipe (--remote-debugging-pipe: fd 3
 // in, fd 4 out, NUL-separated JSON), which needs no package.
@@ -77,7 +77,24 @@ try {
   await evaluate("window.owareReady");
   const status = await evaluate("document.getElementById('status').textContent");
   if (status.startsWith("Error")) throw new Error(`page: ${status}`);
-  await evaluate(`owareTest.setup(${JSON.stringify(variant)}, ${JSON.stringify(level)}, ${JSON.stringify(side)}).then(() => owareTest.autoplay())`);
+  await evaluate(`owareTest.setup(${JSON.stringify(variant)}, ${JSON.stringify(level)}, ${JSON.stringify(side)})`);
+  // A move and its take-back, then a hint, through the buttons.
+  const idle = async () => {
+    while (await evaluate("owareTest.busy()")) await sleep(20);
+  };
+  const pos = "document.getElementById('board').dataset.pos";
+  const before = await evaluate(pos);
+  await evaluate("document.querySelector('#board button.house:enabled').click()");
+  await idle();
+  const played = await evaluate(pos);
+  await evaluate("document.getElementById('undo').click()");
+  await idle();
+  const takeBack = played !== before && (await evaluate(pos)) === before;
+  await evaluate("document.getElementById('hint').click()");
+  await idle();
+  const hint = await evaluate("document.getElementById('status').textContent");
+  const hinted = await evaluate("document.querySelectorAll('#board .hint').length");
+  await evaluate("owareTest.autoplay()");
   while (!(await evaluate("owareTest.done"))) {
     const s = await evaluate("document.getElementById('status').textContent");
     if (s.startsWith("Error")) throw new Error(`page: ${s}`);
@@ -88,6 +105,7 @@ try {
     shown: document.getElementById('result').textContent,
     pos: document.getElementById('board').dataset.pos, times: owareTest.times,
     variant: document.getElementById('variant').value, level: document.getElementById('level').value }))`);
+  Object.assign(out, { takeBack, hint, hinted });
   clearTimeout(timer);
   finish(0, out);
 } catch (e) {

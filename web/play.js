@@ -226,11 +226,12 @@
     await newGame();
   }
 
-  // For tests (tests/test_web_page.sh): autoplay() clicks the first lit house
+  // For tests (web/drive_page.mjs): autoplay() clicks the first lit house
   // whenever it is your move until the game ends; then done is true.
   window.owareTest = {
     done: false, times,
     state: () => st,
+    busy: () => busy,
     autoplay() {
       const tick = () => {
         if (st && st.over && !busy) {
