@@ -1,9 +1,10 @@
 // drive_page.mjs: plays one whole game on the play page in headless Chromium (file://, no network): a move taken back and a hint first, then the first lit house at each of your moves; prints JSON: the shown result, the OGN saved, the level's move times, what the take-back and the hint did.
 // node web/drive_page.mjs DIR/index.html VARIANT LEVEL SIDE
+// ($OWARE_SCREENSHOT: a PNG of the page after the hint, there.)
 // Chromium is driven over its DevTools pipe (--remote-debugging-pipe: fd 3
 // in, fd 4 out, NUL-separated JSON), which needs no package.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -94,6 +95,10 @@ try {
   await idle();
   const hint = await evaluate("document.getElementById('status').textContent");
   const hinted = await evaluate("document.querySelectorAll('#board .hint').length");
+  if (process.env.OWARE_SCREENSHOT) {
+    const shot = await send("Page.captureScreenshot", { format: "png" }, sessionId);
+    writeFileSync(process.env.OWARE_SCREENSHOT, Buffer.from(shot.data, "base64"));
+  }
   await evaluate("owareTest.autoplay()");
   while (!(await evaluate("owareTest.done"))) {
     const s = await evaluate("document.getElementById('status').textContent");
