@@ -124,6 +124,7 @@ check("errors are exceptions with the library's message", () => {
   throwsWith(() => new oware.Player("engine:cmd=x"), "unknown player type 'engine'");
   throwsWith(() => new oware.Player("minimax").move(new oware.Game(), { depth: -1 }), "depth must be 0");
   throwsWith(() => oware.perft(3, "abapa,seeds=0"), "seeds");
+  throwsWith(() => new oware.Player("minimax:threads=2").move(new oware.Game()), "cannot start a thread");
   const g = new oware.Game();
   g.free();
   throwsWith(() => g.position(), "freed");
