@@ -2,7 +2,7 @@
 # prints "ok   NAME" or "FAIL NAME", counting failures in $fails (which the script sets to 0);
 # check_tmp makes the script's scratch folder $tmp, removed when it exits; run, fail and
 # expect_rc run $OWARE and check its exit code, counting in $checks and $fails; png_size reads
-# a PNG's size.
+# a PNG's size; need_web skips (or fails, under CI=true) a web test without the web build.
 check() { # check NAME COMMAND...
   local name=$1
   shift
