@@ -206,6 +206,8 @@
   }
 
   async function start() {
+    if (typeof OWARE_WORKER_SOURCE === "undefined")
+      throw new Error("engine.js is missing: this is web/ of the sources; scripts/web build makes the page, build/web/index.html");
     worker = new Worker(URL.createObjectURL(new Blob([OWARE_WORKER_SOURCE], { type: "text/javascript" })));
     worker.onmessage = answer;
     worker.onerror = (e) => failed(new Error(e.message || "the engine failed to start"));
