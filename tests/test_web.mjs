@@ -38,6 +38,14 @@ check("the levels with their Elo", () => {
   }
 });
 
+check("level:elo=N inside the levels' range", () => {
+  const r = oware.levelEloRange(), levels = oware.levels();
+  assert.ok(r.lo <= levels[0].elo + 1e-9 && r.hi >= levels[levels.length - 1].elo - 1e-9, JSON.stringify(r));
+  const p = new oware.Player(`level:elo=${Math.round((r.lo + r.hi) / 2)}`), g = new oware.Game();
+  assert.ok(g.legal().includes(p.move(g)));
+  throwsWith(() => new oware.Player(`level:elo=${Math.round(r.hi) + 500}`), "outside the levels' range");
+});
+
 check("each level returns a legal move, under abapa and grandslam-all", () => {
   for (const v of ["abapa", "grandslam-all"])
     for (const l of oware.levels()) {

@@ -207,6 +207,18 @@ export function owareBind(M) {
     }
   }
 
+  // The Elo range where "level:elo=N" makes a player: {lo, hi}.
+  function levelEloRange() {
+    const l = M._oware_levels_open(0, err, ERRLEN);
+    if (!l) fail();
+    try {
+      check(M._oware_levels_elo_range(l, cell, cell + 8, err, ERRLEN));
+      return { lo: M.getValue(cell, "double"), hi: M.getValue(cell + 8, "double") };
+    } finally {
+      M._oware_levels_free(l);
+    }
+  }
+
   // Leaf count of the legal-move tree (core/perft.h).
   function perft(depth, variant, position) {
     return withStrings([variant, position], (v, p) => {
@@ -228,6 +240,7 @@ export function owareBind(M) {
     Game,
     Player,
     levels,
+    levelEloRange,
     variants,
     perft,
   };
