@@ -3,7 +3,6 @@
 // file and hands the page the whole text (engine.js), which makes a Blob
 // worker of it: a page opened as file:// can load no worker file.
 /* global owareCore, owareBind */
-"use strict";
 let api = null, game = null;
 const players = {};
 
