@@ -204,8 +204,9 @@ typedef struct player_hooks {
  * err (p unchanged). */
 void *player_setup(player *p, const player_hooks *h, size_t size, char *err, size_t errlen);
 
-/* Built-in types, NULL-terminated. The registry (players/registry.c, above
- * players/level and players/plugin) implements this, player_find_type,
+/* Built-in types, NULL-terminated (players/player_types.c; the browser
+ * build's own list is web/player_types.c). The registry (players/registry.c,
+ * above players/level and players/plugin) implements player_find_type,
  * player_parse_spec, player_config_free, player_create, player_free and
  * player_print_help; the rest is players/player.c. */
 extern const player_type *const player_types[];

@@ -9,12 +9,9 @@
 #include "players/level.h"
 #include "players/plugin.h"
 
-extern const player_type player_random, player_greedy, player_minimax, player_mcts,
-    player_engine, player_plugin, player_perfect;
-
-const player_type *const player_types[] = {&player_random, &player_greedy, &player_minimax,
-                                           &player_mcts,   &player_engine, &player_plugin,
-                                           &player_perfect, NULL};
+/* The table player_types is in players/player_types.c (web/player_types.c
+ * in the WebAssembly build); plug-in specs are told apart by this type. */
+extern const player_type player_plugin;
 
 const player_type *player_find_type(const char *name) {
   for (int i = 0; player_types[i]; i++)

@@ -2,7 +2,7 @@
 # prints "ok   NAME" or "FAIL NAME", counting failures in $fails (which the script sets to 0);
 # check_tmp makes the script's scratch folder $tmp, removed when it exits; run, fail and
 # expect_rc run $OWARE and check its exit code, counting in $checks and $fails; png_size reads
-# a PNG's size.
+# a PNG's size; need_web skips (or fails, under CI=true) a web test without the web build.
 check() { # check NAME COMMAND...
   local name=$1
   shift
@@ -38,4 +38,15 @@ png_size() {
   h=$(od -An -tx1 -N24 "$1" 2>/dev/null | tr -d ' \n')
   [ "${h:0:16}" = 89504e470d0a1a0a ] && [ "${h:24:8}" = 49484452 ] || { echo none; return; }
   echo "$((16#${h:32:8}))x$((16#${h:40:8}))"
+}
+# need_web DIR: the WebAssembly build of scripts/web in DIR (the test_web_build fixture makes
+# it), else exits: 77 (skipped, with a message), or 1 under CI=true, where it must be there.
+need_web() {
+  [ -f "$1/npm/oware.mjs" ] && [ -f "$1/engine.js" ] && command -v node >/dev/null 2>&1 && return 0
+  if [ "${CI:-}" = true ]; then
+    echo "FAIL: no WebAssembly build in $1 (emcc or node missing?); CI must have it: scripts/test installs emscripten"
+    exit 1
+  fi
+  echo "SKIP: no WebAssembly build in $1: emscripten (emcc) or node is missing (apt-get install emscripten nodejs npm)"
+  exit 77
 }
