@@ -1102,6 +1102,21 @@ static void release_schedule(runner_schedule *s) {
   s->ctx = NULL;
 }
 
+/* The adjudication pack_schedule wrote last ("" for none), its tables
+ * opened here. 0, or -1 with err (or in->failed: the pack is bad). */
+static int unpack_adjudicate(pack_reader *in, tournament *t, char *err, size_t errlen) {
+  char adj[ADJUDICATE_TEXT_MAX + 64];
+  pack_get_str(in, adj, sizeof adj);
+  if (in->failed) return -1;
+  if (!adj[0]) return 0;
+  t->adjudicate_on = 1;
+  return adjudicate_parse(adj, &t->adjudicate, err, errlen) ||
+                 adjudicate_open(&t->adjudicate, t->variants, t->run.nvariants, &t->adjudicator,
+                                 err, errlen)
+             ? -1
+             : 0;
+}
+
 static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
   remote_play *rp = runner_schedule_ctx(s, sizeof *rp, err, errlen);
   if (!rp) return -1;
@@ -1182,14 +1197,10 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
       st->winner = (int)pack_get_int(in, -1, 1);
     }
   }
-  char adj[ADJUDICATE_TEXT_MAX + 64];
-  pack_get_str(in, adj, sizeof adj);
-  if (in->failed) goto bad;
-  if (adj[0] && (adjudicate_parse(adj, &t->adjudicate, err, errlen) ||
-                 adjudicate_open(&t->adjudicate, t->variants, r->nvariants, &t->adjudicator, err,
-                                 errlen)))
+  if (unpack_adjudicate(in, t, err, errlen)) {
+    if (in->failed) goto bad;
     goto out;
-  t->adjudicate_on = adj[0] != '\0';
+  }
   *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, NULL, next_game,
                          tournament_schedule_kind.name, pack_schedule};
   return 0;
