@@ -187,21 +187,43 @@ static int winner_of(const int score2[2]) {
   return score2[0] > score2[1] ? BOARD_SOUTH : score2[0] < score2[1] ? BOARD_NORTH : GAME_DRAW;
 }
 
+/* The half seeds of the board b's mover ends with as the tables decide
+ * the game: the exact value (the split one under cycle=split), or for a
+ * cycle-sensitive value whose result no cycle rule changes (the stores
+ * counted) the bound that decides it: the lower one of a win, the upper one
+ * of a loss. -1 when the result depends on the cycle rule. *exact says which. */
+static int decided_share(const board *b, const variant *v, const egdb_value *x, int *exact) {
+  const int s = b->side, stores2 = 2 * (b->store[s] - b->store[1 - s]);
+  *exact = 1;
+  if (v->cycle == VARIANT_CYCLE_SPLIT && x->split2 >= 0) return x->split2;
+  if (x->lower == x->upper) return 2 * x->lower;
+  *exact = 0;
+  if (stores2 + 4 * x->lower - 2 * x->n > 0) return 2 * x->lower;
+  if (stores2 + 4 * x->upper - 2 * x->n < 0) return 2 * x->upper;
+  return -1;
+}
+
 int adjudicate_position(const adjudicate_game *gs, const board *b, const variant *v, outcome *r) {
   egdb_value x;
+  int exact;
   if (!gs->tb || !tablebase_covers(gs->tb, b, v) || egdb_probe(gs->tb->db, b, &x)) return 0;
-  int mine2; /* the half seeds of the board the mover ends with */
-  if (v->cycle == VARIANT_CYCLE_SPLIT && x.split2 >= 0) mine2 = x.split2;
-  else if (x.lower == x.upper) mine2 = 2 * x.lower;
-  else return 0; /* cycle-sensitive: the rules of repetition decide */
-  const int s = b->side;
+  const int mine2 = decided_share(b, v, &x, &exact), s = b->side;
+  if (mine2 < 0) return 0; /* the rules of repetition decide: play on */
   r->score2[s] = 2 * b->store[s] + mine2;
   r->score2[1 - s] = 2 * b->store[1 - s] + 2 * x.n - mine2;
   r->winner = winner_of(r->score2);
   r->end = OUTCOME_ADJUDICATED_EGDB;
-  snprintf(r->detail, sizeof r->detail,
-           "the endgame tables: %g of the %d seeds on the board to %s under perfect play",
-           mine2 / 2.0, x.n, s == BOARD_SOUTH ? "South" : "North");
+  const char *who = s == BOARD_SOUTH ? "South" : "North";
+  if (exact)
+    snprintf(r->detail, sizeof r->detail,
+             "the endgame tables: %g of the %d seeds on the board to %s under perfect play",
+             mine2 / 2.0, x.n, who);
+  else
+    snprintf(r->detail, sizeof r->detail,
+             "the endgame tables: %s %s whatever the cycle rule, with %s %d of the %d seeds on "
+             "the board (%d..%d)",
+             who, r->winner == s ? "wins" : "loses", r->winner == s ? "at least" : "at most",
+             mine2 / 2, x.n, x.lower, x.upper);
   return 1;
 }
 

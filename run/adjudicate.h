@@ -64,11 +64,13 @@ typedef struct adjudicate_game {
 /* Starts watching a game of variant v (a may be NULL: nothing is adjudicated). */
 void adjudicate_start(const adjudicator *a, const variant *v, adjudicate_game *gs);
 
-/* Before a move, in position b (the game not over): 1 when the tables end
- * the game there (r: end adjudicated-egdb, winner, final scores = the
- * stores plus the tables' split of the seeds left, detail), else 0. Only an
- * exact value counts: one no cycle rule can change (lower = upper, or the
- * split table under cycle=split). */
+/* Before a move, in position b (the game not over): 1 when the tables
+ * decide the game there, a result no cycle rule can change (r: end
+ * adjudicated-egdb, winner, detail, final scores = the stores plus the
+ * tables' split of the seeds left: the exact value, lower = upper or the
+ * split table under cycle=split; for a cycle-sensitive value whose result
+ * is the same either way, the bound that decides it, lower for a win of
+ * the mover, upper for a loss), else 0. */
 int adjudicate_position(const adjudicate_game *gs, const board *b, const variant *v, outcome *r);
 
 /* After `mover` played, reporting info, with `plies` plies played and the
