@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -54,6 +55,13 @@ int cli_long(const char *cmd, const char *opt, const char *text, long long lo, l
   }
   *out = x;
   return 0;
+}
+
+double cli_cpu_seconds(void) {
+  struct rusage u;
+  if (getrusage(RUSAGE_SELF, &u)) return 0;
+  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
+         (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
 }
 
 int cli_variant(const char *cmd, const char *text, variant *v) {

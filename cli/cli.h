@@ -35,6 +35,10 @@ int cli_long(const char *cmd, const char *opt, const char *text, long long lo, l
 struct player_config;
 void cli_warn_threads(const char *cmd, const struct player_config *cfg);
 
+/* This process's CPU time (every thread, user and system), in seconds
+ * (the benchmarks). */
+double cli_cpu_seconds(void);
+
 /* Parses a variant string, printing the parser's message on error. */
 int cli_variant(const char *cmd, const char *text, variant *v);
 
@@ -83,6 +87,7 @@ int cli_perft(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_bench_mpi(int argc, char **argv); /* cmd_bench_mpi.c */
+int cli_bench_adjudicate(int argc, char **argv); /* cmd_bench_adjudicate.c */
 int cli_variants_list(int argc, char **argv);
 int cli_players(int argc, char **argv);
 int cli_weights(int argc, char **argv);

@@ -484,7 +484,8 @@ static int bench_arena(int argc, char **argv) {
 }
 
 static const char bench_help[] =
-    "usage: oware bench core|search|smp|arena|egdb|mpi [options]   (see 'oware bench core --help')\n";
+    "usage: oware bench core|search|smp|arena|egdb|mpi|adjudicate [options]   (see 'oware bench core "
+    "--help')\n";
 
 int cli_bench(int argc, char **argv) {
   if (argc == 0 || cli_is_help(argv[0])) {
@@ -497,5 +498,8 @@ int cli_bench(int argc, char **argv) {
   if (!strcmp(argv[0], "arena")) return bench_arena(argc - 1, argv + 1);
   if (!strcmp(argv[0], "egdb")) return cli_bench_egdb(argc - 1, argv + 1);
   if (!strcmp(argv[0], "mpi")) return cli_bench_mpi(argc - 1, argv + 1);
-  return cli_error("bench", "unknown benchmark '%s'; available: core, search, smp, arena, egdb, mpi", argv[0]);
+  if (!strcmp(argv[0], "adjudicate")) return cli_bench_adjudicate(argc - 1, argv + 1);
+  return cli_error("bench",
+                   "unknown benchmark '%s'; available: core, search, smp, arena, egdb, mpi, adjudicate",
+                   argv[0]);
 }

@@ -1,7 +1,6 @@
 /* cmd_bench_mpi.c: `oware bench mpi`: what rank 0 can feed (jobs/s with random pairs) and the efficiency with minimax, at 2..N ranks. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "run/pairs.h"
 #include "run/runner_mpi.h"
@@ -22,14 +21,6 @@ static const char mpi_usage[] =
     "   threads in one process) shows what the machine gives without MPI.\n";
 
 static long long repeat;
-
-/* This process's CPU time (every thread), in seconds. */
-static double cpu_seconds(void) {
-  struct rusage u;
-  if (getrusage(RUSAGE_SELF, &u)) return 0;
-  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
-         (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
-}
 
 /* Plays the pairs on ranks 0..ranks-1 (root_threads on rank 0); games/s. */
 static double rate_once(const char *cmd, const char *a, const char *b, int pairs, int ranks,
@@ -60,10 +51,10 @@ static double rate(const char *cmd, const char *a, const char *b, int pairs, int
                    int root_threads, int threads, double *cpu_per_job) {
   double best = 0, cpu = 0;
   for (long long k = 0; k < repeat; k++) {
-    double c0 = cpu_seconds();
+    double c0 = cli_cpu_seconds();
     double g = rate_once(cmd, a, b, pairs, ranks, root_threads, threads);
     if (g < 0) return -1;
-    double c = (cpu_seconds() - c0) / pairs;
+    double c = (cli_cpu_seconds() - c0) / pairs;
     if (g > best) best = g;
     if (!k || c < cpu) cpu = c;
   }

@@ -263,6 +263,27 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
   return rate_store(cmd, db, a->read_only, res, a->run_id, scope);
 }
 
+/* The rated games that --adjudicate ended, by rule: a line after the
+ * ratings, none when no game was adjudicated. The exit code. */
+static int rate_adjudicated(const char *cmd, store *db, const int64_t *runs, int nruns,
+                            const char *variant_name) {
+  long long counts[OUTCOME_NENDS], games = 0, adjudicated = 0;
+  char err[1024];
+  if (store_end_counts(db, runs, nruns, variant_name, counts, err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  for (int e = 0; e < OUTCOME_NENDS; e++) {
+    games += counts[e];
+    if (outcome_is_adjudicated((outcome_end)e)) adjudicated += counts[e];
+  }
+  if (!adjudicated) return CLI_EXIT_OK;
+  printf("\nAdjudicated (counted as played): %lld of %lld games:", adjudicated, games);
+  for (int e = 0, k = 0; e < OUTCOME_NENDS; e++)
+    if (outcome_is_adjudicated((outcome_end)e) && counts[e])
+      printf("%s %lld %s", k++ ? "," : "", counts[e], outcome_end_name((outcome_end)e));
+  printf(".\n");
+  return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 /* Opens the database to rate (read-only when it cannot be written, the file
  * or its folder being read-only: the ratings are then not stored, which it
  * says with why). 0, or the exit code after an error. */
@@ -352,6 +373,9 @@ int cli_rate(int argc, char **argv) {
   rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
                       json, read_only, nruns == 1 ? runs[0] : 0};
   rc = rate_fit(cmd, &fa, &pool, db, &res);
+  if (rc == CLI_EXIT_OK && db && !json && pool.n)
+    rc = rate_adjudicated(cmd, db, all ? NULL : runs, all ? 0 : nruns,
+                          variant_text ? variant_name : NULL);
 out:
   pgn_file_free(&games);
   rating_result_free(&res);

@@ -14,15 +14,24 @@ typedef enum {
   OUTCOME_FORFEIT_ILLEGAL,
   OUTCOME_FORFEIT_CRASH,
   OUTCOME_FORFEIT_PROTOCOL,
-  OUTCOME_FORFEIT_ERROR
+  OUTCOME_FORFEIT_ERROR,
+  /* Ended early by the run's adjudication (run/adjudicate.h): the endgame
+   * tables' value, both players' scores near zero, one player's score
+   * hopeless. */
+  OUTCOME_ADJUDICATED_EGDB,
+  OUTCOME_ADJUDICATED_DRAW,
+  OUTCOME_ADJUDICATED_RESIGN
 } outcome_end;
-#define OUTCOME_NENDS (OUTCOME_FORFEIT_ERROR + 1)
+#define OUTCOME_NENDS (OUTCOME_ADJUDICATED_RESIGN + 1)
 
 /* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …
  * (the one table of end names; "?" out of range). */
 const char *outcome_end_name(outcome_end e);
 /* The end named (a real end: not "playing"): 0, or -1 when unknown. */
 int outcome_end_parse(const char *name, outcome_end *out);
+/* Whether e is a forfeit (forfeit-*), or an adjudication (adjudicated-*). */
+int outcome_is_forfeit(outcome_end e);
+int outcome_is_adjudicated(outcome_end e);
 
 typedef struct outcome {
   outcome_end end;

@@ -585,12 +585,12 @@ static int parse_info(const variant *v, const char *line, player_info *out) {
       if (kind && !strcmp(kind, "cp") && !info_number(&save, &x)) {
         if (x > PLAYER_WIN - 1001) x = PLAYER_WIN - 1001;
         if (x < -PLAYER_WIN + 1001) x = -PLAYER_WIN + 1001;
-        out->score = (int)x, any = 1;
+        out->score = (int)x, out->scored = 1, any = 1;
       } else if (kind && !strcmp(kind, "mate") && !info_number(&save, &x)) {
         if (x > 400) x = 400;
         if (x < -400) x = -400;
         out->score = x > 0 ? PLAYER_WIN - (int)(2 * x - 1) : -PLAYER_WIN + (int)(-2 * x);
-        any = 1;
+        out->scored = any = 1;
       }
     } else if (!strcmp(w, "pv")) {
       /* Letters, together or apart, up to the first word that is not. */

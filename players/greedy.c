@@ -19,7 +19,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       *move = m; /* reservoir sampling: each tie equally likely */
     }
   }
-  if (info) info->score = 100 * best;
+  if (info) info->score = 100 * best, info->scored = 1;
   return PLAYER_OK;
 }
 

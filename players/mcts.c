@@ -382,6 +382,7 @@ static void report(const mcts *s, player_info *info) {
   info->seldepth = s->seldepth;
   if (!s->nodes[1].child) return;
   const node *c = &s->nodes[best_child(s, 1)];
+  info->scored = (s->solver && c->proof) || c->visits;
   if (s->solver && c->proof > 0) {
     info->score = PLAYER_WIN - info->pvlen;
   } else if (s->solver && c->proof < 0) {

@@ -577,6 +577,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     info->depth = done_depth;
     info->seldepth = m->seldepth;
     info->score = best_score;
+    info->scored = 1;
     info->nodes = total_nodes(s);
     info->seconds = clock_now() - t0;
     info->pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;

@@ -76,6 +76,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     /* centiseeds: the final difference with the value played */
     int w2 = split ? x->split2 : 2 * x->lower;
     info->score = 100 * (me - you) + 50 * (2 * w2 - 2 * x->n);
+    info->scored = 1;
     info->pv[0] = *move;
     info->pvlen = 1;
   }

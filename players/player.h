@@ -79,6 +79,9 @@ typedef struct player_info {
   int depth;          /* completed depth (minimax) */
   int seldepth;
   int score;          /* centiseeds, from the mover's side; see PLAYER_WIN */
+  int scored;         /* 1 when score is the player's own evaluation; 0 when it
+                         reports none (score is then 0): the adjudication of
+                         draws and resignations (run/adjudicate.h) skips it */
   long long nodes;    /* minimax nodes or mcts playouts */
   long long playouts;
   double seconds;

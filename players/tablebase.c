@@ -212,8 +212,7 @@ void tablebase_free(tablebase *t) {
   t->max_n = -1;
 }
 
-/* The pin of the default folder's tables for the nv variants into buf. */
-static int make_pins(const variant *vs, int nv, char *buf, size_t len, char *err, size_t errlen) {
+int tablebase_pin_tables(const variant *vs, int nv, char *buf, size_t len, char *err, size_t errlen) {
   char dir[4096];
   tablebase_default_dir(dir, sizeof dir);
   size_t at = (size_t)snprintf(buf, len, "auto@");
@@ -266,7 +265,7 @@ int tablebase_pin_spec(const char *spec, const variant *vs, int nv, char *out, s
     if (rc) error_set(err, errlen, "player spec too long");
     goto done;
   }
-  if (make_pins(vs, nv, pins, sizeof pins, err, errlen)) goto done;
+  if (tablebase_pin_tables(vs, nv, pins, sizeof pins, err, errlen)) goto done;
   /* The spec again without its egdb= items, then egdb=PINS. */
   const char *colon = strchr(resolved, ':');
   size_t at = (size_t)snprintf(out, outlen, "%.*s",

@@ -62,6 +62,12 @@ int tablebase_result(const tablebase *t, const board *b, const variant *v, int *
 
 void tablebase_free(tablebase *t);
 
+/* The pin of the default folder's tables for the nv variants into buf
+ * ("auto@PINS", the egdb= value tablebase_init reads back; "" when no
+ * variant can have tables). 0, or -1 with err (corrupt tables, buf too
+ * small). */
+int tablebase_pin_tables(const variant *vs, int nv, char *buf, size_t len, char *err, size_t errlen);
+
 /* A run's spec with its tables pinned: when the player's type takes egdb=
  * and the spec leaves it at auto (given or by default), out gets the spec
  * with egdb=auto@PINS in its place, PINS saying for each of the nv variants

@@ -24,7 +24,16 @@
 const char *plot_end_name(int e) {
   if (e == PLOT_END_FORFEIT) return "forfeit";
   if (e == PLOT_END_OTHER) return "other";
+  if (e >= PLOT_END_ADJ_EGDB && e <= PLOT_END_ADJ_RESIGN)
+    return outcome_end_name((outcome_end)(OUTCOME_ADJUDICATED_EGDB + e - PLOT_END_ADJ_EGDB));
   return e >= 0 && e < PLOT_END_FORFEIT ? outcome_end_name((outcome_end)(OUTCOME_MAJORITY + e)) : "?";
+}
+
+int plot_end_shown(const plot_run *r, int e) {
+  if (e < PLOT_END_ADJ_EGDB || e == PLOT_END_OTHER) return 1;
+  long long n = 0;
+  for (int v = 0; v < r->run.nvariants; v++) n += r->variant_ends[v][e];
+  return n > 0;
 }
 
 static const char *const kind_names[PLOT_NKINDS] = {"elo",    "ratings", "matrix",
@@ -84,7 +93,8 @@ int plot_pair_index(const plot_run *r, int i, int j) {
 
 static int end_index(outcome_end end) {
   if (end >= OUTCOME_MAJORITY && end <= OUTCOME_PLY_LIMIT) return end - OUTCOME_MAJORITY;
-  return end >= OUTCOME_FORFEIT_TIMEOUT && end < OUTCOME_NENDS ? PLOT_END_FORFEIT : PLOT_END_OTHER;
+  if (outcome_is_adjudicated(end)) return PLOT_END_ADJ_EGDB + (end - OUTCOME_ADJUDICATED_EGDB);
+  return outcome_is_forfeit(end) ? PLOT_END_FORFEIT : PLOT_END_OTHER;
 }
 
 typedef struct loader {
@@ -794,11 +804,13 @@ static int write_ends(const plot_run *r, FILE *f) {
   long long all[PLOT_NENDS] = {0};
   for (int v = 0; v < r->run.nvariants; v++)
     for (int e = 0; e < PLOT_NENDS; e++) all[e] += r->variant_ends[v][e];
-  int cols = all[PLOT_END_OTHER] ? PLOT_NENDS : PLOT_NENDS - 1;
+  int cols[PLOT_NENDS], ncols = 0;
+  for (int e = 0; e < PLOT_NENDS; e++)
+    if (e == PLOT_END_OTHER ? all[e] > 0 : plot_end_shown(r, e)) cols[ncols++] = e;
   fprintf(f, "# oware chart data: how the games of run %lld end, %% of each group's games\n",
           (long long)r->run.id);
   fputs("\"group\" \"games\"", f);
-  for (int e = 0; e < cols; e++) fprintf(f, " \"%s\"", plot_end_name(e));
+  for (int c = 0; c < ncols; c++) fprintf(f, " \"%s\"", plot_end_name(cols[c]));
   fputc('\n', f);
   for (int gi = 0; gi < gr.n; gi++) {
     const long long *ends = all;
@@ -808,7 +820,7 @@ static int write_ends(const plot_run *r, FILE *f) {
     else if (gr.by == GROUP_PAIR) ends = r->pair[m].ends, games = r->pair[m].games;
     put_group_name(f, r, &gr, gi);
     fprintf(f, " %lld", games);
-    for (int e = 0; e < cols; e++) fprintf(f, " %.3f", pct(ends[e], games));
+    for (int c = 0; c < ncols; c++) fprintf(f, " %.3f", pct(ends[cols[c]], games));
     fputc('\n', f);
   }
   groups_free(&gr);

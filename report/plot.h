@@ -35,9 +35,16 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
 
 /* How games end, grouped for the charts and the report. */
 enum { PLOT_END_MAJORITY, PLOT_END_NO_MOVE, PLOT_END_REPETITION, PLOT_END_PLY_LIMIT,
-       PLOT_END_FORFEIT, PLOT_END_OTHER, PLOT_NENDS };
-/* "majority", "no-move", "repetition", "ply-limit", "forfeit", "other". */
+       PLOT_END_FORFEIT, PLOT_END_ADJ_EGDB, PLOT_END_ADJ_DRAW, PLOT_END_ADJ_RESIGN,
+       PLOT_END_OTHER, PLOT_NENDS };
+/* "majority", "no-move", "repetition", "ply-limit", "forfeit", "adjudicated-egdb",
+ * "adjudicated-draw", "adjudicated-resign", "other". */
 const char *plot_end_name(int e);
+
+struct plot_run;
+/* Whether the charts and the report show group e of r: the rules' ends and
+ * forfeits always; an adjudication only when some game of r ended by it. */
+int plot_end_shown(const struct plot_run *r, int e);
 
 /* Results between players a < b (indices into the run), from a's side. */
 typedef struct plot_pair {

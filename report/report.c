@@ -484,14 +484,15 @@ static void write_pairings(out *o, const plot_run *r) {
   char head[256] = "variant|>games";
   for (int e = 0; e < PLOT_NENDS; e++) {
     size_t n = strlen(head);
-    snprintf(head + n, sizeof head - n, "|>%s", plot_end_name(e));
+    if (plot_end_shown(r, e)) snprintf(head + n, sizeof head - n, "|>%s", plot_end_name(e));
   }
   table_begin(o, &t, head);
   for (int v = 0; v < r->run.nvariants; v++) {
     row_begin(o, &t);
     cell_text(o, &t, r->run.variant[v]);
     cell(o, &t, "%lld", r->variant_games[v]);
-    for (int e = 0; e < PLOT_NENDS; e++) cell(o, &t, "%lld", r->variant_ends[v][e]);
+    for (int e = 0; e < PLOT_NENDS; e++)
+      if (plot_end_shown(r, e)) cell(o, &t, "%lld", r->variant_ends[v][e]);
     row_end(o);
   }
   table_end(o);

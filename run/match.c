@@ -8,6 +8,7 @@
 #include "core/clock.h"
 
 #include "core/rng.h"
+#include "run/adjudicate.h"
 
 static outcome_end forfeit_of(player_status s) {
   switch (s) {
@@ -36,7 +37,16 @@ int match_play(player *south, player *north, const variant *v, const board *star
 int match_play_stoppable(player *south, player *north, const variant *v, const board *start,
                          uint64_t game_seed, const atomic_int *stop, game *g, outcome *r,
                          char *err, size_t errlen) {
+  return match_play_adjudicated(south, north, v, start, game_seed, stop, NULL, g, r, err, errlen);
+}
+
+int match_play_adjudicated(player *south, player *north, const variant *v, const board *start,
+                           uint64_t game_seed, const atomic_int *stop,
+                           const struct adjudicator *adj, game *g, outcome *r, char *err,
+                           size_t errlen) {
   player *side[2] = {south, north};
+  adjudicate_game watch;
+  adjudicate_start(adj, v, &watch);
   double t0 = clock_now();
   memset(r, 0, sizeof *r);
   if (game_init(g, v, start)) {
@@ -57,8 +67,10 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
       snprintf(r->detail, sizeof r->detail, "stopped after %d plies", g->plies);
       return 1;
     }
+    if (adjudicate_position(&watch, &g->pos, v, r)) goto done;
     int mover = g->pos.side, m;
-    player_status st = player_choose(side[mover], g, NULL, &m, NULL, why, sizeof why);
+    player_info info;
+    player_status st = player_choose(side[mover], g, NULL, &m, &info, why, sizeof why);
     if (st != PLAYER_OK) {
       forfeit(r, g, mover, st, why);
       goto done;
@@ -68,6 +80,8 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
       game_free(g);
       return -1;
     }
+    if (g->end == BOARD_END_NONE && adjudicate_move(&watch, g->plies, mover, &info, &g->pos, r))
+      goto done;
   }
   r->end = (outcome_end)g->end;
   r->winner = g->winner;

@@ -27,6 +27,15 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
                          uint64_t game_seed, const atomic_int *stop, game *g, outcome *r,
                          char *err, size_t errlen);
 
+struct adjudicator;
+/* match_play_stoppable under the run's adjudication (run/adjudicate.h; adj
+ * NULL: none): before each move the tables may end the game, after it the
+ * players' scores (r->end adjudicated-*; g holds the moves played). */
+int match_play_adjudicated(player *south, player *north, const variant *v, const board *start,
+                           uint64_t game_seed, const atomic_int *stop,
+                           const struct adjudicator *adj, game *g, outcome *r, char *err,
+                           size_t errlen);
+
 /* Called after game k (from 0) of match_games: a is the index of the
  * player who was South; g and r are valid during the call only. Non-zero
  * stops the match after this game. */

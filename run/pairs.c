@@ -56,7 +56,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   pairs_run *pr = ctx;
   int a_side = r->game.south == 0 ? BOARD_SOUTH : BOARD_NORTH;
   if (r->k == 0) pr->points2 = pr->draws = 0;
-  if (r->mr.end >= OUTCOME_FORFEIT_TIMEOUT) pr->res.forfeits++;
+  if (outcome_is_forfeit(r->mr.end)) pr->res.forfeits++;
   if (r->mr.winner == GAME_DRAW) {
     pr->res.draws++;
     pr->draws++;

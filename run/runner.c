@@ -150,8 +150,8 @@ static int runner_play_job(const runner_schedule *s, runner_players *pl, long lo
     r->k = k;
     r->game = g;
     game gm;
-    int mrc = match_play_stoppable(south, north, g.v, &g.start, g.seed, stop, &gm, &r->mr, err,
-                                   errlen);
+    int mrc = match_play_adjudicated(south, north, g.v, &g.start, g.seed, stop, g.adjudicator,
+                                     &gm, &r->mr, err, errlen);
     if (mrc < 0) {
       rc = -1;
       break;

@@ -54,6 +54,9 @@ typedef struct runner_game {
   const variant *v;
   board start;
   uint64_t seed;      /* the game seed handed to both players */
+  /* The run's adjudication (run/adjudicate.h), read by every worker at
+   * once; NULL: the game ends by the rules alone. */
+  const struct adjudicator *adjudicator;
 } runner_game;
 
 /* What the schedule sees of a job's earlier games. */

@@ -236,7 +236,7 @@ static int unpack_job(pack_reader *in, const runner_schedule *s, runner_job_resu
     r->job = out->job;
     r->k = k;
     r->game = g;
-    r->mr.end = (outcome_end)pack_get_int(in, OUTCOME_MAJORITY, OUTCOME_FORFEIT_ERROR);
+    r->mr.end = (outcome_end)pack_get_int(in, OUTCOME_MAJORITY, OUTCOME_NENDS - 1);
     r->mr.winner = (int)pack_get_int(in, GAME_DRAW, BOARD_NORTH);
     r->mr.score2[0] = (int)pack_get_int(in, 0, 4 * VARIANT_MAX_TOTAL);
     r->mr.score2[1] = (int)pack_get_int(in, 0, 4 * VARIANT_MAX_TOTAL);

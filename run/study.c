@@ -54,7 +54,7 @@ typedef struct loader {
 
 static int end_index(outcome_end end) {
   if (end >= OUTCOME_MAJORITY && end <= OUTCOME_PLY_LIMIT) return end - OUTCOME_MAJORITY;
-  return end >= OUTCOME_FORFEIT_TIMEOUT && end < OUTCOME_NENDS ? STUDY_END_FORFEIT : -1;
+  return outcome_is_forfeit(end) ? STUDY_END_FORFEIT : -1;
 }
 
 static int load_fail(loader *l, const char *fmt, const store_game *g, const char *what) {

@@ -214,6 +214,10 @@ const settings_key tournament_settings[] = {
                     COL),
     SETTINGS_K_TEXT("sprt", T, sprt, "elo0=E0,elo1=E1[,...]", NULL,
                     "play until the SPRT decides (two players)", 0),
+    SETTINGS_K_TEXT("adjudicate", T, adjudicate, "RULE[;RULE...]", NULL,
+                    "end games early: egdb[=DIR] (by the endgame tables), draw=PLIES,SCORE,MOVES, "
+                    "resign=SCORE,MOVES (by the players' scores, in centiseeds)",
+                    0),
     SETTINGS_END,
 };
 #undef COL
@@ -303,15 +307,38 @@ static int describe_format(const tournament_config *c, tournament *t, char *fbuf
   return 0;
 }
 
+/* The adjudication of a new run (parsed into t, its tables pinned) and its
+ * canonical text into buf, which *out then points to (NULL without one).
+ * 0, or -1 with err. */
+static int describe_adjudicate(const tournament_config *c, tournament *t, char *buf, size_t len,
+                               const char **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!c->adjudicate) return 0;
+  if (adjudicate_parse(c->adjudicate, &t->adjudicate, err, errlen) ||
+      adjudicate_pin(&t->adjudicate, t->variants, t->run.nvariants, err, errlen))
+    return -1;
+  if (adjudicate_format(&t->adjudicate, buf, len))
+    return error_set(err, errlen, "--adjudicate: the rules are too long"), -1;
+  t->adjudicate_on = 1;
+  *out = buf;
+  return 0;
+}
+
 int tournament_describe(const tournament_config *c, const char *players, int threads,
                         const char *command, tournament *t, char *err, size_t errlen) {
   store_run *r = &t->run;
   char fbuf[128];
+  char abuf[ADJUDICATE_TEXT_MAX + 64];
+  tournament_config saved = *c;
   if (tournament_add_players(r, players, c->players_file != NULL, err, errlen) ||
       tournament_add_variants(r, c->variants, err, errlen))
     return -1;
   if (!r->nvariants) return error_set(err, errlen, "--variant names no variant"), -1;
-  if (describe_format(c, t, fbuf, sizeof fbuf, err, errlen)) return -1;
+  for (int v = 0; v < r->nvariants; v++)
+    if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) return -1;
+  if (describe_format(c, t, fbuf, sizeof fbuf, err, errlen) ||
+      describe_adjudicate(c, t, abuf, sizeof abuf, &saved.adjudicate, err, errlen))
+    return -1;
   if (store_kind_parse(tournament_kinds[c->kind], &r->kind) || r->kind > STORE_GAUNTLET)
     return error_set(err, errlen, "--kind is '%s'; expected round-robin or gauntlet",
                      tournament_kinds[c->kind]),
@@ -323,7 +350,7 @@ int tournament_describe(const tournament_config *c, const char *players, int thr
   if (store_run_set(&r->format, fbuf) || store_run_set(&r->openings, c->openings) ||
       store_run_set(&r->name, c->name ? c->name : c->sprt ? "sprt" : "tournament") ||
       store_run_set(&r->command, command ? command : "") ||
-      settings_save(tournament_settings, c, r, err, errlen))
+      settings_save(tournament_settings, &saved, r, err, errlen))
     return error_set(err, errlen, "out of memory"), -2;
   return tournament_prepare(t, err, errlen) ? -1 : 0;
 }
@@ -335,6 +362,13 @@ static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t 
   if (store_run_load(db, run_id, &t->run, err, errlen) ||
       settings_load(tournament_settings, &t->run, &c, err, errlen))
     return -1;
+  if (c.adjudicate) {
+    if (adjudicate_parse(c.adjudicate, &t->adjudicate, e, sizeof e))
+      return error_set(err, errlen, "run %lld: its adjudication '%s': %s", (long long)run_id,
+                       c.adjudicate, e),
+             -1;
+    t->adjudicate_on = 1;
+  }
   if (!c.sprt) return 0;
   if (rating_sprt_parse(c.sprt, &t->sprt, e, sizeof e))
     return error_set(err, errlen, "run %lld: its SPRT '%s': %s", (long long)run_id, c.sprt, e),
@@ -406,6 +440,9 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     }
     player_free(p);
   }
+  if (t->adjudicate_on && !t->adjudicator &&
+      adjudicate_open(&t->adjudicate, t->variants, r->nvariants, &t->adjudicator, err, errlen))
+    return -1;
   t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
   /* Sizes are checked before anything is stored: a schedule too large is
    * bad input, not an out-of-memory failure halfway. */
@@ -429,6 +466,8 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
 }
 
 void tournament_free(tournament *t) {
+  adjudicate_close(t->adjudicator);
+  t->adjudicator = NULL;
   for (int v = 0; v < STORE_MAX_VARIANTS; v++) {
     free(t->opening_file[v]);
     t->opening_file[v] = NULL;
@@ -536,6 +575,7 @@ static int next_game(void *ctx, long long job, int k, const runner_outcome *prev
   g->north = a_south ? b : a;
   g->variant_idx = vi;
   g->v = &t->variants[vi];
+  g->adjudicator = t->adjudicator;
   return 1;
 }
 
@@ -1040,6 +1080,10 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
       pack_i64(out, st->winner);
     }
   }
+  char adj[ADJUDICATE_TEXT_MAX + 64] = "";
+  if (t->adjudicate_on && adjudicate_format(&t->adjudicate, adj, sizeof adj))
+    return error_set(err, errlen, "tournament: the adjudication is too long to send"), -1;
+  pack_str(out, adj);
   return pack_finish(out, err, errlen);
 }
 
@@ -1056,6 +1100,21 @@ static void release_schedule(runner_schedule *s) {
   free(rp->pl.start_states);
   free(rp);
   s->ctx = NULL;
+}
+
+/* The adjudication pack_schedule wrote last ("" for none), its tables
+ * opened here. 0, or -1 with err (or in->failed: the pack is bad). */
+static int unpack_adjudicate(pack_reader *in, tournament *t, char *err, size_t errlen) {
+  char adj[ADJUDICATE_TEXT_MAX + 64];
+  pack_get_str(in, adj, sizeof adj);
+  if (in->failed) return -1;
+  if (!adj[0]) return 0;
+  t->adjudicate_on = 1;
+  return adjudicate_parse(adj, &t->adjudicate, err, errlen) ||
+                 adjudicate_open(&t->adjudicate, t->variants, t->run.nvariants, &t->adjudicator,
+                                 err, errlen)
+             ? -1
+             : 0;
 }
 
 static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
@@ -1138,7 +1197,10 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
       st->winner = (int)pack_get_int(in, -1, 1);
     }
   }
-  if (in->failed) goto bad;
+  if (unpack_adjudicate(in, t, err, errlen)) {
+    if (in->failed) goto bad;
+    goto out;
+  }
   *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, NULL, next_game,
                          tournament_schedule_kind.name, pack_schedule};
   return 0;

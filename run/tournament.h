@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "stats/sprt.h"
+#include "run/adjudicate.h"
 #include "run/series.h"
 #include "store/settings.h"
 #include "store/store.h"
@@ -54,6 +55,11 @@ typedef struct tournament {
   rating_match sprt_match;               /* A's results so far */
   rating_sprt_result sprt_result;
   int ratings_every;                     /* store the pool's ratings every this many games (0: only at the end) */
+  /* The run's adjudication (setting "adjudicate"; run/adjudicate.h), its
+   * tables opened by tournament_prepare. */
+  int adjudicate_on;
+  adjudicate_rules adjudicate;
+  adjudicator *adjudicator;
 } tournament;
 
 /* What a new tournament is given: its settings (tournament_settings, the
@@ -64,6 +70,7 @@ typedef struct tournament_config {
   const char *players_file; /* or a file of them, a spec a line */
   int kind;                 /* in tournament_kinds: round-robin, gauntlet */
   const char *format, *variants, *openings, *name, *sprt;
+  const char *adjudicate;   /* --adjudicate RULES (run/adjudicate.h), or NULL */
   long long rounds, seed;
 } tournament_config;
 

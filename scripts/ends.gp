@@ -7,10 +7,13 @@
 # Data (ends.dat): "#" comments, one header line of quoted column names,
 # then one line per group (a variant, or a pairing when the run has one
 # variant):
-#   "group" games majority no-move repetition ply-limit forfeit [other]
+#   "group" games majority no-move repetition ply-limit forfeit
+#           [adjudicated-egdb] [adjudicated-draw] [adjudicated-resign] [other]
 # games: the group's games; the next columns: the share of them that ended
-# that way, in % (forfeit: every forfeit-* reason together; other, present
-# only when some game has another end reason: the rest).
+# that way, in % (forfeit: every forfeit-* reason together; each
+# adjudicated-* column, present only when some game of the run was ended by
+# that rule of --adjudicate; other, present only when some game has another
+# end reason: the rest).
 if (!exists("datafile")) datafile = "ends.dat"
 if (!exists("outfile")) outfile = "ends.png"
 if (!exists("width")) width = 800
@@ -40,12 +43,12 @@ set grid xtics lc rgb "#dddddd"
 set border 3
 set style fill solid 0.85 border rgb "white"
 set key at screen 0.5, screen 0.01 center bottom horizontal Left reverse samplen 2 width 1 title ""
-set bmargin 5  # room for the key under the x axis
-# one colour per reason, the same in every run
-array colour[6] = ["#4c72b0", "#55a868", "#dd8452", "#8172b3", "#c44e52", "#7f7f7f"]
+set bmargin (ncols > 8 ? 7 : 5)  # room for the key under the x axis (a third row with adjudications)
+# one colour per column, in the order of the columns
+array colour[9] = ["#4c72b0", "#55a868", "#dd8452", "#8172b3", "#c44e52", "#937860", "#64b5cd", "#da8bc3", "#7f7f7f"]
 # Horizontal stacked bars: reason i spans from the sum of the reasons before
 # it to that sum plus its own share.
 left(i) = (i > 3) ? sum [k=3:i-1] column(k) : 0
 plot for [i=3:ncols] datafile \
        using (left(i) + column(i) / 2):0:(left(i)):(left(i) + column(i)):($0 - 0.35):($0 + 0.35):ytic(sprintf("%s (%d)", strcol(1), column(2))) \
-       with boxxyerror lc rgb colour[(i-3)%6+1] title columnheader(i)
+       with boxxyerror lc rgb colour[(i-3)%9+1] title columnheader(i)

@@ -282,6 +282,13 @@ typedef struct store_pair_count {
 int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *variant,
                       store_pair_count **out, int *n, char *err, size_t errlen);
 
+/* How the games of runs[0..nruns-1] (nruns 0: every run; of variant
+ * `variant` only unless it is NULL) ended: counts[e] games with end reason
+ * e (store/end_counts.c). A reason this oware does not know is an error.
+ * 0, or -1 with err. */
+int store_end_counts(store *s, const int64_t *runs, int nruns, const char *variant,
+                     long long counts[OUTCOME_NENDS], char *err, size_t errlen);
+
 /* Runs, newest first: calls fn for each (for `oware runs`); r is valid
  * during the call only. */
 /* The newest run of kind `kind` whose setting `key` is the text `value`:

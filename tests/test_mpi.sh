@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, tune spsa, texel), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
+# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
 set -u
 oware=$1
 data=$2
@@ -52,6 +52,15 @@ S=(--players "$SP" --sprt elo0=0,elo1=15 --openings random:6 --seed 3 --quiet)
 mpi 3 tournament "${S[@]}" --threads 1 --db "$tmp/s3.db" >/dev/null 2>&1
 n=$(count "$tmp/s.db" 1)
 check "an SPRT run decides after the same $n games on 3 ranks" cmp -s <(games "$tmp/s.db" 1) <(games "$tmp/s3.db" 1)
+
+# --adjudicate travels with the schedule: the same games on 3 ranks (the tables pinned).
+XDG_CACHE_HOME=$tmp/adjcache "$oware" egdb build --seeds 8 --quiet >/dev/null
+A=(--players 'minimax:depth=3,egdb=off,name=m3;mcts:playouts=300,egdb=off,name=mc;greedy' --format games:4
+  --rounds 2 --seed 9 --quiet --adjudicate 'egdb;draw=60,5,4;resign=300,3')
+XDG_CACHE_HOME=$tmp/adjcache "$oware" tournament "${A[@]}" --threads 2 --db "$tmp/a.db" >/dev/null 2>&1
+XDG_CACHE_HOME=$tmp/adjcache mpi 3 tournament "${A[@]}" --threads 1 --db "$tmp/a3.db" >/dev/null 2>&1
+check "adjudicated games (egdb, draw, resign) on 3 ranks: the same" cmp -s <(games "$tmp/a.db" 1) <(games "$tmp/a3.db" 1)
+check "... and some of them adjudicated" grep -q adjudicated <(games "$tmp/a3.db" 1)
 
 # --- tune spsa and texel: the same table rows and weights files. ---
 U=(tune spsa --player minimax:depth=2 --params threat,capture --iterations 5 --pairs 3 --seed 5

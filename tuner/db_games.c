@@ -24,7 +24,7 @@ typedef struct reader {
 static int read_game(void *ctx, const store_game *g) {
   reader *d = ctx;
   if (g->variant_idx < 0 || g->variant_idx >= d->run->nvariants ||
-      strcmp(d->run->variant[g->variant_idx], d->vname) || g->end >= OUTCOME_FORFEIT_TIMEOUT)
+      strcmp(d->run->variant[g->variant_idx], d->vname) || outcome_is_forfeit(g->end))
     return 0;
   board start;
   char e[256];
