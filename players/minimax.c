@@ -11,6 +11,7 @@
 #include "core/thread.h"
 #include "players/book.h"
 #include "players/convert.h"
+#include "players/fight.h"
 #include "players/eval.h"
 #include "players/eval_ending.h"
 #include "players/minimax.h"
@@ -78,6 +79,9 @@ struct mm {
   int game_plies;
   const board *root;
   int root_top;        /* index of the root in keys */
+  uint32_t root_moves; /* the root moves searched (players/fight.h), or all legal ones */
+  int root_some;       /* root_moves leaves some out: the root's score is not stored */
+  int tb_off;          /* the tables are not probed in this search (fight.h) */
   long long limit_all; /* node limit of all threads together (threads > 1) */
   /* shared by the threads during a search */
   atomic_int halt;             /* the helpers (or all, at a node limit) stop */
@@ -244,7 +248,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   }
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
   int tbr;
-  if (ply > 0 && s->tb.db && tablebase_result(&s->tb, b, s->v, &tbr))
+  if (ply > 0 && s->tb.db && !s->tb_off && tablebase_result(&s->tb, b, s->v, &tbr))
     return tbr > 0 ? PLAYER_WIN - 200 - ply : tbr < 0 ? -PLAYER_WIN + 200 + ply : 0;
   if (depth <= 0 || ply >= MAXPLY - 1) {
     /* The horizon: the static evaluation, or (quiescence) the side to move
@@ -264,8 +268,9 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
    * key: a score that a repetition decided is trusted only where the same
    * positions precede (above is 0 otherwise). */
   const uint64_t key = tt_key(s, b) ^ th->above[top];
+  if (ply == 0) legal &= s->root_moves;
   /* Frontier nodes are cheaper to search than to look up. */
-  int tt_move = -1, use_tt = s->tt.e && depth >= 2;
+  int tt_move = -1, use_tt = s->tt.e && depth >= 2 && !(ply == 0 && s->root_some);
   size_t bucket = 0;
   mmtt_hit hit;
   if (use_tt) {
@@ -495,6 +500,13 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);
     return PLAYER_OK;
   }
+  /* Lost or drawn by the tables: the moves that keep the most chances,
+   * told apart by a search with the tables off. */
+  int lost = 0;
+  s->root_moves = s->tb.db && !(lim && lim->infinite) ? fight_moves(&s->tb, g, &lost) : 0;
+  s->tb_off = s->root_moves != 0;
+  if (!s->root_moves) s->root_moves = g->legal;
+  s->root_some = s->root_moves != g->legal;
   int maxdepth = s->depth, movetime = s->movetime_ms;
   long long limit = s->nodes_limit;
   s->infinite = lim && lim->infinite;
@@ -535,7 +547,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     return PLAYER_ERROR;
   }
 
-  int best_move = __builtin_ctz(g->legal), best_score = 0, done_depth = 0;
+  int best_move = __builtin_ctz(s->root_moves), best_score = 0, done_depth = 0;
   int pv[MAXPLY], pvlen = 0;
   for (int d = 1; d <= maxdepth; d++) {
     int sc = search_root(m, d);
@@ -568,8 +580,9 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
       p->on_info(p->info_ctx, &it);
     }
-    /* A proven result will not change with depth. */
-    if ((sc > WIN_BOUND || sc < -WIN_BOUND) && !s->infinite) break;
+    /* A proven result will not change with depth; but a loss found with
+     * the tables off may be put off longer by a deeper search (reductions). */
+    if ((sc > WIN_BOUND || (sc < -WIN_BOUND && !s->tb_off)) && !s->infinite) break;
   }
   helpers_park(s);
   *move = best_move;
