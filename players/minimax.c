@@ -62,6 +62,7 @@ struct mm {
   int lmr; /* late-move reductions on (lmr=1) */
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
   int tt_history; /* tt_history=1: the table's key takes in the positions since the last capture */
+  int tb_bounds;  /* tb_bounds=1: the tables' bounds narrow the window and bound the evaluation */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -247,13 +248,28 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
       e = BOARD_END_PLY_LIMIT;
   }
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
-  int tbr;
-  if (ply > 0 && s->tb.db && !s->tb_off && tablebase_result(&s->tb, b, s->v, &tbr))
-    return tbr > 0 ? PLAYER_WIN - 200 - ply : tbr < 0 ? -PLAYER_WIN + 200 + ply : 0;
+  /* The tables: a decided result is a game end; bounds (a cycle-sensitive
+   * position) bound the evaluation (ev_lo..ev_hi), and a bound of a draw the
+   * window (lo_bound..hi_bound). */
+  int ev_lo = -INF, ev_hi = INF, lo_bound = -INF, hi_bound = INF, lo2, hi2;
+  if (ply > 0 && s->tb.db && !s->tb_off && tablebase_bounds(&s->tb, b, s->v, &lo2, &hi2)) {
+    if (lo2 > 0) return PLAYER_WIN - 200 - ply;
+    if (hi2 < 0) return -PLAYER_WIN + 200 + ply;
+    if (lo2 == 0 && hi2 == 0) return 0;
+    if (s->tb_bounds) {
+      /* The final difference, lo2..hi2 half seeds, at the store's weight a seed. */
+      ev_lo = lo2 * s->w[EVAL_STORE] / 2;
+      ev_hi = hi2 * s->w[EVAL_STORE] / 2;
+      if (lo2 == 0) lo_bound = 0;
+      if (hi2 == 0) hi_bound = 0;
+    }
+  }
   if (depth <= 0 || ply >= MAXPLY - 1) {
     /* The horizon: the static evaluation, or (quiescence) the side to move
      * may stand on it or go on with captures, up to qs plies past depth 0. */
     int stand = evaluate(s, b);
+    if (stand < ev_lo) stand = ev_lo;
+    if (stand > ev_hi) stand = ev_hi;
     if (depth <= -s->qs || ply >= MAXPLY - 1 || stand >= beta) return stand;
     return quiesce(th, b, legal, stand, depth, alpha, beta, ply, top);
   }
@@ -262,6 +278,10 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   int mate = PLAYER_WIN - ply;
   if (alpha < -mate) alpha = -mate;
   if (beta > mate - 1) beta = mate - 1;
+  if (alpha >= beta) return alpha;
+  /* Proven to draw at least (lo2 = 0) or at most (hi2 = 0). */
+  if (alpha < lo_bound) alpha = lo_bound;
+  if (beta > hi_bound) beta = hi_bound;
   if (alpha >= beta) return alpha;
 
   /* With tt_history=1 the history since the last capture is part of the
@@ -362,6 +382,8 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
     }
   }
 
+  if (best < lo_bound) best = lo_bound;
+  if (best > hi_bound) best = hi_bound;
   if (use_tt) {
     int flag = best <= alpha0 ? MMTT_UPPER : best >= beta ? MMTT_LOWER : MMTT_EXACT;
     int sc = best;
@@ -679,6 +701,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->lmr = (int)player_config_int(c, "lmr");
   s->qs = (int)player_config_int(c, "qs");
   s->tt_history = (int)player_config_int(c, "tt_history");
+  s->tb_bounds = (int)player_config_int(c, "tb_bounds");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -752,6 +775,9 @@ static const player_option options[] = {
      "1: the hash table's key takes in the positions since the last capture, so that a score a "
      "repetition decided is never reused after another history (exact; off by default: it lost "
      "an SPRT, docs/STRENGTH.md)"},
+    {"tb_bounds", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "1: where the endgame tables bound a position's value without deciding it (a cycle can "
+     "change it), the bounds narrow the search's window and the evaluation"},
     {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
      "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
      "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "
