@@ -124,6 +124,32 @@ static int end_score(const mm *s, const board *b, board_end why, int ply) {
   return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
 }
 
+/* What the endgame tables say of a node: bounds on its evaluation and on
+ * its score (INF when none). */
+typedef struct tb_window {
+  int ev_lo, ev_hi; /* the final difference they prove, at the store's weight a seed */
+  int lo, hi;       /* 0 where they prove at least (lo) or at most (hi) a draw */
+} tb_window;
+
+/* Probes b for a node at ply: 1 with *score when the tables decide it (a
+ * game end's score); else 0, with the bounds of a cycle-sensitive position
+ * in *tw when tb_bounds is on. */
+static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *tw, int *score) {
+  int lo2, hi2;
+  if (!tablebase_bounds(&s->tb, b, s->v, &lo2, &hi2)) return 0;
+  if (lo2 > 0 || hi2 < 0 || (lo2 == 0 && hi2 == 0)) {
+    *score = lo2 > 0 ? PLAYER_WIN - 200 - ply : hi2 < 0 ? -PLAYER_WIN + 200 + ply : 0;
+    return 1;
+  }
+  if (s->tb_bounds) {
+    tw->ev_lo = lo2 * s->w[EVAL_STORE] / 2;
+    tw->ev_hi = hi2 * s->w[EVAL_STORE] / 2;
+    if (lo2 == 0) tw->lo = 0;
+    if (hi2 == 0) tw->hi = 0;
+  }
+  return 0;
+}
+
 static int evaluate(mm *s, const board *b) {
   int f[EVAL_N];
   eval_compute(b, s->v, f);
@@ -248,28 +274,15 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
       e = BOARD_END_PLY_LIMIT;
   }
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
-  /* The tables: a decided result is a game end; bounds (a cycle-sensitive
-   * position) bound the evaluation (ev_lo..ev_hi), and a bound of a draw the
-   * window (lo_bound..hi_bound). */
-  int ev_lo = -INF, ev_hi = INF, lo_bound = -INF, hi_bound = INF, lo2, hi2;
-  if (ply > 0 && s->tb.db && !s->tb_off && tablebase_bounds(&s->tb, b, s->v, &lo2, &hi2)) {
-    if (lo2 > 0) return PLAYER_WIN - 200 - ply;
-    if (hi2 < 0) return -PLAYER_WIN + 200 + ply;
-    if (lo2 == 0 && hi2 == 0) return 0;
-    if (s->tb_bounds) {
-      /* The final difference, lo2..hi2 half seeds, at the store's weight a seed. */
-      ev_lo = lo2 * s->w[EVAL_STORE] / 2;
-      ev_hi = hi2 * s->w[EVAL_STORE] / 2;
-      if (lo2 == 0) lo_bound = 0;
-      if (hi2 == 0) hi_bound = 0;
-    }
-  }
+  tb_window tw = {-INF, INF, -INF, INF};
+  int tb_score;
+  if (ply > 0 && s->tb.db && !s->tb_off && tables_probe(s, b, ply, &tw, &tb_score)) return tb_score;
   if (depth <= 0 || ply >= MAXPLY - 1) {
     /* The horizon: the static evaluation, or (quiescence) the side to move
      * may stand on it or go on with captures, up to qs plies past depth 0. */
     int stand = evaluate(s, b);
-    if (stand < ev_lo) stand = ev_lo;
-    if (stand > ev_hi) stand = ev_hi;
+    if (stand < tw.ev_lo) stand = tw.ev_lo;
+    if (stand > tw.ev_hi) stand = tw.ev_hi;
     if (depth <= -s->qs || ply >= MAXPLY - 1 || stand >= beta) return stand;
     return quiesce(th, b, legal, stand, depth, alpha, beta, ply, top);
   }
@@ -280,8 +293,8 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (beta > mate - 1) beta = mate - 1;
   if (alpha >= beta) return alpha;
   /* Proven to draw at least (lo2 = 0) or at most (hi2 = 0). */
-  if (alpha < lo_bound) alpha = lo_bound;
-  if (beta > hi_bound) beta = hi_bound;
+  if (alpha < tw.lo) alpha = tw.lo;
+  if (beta > tw.hi) beta = tw.hi;
   if (alpha >= beta) return alpha;
 
   /* With tt_history=1 the history since the last capture is part of the
@@ -382,8 +395,8 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
     }
   }
 
-  if (best < lo_bound) best = lo_bound;
-  if (best > hi_bound) best = hi_bound;
+  if (best < tw.lo) best = tw.lo;
+  if (best > tw.hi) best = tw.hi;
   if (use_tt) {
     int flag = best <= alpha0 ? MMTT_UPPER : best >= beta ? MMTT_LOWER : MMTT_EXACT;
     int sc = best;
