@@ -11,6 +11,7 @@
 #include "core/thread.h"
 #include "players/book.h"
 #include "players/convert.h"
+#include "players/fight.h"
 #include "players/eval.h"
 #include "players/eval_ending.h"
 #include "players/minimax.h"
@@ -61,6 +62,7 @@ struct mm {
   int lmr; /* late-move reductions on (lmr=1) */
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
   int tt_history; /* tt_history=1: the table's key takes in the positions since the last capture */
+  int tb_bounds;  /* tb_bounds=1: the tables' bounds narrow the window and bound the evaluation */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -78,6 +80,9 @@ struct mm {
   int game_plies;
   const board *root;
   int root_top;        /* index of the root in keys */
+  uint32_t root_moves; /* the root moves searched (players/fight.h), or all legal ones */
+  int root_some;       /* root_moves leaves some out: the root's score is not stored */
+  int tb_off;          /* the tables are not probed in this search (fight.h) */
   long long limit_all; /* node limit of all threads together (threads > 1) */
   /* shared by the threads during a search */
   atomic_int halt;             /* the helpers (or all, at a node limit) stop */
@@ -117,6 +122,32 @@ static int end_score(const mm *s, const board *b, board_end why, int ply) {
   board_final(b, s->v, why, score2);
   int d = score2[b->side] - score2[1 - b->side];
   return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
+}
+
+/* What the endgame tables say of a node: bounds on its evaluation and on
+ * its score (INF when none). */
+typedef struct tb_window {
+  int ev_lo, ev_hi; /* the final difference they prove, at the store's weight a seed */
+  int lo, hi;       /* 0 where they prove at least (lo) or at most (hi) a draw */
+} tb_window;
+
+/* Probes b for a node at ply: 1 with *score when the tables decide it (a
+ * game end's score); else 0, with the bounds of a cycle-sensitive position
+ * in *tw when tb_bounds is on. */
+static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *tw, int *score) {
+  int lo2, hi2;
+  if (!tablebase_bounds(&s->tb, b, s->v, &lo2, &hi2)) return 0;
+  if (lo2 > 0 || hi2 < 0 || (lo2 == 0 && hi2 == 0)) {
+    *score = lo2 > 0 ? PLAYER_WIN - 200 - ply : hi2 < 0 ? -PLAYER_WIN + 200 + ply : 0;
+    return 1;
+  }
+  if (s->tb_bounds) {
+    tw->ev_lo = lo2 * s->w[EVAL_STORE] / 2;
+    tw->ev_hi = hi2 * s->w[EVAL_STORE] / 2;
+    if (lo2 == 0) tw->lo = 0;
+    if (hi2 == 0) tw->hi = 0;
+  }
+  return 0;
 }
 
 static int evaluate(mm *s, const board *b) {
@@ -243,13 +274,15 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
       e = BOARD_END_PLY_LIMIT;
   }
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
-  int tbr;
-  if (ply > 0 && s->tb.db && tablebase_result(&s->tb, b, s->v, &tbr))
-    return tbr > 0 ? PLAYER_WIN - 200 - ply : tbr < 0 ? -PLAYER_WIN + 200 + ply : 0;
+  tb_window tw = {-INF, INF, -INF, INF};
+  int tb_score;
+  if (ply > 0 && s->tb.db && !s->tb_off && tables_probe(s, b, ply, &tw, &tb_score)) return tb_score;
   if (depth <= 0 || ply >= MAXPLY - 1) {
     /* The horizon: the static evaluation, or (quiescence) the side to move
      * may stand on it or go on with captures, up to qs plies past depth 0. */
     int stand = evaluate(s, b);
+    if (stand < tw.ev_lo) stand = tw.ev_lo;
+    if (stand > tw.ev_hi) stand = tw.ev_hi;
     if (depth <= -s->qs || ply >= MAXPLY - 1 || stand >= beta) return stand;
     return quiesce(th, b, legal, stand, depth, alpha, beta, ply, top);
   }
@@ -259,13 +292,18 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (alpha < -mate) alpha = -mate;
   if (beta > mate - 1) beta = mate - 1;
   if (alpha >= beta) return alpha;
+  /* Proven to draw at least (lo2 = 0) or at most (hi2 = 0). */
+  if (alpha < tw.lo) alpha = tw.lo;
+  if (beta > tw.hi) beta = tw.hi;
+  if (alpha >= beta) return alpha;
 
   /* With tt_history=1 the history since the last capture is part of the
    * key: a score that a repetition decided is trusted only where the same
    * positions precede (above is 0 otherwise). */
   const uint64_t key = tt_key(s, b) ^ th->above[top];
+  if (ply == 0) legal &= s->root_moves;
   /* Frontier nodes are cheaper to search than to look up. */
-  int tt_move = -1, use_tt = s->tt.e && depth >= 2;
+  int tt_move = -1, use_tt = s->tt.e && depth >= 2 && !(ply == 0 && s->root_some);
   size_t bucket = 0;
   mmtt_hit hit;
   if (use_tt) {
@@ -357,6 +395,8 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
     }
   }
 
+  if (best < tw.lo) best = tw.lo;
+  if (best > tw.hi) best = tw.hi;
   if (use_tt) {
     int flag = best <= alpha0 ? MMTT_UPPER : best >= beta ? MMTT_LOWER : MMTT_EXACT;
     int sc = best;
@@ -495,6 +535,13 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);
     return PLAYER_OK;
   }
+  /* Lost or drawn by the tables: the moves that keep the most chances,
+   * told apart by a search with the tables off. */
+  int lost = 0;
+  s->root_moves = s->tb.db && !(lim && lim->infinite) ? fight_moves(&s->tb, g, &lost) : 0;
+  s->tb_off = s->root_moves != 0;
+  if (!s->root_moves) s->root_moves = g->legal;
+  s->root_some = s->root_moves != g->legal;
   int maxdepth = s->depth, movetime = s->movetime_ms;
   long long limit = s->nodes_limit;
   s->infinite = lim && lim->infinite;
@@ -535,7 +582,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     return PLAYER_ERROR;
   }
 
-  int best_move = __builtin_ctz(g->legal), best_score = 0, done_depth = 0;
+  int best_move = __builtin_ctz(s->root_moves), best_score = 0, done_depth = 0;
   int pv[MAXPLY], pvlen = 0;
   for (int d = 1; d <= maxdepth; d++) {
     int sc = search_root(m, d);
@@ -568,8 +615,9 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
       p->on_info(p->info_ctx, &it);
     }
-    /* A proven result will not change with depth. */
-    if ((sc > WIN_BOUND || sc < -WIN_BOUND) && !s->infinite) break;
+    /* A proven result will not change with depth; but a loss found with
+     * the tables off may be put off longer by a deeper search (reductions). */
+    if ((sc > WIN_BOUND || (sc < -WIN_BOUND && !s->tb_off)) && !s->infinite) break;
   }
   helpers_park(s);
   *move = best_move;
@@ -667,6 +715,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->lmr = (int)player_config_int(c, "lmr");
   s->qs = (int)player_config_int(c, "qs");
   s->tt_history = (int)player_config_int(c, "tt_history");
+  s->tb_bounds = (int)player_config_int(c, "tb_bounds");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -740,6 +789,9 @@ static const player_option options[] = {
      "1: the hash table's key takes in the positions since the last capture, so that a score a "
      "repetition decided is never reused after another history (exact; off by default: it lost "
      "an SPRT, docs/STRENGTH.md)"},
+    {"tb_bounds", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "1: where the endgame tables bound a position's value without deciding it (a cycle can "
+     "change it), the bounds narrow the search's window and the evaluation"},
     {"ending", PLAYER_OPT_TEXT, "on", 0, 0, NULL,
      "the evaluation's corrections in endings, fitted on the endgame tables: on (the built-in "
      "table, fitted on abapa's; in variants of 6 houses of 4 seeds), off, or a file written by "

@@ -186,19 +186,24 @@ int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen)
   return 0;
 }
 
-int tablebase_result(const tablebase *t, const board *b, const variant *v, int *result) {
+int tablebase_bounds(const tablebase *t, const board *b, const variant *v, int *lo2, int *hi2) {
   egdb_value x;
   if (!t->db || !tablebase_covers(t, b, v) || egdb_probe(t->db, b, &x)) return 0;
   const int me = b->store[b->side], you = b->store[1 - b->side];
   /* Final difference in half seeds: the stores plus the board seeds each ends with. */
   const int stores2 = 2 * (me - you);
-  int lo, hi;
   if (x.split2 >= 0 && v->cycle == VARIANT_CYCLE_SPLIT) {
-    lo = hi = stores2 + 2 * x.split2 - 2 * x.n;
+    *lo2 = *hi2 = stores2 + 2 * x.split2 - 2 * x.n;
   } else {
-    lo = stores2 + 4 * x.lower - 2 * x.n;
-    hi = stores2 + 4 * x.upper - 2 * x.n;
+    *lo2 = stores2 + 4 * x.lower - 2 * x.n;
+    *hi2 = stores2 + 4 * x.upper - 2 * x.n;
   }
+  return 1;
+}
+
+int tablebase_result(const tablebase *t, const board *b, const variant *v, int *result) {
+  int lo, hi;
+  if (!tablebase_bounds(t, b, v, &lo, &hi)) return 0;
   if (lo > 0) *result = 1;
   else if (hi < 0) *result = -1;
   else if (lo == 0 && hi == 0) *result = 0;

@@ -60,6 +60,14 @@ int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen)
  * else returns 0. */
 int tablebase_result(const tablebase *t, const board *b, const variant *v, int *result);
 
+/* The bounds the tables prove on the final difference (the side to move's
+ * seeds minus the opponent's, in half seeds, the stores counted) of b's
+ * position when they cover it: *lo2 whatever the repetition rule makes of
+ * endless play, *hi2 likewise (equal for cycle=split variants with the
+ * split table). Returns 1, or 0 when not covered. tablebase_result is
+ * their sign when they agree on it. */
+int tablebase_bounds(const tablebase *t, const board *b, const variant *v, int *lo2, int *hi2);
+
 void tablebase_free(tablebase *t);
 
 /* The pin of the default folder's tables for the nv variants into buf

@@ -5,6 +5,8 @@
 # from the moment its `go` line is written to the moment `bestmove` is read
 # (bash's $EPOCHREALTIME, no process per reading), and prints the moves, the
 # mean, the smallest and the largest time in ms. Exit 1 when the engine fails.
+# With MOVETIME_EACH=FILE, each move also goes into FILE as a line
+# "PLY MOVES_BEFORE_IT MOVE MICROSECONDS" (MOVES_BEFORE_IT "-" at the start).
 set -euo pipefail
 oware=$1 ms=${2:-100} max=${3:-400} spec=${4:-minimax}
 coproc ENG { "$oware" uci --player "$spec"; }
@@ -28,6 +30,7 @@ while [ "$n" -lt "$max" ]; do
   mv=${line#bestmove }
   [ "$mv" = 0000 ] && break
   us=$((t1 - t0)); sum=$((sum + us)); n=$((n + 1))
+  [ -n "${MOVETIME_EACH:-}" ] && printf '%d %s %s %d\n' "$n" "${moves:--}" "$mv" "$us" >>"$MOVETIME_EACH"
   [ "$us" -lt "$lo" ] && lo=$us
   [ "$us" -gt "$hi" ] && hi=$us
   moves="$moves$mv"

@@ -14,6 +14,7 @@
 #include "core/notation.h"
 #include "core/rng.h"
 #include "egdb/egdb.h"
+#include "players/fight.h"
 #include "players/player.h"
 #include "players/tablebase.h"
 #include "tests/fixture.h"
@@ -219,6 +220,194 @@ static void test_wins_converted(void **state) {
   }
 }
 
+/* The reference of test_fights_on, written apart from players/fight.c:
+ * +1, 0, -1 for the side to move at b (v abapa-like: cycle own) when the game
+ * is over there or both bounds of the tables agree on the sign; 2 else. */
+/* The final difference for the side to move at b (not over), half seeds,
+ * that the tables prove: lo (endless play none for the mover) .. hi (all). */
+static void ref_bounds(const egdb *db, const board *b, int *lo, int *hi) {
+  egdb_value x;
+  assert_int_equal(egdb_probe(db, b, &x), 0);
+  int me = b->store[b->side], you = b->store[1 - b->side];
+  *lo = 2 * (me - you) + 4 * x.lower - 2 * x.n;
+  *hi = 2 * (me - you) + 4 * x.upper - 2 * x.n;
+}
+
+static int ref_result(const egdb *db, const variant *v, const board *b) {
+  uint32_t legal;
+  board_end e = board_status(b, v, &legal);
+  int s2[2];
+  if (e != BOARD_END_NONE) {
+    board_final(b, v, e, s2);
+  } else {
+    int lo, hi;
+    ref_bounds(db, b, &lo, &hi);
+    if (lo > 0) return 1;
+    if (hi < 0) return -1;
+    return lo == 0 && hi == 0 ? 0 : 2;
+  }
+  int d = s2[b->side] - s2[1 - b->side];
+  return (d > 0) - (d < 0);
+}
+
+/* The moves the reference keeps at g's start (no history): 0 when the
+ * position is not lost or drawn or a move is undecided or better. */
+static uint32_t ref_fight(const egdb *db, const game *g) {
+  const variant *v = &g->v;
+  int root = ref_result(db, v, &g->pos), best = -1;
+  if (root != 0 && root != -1) return 0;
+  uint32_t keep = 0;
+  for (int m = 0; m < v->pits; m++) {
+    if (!(g->legal >> m & 1u)) continue;
+    board c = g->pos;
+    board_play(&c, v, m);
+    int r = -ref_result(db, v, &c);
+    if (r == -2 || r > root) return 0;
+    if (r < root) continue;
+    int count = 0; /* lost: the replies that keep the win; drawn: those that lose */
+    uint32_t legal;
+    if (board_status(&c, v, &legal) == BOARD_END_NONE)
+      for (int q = 0; q < v->pits; q++) {
+        if (!(legal >> q & 1u)) continue;
+        board d = c;
+        board_play(&d, v, q);
+        count += ref_result(db, v, &d) == (root ? -1 : 1);
+      }
+    int score = root ? -count : count;
+    if (score > best || !keep) {
+      best = score;
+      keep = 0;
+    }
+    if (score == best) keep |= 1u << m;
+  }
+  return keep;
+}
+
+/* Lost and drawn positions: fight_moves keeps the moves the reference
+ * keeps; minimax with the tables searches them on to its depth (it used to
+ * stop at depth 1, every move scoring the same table loss) and plays one. */
+static void test_fights_on(void **state) {
+  (void)state;
+  const char *vs[] = {"abapa", "auale"};
+  for (int k = 0; k < 2; k++) {
+    variant v;
+    char err[512], spec[512];
+    player *p = make_player(vs[k], "minimax:depth=5,egdb=%s", &v, spec, sizeof spec);
+    tablebase tb;
+    egdb *db;
+    assert_int_equal(tablebase_init(&tb, tmpdir, err, sizeof err), 0);
+    assert_int_equal(tablebase_new_game(&tb, &v, err, sizeof err), 0);
+    assert_int_equal(egdb_open(tmpdir, &v, -1, EGDB_VERIFY, &db, err, sizeof err), 0);
+    rng r;
+    rng_seed(&r, 2212);
+    int seen[2] = {0, 0}, narrowed = 0;
+    for (int tries = 0; tries < 20000 && seen[0] + seen[1] < (quick() ? 60 : 300); tries++) {
+      board start;
+      random_position(&v, 3 + (int)rng_below(&r, N_SEEDS - 2), (int)rng_below(&r, 2), &r, &start);
+      game g;
+      assert_int_equal(game_init(&g, &v, &start), 0);
+      int lost = -1;
+      uint32_t want = g.end == BOARD_END_NONE ? ref_fight(db, &g) : 0;
+      uint32_t got = g.end == BOARD_END_NONE ? fight_moves(&tb, &g, &lost) : 0;
+      if (got != want) {
+        char pos[NOTATION_POSITION_MAX];
+        notation_format_position(&start, &v, NULL, pos, sizeof pos);
+        fail_msg("%s %s: fight_moves %#x, the reference %#x", vs[k], pos, got, want);
+      }
+      if (want && __builtin_popcount(g.legal) > 1) {
+        seen[lost]++;
+        narrowed += want != g.legal;
+        int m;
+        player_info info;
+        if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+        assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+        assert_true(want >> m & 1u);
+        assert_int_equal(info.depth, 5);
+      }
+      game_free(&g);
+    }
+    printf("%s: %d lost and %d drawn positions, %d with fewer moves kept\n", vs[k], seen[1],
+           seen[0], narrowed);
+    assert_true(seen[0] > 0 && seen[1] > 0 && narrowed > 0);
+    egdb_close(db);
+    tablebase_free(&tb);
+    player_free(p);
+  }
+}
+
+/* Where the tables bound a position without deciding it, minimax keeps
+ * its evaluation within the bounds: at depth 1 (no quiescence) the root's
+ * score lies between the best of its moves' lowest and highest values that
+ * the children's bounds allow (a decided child counts as its game end).
+ * With tb_bounds=0 it does not (the test's own check). */
+static int bounds_kept(const char *spec_fmt, const egdb *db, int positions) {
+  variant v;
+  char err[512], spec[512];
+  player *p = make_player("abapa", spec_fmt, &v, spec, sizeof spec);
+  const int w = 109; /* the store's default weight: centiseeds a seed */
+  rng r;
+  rng_seed(&r, 2213);
+  int outside = 0, tried = 0;
+  while (tried < positions) {
+    board start;
+    random_position(&v, 6 + (int)rng_below(&r, N_SEEDS - 5), (int)rng_below(&r, 2), &r, &start);
+    game g;
+    assert_int_equal(game_init(&g, &v, &start), 0);
+    int lo = -PLAYER_WIN - 1, hi = -PLAYER_WIN - 1, sensitive = 0;
+    for (int m = 0; m < v.pits && g.end == BOARD_END_NONE; m++) {
+      if (!(g.legal >> m & 1u)) continue;
+      board c = g.pos;
+      board_play(&c, &v, m);
+      int res = ref_result(db, &v, &c), clo, chi;
+      if (res == 2) {
+        int l2, h2;
+        ref_bounds(db, &c, &l2, &h2);
+        clo = -h2 * w / 2; /* from the mover's side */
+        chi = -l2 * w / 2;
+        sensitive = 1;
+      } else {
+        uint32_t l;
+        int end = board_status(&c, &v, &l) != BOARD_END_NONE; /* a game end, else the tables' */
+        int win = end ? PLAYER_WIN - 1 : PLAYER_WIN - 201;
+        clo = chi = res > 0 ? -win : res < 0 ? win : 0;
+      }
+      if (clo > lo) lo = clo;
+      if (chi > hi) hi = chi;
+    }
+    /* A root the tables decide is played otherwise (convert.h, fight.h). */
+    if (g.end != BOARD_END_NONE || !sensitive || ref_result(db, &v, &g.pos) != 2) {
+      game_free(&g);
+      continue;
+    }
+    tried++;
+    int m;
+    player_info info;
+    if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+    outside += info.score < lo || info.score > hi;
+    game_free(&g);
+  }
+  player_free(p);
+  return outside;
+}
+
+static void test_bounds_in_search(void **state) {
+  (void)state;
+  variant v;
+  char err[512];
+  egdb *db;
+  assert_int_equal(variant_parse("abapa", &v, err, sizeof err), 0);
+  assert_int_equal(egdb_open(tmpdir, &v, -1, EGDB_VERIFY, &db, err, sizeof err), 0);
+  int n = quick() ? 100 : 400;
+  int on = bounds_kept("minimax:depth=1,qs=0,book=off,egdb=%s", db, n);
+  int off = bounds_kept("minimax:depth=1,qs=0,book=off,tb_bounds=0,egdb=%s", db, n);
+  printf("cycle-sensitive positions: the root's score outside the bounds %d of %d times with "
+         "tb_bounds=1, %d with tb_bounds=0\n", on, n, off);
+  assert_int_equal(on, 0);
+  assert_true(off > 0);
+  egdb_close(db);
+}
+
 /* A folder without the tables is an error for perfect and egdb=DIR, and
  * nothing for egdb=off. */
 static void test_missing(void **state) {
@@ -285,7 +474,8 @@ int main(void) {
       cmocka_unit_test(test_perfect_abapa), cmocka_unit_test(test_perfect_awari),
       cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
       cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
-      cmocka_unit_test(test_wins_converted),
+      cmocka_unit_test(test_wins_converted), cmocka_unit_test(test_fights_on),
+      cmocka_unit_test(test_bounds_in_search),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

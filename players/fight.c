@@ -1,0 +1,77 @@
+/* fight.c: the moves to search in a position the tables decide as a loss or a draw (fight.h). */
+#include "players/fight.h"
+
+/* +1, 0, -1: the result for the side to move at b when the game is over
+ * there or the tables decide it; 2 when neither. */
+static int result_of(const tablebase *tb, const board *b, const variant *v) {
+  uint32_t legal;
+  board_end e = board_status(b, v, &legal);
+  if (e != BOARD_END_NONE) {
+    int s2[2];
+    board_final(b, v, e, s2);
+    int d = s2[b->side] - s2[1 - b->side];
+    return (d > 0) - (d < 0);
+  }
+  int r;
+  return tablebase_result(tb, b, v, &r) ? r : 2;
+}
+
+/* The result for the side to move at c, the position after a move of g's
+ * mover that took `taken`: a repetition of the game's positions since the
+ * last capture ends the game there. */
+static int child_result(const tablebase *tb, const game *g, const board *c, int taken) {
+  const variant *v = &g->v;
+  if (v->repetition && !taken) {
+    int n = 1;
+    for (int i = 0; i < g->hist_len; i++) n += g->hist[i] == c->key;
+    if (n >= v->repetition) {
+      int s2[2];
+      board_final(c, v, BOARD_END_REPETITION, s2);
+      int d = s2[c->side] - s2[1 - c->side];
+      return (d > 0) - (d < 0);
+    }
+  }
+  return result_of(tb, c, v);
+}
+
+/* The opponent's replies at c (its move) after which the mover's result
+ * is `mine`. */
+static int replies_giving(const tablebase *tb, const board *c, const variant *v, int mine) {
+  uint32_t legal;
+  if (board_status(c, v, &legal) != BOARD_END_NONE) return 0;
+  int n = 0;
+  for (uint32_t l = legal; l; l &= l - 1) {
+    board d = *c;
+    board_play(&d, v, __builtin_ctz(l));
+    n += result_of(tb, &d, v) == mine;
+  }
+  return n;
+}
+
+uint32_t fight_moves(const tablebase *tb, const game *g, int *lost) {
+  const variant *v = &g->v;
+  int root = result_of(tb, &g->pos, v);
+  if (root != -1 && root != 0) return 0;
+  *lost = root == -1;
+  /* A move's result for the mover, then its count of replies: lost, the
+   * replies that keep the opponent's win (fewest best); drawn, those that
+   * lose for it (most best). */
+  uint32_t keep = 0;
+  int best = -1;
+  for (uint32_t l = g->legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l);
+    board c = g->pos;
+    int taken = board_play(&c, v, m);
+    int r = child_result(tb, g, &c, taken);
+    if (r == 2 || -r > root) return 0; /* undecided, or better by a repetition: the search's */
+    if (-r < root) continue;
+    int n = replies_giving(tb, &c, v, root == -1 ? -1 : 1);
+    int score = root == -1 ? VARIANT_MAX_PITS - n : n;
+    if (score > best) {
+      best = score;
+      keep = 0;
+    }
+    if (score == best) keep |= 1u << m;
+  }
+  return keep;
+}
