@@ -50,28 +50,34 @@ static int replies_giving(const tablebase *tb, const board *c, const variant *v,
 
 uint32_t fight_moves(const tablebase *tb, const game *g, int *lost) {
   const variant *v = &g->v;
-  int root = result_of(tb, &g->pos, v);
-  if (root != -1 && root != 0) return 0;
-  *lost = root == -1;
-  /* A move's result for the mover, then its count of replies: lost, the
+  /* Each move's result for the mover: all decided, none a win. */
+  int res[VARIANT_MAX_PITS], best = -1;
+  board child[VARIANT_MAX_PITS];
+  for (uint32_t l = g->legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l);
+    child[m] = g->pos;
+    int taken = board_play(&child[m], v, m);
+    int r = child_result(tb, g, &child[m], taken);
+    if (r == 2 || r == -1) return 0; /* undecided, or a win: the search's, or convert.h's */
+    res[m] = -r;
+    if (res[m] > best) best = res[m];
+  }
+  *lost = best == -1;
+  /* Among the moves of the best result, the count of replies: lost, the
    * replies that keep the opponent's win (fewest best); drawn, those that
    * lose for it (most best). */
   uint32_t keep = 0;
-  int best = -1;
+  int top = -1;
   for (uint32_t l = g->legal; l; l &= l - 1) {
     int m = __builtin_ctz(l);
-    board c = g->pos;
-    int taken = board_play(&c, v, m);
-    int r = child_result(tb, g, &c, taken);
-    if (r == 2 || -r > root) return 0; /* undecided, or better by a repetition: the search's */
-    if (-r < root) continue;
-    int n = replies_giving(tb, &c, v, root == -1 ? -1 : 1);
-    int score = root == -1 ? VARIANT_MAX_PITS - n : n;
-    if (score > best) {
-      best = score;
+    if (res[m] != best) continue;
+    int n = replies_giving(tb, &child[m], v, best == -1 ? -1 : 1);
+    int score = best == -1 ? VARIANT_MAX_PITS - n : n;
+    if (score > top) {
+      top = score;
       keep = 0;
     }
-    if (score == best) keep |= 1u << m;
+    if (score == top) keep |= 1u << m;
   }
   return keep;
 }

@@ -8,14 +8,15 @@
 #include "players/tablebase.h"
 
 /*
- * A position the tables decide as a loss or a draw (whatever the
- * repetition rule) gives a search nothing to tell its moves apart: every
- * move scores the same table result. An opponent whose tables stop lower
- * can still go wrong, so the choice is made for it:
- *  - lost: the moves after which the opponent has the fewest replies that
- *    keep its win (the others are its chances to go wrong);
- *  - drawn: the moves that keep the draw and after which the opponent has
- *    the most replies that lose.
+ * Where the tables (or the rules) decide every move and none wins, a search
+ * has nothing to tell the moves apart: each scores its table result. An
+ * opponent whose tables stop lower can still go wrong, so the choice is
+ * made for it:
+ *  - lost (every move loses): the moves after which the opponent has the
+ *    fewest replies that keep its win (the others are its chances to go
+ *    wrong);
+ *  - drawn (the best moves draw): those moves, after which the opponent
+ *    has the most replies that lose.
  * A move that ends the game (by the rules, or by repetition with the
  * game's positions since the last capture) counts by how it ends. The
  * replies are judged by the tables alone (their repetitions are not
@@ -23,12 +24,10 @@
  * decides: the loss seen latest, or the position that looks best.
  */
 
-/* The root moves to search at g's position: 0 when the tables (tb, open
- * for g's variant) do not decide it as a loss or a draw for the side to
- * move, or do not decide every move, or a move ends the game better by
- * repetition (the search sees that); else the mask (bit = house) of the
- * moves chosen as above, never empty. *lost is set to 1 for a lost
- * position, 0 for a drawn one. */
+/* The root moves to search at g's position: 0 when a move is not decided
+ * (by the tables, open for g's variant, or by an end) or one wins; else the
+ * mask (bit = house) of the moves chosen as above, never empty. *lost is
+ * set to 1 when every move loses, 0 when the best draw. */
 uint32_t fight_moves(const tablebase *tb, const game *g, int *lost);
 
 #endif

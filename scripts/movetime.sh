@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # movetime.sh: how long `oware uci` really thinks under `go movetime MS`, seen from the GUI's side.
-# Usage: movetime.sh OWARE [MS] [MAX_PLIES] [PLAYER_SPEC]
-# Plays one self-play game through one `oware uci` process, timing each move
+# Usage: movetime.sh OWARE [MS] [MAX_PLIES] [PLAYER_SPEC] [START_POSITION]
+# Plays one self-play game (from the start, or START_POSITION) through one `oware uci` process, timing each move
 # from the moment its `go` line is written to the moment `bestmove` is read
 # (bash's $EPOCHREALTIME, no process per reading), and prints the moves, the
 # mean, the smallest and the largest time in ms. Exit 1 when the engine fails.
 # With MOVETIME_EACH=FILE, each move also goes into FILE as a line
-# "PLY MOVES_BEFORE_IT MOVE MICROSECONDS" (MOVES_BEFORE_IT "-" at the start).
+# "PLY MOVES_BEFORE_IT MOVE MICROSECONDS DEPTH" (MOVES_BEFORE_IT "-" at the
+# start; DEPTH the last depth the engine's info lines gave for the move).
 set -euo pipefail
-oware=$1 ms=${2:-100} max=${3:-400} spec=${4:-minimax}
+oware=$1 ms=${2:-100} max=${3:-400} spec=${4:-minimax} start=${5:-}
 coproc ENG { "$oware" uci --player "$spec"; }
 trap 'kill "${ENG_PID:-}" 2>/dev/null || true' EXIT
 say() { printf '%s\n' "$1" >&"${ENG[1]}"; }
-wait_for() { # wait_for REGEX: reads lines until one matches; it is left in $line
-  while IFS= read -r -t 30 line <&"${ENG[0]}"; do [[ $line =~ $1 ]] && return 0; done
+wait_for() { # wait_for REGEX: reads lines until one matches; it is left in $line, the last depth an info line gave in $depth
+  while IFS= read -r -t 30 line <&"${ENG[0]}"; do
+    [[ $line =~ ^info\ depth\ ([0-9]+) ]] && depth=${BASH_REMATCH[1]}
+    [[ $line =~ $1 ]] && return 0
+  done
   echo "movetime.sh: no '$1' from the engine" >&2; exit 1
 }
 say uci; wait_for '^uciok'
@@ -21,16 +25,17 @@ say isready; wait_for '^readyok'
 say ucinewgame
 moves="" n=0 sum=0 lo=999999999 hi=0
 while [ "$n" -lt "$max" ]; do
-  say "position startpos moves $moves"
+  if [ -n "$start" ]; then say "position fen $start moves $moves"; else say "position startpos moves $moves"; fi
   say isready; wait_for '^readyok'
   t0=${EPOCHREALTIME/./}
+  depth=-
   say "go movetime $ms"
   wait_for '^bestmove '
   t1=${EPOCHREALTIME/./}
   mv=${line#bestmove }
   [ "$mv" = 0000 ] && break
   us=$((t1 - t0)); sum=$((sum + us)); n=$((n + 1))
-  [ -n "${MOVETIME_EACH:-}" ] && printf '%d %s %s %d\n' "$n" "${moves:--}" "$mv" "$us" >>"$MOVETIME_EACH"
+  [ -n "${MOVETIME_EACH:-}" ] && printf '%d %s %s %d %s\n' "$n" "${moves:--}" "$mv" "$us" "$depth" >>"$MOVETIME_EACH"
   [ "$us" -lt "$lo" ] && lo=$us
   [ "$us" -gt "$hi" ] && hi=$us
   moves="$moves$mv"

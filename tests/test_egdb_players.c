@@ -250,20 +250,25 @@ static int ref_result(const egdb *db, const variant *v, const board *b) {
   return (d > 0) - (d < 0);
 }
 
-/* The moves the reference keeps at g's start (no history): 0 when the
- * position is not lost or drawn or a move is undecided or better. */
+/* The moves the reference keeps at g's start (no history): 0 when a move
+ * is undecided or wins. */
 static uint32_t ref_fight(const egdb *db, const game *g) {
   const variant *v = &g->v;
-  int root = ref_result(db, v, &g->pos), best = -1;
-  if (root != 0 && root != -1) return 0;
-  uint32_t keep = 0;
+  int res[VARIANT_MAX_PITS], root = -1, best = -VARIANT_MAX_PITS - 1;
   for (int m = 0; m < v->pits; m++) {
     if (!(g->legal >> m & 1u)) continue;
     board c = g->pos;
     board_play(&c, v, m);
-    int r = -ref_result(db, v, &c);
-    if (r == -2 || r > root) return 0;
-    if (r < root) continue;
+    int r = ref_result(db, v, &c);
+    if (r == 2 || r == -1) return 0;
+    res[m] = -r;
+    if (res[m] > root) root = res[m];
+  }
+  uint32_t keep = 0;
+  for (int m = 0; m < v->pits; m++) {
+    if (!(g->legal >> m & 1u) || res[m] != root) continue;
+    board c = g->pos;
+    board_play(&c, v, m);
     int count = 0; /* lost: the replies that keep the win; drawn: those that lose */
     uint32_t legal;
     if (board_status(&c, v, &legal) == BOARD_END_NONE)
@@ -274,7 +279,7 @@ static uint32_t ref_fight(const egdb *db, const game *g) {
         count += ref_result(db, v, &d) == (root ? -1 : 1);
       }
     int score = root ? -count : count;
-    if (score > best || !keep) {
+    if (score > best) {
       best = score;
       keep = 0;
     }
@@ -283,9 +288,11 @@ static uint32_t ref_fight(const egdb *db, const game *g) {
   return keep;
 }
 
-/* Lost and drawn positions: fight_moves keeps the moves the reference
- * keeps; minimax with the tables searches them on to its depth (it used to
- * stop at depth 1, every move scoring the same table loss) and plays one. */
+/* Positions whose every move the tables decide, none a win (lost, drawn,
+ * or cycle-sensitive with decided moves): fight_moves keeps the moves the
+ * reference keeps; minimax with the tables searches them on to its depth
+ * (it used to stop at depth 1, every move scoring the same table result)
+ * and plays one. */
 static void test_fights_on(void **state) {
   (void)state;
   const char *vs[] = {"abapa", "auale"};
