@@ -6,7 +6,8 @@
 /* The one table of end names (index 0 is BOARD_END_NONE: no end). */
 static const char *const end_names[OUTCOME_NENDS] = {
     "playing",         "majority",      "no-move",          "repetition",    "ply-limit",
-    "forfeit-timeout", "forfeit-illegal", "forfeit-crash", "forfeit-protocol", "forfeit-error"};
+    "forfeit-timeout", "forfeit-illegal", "forfeit-crash", "forfeit-protocol", "forfeit-error",
+    "forfeit-time"};
 
 const char *outcome_end_name(outcome_end e) {
   return (unsigned)e < OUTCOME_NENDS ? end_names[e] : "?";

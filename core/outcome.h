@@ -14,11 +14,13 @@ typedef enum {
   OUTCOME_FORFEIT_ILLEGAL,
   OUTCOME_FORFEIT_CRASH,
   OUTCOME_FORFEIT_PROTOCOL,
-  OUTCOME_FORFEIT_ERROR
+  OUTCOME_FORFEIT_ERROR,
+  OUTCOME_FORFEIT_TIME /* a move past the mover's game clock plus the margin (tc=) */
 } outcome_end;
-#define OUTCOME_NENDS (OUTCOME_FORFEIT_ERROR + 1)
+#define OUTCOME_NENDS (OUTCOME_FORFEIT_TIME + 1)
 
-/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …
+/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …,
+ * "forfeit-time"
  * (the one table of end names; "?" out of range). */
 const char *outcome_end_name(outcome_end e);
 /* The end named (a real end: not "playing"): 0, or -1 when unknown. */
