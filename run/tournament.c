@@ -666,6 +666,12 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   snprintf(s->detail, sizeof s->detail, "%s", r->mr.detail);
   s->seed = r->game.seed;
   s->seconds = r->mr.seconds;
+  if (r->records && !(s->records = move_record_text(r->records, r->plies))) {
+    pl->nbatch--;
+    free(moves);
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
 
   pl->stored++;
   pl->fresh++;
@@ -702,7 +708,10 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
 }
 
 static void free_batch(play *pl) {
-  for (int i = 0; i < pl->nbatch; i++) free((char *)pl->batch[i].moves);
+  for (int i = 0; i < pl->nbatch; i++) {
+    free((char *)pl->batch[i].moves);
+    free((char *)pl->batch[i].records);
+  }
   pl->nbatch = 0;
   pl->ndone = 0;
 }
