@@ -131,7 +131,7 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
   snprintf(result, sizeof result, "%s-%s", s0, s1);
   int forfeit = r->end >= OUTCOME_FORFEIT_TIMEOUT;
   notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
-                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL};
+                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL, NULL};
   if (notation_ogn_write(m->out, g, &meta)) {
     cli_error(m->cmd, "cannot write '%s': %s", m->ogn, strerror(errno));
     return m->failed = 1;

@@ -20,6 +20,25 @@ char *move_record_text(const move_record *m, int n) {
   return t;
 }
 
+/* A score at or beyond this (PLAYER_WIN - 1000 of players/player.h) is a
+ * game end seen that many plies short of 1000000. */
+#define MOVE_RECORD_WIN 1000000
+#define MOVE_RECORD_WIN_BOUND (MOVE_RECORD_WIN - 1000)
+
+void move_record_comment(const move_record *m, char *buf, size_t len) {
+  char t[32];
+  snprintf(t, sizeof t, "%lld.%02llds", m->ms / 1000, m->ms % 1000 / 10);
+  if (m->depth <= 0) {
+    snprintf(buf, len, "{%s}", t);
+    return;
+  }
+  int s = m->score, a = s < 0 ? -s : s;
+  if (a >= MOVE_RECORD_WIN_BOUND)
+    snprintf(buf, len, "{%cM%d/%d %s}", s < 0 ? '-' : '+', MOVE_RECORD_WIN - a, m->depth, t);
+  else
+    snprintf(buf, len, "{%c%d.%02d/%d %s}", s < 0 ? '-' : '+', a / 100, a % 100, m->depth, t);
+}
+
 /* One item "MS/SCORE/DEPTH" at *pp into *m; *pp past it. 0, or -1. */
 static int read_item(const char **pp, move_record *m) {
   const char *p = *pp;

@@ -213,13 +213,16 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(result, sizeof result, "%s-%s", s0, s1);
   variant v;
   game gm;
-  if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) return 1;
+  move_record *rec;
+  if (store_game_records(g, &rec, e->err, sizeof e->err) < 0) return 1;
+  if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) return free(rec), 1;
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, outcome_end_name(g->end)};
+                        r->player_name[g->north_idx], result, outcome_end_name(g->end), rec};
   int bad = notation_ogn_write(e->f, &gm, &meta);
   game_free(&gm);
+  free(rec);
   if (bad) {
     error_set(e->err, sizeof e->err, "cannot write series %d game %d: %s", g->series_no,
              g->game_no, strerror(errno));
