@@ -506,7 +506,8 @@ static const char *const chart_alt[PLOT_NKINDS] = {
     "Score % of each player (rows) against each opponent (columns)",
     "Histogram of game lengths in plies",
     "Share of games by end reason",
-    "Evaluation weights against the tuning iteration, and the Elo of validation checkpoints"};
+    "Evaluation weights against the tuning iteration, and the Elo of validation checkpoints",
+    "Each player's mean time per move against its move number in the game"};
 
 static void write_charts(out *o, const plot_run *r, const plot_result *res, const char *dir,
                          const plot_options *opt) {
@@ -676,8 +677,9 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   /* Charts: those of games for a run with games, the tuning chart for a run
    * with tuning iterations. */
   if (r->games && analyse_load(db, run_id, &acc, err, errlen) < 0) goto done;
-  unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)PLOT_TUNING : 0u) |
-                   (r->ntuning ? (unsigned)PLOT_TUNING : 0u);
+  unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)(PLOT_TUNING | PLOT_TIME) : 0u) |
+                   (r->ntuning ? (unsigned)PLOT_TUNING : 0u) |
+                   (r->time_games ? (unsigned)PLOT_TIME : 0u);
   plot_result res;
   memset(&res, 0, sizeof res);
   if (kinds && plot_charts_run(r, kinds, outdir, opt, &res, log, err, errlen) < 0) goto done;

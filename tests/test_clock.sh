@@ -56,6 +56,15 @@ check "rate --pgn reads the commented PGN as the database" cmp -s <(body "$tmp/d
 "$oware" rate --ogn "$tmp/c.ogn" >"$tmp/ogn.txt" 2>&1
 check "rate --ogn reads the commented OGN as the database" cmp -s <(body "$tmp/db.txt") <(body "$tmp/ogn.txt")
 
+# --- The time per move charted, in the report too. ---
+"$oware" chart --run 1 --db "$db" --kind time --out "$tmp/ch" >/dev/null 2>"$tmp/ch.err"
+check "chart --kind time exits 0" test $? = 0
+check "time.png is an 800x500 PNG" test "$(png_size "$tmp/ch/time.png")" = 800x500
+check "time.dat: a column per player" grep -q '^"move" "minimax:tc=1+0.01" "uci"$' "$tmp/ch/time.dat"
+check "time.dat: each player's mean time on move 1" grep -qE '^1 [0-9.]+ [0-9.]+$' "$tmp/ch/time.dat"
+"$oware" report --run 1 --db "$db" --out "$tmp/rep" >/dev/null 2>&1
+check "the report shows the time per move" grep -q '<img src="time.png"' "$tmp/rep/index.html"
+
 # --- A slow engine loses on time under the run's --tc. ---
 slow="engine:cmd=sh,arg=$data/engines/fake_engine.sh,arg=slow,name=slow"
 "$oware" tournament --db "$db" --rounds 1 --quiet --tc 0.5 --tc-margin 100 \
