@@ -478,7 +478,8 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   else if (!limit && !movetime) limit = MCTS_DEFAULT_PLAYOUTS;
   if (!limit || limit > MCTS_MAX_ITERATIONS) limit = MCTS_MAX_ITERATIONS;
   clock_watch cw = {{0, 0}, 0, 0, 0};
-  if (!infinite && own && time_budget_applies(lim)) {
+  if (!infinite && own && time_budget_applies(lim) && !player_config_isset(&p->config, "playouts") &&
+      !player_config_isset(&p->config, "movetime")) {
     /* A clock: the playouts its budget allows, never past its hard limit. */
     cw.b = time_budget_of(lim, g);
     limit = MCTS_MAX_ITERATIONS;

@@ -472,6 +472,13 @@ static void play_at_once(player *p, double t0, int depth, int score, int m, int 
   *move = m;
 }
 
+/* Whether p's spec sets a limit of its own (depth=, nodes=, movetime=): on
+ * a clock it then searches by it, and the clock only judges its time. */
+static int own_limit(const player *p) {
+  return player_config_isset(&p->config, "depth") || player_config_isset(&p->config, "nodes") ||
+         player_config_isset(&p->config, "movetime");
+}
+
 /* What the clock's time management remembers between iterations. */
 typedef struct clock_watch {
   int move, score; /* the last iteration's best move and score (move -1: none yet) */
@@ -529,7 +536,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     maxdepth = lim->depth ? lim->depth : MAXPLY - 2;
     limit = lim->nodes;
     movetime = lim->movetime_ms;
-  } else if (time_budget_applies(lim)) {
+  } else if (time_budget_applies(lim) && !own_limit(p)) {
     /* A clock: as deep as its budget allows, never past its hard limit. */
     maxdepth = MAXPLY - 2;
     limit = 0;

@@ -13,7 +13,9 @@ typedef struct time_budget {
 } time_budget;
 
 /* Whether lim hands a clock to the player (lim->clock, and no per-move
- * limit set beside it). */
+ * limit set beside it). A player whose spec sets a per-move limit of its
+ * own (movetime=, depth=, ...) searches by that instead: the clock then
+ * only judges its time (a per-move split under the same clock). */
 int time_budget_applies(const player_limits *lim);
 
 /* The budget of the move in g under the clock of lim: the time left
