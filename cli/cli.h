@@ -35,6 +35,10 @@ int cli_long(const char *cmd, const char *opt, const char *text, long long lo, l
 struct player_config;
 void cli_warn_threads(const char *cmd, const struct player_config *cfg);
 
+/* Warns on stderr that players on game clocks (tc=) play games that depend
+ * on timing and the machine, which the seed does not reproduce. */
+void cli_warn_clocks(const char *cmd);
+
 /* Parses a variant string, printing the parser's message on error. */
 int cli_variant(const char *cmd, const char *text, variant *v);
 

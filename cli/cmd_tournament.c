@@ -185,10 +185,7 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
       player_config_free(&cfg);
     }
   }
-  if (tournament_has_clock(t))
-    fprintf(stderr, "oware %s: warning: players play on game clocks (tc=): their moves depend on "
-                    "timing and on the machine, so the same seed will not give the same games\n",
-            cmd);
+  if (tournament_has_clock(t)) cli_warn_clocks(cmd);
   int rc = cli_store_new_run(cmd, a->db, r, db);
   if (rc) return rc;
   if (store_run_lock(*db, r->id, err, sizeof err))

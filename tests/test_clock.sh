@@ -82,6 +82,13 @@ check "the run's clock is stored with its settings" \
 check "with a margin of 1000 ms the same engine is in time" \
   test "$(sqlite3 "$db" "select count(*) from games where run_id = 3 and end_reason = 'forfeit-time'")" = 0
 
+# --- oware match takes --tc too. ---
+"$oware" match --south random --north "$slow" --tc 0.5 --games 2 >"$tmp/out" 2>"$tmp/err"
+check "match --tc: the slow engine loses both games on time" test "$(grep -c "forfeit-time, [01] plies: slow took" "$tmp/out")" = 2
+check "match --tc warns" grep -q "oware match: warning: players play on game clocks" "$tmp/err"
+"$oware" match --south random --north greedy --tc 0.5+x >"$tmp/out" 2>"$tmp/err"
+check "match --tc 0.5+x: exit 2 naming the increment" bash -c "test $? = 2 && grep -q \"tc '0.5+x': the increment 'x'\" '$tmp/err'"
+
 # --- Resume: a stopped run on clocks says its next games are new ones. ---
 "$oware" tournament --db "$db" --rounds 20 --quiet --tc 0.3+0.003 --players "minimax;greedy" \
   >/dev/null 2>&1 &
