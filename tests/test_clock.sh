@@ -9,8 +9,9 @@ check_tmp
 body() { tail -n +2 "$1"; }
 db=$tmp/c.db
 
-# --- Minimax and an engine (oware uci) on 1+0.01 clocks. ---
-"$oware" tournament --db "$db" --rounds 1 --quiet \
+# --- Minimax and an engine (oware uci) on 1+0.01 clocks (a margin of 500 ms: on a loaded machine a
+# thread can wait that long for the CPU, docs/STRENGTH.md). ---
+"$oware" tournament --db "$db" --rounds 1 --quiet --tc-margin 500 \
   --players "minimax:tc=1+0.01;engine:cmd=$oware,arg=uci,tc=1+0.01,name=uci" >"$tmp/out" 2>"$tmp/err"
 check "a tournament on clocks exits 0" test $? = 0
 check "it warns that clocks make games depend on timing" grep -q "warning: players play on game clocks" "$tmp/err"
@@ -30,7 +31,7 @@ for line in sys.stdin:
         mine = recs[side::2]
         used = sum(r[0] for r in mine)
         left = 1000 + 10 * len(mine) - used  # the clock: base + increments - time used
-        if left < -100:
+        if left < -500:
             print("side %d used %d ms of %d" % (side, used, 1000 + 10 * len(mine))); ok = False
         if any(r[2] <= 0 for r in mine):
             print("side %d: a move without a depth" % side); ok = False
