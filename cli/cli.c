@@ -44,6 +44,12 @@ void cli_warn_threads(const char *cmd, const player_config *cfg) {
     }
 }
 
+void cli_warn_clocks(const char *cmd) {
+  fprintf(stderr, "oware %s: warning: players play on game clocks (tc=): their moves depend on "
+                  "timing and on the machine, so the same seed will not give the same games\n",
+          cmd);
+}
+
 int cli_long(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
              long long *out) {
   char *end;

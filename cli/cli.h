@@ -39,6 +39,10 @@ void cli_warn_threads(const char *cmd, const struct player_config *cfg);
  * (the benchmarks). */
 double cli_cpu_seconds(void);
 
+/* Warns on stderr that players on game clocks (tc=) play games that depend
+ * on timing and the machine, which the seed does not reproduce. */
+void cli_warn_clocks(const char *cmd);
+
 /* Parses a variant string, printing the parser's message on error. */
 int cli_variant(const char *cmd, const char *text, variant *v);
 

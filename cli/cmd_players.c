@@ -11,6 +11,7 @@
 #include "cli/output.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "core/time_control.h"
 #include "players/eval.h"
 #include "players/level.h"
 #include "players/player.h"
@@ -99,7 +100,9 @@ static const char match_usage[] =
     "usage: oware match --south SPEC --north SPEC [options]\n"
     "Plays N games one after the other, colours alternating (the --south player\n"
     "is South in odd games), prints each result and the total. Game k's seed is\n"
-    "derived from --seed and k, so a match replays exactly.\n";
+    "derived from --seed and k, so a match replays exactly (not so on game\n"
+    "clocks, tc= or --tc: a warning says so; a move more than --tc-margin ms past\n"
+    "its clock loses the game, forfeit-time).\n";
 
 /* What each game of `oware match` is printed with. */
 typedef struct match_out {
@@ -131,7 +134,7 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
   snprintf(result, sizeof result, "%s-%s", s0, s1);
   int forfeit = r->end >= OUTCOME_FORFEIT_TIMEOUT;
   notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
-                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL};
+                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL, NULL};
   if (notation_ogn_write(m->out, g, &meta)) {
     cli_error(m->cmd, "cannot write '%s': %s", m->ogn, strerror(errno));
     return m->failed = 1;
@@ -140,8 +143,8 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
 }
 
 int cli_match(int argc, char **argv) {
-  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL;
-  long long games, seed;
+  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL, *tc = NULL;
+  long long games, seed, margin;
   int quiet = 0, nargs, prc;
   cli_option opts[] = {
       CLI_O_TEXT("south", &spec[0], "SPEC", NULL, "the first player (South in odd games)"),
@@ -150,6 +153,10 @@ int cli_match(int argc, char **argv) {
       CLI_O_INT("games", &games, 1, 100000000, "N", "2", "games to play"),
       CLI_O_INT("seed", &seed, 0, (long long)(~0ULL >> 1), "S", "1", "the match's seed"),
       CLI_O_TEXT("ogn", &ogn, "FILE", NULL, "write the games in OGN"),
+      CLI_O_TEXT("tc", &tc, "BASE+INC|MOVES/BASE[+INC]", NULL,
+                 "game clock of a player whose spec sets no tc= (seconds: 10+0.1, 40/60)"),
+      CLI_O_INT("tc-margin", &margin, 0, 3600000, "MS", "100",
+                "ms a move may come past its clock before it loses on time"),
       CLI_O_FLAG("quiet", &quiet, "print the total only"),
       CLI_END,
   };
@@ -160,6 +167,9 @@ int cli_match(int argc, char **argv) {
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (ogn && cli_check_output(cmd, "--ogn", ogn)) return CLI_EXIT_USAGE;
   char err[512];
+  time_control clock = {0, 0, 0};
+  if (tc && time_control_parse(tc, &clock, err, sizeof err))
+    return cli_error(cmd, "--tc: %s", err);
   player *pl[2] = {NULL, NULL};
   for (int k = 0; k < 2; k++) {
     pl[k] = player_create(spec[k], err, sizeof err);
@@ -169,7 +179,10 @@ int cli_match(int argc, char **argv) {
       return CLI_EXIT_USAGE;
     }
     cli_warn_threads(cmd, &pl[k]->config);
+    if (!time_control_on(&pl[k]->config.tc)) pl[k]->config.tc = clock;
+    pl[k]->config.tc_margin_ms = (int)margin;
   }
+  if (time_control_on(&pl[0]->config.tc) || time_control_on(&pl[1]->config.tc)) cli_warn_clocks(cmd);
   FILE *out = NULL;
   outfile of = {0}; /* the OGN file is written whole at the end, or not at all */
   if (ogn) {

@@ -27,9 +27,10 @@ static const char chart_usage[] =
     "  length   histogram of game lengths in plies, per variant or pairing\n"
     "  ends     end reasons (majority, no-move, repetition, ply-limit, forfeit)\n"
     "  tuning   weights against the iteration and the Elo of validation checkpoints\n"
+    "  time     each player's mean time per move against its move number\n"
     "  all      every kind\n"
-    "A kind with nothing to draw (a run without stored ratings or tuning\n"
-    "iterations) is skipped with a message. When gnuplot is not installed, the\n"
+    "A kind with nothing to draw (a run without stored ratings, tuning\n"
+    "iterations or move records) is skipped with a message. When gnuplot is not installed, the\n"
     "data files are written and the images skipped, with one message.\n";
 
 static const char chart_after[] =

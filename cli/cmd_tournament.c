@@ -42,7 +42,12 @@ static const char tournament_usage[] =
     "exactly the games an uninterrupted run would have played. Game seeds come\n"
     "from --seed and each game's place in the schedule, so the same command gives\n"
     "the same games with any number of --threads (not so with a player whose own\n"
-    "search is multi-threaded, minimax:threads=N > 1: a warning says so).\n"
+    "search is multi-threaded, minimax:threads=N > 1, or who plays on a game clock,\n"
+    "tc=BASE+INC or --tc: a warning says so, and a --resume of such a run plays\n"
+    "new games from where it stopped).\n"
+    "--tc 10+0.1 or 40/60[+INC] (seconds) gives every player whose spec sets no\n"
+    "tc= a game clock kept by the harness; a move that comes more than --tc-margin\n"
+    "ms past its clock loses the game (forfeit-time).\n"
     "Player names are their specs unless the spec sets name=.\n"
     "--sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05][,model=normalized|logistic]: two\n"
     "players play game pairs until fishtest's generalized SPRT (pentanomial)\n"
@@ -156,6 +161,10 @@ static int resume_run(const char *cmd, const tournament_args *a, tournament *t, 
     return tournament_print_standings(*db, t->run.id, stdout, err, sizeof err) ? CLI_EXIT_FAIL : 0;
   }
   *locked = 1;
+  if (tournament_has_clock(t))
+    fprintf(stderr, "oware %s: note: run %lld plays on game clocks (tc=): the games from here on "
+                    "are new ones, not those an uninterrupted run would have played\n",
+            cmd, (long long)t->run.id);
   return 0;
 }
 
@@ -184,6 +193,7 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
       player_config_free(&cfg);
     }
   }
+  if (tournament_has_clock(t)) cli_warn_clocks(cmd);
   int rc = cli_store_new_run(cmd, a->db, r, db);
   if (rc) return rc;
   if (store_run_lock(*db, r->id, err, sizeof err))
@@ -367,7 +377,10 @@ static int export_game(void *ctx, const store_game *g) {
   /* OGN: the game is replayed from its opening, which checks the moves. */
   variant v;
   game gm;
+  move_record *rec;
+  if (store_game_records(g, &rec, e->err, sizeof e->err) < 0) return e->failed = 1;
   if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) {
+    free(rec);
     e->failed = 1;
     return 1;
   }
@@ -375,13 +388,14 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, outcome_end_name(g->end)};
+                        r->player_name[g->north_idx], result, outcome_end_name(g->end), rec};
   if (notation_ogn_write(e->out, &gm, &meta)) {
     snprintf(e->err, sizeof e->err, "cannot write the game of series %d game %d to %s: %s",
              g->series_no, g->game_no, e->out_name, strerror(errno));
     e->failed = 1;
   }
   game_free(&gm);
+  free(rec);
   return e->failed;
 }
 

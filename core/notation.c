@@ -453,15 +453,23 @@ int notation_ogn_write(FILE *f, const game *g, const notation_meta *meta) {
   if (fputc('\n', f) == EOF) return -1;
   int col = 0;
   for (int i = 0; i < g->plies; i++) {
-    if (col >= 78) {
+    char tok[MOVE_RECORD_COMMENT_MAX + 4];
+    tok[0] = notation_move_letter(&g->v, g->moves[i]);
+    tok[1] = '\0';
+    if (meta->records) {
+      tok[1] = ' ';
+      move_record_comment(&meta->records[i], tok + 2, sizeof tok - 2);
+    }
+    int n = (int)strlen(tok);
+    if (col && col + n >= 79) {
       if (fputc('\n', f) == EOF) return -1;
       col = 0;
     } else if (col) {
       if (fputc(' ', f) == EOF) return -1;
       col++;
     }
-    if (fputc(notation_move_letter(&g->v, g->moves[i]), f) == EOF) return -1;
-    col++;
+    if (fputs(tok, f) == EOF) return -1;
+    col += n;
   }
   if (fprintf(f, "%s%s\n\n", col ? " " : "", result) < 0) return -1;
   return 0;

@@ -7,6 +7,7 @@
 
 #include "core/board.h"
 #include "core/game.h"
+#include "core/move_record.h"
 #include "core/variant.h"
 
 /* Longest position string: 16 houses and 2 stores of up to 5 chars + side. */
@@ -78,6 +79,9 @@ typedef struct notation_meta {
   /* When not NULL, these replace the Result and Termination the game gives
    * (a forfeit ends a game that the rules have not ended). */
   const char *result, *termination;
+  /* When not NULL, each move's record (g->plies of them), written after
+   * the move as a comment (move_record_comment). */
+  const move_record *records;
 } notation_meta;
 
 /* Writes game g as OGN. Returns 0, or -1 on a write error. */

@@ -7,7 +7,7 @@
 static const char *const end_names[OUTCOME_NENDS] = {
     "playing",         "majority",      "no-move",          "repetition",    "ply-limit",
     "forfeit-timeout", "forfeit-illegal", "forfeit-crash", "forfeit-protocol", "forfeit-error",
-    "adjudicated-egdb", "adjudicated-draw", "adjudicated-resign"};
+    "forfeit-time", "adjudicated-egdb", "adjudicated-draw", "adjudicated-resign"};
 
 const char *outcome_end_name(outcome_end e) {
   return (unsigned)e < OUTCOME_NENDS ? end_names[e] : "?";

@@ -15,6 +15,7 @@ typedef enum {
   OUTCOME_FORFEIT_CRASH,
   OUTCOME_FORFEIT_PROTOCOL,
   OUTCOME_FORFEIT_ERROR,
+  OUTCOME_FORFEIT_TIME, /* a move past the mover's game clock plus the margin (tc=) */
   /* Ended early by the run's adjudication (run/adjudicate.h): the endgame
    * tables' value, both players' scores near zero, one player's score
    * hopeless. */
@@ -24,7 +25,8 @@ typedef enum {
 } outcome_end;
 #define OUTCOME_NENDS (OUTCOME_ADJUDICATED_RESIGN + 1)
 
-/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …
+/* "majority", …, "forfeit-timeout", "forfeit-illegal", "forfeit-crash", …,
+ * "forfeit-time", "adjudicated-egdb", "adjudicated-draw", "adjudicated-resign"
  * (the one table of end names; "?" out of range). */
 const char *outcome_end_name(outcome_end e);
 /* The end named (a real end: not "playing"): 0, or -1 when unknown. */

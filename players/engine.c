@@ -20,6 +20,7 @@
 #include "core/notation.h"
 #include "players/engine.h"
 #include "players/player.h"
+#include "players/time_budget.h"
 
 extern char **environ;
 
@@ -41,13 +42,15 @@ extern char **environ;
  * and the engine is killed, to be started again at the next new_game.
  * choose: `position startpos|fen POS [moves FdEe…]`, then `go` with the
  * move's limits (player_limits, when any is set, replace the spec's
- * depth=/nodes=/movetime=; with none at all, movetime 1000), then lines
- * are read until `bestmove X`:
+ * depth=/nodes=/movetime=; with none at all, movetime 1000; a game clock
+ * of the harness (tc=) without a per-move limit in the spec is sent as `go
+ * wtime W btime B winc WI binc BI [movestogo N]`, South's time as wtime),
+ * then lines are read until `bestmove X`:
  *   - X a legal move's letter                     -> PLAYER_OK
  *   - X a house letter that is not legal, or 0000 -> PLAYER_ILLEGAL
  *   - X missing or not a house letter             -> PLAYER_PROTOCOL
- *   - no bestmove by the deadline (movetime + margin=, or timeout= for a
- *     depth/nodes search): `stop` is sent and the engine gets grace= ms to
+ *   - no bestmove by the deadline (movetime + margin=, the clock's time
+ *     left + margin=, or timeout= for a depth/nodes search): `stop` is sent and the engine gets grace= ms to
  *     answer (else it is killed); the move is PLAYER_PROTOCOL when the
  *     engine sent lines that are not protocol (garbage), else
  *     PLAYER_TIMEOUT. Garbage alone is not an error: a bestmove in time
@@ -653,10 +656,16 @@ static player_status send_move_line(eng *e, const char *line, char *err, size_t 
 typedef struct go_limits {
   int depth, movetime, infinite;
   long long nodes;
+  const player_limits *clock; /* a clock of the harness, sent as wtime/btime (NULL: none) */
+  int side;                   /* the mover's side, for wtime (South) and btime */
 } go_limits;
 
-static go_limits move_limits(const eng *e, const player_limits *lim) {
-  go_limits l = {e->depth, e->movetime, 0, e->nodes};
+static go_limits move_limits(const eng *e, const game *g, const player_limits *lim) {
+  go_limits l = {e->depth, e->movetime, 0, e->nodes, NULL, g->pos.side};
+  if (time_budget_applies(lim) && !e->movetime && !e->depth && !e->nodes) {
+    l.clock = lim;
+    return l;
+  }
   if (lim && (lim->depth || lim->nodes || lim->playouts || lim->movetime_ms || lim->infinite)) {
     l.depth = lim->depth;
     l.nodes = lim->nodes ? lim->nodes : lim->playouts;
@@ -667,10 +676,24 @@ static go_limits move_limits(const eng *e, const player_limits *lim) {
   return l;
 }
 
+/* The go line of a clock: wtime is South's, btime North's (ms, at least 0). */
+static void clock_go(const go_limits *l, char *go, size_t len) {
+  const player_limits *c = l->clock;
+  long long t[2], inc[2];
+  t[l->side] = c->time_ms > 0 ? c->time_ms : 0;
+  t[1 - l->side] = c->opp_time_ms > 0 ? c->opp_time_ms : 0;
+  inc[l->side] = c->inc_ms;
+  inc[1 - l->side] = c->opp_inc_ms;
+  size_t n = (size_t)snprintf(go, len, "go wtime %lld btime %lld winc %lld binc %lld", t[0], t[1],
+                              inc[0], inc[1]);
+  if (c->movestogo > 0 && n < len) snprintf(go + n, len - n, " movestogo %d", c->movestogo);
+}
+
 /* Sends the position of g, then the `go` line of l. */
 static player_status send_search(eng *e, const game *g, const go_limits *l, char *err, size_t errlen) {
   char go[160];
-  if (l->infinite) snprintf(go, sizeof go, "go infinite");
+  if (l->clock) clock_go(l, go, sizeof go);
+  else if (l->infinite) snprintf(go, sizeof go, "go infinite");
   else {
     size_t n = (size_t)snprintf(go, sizeof go, "go");
     if (l->depth) n += (size_t)snprintf(go + n, sizeof go - n, " depth %d", l->depth);
@@ -798,11 +821,14 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
         e->label);
     return PLAYER_CRASH;
   }
-  go_limits l = move_limits(e, lim);
+  go_limits l = move_limits(e, g, lim);
   player_status st = send_search(e, g, &l, err, errlen);
   if (st != PLAYER_OK) return st;
   waiting w = {.t0 = now_ms()};
-  w.limit_ms = l.infinite ? -1 : l.movetime ? (long long)l.movetime + e->margin : e->timeout;
+  if (l.clock) /* the harness forfeits it on time; the wait only must end */
+    w.limit_ms = (l.clock->time_ms > 0 ? l.clock->time_ms : 0) + e->margin;
+  else
+    w.limit_ms = l.infinite ? -1 : l.movetime ? (long long)l.movetime + e->margin : e->timeout;
   w.deadline = w.limit_ms < 0 ? -1 : w.t0 + w.limit_ms;
   if (!wait_bestmove(p, g, &w, move, info, &st, err, errlen)) st = no_bestmove(e, &w, err, errlen);
   return st;

@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "players/player.h"
 #include "players/tablebase.h"
+#include "players/time_budget.h"
 
 /* Design.
  *
@@ -439,6 +440,23 @@ static int prepare(mcts *s, const game *g) {
   return 0;
 }
 
+/* The time management of a clock: the budget and the root's best child at
+ * the last look (changes: how often it changed lately, halved at each look). */
+typedef struct clock_watch {
+  time_budget b;
+  int changes, looks;
+  uint32_t best;
+} clock_watch;
+
+/* Whether to stop after `used` seconds: past the budget's aim, scaled up
+ * while the best child keeps changing (time_budget_scaled). */
+static int clock_enough(const mcts *s, clock_watch *w, double used) {
+  uint32_t b = best_child(s, 1);
+  w->changes = w->changes / 2 + (w->looks++ && b != w->best ? 2 : 0);
+  w->best = b;
+  return used * 1000.0 > time_budget_scaled(&w->b, w->changes, 0);
+}
+
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mcts *s = p->data;
@@ -460,6 +478,14 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (infinite) limit = movetime = 0;
   else if (!limit && !movetime) limit = MCTS_DEFAULT_PLAYOUTS;
   if (!limit || limit > MCTS_MAX_ITERATIONS) limit = MCTS_MAX_ITERATIONS;
+  clock_watch cw = {{0, 0}, 0, 0, 0};
+  if (!infinite && own && time_budget_applies(lim) && !player_config_isset(&p->config, "playouts") &&
+      !player_config_isset(&p->config, "movetime")) {
+    /* A clock: the playouts its budget allows, never past its hard limit. */
+    cw.b = time_budget_of(lim, g);
+    limit = MCTS_MAX_ITERATIONS;
+    movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
+  }
   const double deadline = movetime ? t0 + movetime / 1000.0 : 0;
   double next_info = t0 + 1.0;
 
@@ -472,6 +498,8 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       if (deadline > 0 || p->on_info) {
         double t = clock_now();
         if (deadline > 0 && t >= deadline) break;
+        if (cw.b.hard_ms > 0 && done % (16 * MCTS_CHECK_EVERY) == 0 && clock_enough(s, &cw, t - t0))
+          break;
         if (p->on_info && t >= next_info) {
           player_info it;
           memset(&it, 0, sizeof it);

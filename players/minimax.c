@@ -15,6 +15,7 @@
 #include "players/eval.h"
 #include "players/eval_ending.h"
 #include "players/minimax.h"
+#include "players/time_budget.h"
 #include "players/minimax_tt.h"
 #include "players/player.h"
 #include "players/tablebase.h"
@@ -511,6 +512,33 @@ static void play_at_once(player *p, double t0, int depth, int score, int m, int 
   *move = m;
 }
 
+/* Whether p's spec sets a limit of its own (depth=, nodes=, movetime=): on
+ * a clock it then searches by it, and the clock only judges its time. */
+static int own_limit(const player *p) {
+  return player_config_isset(&p->config, "depth") || player_config_isset(&p->config, "nodes") ||
+         player_config_isset(&p->config, "movetime");
+}
+
+/* What the clock's time management remembers between iterations. */
+typedef struct clock_watch {
+  int move, score; /* the last iteration's best move and score (move -1: none yet) */
+  int changes;     /* changes of the best move, halved at each iteration: recent ones weigh */
+} clock_watch;
+
+/* After iteration d under a clock: whether to stop. The aim grows while the
+ * best move changes or its score drops (time_budget_scaled); an iteration
+ * costs a few times the last, so a new one is not begun past 0.45 of the
+ * aim (it could not finish). */
+static int clock_enough(const time_budget *b, clock_watch *w, int d, int move, int score, double t0) {
+  int drop = w->move >= 0 ? w->score - score : 0;
+  w->changes = w->changes / 2 + (w->move >= 0 && move != w->move ? 2 : 0);
+  w->move = move;
+  w->score = score;
+  if (d < 2) return 0;
+  double used = (clock_now() - t0) * 1000.0;
+  return used > 0.45 * time_budget_scaled(b, w->changes, drop);
+}
+
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
@@ -544,6 +572,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   s->root_some = s->root_moves != g->legal;
   int maxdepth = s->depth, movetime = s->movetime_ms;
   long long limit = s->nodes_limit;
+  time_budget clock_budget = {0, 0};
   s->infinite = lim && lim->infinite;
   if (s->infinite) {
     maxdepth = MAXPLY - 2;
@@ -554,6 +583,13 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     maxdepth = lim->depth ? lim->depth : MAXPLY - 2;
     limit = lim->nodes;
     movetime = lim->movetime_ms;
+  } else if (time_budget_applies(lim) && !own_limit(p)) {
+    /* A clock: as deep as its budget allows, never past its hard limit. */
+    maxdepth = MAXPLY - 2;
+    limit = 0;
+    clock_budget = time_budget_of(lim, g);
+    movetime = (int)clock_budget.hard_ms;
+    if (movetime < 1) movetime = 1;
   } else if ((s->movetime_ms || s->nodes_limit) && !player_config_isset(&p->config, "depth")) {
     /* A time or node limit without an explicit depth searches as deep as it can. */
     maxdepth = MAXPLY - 2;
@@ -584,6 +620,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
 
   int best_move = __builtin_ctz(s->root_moves), best_score = 0, done_depth = 0;
   int pv[MAXPLY], pvlen = 0;
+  clock_watch tm = {-1, 0, 0};
   for (int d = 1; d <= maxdepth; d++) {
     int sc = search_root(m, d);
     if (m->aborted) {
@@ -618,6 +655,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     /* A proven result will not change with depth; but a loss found with
      * the tables off may be put off longer by a deeper search (reductions). */
     if ((sc > WIN_BOUND || (sc < -WIN_BOUND && !s->tb_off)) && !s->infinite) break;
+    if (clock_budget.hard_ms > 0 && clock_enough(&clock_budget, &tm, d, best_move, sc, t0)) break;
   }
   helpers_park(s);
   *move = best_move;

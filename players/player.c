@@ -185,6 +185,15 @@ static int read_seed(const char *val, size_t vlen, player_config *cfg, char *err
   return -1;
 }
 
+/* The value of tc=: a time control (core/time_control.h). */
+static int read_tc(const char *val, player_config *cfg, char *err, size_t errlen) {
+  if (time_control_on(&cfg->tc)) {
+    error_set(err, errlen, "option 'tc' is given twice");
+    return -1;
+  }
+  return time_control_parse(val, &cfg->tc, err, errlen);
+}
+
 /* The option of cfg's type whose key is the first klen characters of key. */
 static int read_option(const char *key, size_t klen, const char *val, size_t vlen, player_config *cfg,
                        char *err, size_t errlen) {
@@ -232,6 +241,7 @@ static int read_item(const char *spec, const char *it, player_config *cfg, char 
     cfg->name[vlen] = '\0';
     return 0;
   }
+  if (klen == 2 && !strncmp(it, "tc", 2)) return read_tc(val, cfg, err, errlen);
   if (cfg->plugin && klen == 4 && !strncmp(it, "path", 4)) return 0; /* path= of a plug-in, already used */
   return read_option(it, klen, val, vlen, cfg, err, errlen);
 }
@@ -276,6 +286,8 @@ int player_config_parse(const player_type *t, const char *spec, const char *item
   }
   cfg->type = t;
   snprintf(cfg->name, sizeof cfg->name, "%s", spec);
+  cfg->tc = (time_control){0, 0, 0};
+  cfg->tc_margin_ms = PLAYER_TC_MARGIN_MS;
   int rc = -1;
   if (items && !*items)
     error_set(err, errlen, "player spec '%s': nothing after ':'", spec);
@@ -400,6 +412,8 @@ static void print_type(FILE *f, const player_type *t) {
   fprintf(f, "%s: %s\n", t->name, t->summary);
   fprintf(f, "  %-12s %-8s %-12s %s\n", "seed", "int", "1", "seed of every random choice");
   fprintf(f, "  %-12s %-8s %-12s %s\n", "name", "text", "the spec", "name in results");
+  fprintf(f, "  %-12s %-8s %-12s %s\n", "tc", "clock", "-",
+          "game clock kept by the harness: BASE+INC or MOVES/BASE[+INC] in seconds (10+0.1, 40/60)");
   for (int i = 0; t->options[i].name; i++) {
     const player_option *o = &t->options[i];
     char range[64];

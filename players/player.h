@@ -7,11 +7,14 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "core/time_control.h"
 #include "core/variant.h"
 
 #define PLAYER_NAME_MAX 128
 #define PLAYER_MAX_OPTIONS 24
 #define PLAYER_PV_MAX 64
+/* How far past its clock a move may come before it forfeits, by default. */
+#define PLAYER_TC_MARGIN_MS 100
 
 /* ---- Options: one table per type, used for validation and for help. ---- */
 
@@ -46,6 +49,8 @@ typedef struct player_config {
   const struct player_type *type;
   char name[PLAYER_NAME_MAX]; /* name= or the spec itself */
   uint64_t seed;              /* seed= (default 1) */
+  time_control tc;            /* tc=: the player's game clock (none when not given) */
+  int tc_margin_ms;           /* ms past the clock before a move forfeits (PLAYER_TC_MARGIN_MS) */
   player_value v[PLAYER_MAX_OPTIONS];
   void *plugin;               /* dlopen handle when the type came from a plug-in */
 } player_config;
@@ -103,6 +108,15 @@ typedef struct player_limits {
   long long playouts;
   int movetime_ms;
   int infinite; /* search until player->stop is set */
+  /* A game clock the harness keeps (tc=), when clock is set and no limit
+   * above is: the mover's and the opponent's time left (ms, may be below 0
+   * within the margin), their increments, and the mover's moves until its
+   * next period (0: the rest of the game). A player shares its time out
+   * itself (players/time_budget.h) and must answer within time_ms. */
+  int clock;
+  long long time_ms, opp_time_ms;
+  long long inc_ms, opp_inc_ms;
+  int movestogo;
 } player_limits;
 
 /* ---- Parameters: named numbers a live player can change (tuning, calibration). ---- */
@@ -222,7 +236,8 @@ int player_type_takes(const player_type *t, const char *name);
 /* Parses "type:key=value,…" into cfg (checking every key and value against
  * the type's table; seed= and name= are accepted by every type). A level
  * spec, "level:NAME[,file=F]", is resolved first (players/level.h) and the
- * spec it stands for is parsed.
+ * spec it stands for is parsed. tc=CONTROL (core/time_control.h) is read
+ * by every type into cfg->tc.
  * Returns 0, or -1 with a message naming the bad key and what is allowed. */
 int player_parse_spec(const char *spec, player_config *cfg, char *err, size_t errlen);
 /* Frees the option values and unloads the plug-in, if any. */

@@ -7,8 +7,10 @@
 struct player_type;
 
 /* The ABI version a plug-in must declare; bumped when player.h changes.
- * 2: the player struct has the params and set_param hooks. */
-#define PLUGIN_ABI_VERSION 2
+ * 2: the player struct has the params and set_param hooks.
+ * 3: player_config has the game clock (tc, tc_margin_ms) and player_limits
+ *    the clock's fields (issue 27). */
+#define PLUGIN_ABI_VERSION 3
 
 /* What a plug-in exports, under the symbol name PLUGIN_SYMBOL:
  *   const plugin_entry oware_plugin_v1 = {PLUGIN_ABI_VERSION, &my_type};

@@ -36,7 +36,9 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
                      size_t errlen) {
   variant v;
   game gm;
-  if (store_replay_game(r, g, &v, &gm, err, errlen)) return -1;
+  move_record *rec;
+  if (store_game_records(g, &rec, err, errlen) < 0) return -1;
+  if (store_replay_game(r, g, &v, &gm, err, errlen)) return free(rec), -1;
   char round[48], date[16], vname[160], score[40], a[16], b[16], plies[16];
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
@@ -53,17 +55,24 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
             put_tag(f, "Variant", vname) || put_tag(f, "StartPosition", g->opening) ||
             put_tag(f, "Termination", outcome_end_name(g->end)) || put_tag(f, "Score", score) ||
             put_tag(f, "PlyCount", plies) || fputc('\n', f) == EOF;
-  /* Movetext: "1. F d 2. E e …", "1... d" when North starts, then the
-   * result token; lines under 80 characters, the result counted. */
+  /* Movetext: "1. F d 2. E e …", "1... d" when North starts, each move
+   * followed by its record as a comment when the game has them ("1. F
+   * {+0.35/12 0.10s}"), then the result token; lines under 80 characters,
+   * the result counted. */
   int col = 0;
   for (int i = 0; !bad && i <= gm.plies; i++) {
-    char tok[24];
+    char tok[24 + MOVE_RECORD_COMMENT_MAX];
     int side = (gm.start.side + i) % 2, num = (gm.start.side + i) / 2 + 1, n;
     char letter = i < gm.plies ? notation_move_letter(&v, gm.moves[i]) : 0;
     if (i == gm.plies) n = snprintf(tok, sizeof tok, "%s", res);
     else if (side == BOARD_SOUTH) n = snprintf(tok, sizeof tok, "%d. %c", num, letter);
     else if (i == 0) n = snprintf(tok, sizeof tok, "%d... %c", num, letter);
     else n = snprintf(tok, sizeof tok, "%c", letter);
+    if (rec && i < gm.plies) {
+      tok[n++] = ' ';
+      move_record_comment(&rec[i], tok + n, sizeof tok - (size_t)n);
+      n = (int)strlen(tok);
+    }
     if (col && col + 1 + n > 79) {
       bad |= fputc('\n', f) == EOF;
       col = 0;
@@ -76,6 +85,7 @@ int pgn_write_stored(FILE *f, const store_run *r, const store_game *g, char *err
   }
   if (!bad) bad = fputs("\n\n", f) == EOF;
   game_free(&gm);
+  free(rec);
   if (bad) error_set(err, errlen, "write error");
   return bad ? -1 : 0;
 }

@@ -36,10 +36,11 @@ int plot_end_shown(const plot_run *r, int e) {
   return n > 0;
 }
 
-static const char *const kind_names[PLOT_NKINDS] = {"elo",    "ratings", "matrix",
-                                                    "length", "ends",    "tuning"};
+static const char *const kind_names[PLOT_NKINDS] = {"elo",  "ratings", "matrix", "length",
+                                                    "ends", "tuning",  "time"};
 static const char *const kind_titles[PLOT_NKINDS] = {
-    "Elo ladder", "Ratings over the run", "Score matrix", "Game length", "End reasons", "Tuning"};
+    "Elo ladder", "Ratings over the run", "Score matrix", "Game length", "End reasons", "Tuning",
+    "Time per move"};
 
 static int kind_index(unsigned kind) {
   for (int i = 0; i < PLOT_NKINDS; i++)
@@ -68,7 +69,7 @@ int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen)
         found = 1;
       }
     if (!found) {
-      error_set(err, errlen, "unknown chart kind '%.*s'; expected elo, ratings, matrix, length, ends, tuning or all",
+      error_set(err, errlen, "unknown chart kind '%.*s'; expected elo, ratings, matrix, length, ends, tuning, time or all",
           (int)n, p);
       return -1;
     }
@@ -103,6 +104,32 @@ typedef struct loader {
   char *err;
   size_t errlen;
 } loader;
+
+/* The game's move records, when it has them, into the players' time per
+ * move number. 0, or 1 with err (records that do not read). */
+static int load_times(loader *l, const store_game *g) {
+  plot_run *r = l->r;
+  move_record *rec;
+  char e[256];
+  int has = store_game_records(g, &rec, e, sizeof e);
+  if (has < 0) {
+    error_set(l->err, l->errlen, "game %d of series %d: %s", g->game_no, g->series_no, e);
+    return 1;
+  }
+  if (!has) return 0;
+  size_t olen = strlen(g->opening);
+  int first = olen && g->opening[olen - 1] == 'N' ? 1 : 0; /* the side to move at the start */
+  for (int i = 0; i < g->plies; i++) {
+    int side = (first + i) % 2, k = i / 2;
+    int who = side == 0 ? g->south_idx : g->north_idx;
+    if (k >= PLOT_TIME_MOVES) break;
+    r->time_ms[who][k] += (double)rec[i].ms;
+    r->time_n[who][k]++;
+  }
+  r->time_games++;
+  free(rec);
+  return 0;
+}
 
 static int load_game(void *ctx, const store_game *g) {
   loader *l = ctx;
@@ -157,7 +184,7 @@ static int load_game(void *ctx, const store_game *g) {
   r->nlengths++;
   if (g->plies > r->max_plies) r->max_plies = g->plies;
   r->games++;
-  return 0;
+  return load_times(l, g);
 }
 
 static int load_rating(void *ctx, const store_rating *sr) { return array_push(ctx, sr); }
@@ -798,6 +825,30 @@ static int write_length(const plot_run *r, FILE *f) {
   return 0;
 }
 
+/* The time chart's data: the move number, then each player's mean ms at
+ * it ("?" where the player has no move of that number). */
+static int write_time(const plot_run *r, FILE *f) {
+  fprintf(f, "# oware chart data: mean time per move (ms) of run %lld, by the player's move "
+             "number in the game; ? where none\n\"move\"",
+          (long long)r->run.id);
+  for (int p = 0; p < r->nplayers; p++) {
+    fputc(' ', f);
+    put_name(f, r->run.player_name[p]);
+  }
+  fputc('\n', f);
+  for (int k = 0; k < PLOT_TIME_MOVES; k++) {
+    int any = 0;
+    for (int p = 0; p < r->nplayers; p++) any |= r->time_n[p][k] > 0;
+    if (!any) continue;
+    fprintf(f, "%d", k + 1);
+    for (int p = 0; p < r->nplayers; p++)
+      if (r->time_n[p][k]) fprintf(f, " %.3f", r->time_ms[p][k] / (double)r->time_n[p][k]);
+      else fputs(" ?", f);
+    fputc('\n', f);
+  }
+  return 0;
+}
+
 static int write_ends(const plot_run *r, FILE *f) {
   groups gr;
   if (groups_make(r, 15, &gr)) return -1;
@@ -964,6 +1015,10 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
       snprintf(why, sizeof why,
                "run %lld has no stored ratings ('oware rate --run %lld' stores them)", rid, rid);
       nodata = why;
+    } else if (kind == PLOT_TIME && !r->time_games) {
+      snprintf(why, sizeof why,
+               "run %lld has no move records (games stored before schema 8, or imported)", rid);
+      nodata = why;
     } else if (kind == PLOT_MATRIX && r->nplayers < 2) {
       snprintf(why, sizeof why, "run %lld has fewer than two players", rid);
       nodata = why;
@@ -986,6 +1041,7 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
         case PLOT_RATINGS: wrc = write_ratings(r, f); break;
         case PLOT_MATRIX: wrc = write_matrix(r, f); break;
         case PLOT_LENGTH: wrc = write_length(r, f); break;
+        case PLOT_TIME: wrc = write_time(r, f); break;
         default: wrc = write_ends(r, f); break;
         }
         if (wrc) {

@@ -23,13 +23,17 @@ typedef enum plot_kind {
   PLOT_ENDS = 1 << 4,    /* "ends":    stacked bars of end reasons, per variant (when there are
                                          several), else per pairing (up to 15), else all */
   PLOT_TUNING = 1 << 5,  /* "tuning":  weights against the iteration, Elo of checkpoints */
+  PLOT_TIME = 1 << 6,    /* "time":    mean time per move against the move number, a line per
+                                         player (the games' move records, schema 8) */
 } plot_kind;
-#define PLOT_NKINDS 6
+#define PLOT_NKINDS 7
+/* The moves of a player the time chart follows in each game. */
+#define PLOT_TIME_MOVES 120
 #define PLOT_ALL ((1u << PLOT_NKINDS) - 1)
 
 /* "elo", "ratings", …, for kind (one bit); "?" otherwise. */
 const char *plot_kind_name(unsigned kind);
-/* Parses "elo", "ratings", "matrix", "length", "ends", "tuning" or "all", or a
+/* Parses "elo", "ratings", "matrix", "length", "ends", "tuning", "time" or "all", or a
  * comma-separated list of them, into a set of kinds. 0, or -1 with err. */
 int plot_kind_parse(const char *text, unsigned *kinds, char *err, size_t errlen);
 
@@ -82,6 +86,11 @@ typedef struct plot_run {
   unsigned char *length_variant;       /*   its variant */
   int *length_pair;                    /*   its pairing (index into pair) */
   int max_plies;
+  /* Time per move from the games' records: per player and its move number
+   * in the game (0..PLOT_TIME_MOVES-1), the ms summed and the moves counted. */
+  long long time_games;                /* games with records */
+  double time_ms[STORE_MAX_PLAYERS][PLOT_TIME_MOVES];
+  long long time_n[STORE_MAX_PLAYERS][PLOT_TIME_MOVES];
   /* The Elo shown (ladder, standings): */
   char elo_source[512];  /* how it was obtained, one sentence, e.g. "stored ratings (batch 3,
                             run 1, 2026-…)", "Bradley–Terry fit of the run's games",

@@ -213,13 +213,16 @@ static int export_game(void *ctx, const store_game *g) {
   snprintf(result, sizeof result, "%s-%s", s0, s1);
   variant v;
   game gm;
-  if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) return 1;
+  move_record *rec;
+  if (store_game_records(g, &rec, e->err, sizeof e->err) < 0) return 1;
+  if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) return free(rec), 1;
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
   notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, outcome_end_name(g->end)};
+                        r->player_name[g->north_idx], result, outcome_end_name(g->end), rec};
   int bad = notation_ogn_write(e->f, &gm, &meta);
   game_free(&gm);
+  free(rec);
   if (bad) {
     error_set(e->err, sizeof e->err, "cannot write series %d game %d: %s", g->series_no,
              g->game_no, strerror(errno));
@@ -504,7 +507,8 @@ static const char *const chart_alt[PLOT_NKINDS] = {
     "Score % of each player (rows) against each opponent (columns)",
     "Histogram of game lengths in plies",
     "Share of games by end reason",
-    "Evaluation weights against the tuning iteration, and the Elo of validation checkpoints"};
+    "Evaluation weights against the tuning iteration, and the Elo of validation checkpoints",
+    "Each player's mean time per move against its move number in the game"};
 
 static void write_charts(out *o, const plot_run *r, const plot_result *res, const char *dir,
                          const plot_options *opt) {
@@ -674,8 +678,9 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   /* Charts: those of games for a run with games, the tuning chart for a run
    * with tuning iterations. */
   if (r->games && analyse_load(db, run_id, &acc, err, errlen) < 0) goto done;
-  unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)PLOT_TUNING : 0u) |
-                   (r->ntuning ? (unsigned)PLOT_TUNING : 0u);
+  unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)(PLOT_TUNING | PLOT_TIME) : 0u) |
+                   (r->ntuning ? (unsigned)PLOT_TUNING : 0u) |
+                   (r->time_games ? (unsigned)PLOT_TIME : 0u);
   plot_result res;
   memset(&res, 0, sizeof res);
   if (kinds && plot_charts_run(r, kinds, outdir, opt, &res, log, err, errlen) < 0) goto done;

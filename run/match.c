@@ -2,13 +2,16 @@
 #include "run/match.h"
 #include "core/error.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/clock.h"
-
 #include "core/rng.h"
 #include "run/adjudicate.h"
+#include "run/game_clock.h"
 
 static outcome_end forfeit_of(player_status s) {
   switch (s) {
@@ -37,24 +40,45 @@ int match_play(player *south, player *north, const variant *v, const board *star
 int match_play_stoppable(player *south, player *north, const variant *v, const board *start,
                          uint64_t game_seed, const atomic_int *stop, game *g, outcome *r,
                          char *err, size_t errlen) {
-  return match_play_adjudicated(south, north, v, start, game_seed, stop, NULL, g, r, err, errlen);
+  return match_play_recorded(south, north, v, start, game_seed, stop, NULL, g, r, NULL, err, errlen);
 }
 
-int match_play_adjudicated(player *south, player *north, const variant *v, const board *start,
-                           uint64_t game_seed, const atomic_int *stop,
-                           const struct adjudicator *adj, game *g, outcome *r, char *err,
-                           size_t errlen) {
+/* The forfeit of a move that came past its clock. */
+static void forfeit_time(outcome *r, const game *g, int loser, const player *p, long long ms,
+                         const game_clock *c) {
+  char why[200];
+  snprintf(why, sizeof why, "%s took %lld ms with %lld ms left on its clock (margin %d ms)", p->name, ms,
+           c->left_ms, c->margin_ms);
+  forfeit(r, g, loser, PLAYER_OK, why);
+  r->end = OUTCOME_FORFEIT_TIME;
+}
+
+/* Appends one move's record to *rec (n of them, room for *cap). 0, or -1. */
+static int record_move(move_record **rec, int n, size_t *cap, long long ms, const player_info *info) {
+  if (array_reserve(rec, sizeof **rec, (size_t)n, cap, 64)) return -1;
+  (*rec)[n] = (move_record){ms, info->score, info->depth};
+  return 0;
+}
+
+int match_play_recorded(player *south, player *north, const variant *v, const board *start,
+                        uint64_t game_seed, const atomic_int *stop, const struct adjudicator *adj,
+                        game *g, outcome *r, move_record **records, char *err, size_t errlen) {
   player *side[2] = {south, north};
   adjudicate_game watch;
   adjudicate_start(adj, v, &watch);
   double t0 = clock_now();
+  game_clock clk[2];
+  move_record *rec = NULL;
+  size_t cap = 0;
   memset(r, 0, sizeof *r);
+  if (records) *records = NULL;
   if (game_init(g, v, start)) {
     error_set(err, errlen, "out of memory");
     return -1;
   }
   char why[256];
   for (int s = 0; s < 2; s++) {
+    game_clock_start(&clk[s], &side[s]->config.tc, side[s]->config.tc_margin_ms);
     if (player_new_game(side[s], v, game_seed, why, sizeof why)) {
       forfeit(r, g, s, PLAYER_ERROR, why);
       goto done;
@@ -65,19 +89,29 @@ int match_play_adjudicated(player *south, player *north, const variant *v, const
       r->plies = g->plies;
       r->seconds = clock_now() - t0;
       snprintf(r->detail, sizeof r->detail, "stopped after %d plies", g->plies);
+      free(rec);
       return 1;
     }
     if (adjudicate_position(&watch, &g->pos, v, r)) goto done;
     int mover = g->pos.side, m;
+    player_limits lim = {0};
+    game_clock_limits(clk, mover, &lim);
     player_info info;
-    player_status st = player_choose(side[mover], g, NULL, &m, &info, why, sizeof why);
+    double tm = clock_now();
+    player_status st = player_choose(side[mover], g, lim.clock ? &lim : NULL, &m, &info, why, sizeof why);
+    long long ms = llround((clock_now() - tm) * 1000.0);
+    if (game_clock_spend(&clk[mover], ms)) {
+      forfeit_time(r, g, mover, side[mover], ms, &clk[mover]);
+      goto done;
+    }
     if (st != PLAYER_OK) {
       forfeit(r, g, mover, st, why);
       goto done;
     }
-    if (game_play(g, m) == -2) {
+    if (record_move(&rec, g->plies, &cap, ms, &info) || game_play(g, m) == -2) {
       error_set(err, errlen, "out of memory");
       game_free(g);
+      free(rec);
       return -1;
     }
     if (g->end == BOARD_END_NONE && adjudicate_move(&watch, g->plies, mover, &info, &g->pos, r))
@@ -90,6 +124,8 @@ int match_play_adjudicated(player *south, player *north, const variant *v, const
 done:
   r->plies = g->plies;
   r->seconds = clock_now() - t0;
+  if (records) *records = rec;
+  else free(rec);
   return 0;
 }
 

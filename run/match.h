@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "core/move_record.h"
 #include "core/outcome.h"
 #include "players/player.h"
 
@@ -29,12 +30,18 @@ int match_play_stoppable(player *south, player *north, const variant *v, const b
 
 struct adjudicator;
 /* match_play_stoppable under the run's adjudication (run/adjudicate.h; adj
- * NULL: none): before each move the tables may end the game, after it the
- * players' scores (r->end adjudicated-*; g holds the moves played). */
-int match_play_adjudicated(player *south, player *north, const variant *v, const board *start,
-                           uint64_t game_seed, const atomic_int *stop,
-                           const struct adjudicator *adj, game *g, outcome *r, char *err,
-                           size_t errlen);
+ * NULL: none: before each move the tables may end the game, after it the
+ * players' scores; r->end adjudicated-*, g holds the moves played), that
+ * also keeps what is known of each move: when records is not NULL,
+ * *records is set to a malloc'ed array of r->plies move_records (time,
+ * score, depth; NULL when no move was played; the caller frees it). Every
+ * match_play* plays on game clocks when a player's config sets one (tc=,
+ * run/game_clock.h): the player is told its time through player_limits,
+ * and a move that comes past its time left plus config.tc_margin_ms loses
+ * on time (OUTCOME_FORFEIT_TIME). */
+int match_play_recorded(player *south, player *north, const variant *v, const board *start,
+                        uint64_t game_seed, const atomic_int *stop, const struct adjudicator *adj,
+                        game *g, outcome *r, move_record **records, char *err, size_t errlen);
 
 /* Called after game k (from 0) of match_games: a is the index of the
  * player who was South; g and r are valid during the call only. Non-zero

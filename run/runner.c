@@ -94,7 +94,10 @@ static void drop_idle_external(runner_players *pl, int south, int north, int nor
 
 void runner_job_result_free(runner_job_result *r) {
   if (!r) return;
-  for (int i = 0; i < r->n; i++) free(r->games[i].moves);
+  for (int i = 0; i < r->n; i++) {
+    free(r->games[i].moves);
+    free(r->games[i].records);
+  }
   free(r->games);
   r->games = NULL;
   r->n = r->cap = 0;
@@ -150,8 +153,8 @@ static int runner_play_job(const runner_schedule *s, runner_players *pl, long lo
     r->k = k;
     r->game = g;
     game gm;
-    int mrc = match_play_adjudicated(south, north, g.v, &g.start, g.seed, stop, g.adjudicator,
-                                     &gm, &r->mr, err, errlen);
+    int mrc = match_play_recorded(south, north, g.v, &g.start, g.seed, stop, g.adjudicator, &gm,
+                                  &r->mr, &r->records, err, errlen);
     if (mrc < 0) {
       rc = -1;
       break;
@@ -165,6 +168,7 @@ static int runner_play_job(const runner_schedule *s, runner_players *pl, long lo
     r->plies = gm.plies;
     r->moves = malloc((size_t)gm.plies + 1);
     if (!r->moves) {
+      free(r->records);
       game_free(&gm);
       error_set(err, errlen, "out of memory");
       rc = -1;

@@ -109,6 +109,7 @@ typedef struct runner_result {
   outcome mr;    /* end, winner, scores, plies, seconds, forfeit detail */
   int plies;
   uint8_t *moves;     /* the houses played, plies of them */
+  move_record *records; /* what is known of each move (time, score, depth), plies of them; may be NULL */
 } runner_result;
 
 /* Progress: what the sink has been given so far. */

@@ -157,6 +157,34 @@ static int recv_probed(const MPI_Status *st, unsigned char **buf, int *cap) {
 
 /* ---- Games on the wire ---- */
 
+/* A game's move records: whether it has them, then time, score, depth a move. */
+static void pack_records(pack_buf *b, const runner_result *g) {
+  pack_u64(b, g->records != NULL);
+  for (int m = 0; g->records && m < g->plies; m++) {
+    pack_i64(b, g->records[m].ms);
+    pack_i64(b, g->records[m].score);
+    pack_i64(b, g->records[m].depth);
+  }
+}
+
+/* What pack_records wrote, into r->records (r->plies of them). 0, or -1
+ * when memory runs out (in->failed for a message that does not read back). */
+static int unpack_records(pack_reader *in, runner_result *r) {
+  if (!pack_get_u64(in) || in->failed) return 0;
+  if ((size_t)r->plies > pack_left(in) / 3) {
+    in->failed = 1;
+    return 0;
+  }
+  r->records = malloc(((size_t)r->plies + 1) * sizeof *r->records);
+  if (!r->records) return -1;
+  for (int m = 0; m < r->plies; m++) {
+    r->records[m].ms = pack_get_int(in, 0, 1LL << 50);
+    r->records[m].score = (int)pack_get_int(in, -2000000000, 2000000000);
+    r->records[m].depth = (int)pack_get_int(in, 0, 1 << 30);
+  }
+  return 0;
+}
+
 static void pack_job(pack_buf *b, const runner_job_result *r) {
   pack_i64(b, r->job);
   pack_u64(b, (uint64_t)r->partial);
@@ -179,6 +207,7 @@ static void pack_job(pack_buf *b, const runner_job_result *r) {
     pack_str(b, g->mr.detail);
     pack_i64(b, g->plies);
     pack_raw(b, g->moves, (size_t)g->plies);
+    pack_records(b, g);
   }
 }
 
@@ -253,8 +282,9 @@ static int unpack_job(pack_reader *in, const runner_schedule *s, runner_job_resu
     } else {
       in->failed = 1;
     }
+    int oom = r->moves && unpack_records(in, r);
     out->n = i + 1;
-    if (in->failed || !r->moves) {
+    if (in->failed || !r->moves || oom) {
       free(prev);
       runner_job_result_free(out);
       error_set(err, errlen, in->failed ? "a message that does not read back" : "out of memory");

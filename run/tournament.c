@@ -218,6 +218,10 @@ const settings_key tournament_settings[] = {
                     "end games early: egdb[=DIR] (by the endgame tables), draw=PLIES,SCORE,MOVES, "
                     "resign=SCORE,MOVES (by the players' scores, in centiseeds)",
                     0),
+    SETTINGS_K_TEXT("tc", T, tc, "BASE+INC|MOVES/BASE[+INC]", NULL,
+                    "game clock of every player whose spec sets no tc= (seconds: 10+0.1, 40/60)", 0),
+    SETTINGS_K_INT("tc-margin", T, tc_margin, 0, 3600000, "MS", "100",
+                   "ms a move may come past its clock before it loses on time", 0),
     SETTINGS_END,
 };
 #undef COL
@@ -324,6 +328,28 @@ static int describe_adjudicate(const tournament_config *c, tournament *t, char *
   return 0;
 }
 
+/* The run's clock settings into t. 0, or -1 with err naming --tc. */
+static int clock_settings(const tournament_config *c, tournament *t, char *err, size_t errlen) {
+  char e[256];
+  t->tc_margin_ms = (int)c->tc_margin;
+  t->tc_settings = 1;
+  if (c->tc && time_control_parse(c->tc, &t->tc, e, sizeof e))
+    return error_set(err, errlen, "--tc: %s", e), -1;
+  return 0;
+}
+
+int tournament_has_clock(const tournament *t) {
+  int on = time_control_on(&t->tc);
+  for (int i = 0; i < t->run.nplayers && !on; i++) {
+    player_config cfg;
+    char e[512];
+    if (player_parse_spec(t->run.player_spec[i], &cfg, e, sizeof e)) continue;
+    on = time_control_on(&cfg.tc);
+    player_config_free(&cfg);
+  }
+  return on;
+}
+
 int tournament_describe(const tournament_config *c, const char *players, int threads,
                         const char *command, tournament *t, char *err, size_t errlen) {
   store_run *r = &t->run;
@@ -352,6 +378,7 @@ int tournament_describe(const tournament_config *c, const char *players, int thr
       store_run_set(&r->command, command ? command : "") ||
       settings_save(tournament_settings, &saved, r, err, errlen))
     return error_set(err, errlen, "out of memory"), -2;
+  if (clock_settings(c, t, err, errlen)) return -1;
   return tournament_prepare(t, err, errlen) ? -1 : 0;
 }
 
@@ -369,6 +396,8 @@ static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t 
              -1;
     t->adjudicate_on = 1;
   }
+  if (clock_settings(&c, t, e, sizeof e))
+    return error_set(err, errlen, "run %lld: %s", (long long)run_id, e), -1;
   if (!c.sprt) return 0;
   if (rating_sprt_parse(c.sprt, &t->sprt, e, sizeof e))
     return error_set(err, errlen, "run %lld: its SPRT '%s': %s", (long long)run_id, c.sprt, e),
@@ -551,6 +580,16 @@ static const char *slot_spec(void *ctx, int slot) {
   return ((play *)ctx)->t->run.player_spec[slot];
 }
 
+/* A player just made: the run's clock when its spec sets none, the run's margin. */
+static int slot_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
+  const tournament *t = ((play *)ctx)->t;
+  (void)slot, (void)err, (void)errlen;
+  if (!t->tc_settings) return 0;
+  if (!time_control_on(&p->config.tc)) p->config.tc = t->tc;
+  p->config.tc_margin_ms = t->tc_margin_ms;
+  return 0;
+}
+
 static int next_game(void *ctx, long long job, int k, const runner_outcome *prev,
                      runner_game *g) {
   play *pl = ctx;
@@ -706,6 +745,12 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   snprintf(s->detail, sizeof s->detail, "%s", r->mr.detail);
   s->seed = r->game.seed;
   s->seconds = r->mr.seconds;
+  if (r->records && !(s->records = move_record_text(r->records, r->plies))) {
+    pl->nbatch--;
+    free(moves);
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
 
   pl->stored++;
   pl->fresh++;
@@ -742,7 +787,10 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
 }
 
 static void free_batch(play *pl) {
-  for (int i = 0; i < pl->nbatch; i++) free((char *)pl->batch[i].moves);
+  for (int i = 0; i < pl->nbatch; i++) {
+    free((char *)pl->batch[i].moves);
+    free((char *)pl->batch[i].records);
+  }
   pl->nbatch = 0;
   pl->ndone = 0;
 }
@@ -884,7 +932,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   if (make_units(&pl, d.bits, err, errlen)) goto out;
   if (t->ratings_every < 0) t->ratings_every = 0;
 
-  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, NULL, next_game,
+  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, slot_prepare, next_game,
                            tournament_schedule_kind.name, pack_schedule};
   runner_sink sink = {&pl, on_game, on_flush, on_progress};
   runner_config cfg = {t->run.threads, 0, stop, t->backend};
@@ -1053,6 +1101,11 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
   pack_i64(out, r->nvariants);
   for (int v = 0; v < r->nvariants; v++) pack_str(out, r->variant[v]);
   pack_str(out, r->format);
+  pack_i64(out, t->tc.moves);
+  pack_i64(out, t->tc.base_ms);
+  pack_i64(out, t->tc.inc_ms);
+  pack_i64(out, t->tc_margin_ms);
+  pack_i64(out, t->tc_settings);
   pack_i64(out, t->opening_plies);
   if (t->opening_plies < 0) {
     pack_i64(out, t->opening_count);
@@ -1151,6 +1204,11 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   if (series_parse(r->format, &t->format, err, errlen)) goto out;
   t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
   t->nseries = (int)((long long)r->nvariants * r->rounds * npairings(t));
+  t->tc.moves = (int)pack_get_int(in, 0, 10000);
+  t->tc.base_ms = pack_get_int(in, 0, TIME_CONTROL_MAX_MS);
+  t->tc.inc_ms = pack_get_int(in, 0, TIME_CONTROL_MAX_MS);
+  t->tc_margin_ms = (int)pack_get_int(in, 0, 3600000);
+  t->tc_settings = (int)pack_get_int(in, 0, 1);
   t->opening_plies = (int)pack_get_int(in, -1, 1000);
   if (t->opening_plies < 0) {
     t->opening_count = (int)pack_get_int(in, 1, 1 << 24);
@@ -1201,7 +1259,7 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
     if (in->failed) goto bad;
     goto out;
   }
-  *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, NULL, next_game,
+  *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, slot_prepare, next_game,
                          tournament_schedule_kind.name, pack_schedule};
   return 0;
 bad:

@@ -12,6 +12,7 @@
 #include "store/settings.h"
 #include "store/store.h"
 #include "core/board.h"
+#include "core/time_control.h"
 #include "core/variant.h"
 
 /* Where a run is (for a progress line). */
@@ -60,6 +61,12 @@ typedef struct tournament {
   int adjudicate_on;
   adjudicate_rules adjudicate;
   adjudicator *adjudicator;
+  /* Game clocks (settings tc and tc-margin): the clock of every player
+   * whose spec sets no tc= (none when its base is 0), and how far past its
+   * clock a move may come. */
+  time_control tc;
+  int tc_margin_ms;
+  int tc_settings;                       /* the two were read (a run without: the players' own) */
 } tournament;
 
 /* What a new tournament is given: its settings (tournament_settings, the
@@ -71,7 +78,9 @@ typedef struct tournament_config {
   int kind;                 /* in tournament_kinds: round-robin, gauntlet */
   const char *format, *variants, *openings, *name, *sprt;
   const char *adjudicate;   /* --adjudicate RULES (run/adjudicate.h), or NULL */
+  const char *tc;           /* the clock of the players whose spec sets none (core/time_control.h) */
   long long rounds, seed;
+  long long tc_margin;      /* ms past a clock before a move forfeits */
 } tournament_config;
 
 /* The names of tournament_config.kind (the store's names of those kinds). */
@@ -130,6 +139,10 @@ int tournament_reopen(store *db, int64_t run_id, int threads, tournament *t, cha
  * run that was finished), or -1 with err. */
 int tournament_resume(store *db, int64_t run_id, int threads, atomic_int *stop, tournament *t,
                       char *err, size_t errlen);
+
+/* Whether a player of t plays on a game clock (its tc= or the run's --tc):
+ * its games then depend on timing, and a resume plays new ones. */
+int tournament_has_clock(const tournament *t);
 
 /* Parses "random:PLIES" or "file:PATH" (for the checks of the CLI). */
 int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,

@@ -2,6 +2,7 @@
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
+#include "core/move_record.h"
 #include "core/notation.h"
 #include "core/variant.h"
 
@@ -42,6 +43,7 @@ static int bind_game(sqlite3_stmt *st, const store_game *g, char *seed) {
   if (!rc) rc = store_sql_bind_text(st, 17, g->detail, sizeof g->detail);
   if (!rc) rc = sqlite3_bind_text(st, 18, seed, seedlen, SQLITE_STATIC);
   if (!rc) rc = sqlite3_bind_double(st, 19, g->seconds);
+  if (!rc) rc = g->records ? sqlite3_bind_text(st, 20, g->records, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 20);
   return rc;
 }
 
@@ -200,6 +202,31 @@ static int players_check(const store_game *g, const row_rules *rr, const char *r
   return 0;
 }
 
+int store_game_records(const store_game *g, move_record **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!g->records) return 0;
+  move_record *m = malloc(((size_t)g->plies + 1) * sizeof *m);
+  if (!m) {
+    error_set(err, errlen, "out of memory");
+    return -1;
+  }
+  if (move_record_parse(g->records, g->plies, m, err, errlen)) {
+    free(m);
+    return -1;
+  }
+  *out = m;
+  return 1;
+}
+
+/* Checks the move records of a game row, when it has them: one a move. */
+static int records_check(const store_game *g, const char *row, char *err, size_t errlen) {
+  move_record *m;
+  char perr[200];
+  int rc = store_game_records(g, &m, perr, sizeof perr);
+  free(m);
+  return rc < 0 ? row_fail(err, errlen, row, 400, "%s", perr) : 0;
+}
+
 /* Checks a game row read from the database (a database is input): every
  * index in range, the moves letters of its variant, the opening a position
  * of it. Returns 0, or -1 with a message naming the row. */
@@ -225,6 +252,7 @@ static int game_row_check(const store_game *g, const row_rules *rr, char *err, s
   if ((int)g->end < (int)OUTCOME_MAJORITY || (int)g->end >= OUTCOME_NENDS)
     return row_fail(err, errlen, row, 400, "end reason %d", (int)g->end);
   if (moves_check(g, v, row, err, errlen)) return -1;
+  if (records_check(g, row, err, errlen)) return -1;
   board b;
   if (notation_parse_position(g->opening, v, &b, perr, sizeof perr))
     return row_fail(err, errlen, row, 400, "opening '%.60s': %s", g->opening, perr);
@@ -233,7 +261,7 @@ static int game_row_check(const store_game *g, const row_rules *rr, char *err, s
 
 #define GAME_COLUMNS                                                                               \
   "run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx, north_idx, opening," \
-  " moves, winner, score_south, score_north, plies, end_reason, detail, seed, seconds"
+  " moves, winner, score_south, score_north, plies, end_reason, detail, seed, seconds, move_records"
 
 /* Reads a row of GAME_COLUMNS into g (moves point into the row); the
  * columns that need a conversion are checked here, the rest by
@@ -268,6 +296,7 @@ static int game_from_row(sqlite3_stmt *st, int64_t run_id, store_game *g, char *
   if (store_sql_parse_u64((const char *)sqlite3_column_text(st, 17), &g->seed))
     return row_fail(err, errlen, where, 200, "bad seed");
   g->seconds = sqlite3_column_double(st, 18);
+  g->records = (const char *)sqlite3_column_text(st, 19);
   return 0;
 }
 

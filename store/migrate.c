@@ -205,7 +205,8 @@ static int migrate_v7(sqlite3 *db, char *err, size_t errlen) {
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
  * files and locks (migrate_v5), 6 → 7 egdb=off made explicit in the specs
- * of the runs before it (migrate_v7). The drivers' tables that versions 3
+ * of the runs before it (migrate_v7), 7 → 8 the games' move_records
+ * column (NULL: not recorded). The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
  * (store_tables_register), else when the driver first needs them. */
@@ -231,6 +232,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 6:
       if (migrate_v7(db, err, errlen)) goto fail;
+      break;
+    case 7: /* each move's time, score and depth; none in the games before */
+      if (store_sql_exec(db, "ALTER TABLE games ADD COLUMN move_records TEXT", err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -56,8 +56,9 @@
   "  since TEXT NOT NULL\n"                                                                       \
   ");\n"
 
-/* The newest schema (version 7) of the store's own tables: those of version
- * 1, RATINGS_SQL and V5_SQL. The drivers' tables (the study's
+/* The newest schema (version 8) of the store's own tables: those of version
+ * 1, RATINGS_SQL and V5_SQL, and games.move_records (version 8: each move's
+ * time, score and depth, core/move_record.h; NULL in older games). The drivers' tables (the study's
  * variant_metrics, run/study_store.c; the analysis tables,
  * run/analyse_store.c) are theirs: registered with the store (tables.c) and
  * created after these. Each later version adds a step to store_sql_migrate
@@ -134,6 +135,7 @@ static const char schema_sql[] =
     "  detail TEXT NOT NULL DEFAULT '',\n"
     "  seed TEXT NOT NULL,\n"
     "  seconds REAL NOT NULL,\n"
+    "  move_records TEXT,\n"
     "  UNIQUE (run_id, series_no, game_no),\n"
     "  FOREIGN KEY (run_id, variant_idx) REFERENCES variants(run_id, idx),\n"
     "  FOREIGN KEY (run_id, south_idx) REFERENCES players(run_id, idx),\n"

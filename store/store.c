@@ -170,9 +170,9 @@ static int configure(sqlite3 *db, const char *path, char *err, size_t errlen) {
 static const char game_insert_sql[] =
     "INSERT INTO games (run_id, series_no, game_no, variant_idx, round, a_idx, b_idx,"
     " south_idx, north_idx, opening, moves, winner, score_south, score_north, plies,"
-    " end_reason, detail, seed, seconds)"
+    " end_reason, detail, seed, seconds, move_records)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"
-    " ?19)";
+    " ?19, ?20)";
 
 static const char series_insert_sql[] =
     "INSERT OR REPLACE INTO series (run_id, series_no, variant_idx, round, a_idx, b_idx,"

@@ -5,11 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/move_record.h"
 #include "core/outcome.h"
 
 /* The schema version this code writes and reads (PRAGMA user_version), and
  * the application id that marks an oware database (PRAGMA application_id). */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 #define STORE_APPLICATION_ID 0x4f574152 /* "OWAR" */
 
 typedef struct store store;
@@ -153,6 +154,10 @@ typedef struct store_game {
   char detail[256];         /* what a forfeiting player did, else "" */
   uint64_t seed;
   double seconds;
+  /* What is known of each move (core/move_record.h's text: time, score,
+   * depth a move), NULL when not recorded (games before schema 8, imported
+   * ones); owned by the caller, checked against plies on reading. */
+  const char *records;
 } store_game;
 
 /* A finished series. */
@@ -236,6 +241,12 @@ int store_series_finish(store *s, const store_series *sr, char *err, size_t errl
  * variant_idx 40 out of range (1 variant)"). */
 int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_game *g),
                         void *ctx, char *err, size_t errlen);
+
+/* The move records of a game row (g->records, as store_games_foreach gives
+ * it): 1 with *out a malloc'ed array of g->plies records (time in ms, the
+ * mover's score and depth), 0 with *out NULL when the game has none, -1
+ * with err when they do not read. */
+int store_game_records(const store_game *g, move_record **out, char *err, size_t errlen);
 
 /* Number of games stored for run id. */
 long long store_games_count(store *s, int64_t run_id);

@@ -100,11 +100,13 @@ check "report.md too" grep -q '^## Endgame accuracy' rep/report.md
 "$oware" report --run 3 --db t.db --out rep3 >/dev/null 2>&1
 check "no section without an analysis" bash -c '! grep -q "Endgame accuracy" rep3/index.html'
 
-# A database of schema 5 (this schema less the analysis tables, as schema 5 was) is upgraded.
+# A database of schema 5 (this schema less the analysis tables and the games' move records, as
+# schema 5 was) is upgraded.
 cp t.db v5.db
-sqlite3 v5.db 'DROP TABLE analysis_mistakes; DROP TABLE analysis_seeds; DROP TABLE analysis; PRAGMA user_version = 5'
+sqlite3 v5.db 'DROP TABLE analysis_mistakes; DROP TABLE analysis_seeds; DROP TABLE analysis;
+  ALTER TABLE games DROP COLUMN move_records; PRAGMA user_version = 5'
 "$oware" runs --db v5.db >/dev/null
-check "schema 5 upgraded to 7" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 7
+check "schema 5 upgraded to 8" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 8
 "$oware" analyse --run 1 --db v5.db --egdb-dir eg --json >a5.json
 check "... and analysed" python3 -c "$judge" a5.json bounds
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
 # an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 7 (through 5 and 6) with its runs listed, exported and
-# resumed from their settings, with endgame tables in the cache that the old runs never read. Usage: test_migrate.sh OWARE DATA_DIR
+# study) opened by this oware: migrated to schema 8 (through 5, 6 and 7) with its runs listed, exported and
+# resumed from their settings, with endgame tables in the cache that the old runs never read; and a
+# schema-7 database (tests/data/v7/v7.db, written by the oware of schema 7: a round robin stopped by
+# Ctrl-C after 26 of its 36 games) migrated to schema 8 (each game's move records: none in the old
+# games) and resumed to the uninterrupted run's games. Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
 data=$(realpath "$2")
@@ -17,7 +20,7 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 7 ] || fail "not migrated to schema 7"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 8 ] || fail "not migrated to schema 8"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so.
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = "minimax:depth=1,egdb=off" ] ||
@@ -104,13 +107,30 @@ wait $player 2>/dev/null || true
 [ $rc -eq 1 ] && grep -q "run 1 is being played by pid $player on host" err.txt ||
   fail "a run being created and played: exit $rc: $(cat err.txt)"
 
+# Schema 7 -> 8: the games gain their move records (time, score, depth), none in the old ones.
+cp "$data/v7/v7.db" v7.db
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
+"$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 8 ] || fail "v7.db not migrated to schema 8"
+[ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NULL')" = 26 ] ||
+  fail "v7.db: the old games have records"
+"$oware" export --db v7.db --run 1 --format pgn --out v7.pgn || fail "v7.db: export pgn"
+grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
+# Resumed, it plays the uninterrupted run's games (checksum from the schema-7 oware), the new
+# ones with their records.
+"$oware" tournament --resume 1 --db v7.db --threads 1 --quiet >/dev/null || fail "resume v7.db"
+[ "$("$oware" export --db v7.db --run 1 --format csv | cut -d, -f1-13,15- | sum)" = \
+  00a796aede1c4e9cf5d77c030c5fce34 ] || fail "v7.db: the resumed run's games differ from the original"
+[ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
+  fail "v7.db: the new games lack records"
+
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v8.db
-sqlite3 v8.db 'PRAGMA user_version = 8'
+cp "$data/v4/v4.db" v9.db
+sqlite3 v9.db 'PRAGMA user_version = 9'
 set +e
-"$oware" runs --db v8.db 2>err.txt
+"$oware" runs --db v9.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 8, this one reads 7)' err.txt ||
-  fail "schema 8: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 9, this one reads 8)' err.txt ||
+  fail "schema 9: $(cat err.txt)"
 echo "ok"

@@ -17,7 +17,10 @@ mpi() { # mpi N ARGS...: oware on N ranks (at most 5 minutes)
 }
 # The games of a run without the timing column, for comparisons.
 games() { "$oware" export --db "$1" --run "$2" --format csv | cut -d, -f1-13,15-; }
-ogn() { "$oware" export --db "$1" --run "$2" --format ogn | grep -v -i 'time\|seconds'; }
+# The OGN without the times of the moves' comments (their scores and depths stay: the records
+# travel between ranks).
+ogn() { "$oware" export --db "$1" --run "$2" --format ogn | grep -v -i 'time\|seconds' |
+  sed -E 's/ ?[0-9]+\.[0-9]{2}s\}/}/g'; }
 count() { "$oware" export --db "$1" --run "$2" --format csv | tail -n +2 | wc -l; }
 
 # --- The same games with threads and with 2, 3 or 4 ranks. ---

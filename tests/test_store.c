@@ -338,6 +338,7 @@ typedef struct collected {
   int n, stop_after;
   store_game g[64];
   char moves[64][1001];
+  char records[64][256];
 } collected;
 
 static int collect(void *ctx, const store_game *g) {
@@ -348,6 +349,11 @@ static int collect(void *ctx, const store_game *g) {
   assert_true(strlen(g->moves) <= 1000);
   strcpy(c->moves[c->n], g->moves);
   c->g[c->n].moves = c->moves[c->n];
+  if (g->records) {
+    assert_true(strlen(g->records) < sizeof c->records[0]);
+    strcpy(c->records[c->n], g->records);
+    c->g[c->n].records = c->records[c->n];
+  }
   c->n++;
   return c->stop_after && c->n >= c->stop_after;
 }
@@ -372,6 +378,8 @@ static void assert_game_equal(const store_game *a, const store_game *b) {
   assert_string_equal(a->detail, b->detail);
   assert_true(a->seed == b->seed);
   assert_true(a->seconds == b->seconds);
+  assert_int_equal(!a->records, !b->records);
+  if (a->records) assert_string_equal(a->records, b->records);
 }
 
 static void test_games_roundtrip(void **state) {
@@ -406,6 +414,7 @@ static void test_games_roundtrip(void **state) {
   in[2].a_idx = 0;
   in[2].b_idx = 2;
   in[2].seconds = 1234.5678901234;
+  in[2].records = "1234/-35/7"; /* schema 8: each move's ms, score and depth */
   sample_game(&in[3], run, 2, 0, moves[3], 123);
   in[3].score2[0] = 0;
   in[3].score2[1] = 96;
@@ -421,6 +430,12 @@ static void test_games_roundtrip(void **state) {
   assert_int_equal(strlen(c->g[0].moves), 0);
   assert_int_equal(strlen(c->g[1].moves), 1000);
   assert_int_equal(strlen(c->g[2].moves), 1);
+  move_record *rec;
+  assert_int_equal(store_game_records(&c->g[2], &rec, err, sizeof err), 1);
+  assert_true(rec[0].ms == 1234 && rec[0].score == -35 && rec[0].depth == 7);
+  free(rec);
+  assert_int_equal(store_game_records(&c->g[1], &rec, err, sizeof err), 0); /* none recorded */
+  assert_null(rec);
   free(c);
 
   /* Scores are REAL halves in the database. */
@@ -1145,6 +1160,10 @@ static void test_bad_rows(void **state) {
       {"UPDATE games SET end_reason = 'resigned' WHERE game_no = 0",
        "run 1, series 2, game 0: unknown end reason 'resigned'"},
       {"UPDATE games SET seed = 'x' WHERE game_no = 0", "run 1, series 2, game 0: bad seed"},
+      {"UPDATE games SET move_records = '1/2/3 4/5/6' WHERE game_no = 1",
+       "run 1 game 1 (series 2): moves' records: 2 records where the game has 5 moves"},
+      {"UPDATE games SET move_records = '1/2/3 4/5/6 7/x/8 1/1/1 2/2/2' WHERE game_no = 2",
+       "run 1 game 2 (series 2): moves' records: move 3: '7/x/8' is not MS/SCORE/DEPTH"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char copy[300];

@@ -1,0 +1,42 @@
+/* time_budget.c: a move's share of a game clock, and its scaling by the position's difficulty. */
+#include "players/time_budget.h"
+
+/* Of what is left, what each move keeps back for the answer's way out
+ * (the pipe of an engine, the harness's own bookkeeping): at most this
+ * many ms, and at most a tenth of the time left. */
+#define TIME_BUDGET_RESERVE_MS 30.0
+
+int time_budget_applies(const player_limits *lim) {
+  return lim && lim->clock && !lim->depth && !lim->nodes && !lim->playouts && !lim->movetime_ms &&
+         !lim->infinite;
+}
+
+/* The moves this side still expects to play in its period. */
+static double moves_expected(const player_limits *lim, const game *g) {
+  if (lim->movestogo > 0) return lim->movestogo + 1.0;
+  int on_board = 0;
+  for (int k = 0; k < g->v.pits; k++) on_board += g->pos.pit[k];
+  double parts = 10 + on_board / 2;
+  return parts < 12 ? 12 : parts;
+}
+
+time_budget time_budget_of(const player_limits *lim, const game *g) {
+  double left = (double)lim->time_ms;
+  double reserve = left / 10 < TIME_BUDGET_RESERVE_MS ? left / 10 : TIME_BUDGET_RESERVE_MS;
+  double avail = left - reserve;
+  if (avail < 1) avail = 1;
+  double soft = avail / moves_expected(lim, g) + 0.75 * (double)lim->inc_ms;
+  double hard = 4 * soft < avail / 2 ? 4 * soft : avail / 2;
+  if (hard < 1) hard = 1;
+  if (soft > hard) soft = hard;
+  return (time_budget){soft, hard};
+}
+
+double time_budget_scaled(const time_budget *b, int changes, int drop) {
+  double f = 1.0 + 0.5 * (changes < 2 ? changes : 2);
+  if (drop > 50) f *= 1.5;
+  else if (drop > 20) f *= 1.2;
+  if (f > 2.5) f = 2.5;
+  double t = b->soft_ms * f;
+  return t < b->hard_ms ? t : b->hard_ms;
+}
