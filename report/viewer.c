@@ -1,12 +1,14 @@
 /* viewer.c: the report's game viewer: the games of a run as JSON, and the inline script and style that step through them. */
 #include "report/viewer.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "run/match.h"
 #include "core/board.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "core/move_record.h"
 #include "core/notation.h"
 #include "core/variant.h"
 #include "store/replay.h"
@@ -36,7 +38,10 @@ static const char style[] =
     "#vboard .house small{font-weight:normal;font-size:.7em;opacity:.8}"
     "#vboard .last{outline:.25em solid #ffd400}"
     "#vboard .cap{background:#b3261e}"
-    "#vstatus{font-family:monospace;white-space:pre-wrap}";
+    "#vstatus{font-family:monospace;white-space:pre-wrap}"
+    "#vcurve{display:block;margin:.3em 0;background:#faf6ef;border:1px solid #c8a165}"
+    "#vcurve polyline{fill:none;stroke:#8a5a2b;stroke-width:1.5}"
+    "#vcurve line{stroke:#999;stroke-dasharray:3 3}#vcurve circle{fill:#b3261e}";
 
 /* The script: reads the JSON and draws each step of a game. It knows no
  * rule of the game: every position, with the houses each move captured, was
@@ -60,12 +65,29 @@ static const char script[] =
     "function frame(s,k,side){var w=2*H+3,o=k*w,p=[],i,m;for(i=0;i<2*H;i++)p.push(num(s,o+i));\n"
     " var b={pit:p,store:[num(s,o+2*H),num(s,o+2*H+1)],side:side,caps:[]};m=num(s,o+2*H+2);\n"
     " for(i=0;i<H;i++)if(m>>i&1)b.caps.push(side*H+i);return b;}\n"
-    "function load(i){G=D.games[i];H=D.variants[G[2]].h;var b0=parse(G[3]),n=G[4].length;"
+    /* The score curve: each searched move's score from South's side, in
+ * seeds, within +-20 (a win seen is drawn at the edge). */
+"var CW=480,CH=120,SC=2000,NS='http://www.w3.org/2000/svg';\n"
+"function sy(v){v=Math.max(-SC,Math.min(SC,v));return (CH/2-v/SC*(CH/2-4)).toFixed(1);}\n"
+"function curve(){var sv=document.getElementById('vcurve'),R=G[10],n=G[4].length,pts=[],k;"
+"sv.innerHTML='';\n"
+" if(!R||!n){sv.style.display='none';return;}sv.style.display='block';\n"
+" var z=document.createElementNS(NS,'line');z.setAttribute('x1',0);z.setAttribute('x2',CW);"
+"z.setAttribute('y1',CH/2);z.setAttribute('y2',CH/2);sv.appendChild(z);\n"
+" for(k=0;k<n;k++)if(R[k][1]!==null)pts.push(((k+1)/n*CW).toFixed(1)+','+sy(R[k][1]));\n"
+" var pl=document.createElementNS(NS,'polyline');pl.setAttribute('points',pts.join(' '));"
+"sv.appendChild(pl);sv.setAttribute('data-points',pts.length);\n"
+" var c=document.createElementNS(NS,'circle');c.id='vmark';c.setAttribute('r',3);c.setAttribute('cy',CH/2);"
+"sv.appendChild(c);}\n"
+"function record(k){var R=G[10];return R&&k>=1&&k<=R.length?' '+R[k-1][0]:'';}\n"
+"function mark(){var c=document.getElementById('vmark');if(!c)return;var n=G[4].length,k=Math.min(ply,n);"
+"c.setAttribute('cx',(k/n*CW).toFixed(1));}\n"
+"function load(i){G=D.games[i];H=D.variants[G[2]].h;var b0=parse(G[3]),n=G[4].length;"
     "frames=[b0];\n"
     " for(var k=0;k<n;k++){var f=frame(G[9],k,(b0.side+k+1)%2),p=frames[k];f.last=index(G[4][k]);\n"
     "  f.taken=f.store[0]+f.store[1]-p.store[0]-p.store[1];frames.push(f);}\n"
     " if(G[6]!='playing'&&fmt(frames[frames.length-1])!=G[7]){var f2=parse(G[7]);f2.final=1;frames.push(f2);}\n"
-    " bd.style.setProperty('--h',H);ply=0;show();}\n"
+    " bd.style.setProperty('--h',H);ply=0;curve();show();}\n"
     "function cell(cls,i,b,f){var d=document.createElement('div');d.className=cls;\n"
     " if(i<0){d.id='vs'+(-1-i);var v=document.createElement('span');v.textContent=b.store[-1-i];d.appendChild(v);\n"
     "  var w=document.createElement('small');w.textContent=i==-1?'South':'North';d.appendChild(w);return d;}\n"
@@ -83,10 +105,10 @@ static const char script[] =
     " if(ply==0)t+='Start position, '+(b.side?'North':'South')+' to move.';\n"
     " else if(f.final)t+='Seeds left on the board go to their owners by the rules.';\n"
     " else{t+=letter(f.last)+' by '+(f.last<H?south:north);\n"
-    "  if(f.taken)t+=', capturing '+f.taken+' ('+f.caps.slice().reverse().map(letter).join(' ')+')';t+='.';}\n"
+    "  if(f.taken)t+=', capturing '+f.taken+' ('+f.caps.slice().reverse().map(letter).join(' ')+')';t+='.'+record(ply);}\n"
     " t+='\\nSouth '+south+': '+b.store[0]+'   North '+north+': '+b.store[1];\n"
     " if(ply==frames.length-1&&G[6]!='playing')t+='\\nGame over ('+G[6]+'): '+G[5]+'.';\n"
-    " st.textContent=t;\n"
+    " st.textContent=t;mark();\n"
     " document.getElementById('vprev').disabled=document.getElementById('vfirst').disabled=ply==0;\n"
     " document.getElementById('vnext').disabled=document.getElementById('vlast').disabled=ply==frames.length-1;}\n"
     "function go(k){ply=Math.max(0,Math.min(frames.length-1,k));show();}\n"
@@ -138,6 +160,32 @@ static void frame_write(FILE *f, const game *gm) {
   fputc('"', f);
 }
 
+/* The game's move records as a JSON value: null when it has none, else per
+ * move [its comment as PGN writes it, the score from South's side in
+ * centiseeds (null when the move was not searched)]. 0, or -1 with err. */
+static int records_write(FILE *f, const store_game *g, const game *gm, char *err, size_t errlen) {
+  move_record *m;
+  int rc = store_game_records(g, &m, err, errlen);
+  if (rc < 0) return -1;
+  if (!rc) {
+    fputs(",null", f);
+    return 0;
+  }
+  fputs(",[", f);
+  for (int k = 0; k < g->plies; k++) {
+    char c[80];
+    move_record_comment(&m[k], c, sizeof c);
+    fputs(k ? ",[" : "[", f);
+    json_str(f, c);
+    int south = (gm->start.side + k) % 2 == BOARD_SOUTH; /* the mover of move k */
+    if (m[k].depth > 0) fprintf(f, ",%d]", south ? m[k].score : -m[k].score);
+    else fputs(",null]", f);
+  }
+  fputc(']', f);
+  free(m);
+  return 0;
+}
+
 typedef struct writer {
   FILE *f;
   const store_run *run;
@@ -178,6 +226,10 @@ static int write_game(void *ctx, const store_game *g) {
   json_str(w->f, label);
   fputc(',', w->f);
   frame_write(w->f, &gm);
+  if (records_write(w->f, g, &gm, w->err, sizeof w->err)) {
+    game_free(&gm);
+    return 1;
+  }
   fputc(']', w->f);
   game_free(&gm);
   w->n++;
@@ -195,6 +247,8 @@ int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char 
         "<button id=\"vlast\" title=\"last (End)\">&#x25B6;|</button></div>\n"
         "<div id=\"vboard\" role=\"img\" aria-label=\"the board\"></div>\n"
         "<pre id=\"vstatus\"></pre>\n"
+        "<svg id=\"vcurve\" width=\"480\" height=\"120\" role=\"img\" aria-label=\"the score "
+        "curve: each searched move's score from South's side\"></svg>\n"
         "<script type=\"application/json\" id=\"viewer-data\">{\"players\":[",
         h);
   for (int i = 0; i < r->nplayers; i++) {

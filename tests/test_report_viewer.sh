@@ -154,5 +154,49 @@ tail -3 "$tmp/cmp.txt"
 check "the last step names the end reason" grep -Eq '^S 0 .*Game over \((majority|no-move|repetition|ply-limit)\)' "$tmp/probe.txt"
 check "a player's name is text, not markup" grep -q '<option value="[0-9]*">[^<]*&lt;m&gt;' "$tmp/dom.html"
 
+# The score curve (issue 27): a run whose games have move records shows,
+# per move, the comment PGN carries and a curve of the searched scores.
+"$oware" tournament --players 'minimax:depth=3;greedy' --format games:2 --seed 3 --db "$tmp/c.db" \
+  --quiet >/dev/null 2>&1
+"$oware" report --run 1 --db "$tmp/c.db" --out "$tmp/rc" >/dev/null 2>&1
+"$oware" export --run 1 --db "$tmp/c.db" --format pgn --out "$tmp/c.pgn"
+python3 - "$tmp/rc/index.html" "$tmp/c.pgn" >"$tmp/curve.txt" 2>&1 <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="viewer-data">(.*?)</script>', page, re.S).group(1))
+pgn_comments = [re.findall(r"\{[^}]*\}", g) for g in open(sys.argv[2]).read().split("[Event ")[1:]]
+bad = 0
+for g, want in zip(data["games"], pgn_comments):
+    got = [r[0] for r in g[10]]
+    if got != want or len(got) != len(g[4]):
+        print("game %s: the viewer's comments differ from the PGN's" % g[8]); bad += 1
+print("games", len(data["games"]), "bad", bad)
+sys.exit(1 if bad or len(data["games"]) != 2 else 0)
+PY
+check "the viewer's move comments are the PGN's" test $? = 0
+cat >"$tmp/probe2.js" <<'JS'
+addEventListener("load", function () {
+  var D = JSON.parse(document.getElementById("viewer-data").textContent), sv = document.getElementById("vcurve");
+  var searched = D.games[0][10].filter(function (r) { return r[1] !== null; }).length;
+  document.getElementById("vnext").click();
+  var p = document.createElement("pre");
+  p.id = "probe";
+  p.textContent = "PROBE " + sv.getAttribute("data-points") + " " + searched + " " +
+    (document.getElementById("vstatus").textContent.indexOf(D.games[0][10][0][0]) >= 0) + " " +
+    document.getElementById("vmark").getAttribute("cx") + " ENDPROBE";
+  document.body.appendChild(p);
+});
+JS
+python3 -c "
+import sys
+s = open(sys.argv[1]).read()
+open(sys.argv[3], 'w').write(s.replace('</body>', '<script>' + open(sys.argv[2]).read() + '</script></body>'))
+" "$tmp/rc/index.html" "$tmp/probe2.js" "$tmp/rc/probe.html"
+browser --dump-dom --virtual-time-budget=10000 "file://$tmp/rc/probe.html" >"$tmp/dom2.html" 2>/dev/null
+probe2=$(grep -o 'PROBE [^<]*ENDPROBE' "$tmp/dom2.html")
+echo "$probe2"
+check "the curve has a point per searched move, the first move's comment is shown" \
+  bash -c "echo '$probe2' | awk '\$2 == \$3 && \$2 > 0 && \$4 == \"true\" && \$5 > 0 {ok=1} END {exit !ok}'"
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
