@@ -539,6 +539,66 @@ static int clock_enough(const time_budget *b, clock_watch *w, int d, int move, i
   return used > 0.45 * time_budget_scaled(b, w->changes, drop);
 }
 
+/* A move without a search: the book's, or the one that converts a win the
+ * tables prove (players/convert.h). 1 when one was played (*move, *info). */
+static int play_known(mm *s, player *p, const game *g, const player_limits *lim, double t0,
+                      int *move, player_info *info) {
+  int bm, bs;
+  if (lim && lim->infinite) return 0;
+  if (s->book_on && book_probe(s->book, &g->pos, &bm, &bs) && (g->legal >> bm & 1u)) {
+    /* A book move: played at once, reported as the book's search. */
+    play_at_once(p, t0, book_get_info(s->book)->depth, bs, bm, move, info);
+    return 1;
+  }
+  if (s->tb.db && !convert_move(s->tb.db, &g->v, &g->pos, g->hist, g->hist_len,
+                                MINIMAX_CONVERT_BUDGET, &bm)) {
+    /* Won by the tables' lower bound: the move that forces it soonest, at
+     * once, scored as a table win one ply on. */
+    play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);
+    return 1;
+  }
+  return 0;
+}
+
+/* The root moves and the limits of this search into s (and *maxdepth,
+ * *limit, *clock_budget): the moves fight.h keeps where the tables decide
+ * them all (searched with the tables off), else every legal one; the
+ * move's limits, a clock's budget, or the player's own. */
+static void root_setup(mm *s, const player *p, const game *g, const player_limits *lim, double t0,
+                       int *maxdepth, long long *limit, time_budget *clock_budget) {
+  int lost = 0;
+  s->root_moves = s->tb.db && !(lim && lim->infinite) ? fight_moves(&s->tb, g, &lost) : 0;
+  s->tb_off = s->root_moves != 0;
+  if (!s->root_moves) s->root_moves = g->legal;
+  s->root_some = s->root_moves != g->legal;
+  int movetime = s->movetime_ms;
+  *maxdepth = s->depth;
+  *limit = s->nodes_limit;
+  *clock_budget = (time_budget){0, 0};
+  s->infinite = lim && lim->infinite;
+  if (s->infinite) {
+    *maxdepth = MAXPLY - 2;
+    movetime = 0;
+    *limit = 0;
+  } else if (lim && (lim->depth || lim->nodes || lim->movetime_ms)) {
+    /* Limits of this move replace the player's own. */
+    *maxdepth = lim->depth ? lim->depth : MAXPLY - 2;
+    *limit = lim->nodes;
+    movetime = lim->movetime_ms;
+  } else if (time_budget_applies(lim) && !own_limit(p)) {
+    /* A clock: as deep as its budget allows, never past its hard limit. */
+    *maxdepth = MAXPLY - 2;
+    *limit = 0;
+    *clock_budget = time_budget_of(lim, g);
+    movetime = (int)clock_budget->hard_ms;
+    if (movetime < 1) movetime = 1;
+  } else if ((s->movetime_ms || s->nodes_limit) && !player_config_isset(&p->config, "depth")) {
+    /* A time or node limit without an explicit depth searches as deep as it can. */
+    *maxdepth = MAXPLY - 2;
+  }
+  s->deadline = movetime ? t0 + movetime / 1000.0 : 0;
+}
+
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
@@ -548,53 +608,11 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   s->p = p;
   s->age++;
   s->noise_seed = rng_mix(p->seed, p->game_seed);
-  int bm, bs;
-  if (s->book_on && !(lim && lim->infinite) && book_probe(s->book, &g->pos, &bm, &bs) &&
-      (g->legal >> bm & 1u)) {
-    /* A book move: played at once, reported as the book's search. */
-    play_at_once(p, t0, book_get_info(s->book)->depth, bs, bm, move, info);
-    return PLAYER_OK;
-  }
-  if (s->tb.db && !(lim && lim->infinite) &&
-      !convert_move(s->tb.db, &g->v, &g->pos, g->hist, g->hist_len,
-                    MINIMAX_CONVERT_BUDGET, &bm)) {
-    /* Won by the tables' lower bound: the move that forces it soonest
-     * (players/convert.h), at once, scored as a table win one ply on. */
-    play_at_once(p, t0, 1, PLAYER_WIN - 201, bm, move, info);
-    return PLAYER_OK;
-  }
-  /* Lost or drawn by the tables: the moves that keep the most chances,
-   * told apart by a search with the tables off. */
-  int lost = 0;
-  s->root_moves = s->tb.db && !(lim && lim->infinite) ? fight_moves(&s->tb, g, &lost) : 0;
-  s->tb_off = s->root_moves != 0;
-  if (!s->root_moves) s->root_moves = g->legal;
-  s->root_some = s->root_moves != g->legal;
-  int maxdepth = s->depth, movetime = s->movetime_ms;
-  long long limit = s->nodes_limit;
-  time_budget clock_budget = {0, 0};
-  s->infinite = lim && lim->infinite;
-  if (s->infinite) {
-    maxdepth = MAXPLY - 2;
-    movetime = 0;
-    limit = 0;
-  } else if (lim && (lim->depth || lim->nodes || lim->movetime_ms)) {
-    /* Limits of this move replace the player's own. */
-    maxdepth = lim->depth ? lim->depth : MAXPLY - 2;
-    limit = lim->nodes;
-    movetime = lim->movetime_ms;
-  } else if (time_budget_applies(lim) && !own_limit(p)) {
-    /* A clock: as deep as its budget allows, never past its hard limit. */
-    maxdepth = MAXPLY - 2;
-    limit = 0;
-    clock_budget = time_budget_of(lim, g);
-    movetime = (int)clock_budget.hard_ms;
-    if (movetime < 1) movetime = 1;
-  } else if ((s->movetime_ms || s->nodes_limit) && !player_config_isset(&p->config, "depth")) {
-    /* A time or node limit without an explicit depth searches as deep as it can. */
-    maxdepth = MAXPLY - 2;
-  }
-  s->deadline = movetime ? t0 + movetime / 1000.0 : 0;
+  if (play_known(s, p, g, lim, t0, move, info)) return PLAYER_OK;
+  int maxdepth;
+  long long limit;
+  time_budget clock_budget;
+  root_setup(s, p, g, lim, t0, &maxdepth, &limit, &clock_budget);
   s->game_plies = g->plies;
   s->root = &g->pos;
   s->root_top = g->hist_len - 1;

@@ -977,6 +977,26 @@ done:
 
 /* ---- The charts of a run ---- */
 
+/* Why run r has nothing to draw in chart `kind` (the reason written into
+ * why), or NULL when it has something. */
+static const char *nothing_to_draw(const plot_run *r, unsigned kind, char *why, size_t len) {
+  long long rid = (long long)r->run.id;
+  if (kind == PLOT_TUNING)
+    return r->ntuning ? NULL : (snprintf(why, len, "run %lld has no tuning iterations", rid), why);
+  if (!r->games) return snprintf(why, len, "run %lld has no games yet", rid), why;
+  if (kind == PLOT_RATINGS && !r->nhistory)
+    return snprintf(why, len, "run %lld has no stored ratings ('oware rate --run %lld' stores them)",
+                    rid, rid),
+           why;
+  if (kind == PLOT_TIME && !r->time_games)
+    return snprintf(why, len,
+                    "run %lld has no move records (games stored before schema 8, or imported)", rid),
+           why;
+  if (kind == PLOT_MATRIX && r->nplayers < 2)
+    return snprintf(why, len, "run %lld has fewer than two players", rid), why;
+  return NULL;
+}
+
 int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
                     const plot_options *opt, plot_result *res, FILE *log, char *err,
                     size_t errlen) {
@@ -1001,28 +1021,8 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
     snprintf(data, sizeof data, "%s/%s.dat", outdir, kind_names[ki]);
     snprintf(stem, sizeof stem, "%s/%s", outdir, kind_names[ki]);
     /* What there is to draw. */
-    const char *nodata = NULL;
     char why[512];
-    if (kind == PLOT_TUNING) {
-      if (!r->ntuning) {
-        snprintf(why, sizeof why, "run %lld has no tuning iterations", rid);
-        nodata = why;
-      }
-    } else if (!r->games) {
-      snprintf(why, sizeof why, "run %lld has no games yet", rid);
-      nodata = why;
-    } else if (kind == PLOT_RATINGS && !r->nhistory) {
-      snprintf(why, sizeof why,
-               "run %lld has no stored ratings ('oware rate --run %lld' stores them)", rid, rid);
-      nodata = why;
-    } else if (kind == PLOT_TIME && !r->time_games) {
-      snprintf(why, sizeof why,
-               "run %lld has no move records (games stored before schema 8, or imported)", rid);
-      nodata = why;
-    } else if (kind == PLOT_MATRIX && r->nplayers < 2) {
-      snprintf(why, sizeof why, "run %lld has fewer than two players", rid);
-      nodata = why;
-    }
+    const char *nodata = nothing_to_draw(r, kind, why, sizeof why);
     if (!nodata) {
       int wrc = 0;
       if (kind == PLOT_TUNING) {

@@ -67,18 +67,16 @@ static const char script[] =
     " for(i=0;i<H;i++)if(m>>i&1)b.caps.push(side*H+i);return b;}\n"
     /* The score curve: each searched move's score from South's side, in
  * seeds, within +-20 (a win seen is drawn at the edge). */
-"var CW=480,CH=120,SC=2000,NS='http://www.w3.org/2000/svg';\n"
+"var CW=480,CH=120,SC=2000;\n"
 "function sy(v){v=Math.max(-SC,Math.min(SC,v));return (CH/2-v/SC*(CH/2-4)).toFixed(1);}\n"
-"function curve(){var sv=document.getElementById('vcurve'),R=G[10],n=G[4].length,pts=[],k;"
-"sv.innerHTML='';\n"
-" if(!R||!n){sv.style.display='none';return;}sv.style.display='block';\n"
-" var z=document.createElementNS(NS,'line');z.setAttribute('x1',0);z.setAttribute('x2',CW);"
-"z.setAttribute('y1',CH/2);z.setAttribute('y2',CH/2);sv.appendChild(z);\n"
+/* The SVG's children from markup: the page's parser puts them in the SVG
+ * namespace (the page names no URL). */
+"function curve(){var sv=document.getElementById('vcurve'),R=G[10],n=G[4].length,pts=[],k;\n"
+" if(!R||!n){sv.innerHTML='';sv.style.display='none';return;}sv.style.display='block';\n"
 " for(k=0;k<n;k++)if(R[k][1]!==null)pts.push(((k+1)/n*CW).toFixed(1)+','+sy(R[k][1]));\n"
-" var pl=document.createElementNS(NS,'polyline');pl.setAttribute('points',pts.join(' '));"
-"sv.appendChild(pl);sv.setAttribute('data-points',pts.length);\n"
-" var c=document.createElementNS(NS,'circle');c.id='vmark';c.setAttribute('r',3);c.setAttribute('cy',CH/2);"
-"sv.appendChild(c);}\n"
+" sv.innerHTML='<line x1=\"0\" x2=\"'+CW+'\" y1=\"'+CH/2+'\" y2=\"'+CH/2+'\"></line>'+"
+"'<polyline points=\"'+pts.join(' ')+'\"></polyline><circle id=\"vmark\" r=\"3\" cy=\"'+CH/2+'\"></circle>';\n"
+" sv.setAttribute('data-points',pts.length);}\n"
 "function record(k){var R=G[10];return R&&k>=1&&k<=R.length?' '+R[k-1][0]:'';}\n"
 "function mark(){var c=document.getElementById('vmark');if(!c)return;var n=G[4].length,k=Math.min(ply,n);"
 "c.setAttribute('cx',(k/n*CW).toFixed(1));}\n"
