@@ -70,6 +70,21 @@ double cli_cpu_seconds(void) {
          (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
 }
 
+int cli_cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+void cli_remove_scratch_db(const char *path, const char *dir) {
+  char f[4200];
+  const char *suffix[] = {"", "-wal", "-shm"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(f, sizeof f, "%s%s", path, suffix[i]);
+    remove(f);
+  }
+  rmdir(dir);
+}
+
 int cli_variant(const char *cmd, const char *text, variant *v) {
   char err[256];
   if (variant_parse(text, v, err, sizeof err)) {

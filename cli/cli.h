@@ -39,6 +39,13 @@ void cli_warn_threads(const char *cmd, const struct player_config *cfg);
  * (the benchmarks). */
 double cli_cpu_seconds(void);
 
+/* qsort's comparison of doubles, ascending (the benchmarks' medians). */
+int cli_cmp_double(const void *x, const void *y);
+
+/* Removes a benchmark's scratch database at path (with its -wal and -shm
+ * files) and its folder dir. */
+void cli_remove_scratch_db(const char *path, const char *dir);
+
 /* Warns on stderr that players on game clocks (tc=) play games that depend
  * on timing and the machine, which the seed does not reproduce. */
 void cli_warn_clocks(const char *cmd);

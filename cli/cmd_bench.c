@@ -16,11 +16,6 @@
 #include "core/rng.h"
 #include "players/player.h"
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Plays `games` random games under v from `seed`; returns the plies played. */
 static long long random_games(const variant *v, long long games, uint64_t seed) {
   rng r;
@@ -128,9 +123,9 @@ static int bench_core(int argc, char **argv) {
     long long pp = plain_games(games, 0xbe7c4ULL);
     plain[k] = (double)pp / (clock_now() - t0);
   }
-  qsort(plain, (size_t)repeat, sizeof *plain, cmp_double);
-  qsort(pps, (size_t)repeat, sizeof *pps, cmp_double);
-  qsort(gps, (size_t)repeat, sizeof *gps, cmp_double);
+  qsort(plain, (size_t)repeat, sizeof *plain, cli_cmp_double);
+  qsort(pps, (size_t)repeat, sizeof *pps, cli_cmp_double);
+  qsort(gps, (size_t)repeat, sizeof *gps, cli_cmp_double);
   char vname[160];
   variant_format(&v, vname, sizeof vname);
   printf("variant %s\n", vname);
@@ -149,7 +144,7 @@ static int bench_core(int argc, char **argv) {
       n = perft_count(&b, &v, (int)pdepth);
       pt[k] = clock_now() - t0;
     }
-    qsort(pt, (size_t)repeat, sizeof *pt, cmp_double);
+    qsort(pt, (size_t)repeat, sizeof *pt, cli_cmp_double);
     printf("perft %lld %llu in %.3f s (median), %.0f leaves/s\n", pdepth, (unsigned long long)n,
            pt[repeat / 2], (double)n / pt[repeat / 2]);
   }
@@ -258,7 +253,7 @@ static int bench_search(int argc, char **argv) {
     }
     nps[k] = (double)nodes / secs;
   }
-  qsort(nps, (size_t)repeat, sizeof *nps, cmp_double);
+  qsort(nps, (size_t)repeat, sizeof *nps, cli_cmp_double);
   printf("minimax depth %lld: nodes %lld\n", depth, nodes);
   printf("minimax nodes/s %.0f (median of %lld)\n", nps[repeat / 2], repeat);
   free(nps);
@@ -368,10 +363,10 @@ static int bench_smp(int argc, char **argv) {
   printf("minimax, 9 positions to depth %lld, medians of %lld runs:\n", depth, repeat);
   double base = 0;
   for (int i = 0; i < nt; i++) {
-    qsort(secs[i], (size_t)repeat, sizeof secs[i][0], cmp_double);
-    qsort(nps[i], (size_t)repeat, sizeof nps[i][0], cmp_double);
-    qsort(cores[i], (size_t)repeat, sizeof cores[i][0], cmp_double);
-    qsort(cpu[i], (size_t)repeat, sizeof cpu[i][0], cmp_double);
+    qsort(secs[i], (size_t)repeat, sizeof secs[i][0], cli_cmp_double);
+    qsort(nps[i], (size_t)repeat, sizeof nps[i][0], cli_cmp_double);
+    qsort(cores[i], (size_t)repeat, sizeof cores[i][0], cli_cmp_double);
+    qsort(cpu[i], (size_t)repeat, sizeof cpu[i][0], cli_cmp_double);
     double s = secs[i][repeat / 2];
     if (i == 0) base = s;
     printf("threads %2d: %.3f s to depth %lld, %.0f nodes/s, speed-up %.2f, cores used %.2f, "
@@ -429,13 +424,7 @@ out:
   if (db) store_close(db);
   if (t) tournament_free(t);
   free(t);
-  char f[96];
-  const char *suffix[] = {"", "-wal", "-shm"};
-  for (int i = 0; i < 3; i++) {
-    snprintf(f, sizeof f, "%s%s", path, suffix[i]);
-    remove(f);
-  }
-  rmdir(dir);
+  cli_remove_scratch_db(path, dir);
   return rate;
 }
 
@@ -468,8 +457,8 @@ static int bench_arena(int argc, char **argv) {
     two[k] = bench_tournament(cmd, mm, "games:48", 2, &games);
     if (one[k] < 0 || two[k] < 0) return CLI_EXIT_FAIL;
   }
-  qsort(one, (size_t)repeat, sizeof *one, cmp_double);
-  qsort(two, (size_t)repeat, sizeof *two, cmp_double);
+  qsort(one, (size_t)repeat, sizeof *one, cli_cmp_double);
+  qsort(two, (size_t)repeat, sizeof *two, cli_cmp_double);
   printf("minimax tournament (%lld games): 1 thread %.1f games/s, 2 threads %.1f games/s, "
          "ratio %.2f (medians of %lld)\n",
          games, one[repeat / 2], two[repeat / 2], two[repeat / 2] / one[repeat / 2], repeat);

@@ -95,23 +95,12 @@ out:
   if (db) store_close(db);
   if (t) tournament_free(t);
   free(t);
-  char f[96];
-  const char *suffix[] = {"", "-wal", "-shm"};
-  for (int i = 0; i < 3; i++) {
-    snprintf(f, sizeof f, "%s%s", path, suffix[i]);
-    remove(f);
-  }
-  rmdir(dir);
+  cli_remove_scratch_db(path, dir);
   return rc;
 }
 
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
 static double median(double *v, long long n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  qsort(v, (size_t)n, sizeof *v, cli_cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
