@@ -97,8 +97,13 @@ struct mm {
   int book_on;  /* the book is of this game's variant */
 };
 
+/* A search with the tables off (fight.h) keeps its scores apart from the
+ * searches with them on: a table's proven result read back from the hash
+ * table would hide the differences between lost moves that it searches for. */
+#define TT_TABLES_OFF 0x6a09e667f3bcc909ULL
+
 static inline uint64_t tt_key(const mm *s, const board *b) {
-  return b->key ^ s->zstore[b->store[0]];
+  return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0);
 }
 
 /* A position's term in the hash of a multiset of positions (a sum of
@@ -599,6 +604,45 @@ static void root_setup(mm *s, const player *p, const game *g, const player_limit
   s->deadline = movetime ? t0 + movetime / 1000.0 : 0;
 }
 
+/* Starts the threads on a search of g's position set up in s, with a node
+ * limit (0: none) for all of them together; 0, or -1 with err (the threads
+ * parked). */
+static int search_begin(mm *s, const game *g, long long limit, char *err, size_t errlen) {
+  /* One thread checks its limit at every node; more count them together. */
+  s->limit_all = s->threads > 1 ? limit : 0;
+  atomic_store(&s->halt, 0);
+  atomic_store(&s->nodes_all, 0);
+  for (int d = 0; d < MAXPLY; d++) atomic_store_explicit(&s->at_depth[d], 0, memory_order_relaxed);
+  int oom = 0;
+  for (int i = 0; i < s->threads; i++) {
+    s->th[i].limit = s->threads > 1 ? 0 : limit;
+    oom |= thread_begin(&s->th[i], g);
+  }
+  if (oom) {
+    helpers_park(s);
+    error_set(err, errlen, "minimax: out of memory");
+    return -1;
+  }
+  if (s->threads > 1 && helpers_wake(s, err, errlen)) {
+    helpers_park(s);
+    return -1;
+  }
+  return 0;
+}
+
+/* After a loss the tables prove: the threads stop and start again on the
+ * same root with the tables off (fight.h), with what is left of the node
+ * limit; *spent gains the nodes searched so far. 0 when the search goes
+ * on, 1 when nothing is left of the limit, -1 on an error (err). */
+static int fight_on(mm *s, const game *g, long long limit, long long *spent, char *err,
+                    size_t errlen) {
+  helpers_park(s);
+  *spent += total_nodes(s);
+  s->tb_off = 1;
+  if (limit && *spent >= limit) return 1;
+  return search_begin(s, g, limit ? limit - *spent : 0, err, errlen);
+}
+
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
@@ -616,27 +660,11 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   s->game_plies = g->plies;
   s->root = &g->pos;
   s->root_top = g->hist_len - 1;
-  /* One thread checks its limit at every node; more count them together. */
-  s->limit_all = s->threads > 1 ? limit : 0;
-  atomic_store(&s->halt, 0);
-  atomic_store(&s->nodes_all, 0);
-  for (int d = 0; d < MAXPLY; d++) atomic_store_explicit(&s->at_depth[d], 0, memory_order_relaxed);
-  int oom = 0;
-  for (int i = 0; i < s->threads; i++) {
-    s->th[i].limit = s->threads > 1 ? 0 : limit;
-    oom |= thread_begin(&s->th[i], g);
-  }
-  if (oom) {
-    helpers_park(s);
-    error_set(err, errlen, "minimax: out of memory");
-    return PLAYER_ERROR;
-  }
-  if (s->threads > 1 && helpers_wake(s, err, errlen)) {
-    helpers_park(s);
-    return PLAYER_ERROR;
-  }
+  if (search_begin(s, g, limit, err, errlen)) return PLAYER_ERROR;
 
   int best_move = __builtin_ctz(s->root_moves), best_score = 0, done_depth = 0;
+  long long spent = 0; /* nodes of the search with the tables on, when it fights on */
+  int proven = 0;      /* the loss they proved, shown as the score while it fights on */
   int pv[MAXPLY], pvlen = 0;
   clock_watch tm = {-1, 0, 0};
   for (int d = 1; d <= maxdepth; d++) {
@@ -663,16 +691,28 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       player_info it = {0};
       it.depth = d;
       it.seldepth = m->seldepth;
-      it.score = sc;
-      it.nodes = total_nodes(s);
+      it.score = proven && sc <= WIN_BOUND ? proven : sc;
+      it.nodes = spent + total_nodes(s);
       it.seconds = clock_now() - t0;
       it.pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
       memcpy(it.pv, pv, (size_t)it.pvlen * sizeof *pv);
       p->on_info(p->info_ctx, &it);
     }
-    /* A proven result will not change with depth; but a loss found with
-     * the tables off may be put off longer by a deeper search (reductions). */
-    if ((sc > WIN_BOUND || (sc < -WIN_BOUND && !s->tb_off)) && !s->infinite) break;
+    /* A proven win will not change with depth: it is played. A loss the
+     * tables prove is fought on: the search starts again with them off, for
+     * the rest of the move's time or nodes (fight.h), for the move that
+     * makes the opponent's win hardest to find; a loss found with the tables
+     * off may be put off longer by a deeper search (reductions). */
+    if (sc > WIN_BOUND && !s->infinite) break;
+    if (sc < -WIN_BOUND && !s->tb_off && !s->infinite) {
+      proven = sc;
+      int f = fight_on(s, g, limit, &spent, err, errlen);
+      if (f < 0) return PLAYER_ERROR;
+      if (f > 0) break;
+      tm = (clock_watch){-1, 0, 0};
+      d = 0;
+      continue;
+    }
     if (clock_budget.hard_ms > 0 && clock_enough(&clock_budget, &tm, d, best_move, sc, t0)) break;
   }
   helpers_park(s);
@@ -680,9 +720,9 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (info) {
     info->depth = done_depth;
     info->seldepth = m->seldepth;
-    info->score = best_score;
+    info->score = proven && best_score <= WIN_BOUND ? proven : best_score;
     info->scored = 1;
-    info->nodes = total_nodes(s);
+    info->nodes = spent + total_nodes(s);
     info->seconds = clock_now() - t0;
     info->pvlen = pvlen < PLAYER_PV_MAX ? pvlen : PLAYER_PV_MAX;
     memcpy(info->pv, pv, (size_t)info->pvlen * sizeof *pv);

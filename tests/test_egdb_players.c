@@ -345,6 +345,55 @@ static void test_fights_on(void **state) {
   }
 }
 
+/* Positions above the tables that a search with them proves lost: minimax
+ * fights on with the tables off for the rest of its depth or nodes (it
+ * used to play at once, at the depth where the loss was proven), and still
+ * reports the proven loss. */
+static void fights_on_above(const char *vname, const char *spec_fmt, int depth, long long nodes) {
+  variant v;
+  char err[512], spec[512];
+  player *p = make_player(vname, spec_fmt, &v, spec, sizeof spec);
+  rng r;
+  rng_seed(&r, 2214);
+  int proven = 0, early = 0;
+  const int wanted = quick() ? 10 : 40;
+  for (int tries = 0; tries < 3000 && proven < wanted; tries++) {
+    board start;
+    random_position(&v, N_SEEDS + 1 + (int)rng_below(&r, 3), (int)rng_below(&r, 2), &r, &start);
+    game g;
+    assert_int_equal(game_init(&g, &v, &start), 0);
+    if (g.end != BOARD_END_NONE || __builtin_popcount(g.legal) < 2) {
+      game_free(&g);
+      continue;
+    }
+    int m;
+    player_info info;
+    if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+    assert_true(g.legal >> m & 1u);
+    if (info.score < -PLAYER_WIN + 1000) {
+      proven++;
+      if (depth) {
+        early += info.depth < depth;
+      } else {
+        early += info.nodes < nodes;
+      }
+    }
+    game_free(&g);
+  }
+  printf("%s %s: %d positions proven lost above the tables, %d searched short of the limit\n",
+         vname, spec, proven, early);
+  assert_true(proven > 0);
+  assert_int_equal(early, 0);
+  player_free(p);
+}
+
+static void test_fights_on_above(void **state) {
+  (void)state;
+  fights_on_above("abapa", "minimax:depth=6,book=off,egdb=%s", 6, 0);
+  fights_on_above("auale", "minimax:nodes=20000,book=off,egdb=%s", 0, 20000);
+}
+
 /* Where the tables bound a position without deciding it, minimax keeps
  * its evaluation within the bounds: at depth 1 (no quiescence) the root's
  * score lies between the best of its moves' lowest and highest values that
@@ -485,6 +534,7 @@ int main(void) {
       cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
       cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
       cmocka_unit_test(test_wins_converted), cmocka_unit_test(test_fights_on),
+      cmocka_unit_test(test_fights_on_above),
       cmocka_unit_test(test_bounds_in_search),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
