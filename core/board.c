@@ -257,12 +257,18 @@ void board_final_position(const board *b, const variant *v, board_end why, board
 }
 
 int board_random_opening(board *b, const variant *v, int plies, uint64_t seed) {
+  board start;
+  board_start(&start, v);
+  return board_random_line(b, v, &start, plies, seed);
+}
+
+int board_random_line(board *b, const variant *v, const board *from, int plies, uint64_t seed) {
   board keep; /* the first line's last position with the game still going */
   int kept = 0;
   for (uint64_t attempt = 0; attempt < 1000; attempt++) {
     rng r;
     rng_seed(&r, rng_mix(seed, attempt));
-    board_start(b, v);
+    *b = *from;
     if (!attempt) keep = *b;
     uint32_t legal;
     int ply = 0;

@@ -123,6 +123,9 @@ void board_final_position(const board *b, const variant *v, board_end why, board
  * line is cut before its end. Returns the plies played. */
 int board_random_opening(board *b, const variant *v, int plies, uint64_t seed);
 
+/* The same from the position from instead of the start (b may not be from). */
+int board_random_line(board *b, const variant *v, const board *from, int plies, uint64_t seed);
+
 /* Seeds on side s's row. */
 int board_row(const board *b, const variant *v, int s);
 

@@ -96,7 +96,7 @@ int study_prepare(const study_config *c, tournament *t, char *note, size_t notel
   if (!r->nvariants) return error_set(err, errlen, "--variants names no variant"), STUDY_BAD_INPUT;
   int plies;
   char path[PATH_MAX];
-  if (tournament_parse_openings(c->openings, &plies, path, sizeof path, err, errlen))
+  if (tournament_parse_openings(c->openings, &plies, NULL, path, sizeof path, err, errlen))
     return STUDY_BAD_INPUT;
   char format[32];
   snprintf(format, sizeof format, "games:%lld", c->games);

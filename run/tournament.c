@@ -23,27 +23,46 @@
 
 /* ---- Configuration ---- */
 
-int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,
-                              char *err, size_t errlen) {
+/* The PLIES of random:PLIES at n (NULL: the default, 2) into *plies; 0, or
+ * -1 with err naming text. */
+static int random_plies(const char *text, const char *n, int *plies, char *err, size_t errlen) {
+  if (!n) n = "2";
+  char *end;
+  errno = 0;
+  long x = strtol(n, &end, 10);
+  if (errno || end == n || *end || x < 0 || x > 40) {
+    error_set(err, errlen, "openings: '%s': random:PLIES takes a number of plies from 0 to 40", text);
+    return -1;
+  }
+  *plies = (int)x;
+  return 0;
+}
+
+int tournament_parse_openings(const char *text, int *plies, int *after, char *path,
+                              size_t pathlen, char *err, size_t errlen) {
+  if (after) *after = 0;
   if (!strncmp(text, "random:", 7) || !strcmp(text, "random")) {
-    const char *n = text[6] ? text + 7 : "2";
-    char *end;
-    errno = 0;
-    long x = strtol(n, &end, 10);
-    if (errno || end == n || *end || x < 0 || x > 40) {
-      error_set(err, errlen, "openings: '%s': random:PLIES takes a number of plies from 0 to 40", text);
-      return -1;
-    }
-    *plies = (int)x;
     if (path && pathlen) path[0] = '\0';
-    return 0;
+    return random_plies(text, text[6] ? text + 7 : NULL, plies, err, errlen);
   }
   if (!strncmp(text, "file:", 5) && text[5]) {
     *plies = -1;
-    snprintf(path, pathlen, "%s", text + 5);
-    return 0;
+    const char *plus = strstr(text + 5, "+random:");
+    size_t len = plus ? (size_t)(plus - (text + 5)) : strlen(text + 5);
+    if (!len) {
+      error_set(err, errlen, "openings: '%s' names no file", text);
+      return -1;
+    }
+    snprintf(path, pathlen, "%.*s", (int)len, text + 5);
+    if (!plus) return 0;
+    if (!after) {
+      error_set(err, errlen, "openings: '%s': +random:PLIES after a file is not taken here", text);
+      return -1;
+    }
+    return random_plies(text, plus + 8, after, err, errlen);
   }
-  error_set(err, errlen, "openings: '%s' is neither random:PLIES nor file:PATH", text);
+  error_set(err, errlen, "openings: '%s' is neither random:PLIES, file:PATH nor file:PATH+random:PLIES",
+            text);
   return -1;
 }
 
@@ -207,7 +226,7 @@ const settings_key tournament_settings[] = {
                       "every pairing, or the first player against each other", COL),
     SETTINGS_K_TEXT("format", T, format, "F", "games:2", "the series of a pairing", COL),
     SETTINGS_K_TEXT("variant", T, variants, "V[;V...]", "abapa", "the rule variants", COL),
-    SETTINGS_K_TEXT("openings", T, openings, "O", "random:2", "random:PLIES or file:PATH", COL),
+    SETTINGS_K_TEXT("openings", T, openings, "O", "random:2", "random:PLIES, file:PATH or file:PATH+random:PLIES", COL),
     SETTINGS_K_INT("rounds", T, rounds, 1, 100000, "R", "1", "rounds", COL),
     SETTINGS_K_INT("seed", T, seed, 0, LLONG_MAX, "S", "1", "the run's seed", COL),
     SETTINGS_K_TEXT("name", T, name, "NAME", NULL, "the run's name (default tournament, or sprt)",
@@ -455,7 +474,8 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
     if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) return -1;
   if (series_parse(r->format, &t->format, err, errlen)) return -1;
   char path[512];
-  if (tournament_parse_openings(r->openings, &t->opening_plies, path, sizeof path, err, errlen))
+  if (tournament_parse_openings(r->openings, &t->opening_plies, &t->opening_after, path,
+                                sizeof path, err, errlen))
     return -1;
   if (t->opening_plies < 0 && load_openings(t, path, err, errlen)) return -1;
   if (r->id == 0 && keep_weights_files(r, err, errlen)) return -1;
@@ -512,14 +532,15 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
   /* Openings are shared by every pairing and every variant: the k-th game
    * pair of each series of a round uses opening round * pairs_per_series + k. */
   long oi = (long)round * t->pairs_per_series + game_no / 2;
-  if (t->opening_plies < 0) {
+  /* The same draws under every variant: a study of variants compares
+   * the same openings (identical where the boards are alike). */
+  uint64_t os = rng_mix(rng_mix(t->run.seed, 0x6f70656e00ULL), (uint64_t)oi);
+  if (t->opening_plies < 0 && t->opening_after > 0)
+    board_random_line(start, v, &t->opening_file[vi][oi % t->opening_count], t->opening_after, os);
+  else if (t->opening_plies < 0)
     *start = t->opening_file[vi][oi % t->opening_count];
-  } else {
-    /* The same draws under every variant: a study of variants compares
-     * the same openings (identical where the boards are alike). */
-    uint64_t os = rng_mix(rng_mix(t->run.seed, 0x6f70656e00ULL), (uint64_t)oi);
+  else
     board_random_opening(start, v, t->opening_plies, os);
-  }
   *a_is_south = game_no % 2 == 0;
   /* The game's seed: from its series' place within its variant, so that
    * every variant plays the same pairings with the same seeds. */
@@ -1108,6 +1129,7 @@ static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
   pack_i64(out, t->tc_settings);
   pack_i64(out, t->opening_plies);
   if (t->opening_plies < 0) {
+    pack_i64(out, t->opening_after);
     pack_i64(out, t->opening_count);
     for (int v = 0; v < r->nvariants; v++)
       for (int i = 0; i < t->opening_count; i++)
@@ -1211,6 +1233,7 @@ static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_
   t->tc_settings = (int)pack_get_int(in, 0, 1);
   t->opening_plies = (int)pack_get_int(in, -1, 1000);
   if (t->opening_plies < 0) {
+    t->opening_after = (int)pack_get_int(in, 0, 40);
     t->opening_count = (int)pack_get_int(in, 1, 1 << 24);
     for (int v = 0; v < r->nvariants && !in->failed; v++) {
       t->opening_file[v] = malloc((size_t)t->opening_count * sizeof(board));

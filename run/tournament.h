@@ -45,6 +45,7 @@ typedef struct tournament {
   int opening_plies;                     /* random:PLIES, or -1 for a file */
   board *opening_file[STORE_MAX_VARIANTS]; /* file:PATH: positions per variant */
   int opening_count;
+  int opening_after;                     /* file:PATH+random:N: N, else 0 */
   tournament_observer observer;
   const struct runner_backend *backend;  /* NULL: local threads (run/runner.h) */
   /* The schedule. */
@@ -144,9 +145,12 @@ int tournament_resume(store *db, int64_t run_id, int threads, atomic_int *stop, 
  * its games then depend on timing, and a resume plays new ones. */
 int tournament_has_clock(const tournament *t);
 
-/* Parses "random:PLIES" or "file:PATH" (for the checks of the CLI). */
-int tournament_parse_openings(const char *text, int *plies, char *path, size_t pathlen,
-                              char *err, size_t errlen);
+/* Parses "random:PLIES", "file:PATH" (*plies -1) or "file:PATH+random:N"
+ * (also *after = N: random plies played from each of the file's positions,
+ * drawn anew for every game pair, so that a file shorter than the run
+ * does not repeat its games; after NULL refuses that form). */
+int tournament_parse_openings(const char *text, int *plies, int *after, char *path,
+                              size_t pathlen, char *err, size_t errlen);
 
 /* Plays the run (or what is left of it: games already stored are not
  * played again) on the runner with run.threads workers, storing the games

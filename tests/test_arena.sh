@@ -216,6 +216,28 @@ printf '# two openings\n4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0
 check "file openings: every game starts from one of them" bash -c \
   "'$oware' export --db '$tmp/o.db' --run 1 --format csv | tail -n +2 | cut -d, -f6 | sort -u | tr '\n' ' ' | grep -qx '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N 5-5-5-4-4-0-5-5-5-0-5-5-0-0-S '"
 
+# file:PATH+random:N: N random plies from each of the file's positions, drawn
+# anew for every game pair. A file shorter than the run (an SPRT) repeated its
+# games exactly with players that do not draw (depth=, nodes=).
+OPR='minimax:depth=2,name=a;minimax:depth=3,name=b'
+"$oware" tournament --players "$OPR" --openings "file:$tmp/open.txt" --format games:16 --seed 5 \
+  --db "$tmp/orp.db" --quiet >/dev/null 2>&1
+distinct() { sqlite3 "$1" "select count(distinct opening) || ',' || count(distinct south_idx || moves) from games"; }
+check "file openings repeat: 2 openings, 4 distinct games of 16" test "$(distinct "$tmp/orp.db")" = 2,4
+"$oware" tournament --players "$OPR" --openings "file:$tmp/open.txt+random:3" --format games:16 --seed 5 \
+  --db "$tmp/or.db" --quiet >/dev/null 2>&1
+check "file:PATH+random:3: 8 openings for 8 pairs, 16 distinct games" test "$(distinct "$tmp/or.db")" = 8,16
+check "... none of them a position of the file" bash -c \
+  "test \$(sqlite3 '$tmp/or.db' \"select count(*) from games where opening in ('4-4-4-4-4-0-5-5-5-5-4-4-0-0-N', '5-5-5-4-4-0-5-5-5-0-5-5-0-0-S')\") = 0"
+check "... each 3 plies from one of them (the seeds sown: 3 moves from 44 seeds on the board)" bash -c \
+  "sqlite3 '$tmp/or.db' 'select opening from games' | awk -F- '{s = 0; for (i = 1; i <= 12; i++) s += \$i; if (s + \$13 + \$14 != 48) bad = 1} END {exit bad}'"
+"$oware" tournament --players "$OPR" --openings "file:$tmp/open.txt+random:3" --format games:16 --seed 5 \
+  --threads 2 --db "$tmp/or2.db" --quiet >/dev/null 2>&1
+check "... the same games on 2 threads" cmp -s <(games "$tmp/or.db" 1) <(games "$tmp/or2.db" 1)
+bad "file openings naming no file" "names no file" --players 'random;greedy' --openings "file:+random:2" --db "$tmp/bad.db"
+bad "file openings with too many random plies" "from 0 to 40" --players 'random;greedy' \
+  --openings "file:$tmp/open.txt+random:41" --db "$tmp/bad.db"
+
 # A resume never reads the openings file again, and refuses a changed weights file (issue 12, item 4).
 printf '4-4-4-4-4-0-5-5-5-5-4-4-0-0-N\n5-5-5-4-4-0-5-5-5-0-5-5-0-0-S\n4-4-4-4-4-4-0-5-5-5-5-4-0-0-N\n' >"$tmp/op2.txt"
 "$oware" weights >"$tmp/w.txt"

@@ -152,7 +152,7 @@ static int check_games(tuner_calibrate_setup *s, char *err, size_t errlen) {
   char e[1024], opath[8];
   if (variant_parse(o->variant, &c->v, err, errlen)) return -1;
   e[0] = 0;
-  if (tournament_parse_openings(o->openings, &c->opening_plies, opath, sizeof opath, e,
+  if (tournament_parse_openings(o->openings, &c->opening_plies, NULL, opath, sizeof opath, e,
                                 sizeof e) ||
       c->opening_plies < 0)
     return error_set(err, errlen, "--openings: random:PLIES only%s%s", e[0] ? ": " : "", e), -1;

@@ -17,8 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size && data[0] == '!') {
     /* The --openings option: "random:PLIES" or "file:PATH". */
     char *text = fuzz_text(data + 1, size - 1), p[512];
-    int plies;
-    if (tournament_parse_openings(text, &plies, p, sizeof p, err, sizeof err)) FUZZ_CHECK_ERR(err);
+    int plies, after;
+    if (tournament_parse_openings(text, &plies, &after, p, sizeof p, err, sizeof err))
+      FUZZ_CHECK_ERR(err);
     free(text);
     return 0;
   }
