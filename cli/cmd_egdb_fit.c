@@ -10,7 +10,7 @@
 
 static const char fit_help[] =
     "usage: oware egdb fit --from-db FILE [--variant V] [--dir D] [--seeds N] [--width W]\n"
-    "                      [--weights FILE] [--out FILE]\n"
+    "                      [--cycle-label mean|game] [--weights FILE] [--out FILE]\n"
     "Fits the evaluation's corrections in endings (minimax's ending=) on the\n"
     "endgame tables: every position with 1..N seeds on the board in the games of\n"
     "the database is looked up in the tables, and, per range of W seed counts, a\n"
@@ -23,6 +23,8 @@ int cli_egdb_fit(int argc, char **argv) {
   const char *cmd = "egdb fit", *vtext = "abapa", *dir = NULL, *from = NULL, *out = NULL,
              *wfile = NULL;
   long long seeds = -1, width = 4;
+  int label = TUNER_ENDING_MEAN;
+  static const char *const labels[] = {"mean", "game", NULL};
   cli_option opts[] = {
       CLI_O_TEXT("from-db", &from, "FILE", NULL, "the games (a database of oware runs)"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "the variant of the games and the tables"),
@@ -30,6 +32,9 @@ int cli_egdb_fit(int argc, char **argv) {
       CLI_O_INT("seeds", &seeds, 1, VARIANT_MAX_TOTAL, "N", NULL,
                 "positions with 1..N seeds on the board (default: as far as the tables go)"),
       CLI_O_INT("width", &width, 1, VARIANT_MAX_TOTAL, "W", "4", "seed counts a range"),
+      CLI_O_CHOICE("cycle-label", &label, labels, "mean",
+                   "a cycle-sensitive position's value: the mean of its bounds, or what its game "
+                   "gave the side to move within them"),
       CLI_O_TEXT("weights", &wfile, "FILE", NULL,
                  "the weights the corrections add to (default: the built-in ones)"),
       CLI_O_TEXT("out", &out, "FILE", NULL, "write the table there (whole, or not at all)"),
@@ -55,6 +60,7 @@ int cli_egdb_fit(int argc, char **argv) {
   c.egdb_dir = dir;
   c.seeds = (int)seeds;
   c.width = (int)width;
+  c.cycle_label = label;
   static tuner_ending_result r;
   if (tuner_ending_fit(&c, &r, err, sizeof err)) return cli_error(cmd, "%s", err);
   printf("%lld positions with 1 to %d seeds on the board, from %lld games of %lld runs\n",
@@ -69,9 +75,9 @@ int cli_egdb_fit(int argc, char **argv) {
   }
   char comment[512];
   snprintf(comment, sizeof comment,
-           "oware egdb fit --from-db %s --variant %s --seeds %d --width %d\n"
-           "%lld positions from %lld games", from, vtext, r.seeds, (int)width, r.positions,
-           r.games);
+           "oware egdb fit --from-db %s --variant %s --seeds %d --width %d --cycle-label %s\n"
+           "%lld positions from %lld games", from, vtext, r.seeds, (int)width, labels[label],
+           r.positions, r.games);
   eval_ending_write(stdout, &r.table, comment); /* a write error: main's check of stdout */
   if (out) {
     outfile o;

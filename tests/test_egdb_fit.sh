@@ -42,6 +42,25 @@ run egdb fit --from-db "$tmp/g.db" --dir "$tmp/db" --seeds 7 --width 6
 expect_rc 0
 check "--seeds 7 --width 6: ranges 1..6 and 7..7" test "$(grep -c '^1\.\.6 \|^7\.\.7 ' "$tmp/out")" = 2
 
+# --cycle-label game: a cycle-sensitive position's value is what its game gave
+# the side to move, within the tables' bounds (issue 22 point 3): other values
+# to fit than the bounds' mean, so other errors before the fit and another table.
+run egdb fit --from-db "$tmp/g.db" --dir "$tmp/db" --out "$tmp/mean.txt"
+cp "$tmp/out" "$tmp/mean.out"
+run egdb fit --from-db "$tmp/g.db" --dir "$tmp/db" --cycle-label game --out "$tmp/game.txt"
+expect_rc 0
+check "--cycle-label game: the same positions" diff <(grep "positions with" "$tmp/mean.out") <(grep "positions with" "$tmp/out")
+check "... other errors before the fit (other values) in every range" bash -c \
+  "paste <(awk '/^[0-9]+\.\./ {split(\$4, e, \"->\"); print e[1]}' '$tmp/mean.out') \
+         <(awk '/^[0-9]+\.\./ {split(\$4, e, \"->\"); print e[1]}' '$tmp/out') | awk '\$1 == \$2 {bad = 1} END {exit bad || NR != 2}'"
+check "... another table, which says how it was fitted" bash -c \
+  "! cmp -s '$tmp/mean.txt' '$tmp/game.txt' && grep -q -- '--cycle-label game' '$tmp/game.txt'"
+run match --south "minimax:depth=3,ending=$tmp/game.txt" --north greedy --seed 3
+expect_rc 0
+run egdb fit --from-db "$tmp/g.db" --dir "$tmp/db" --cycle-label median
+expect_rc 2
+check "a bad --cycle-label is named" grep -q "cycle-label" "$tmp/err"
+
 # Errors
 run egdb fit --dir "$tmp/db"
 expect_rc 2

@@ -56,11 +56,27 @@ static int push(samples *s, const int f[EVAL_N], double y, double cur) {
   return 0;
 }
 
+/* The final scores (half seeds) of the game of moves from start into
+ * final2: 1 when it ends within them, else 0. */
+static int game_final(const variant *v, const board *start, const int *moves, int plies,
+                      int final2[2]) {
+  game g;
+  if (game_init(&g, v, start)) return 0;
+  for (int ply = 0; ply < plies && g.end == BOARD_END_NONE; ply++)
+    if (game_play(&g, moves[ply])) break;
+  int ended = g.end != BOARD_END_NONE;
+  if (ended) memcpy(final2, g.score2, sizeof g.score2);
+  game_free(&g);
+  return ended;
+}
+
 static int add_game(void *ctx, const board *start, const int *moves, int plies, int winner,
                     long long number) {
   (void)winner, (void)number;
   collect *k = ctx;
   const variant *v = &k->c->v;
+  int final2[2];
+  int ended = k->c->cycle_label == TUNER_ENDING_GAME && game_final(v, start, moves, plies, final2);
   game g;
   if (game_init(&g, v, start)) return -1;
   int rc = 0;
@@ -73,7 +89,14 @@ static int add_game(void *ctx, const board *start, const int *moves, int plies, 
       eval_compute(b, v, f);
       double cur = 0;
       for (int i = 1; i < EVAL_N; i++) cur += k->c->w.w[i] * f[i];
-      double value = 100.0 * (ev.lower + ev.upper - n); /* 100 (2V - n), V the mean */
+      double v2 = ev.lower + ev.upper; /* 2V, V the mean */
+      if (ended && ev.lower != ev.upper) {
+        /* what the game gave the mover of the seeds now on the board, in half seeds */
+        v2 = final2[b->side] - 2 * b->store[b->side];
+        if (v2 < 2 * ev.lower) v2 = 2 * ev.lower;
+        if (v2 > 2 * ev.upper) v2 = 2 * ev.upper;
+      }
+      double value = 100.0 * (v2 - n); /* 100 (2V - n) */
       samples *s = &k->s[(n - 1) / k->c->width];
       s->cycle += ev.lower != ev.upper;
       rc = push(s, f, value - cur, cur);

@@ -15,7 +15,14 @@ typedef struct tuner_ending_config {
   int seeds;             /* positions with 1..seeds on the board (-1: as far as the tables go) */
   int width;             /* seeds a range (the last range may be shorter) */
   eval_weights w;        /* the weights the corrections are added to */
+  int cycle_label;       /* the value of a cycle-sensitive position (tuner_ending_label) */
 } tuner_ending_config;
+
+/* The value a cycle-sensitive position (lower < upper) is fitted to: the
+ * mean of its bounds, or what the game it comes from gave the side to move
+ * of the seeds then on the board, under the game's own repetition rule,
+ * kept within the bounds (a game that did not end in its moves: the mean). */
+typedef enum { TUNER_ENDING_MEAN, TUNER_ENDING_GAME } tuner_ending_label;
 
 /* What the fit found, range by range. */
 typedef struct tuner_ending_range {
