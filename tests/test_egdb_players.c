@@ -391,7 +391,8 @@ static void fights_on_above(const char *vname, const char *spec_fmt, int depth, 
 static void test_fights_on_above(void **state) {
   (void)state;
   fights_on_above("abapa", "minimax:depth=6,book=off,egdb=%s", 6, 0);
-  fights_on_above("auale", "minimax:nodes=20000,book=off,egdb=%s", 0, 20000);
+  /* Two threads: the helpers are parked and started again with the tables off. */
+  fights_on_above("auale", "minimax:nodes=20000,threads=2,book=off,egdb=%s", 0, 20000);
 }
 
 /* Where the tables bound a position without deciding it, minimax keeps
