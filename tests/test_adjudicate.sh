@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_adjudicate.sh: end to end: `oware tournament --adjudicate` (issue 27): games ended by
+# test_adjudicate.sh: end to end: `oware tournament --adjudicate` and `oware match --adjudicate` (issue 27): games ended by
 # the endgame tables (scores as the tables say, checked by hand with replay and egdb probe),
 # by the draw and resign rules on the players' scores (never for a player without scores);
 # the same games on 1 and 2 threads and after a resume, with the tables pinned; rate and the
@@ -34,6 +34,19 @@ check "no tables: refused, saying where they were looked for" grep -q "adjudicat
 
 run egdb build --seeds 8 --quiet
 expect_rc 0
+
+# oware match --adjudicate egdb: the same rule on a match (minimax at depths 3 and 4 play the
+# same two games every time, both reaching the tables); each game line and the OGN say so.
+M=(match --south minimax:depth=3,egdb=off --north minimax:depth=4,egdb=off --games 2)
+run "${M[@]}" --adjudicate egdb --ogn m.ogn
+expect_rc 0
+check "match: the tables end both games adjudicated-egdb" test "$(grep -c '^game [12]: .*, adjudicated-egdb, [0-9]* plies: ' <<<"$out")" = 2
+check "match: the OGN's Termination says so" test "$(grep -cx '\[Termination "adjudicated-egdb"\]' m.ogn)" = 2
+adj_plies=$(sed -n 's/.*, \([0-9]*\) plies.*/\1/p' <<<"$out" | tr '\n' ' ')
+run "${M[@]}"
+full_plies=$(sed -n 's/.*, \([0-9]*\) plies.*/\1/p' <<<"$out" | tr '\n' ' ')
+check "match: played out, the same games are longer ($adj_plies/$full_plies plies)" \
+  bash -c 'read -r a1 a2 <<<"$0"; read -r f1 f2 <<<"$1"; [ "$a1" -lt "$f1" ] && [ "$a2" -lt "$f2" ]' "$adj_plies" "$full_plies"
 
 # The tables end games; the same run played out is the same games up to the adjudication.
 run "${T[@]}" --adjudicate egdb --threads 1 --db egdb1.db
@@ -151,11 +164,25 @@ check "score rules: the same games on 1 and 2 threads" same both1.db both2.db
 run rate --db both1.db
 check "rate: draws and resignations counted" grep -q '^Adjudicated (counted as played): [0-9]* of [0-9]* games: [0-9]* adjudicated-draw, [0-9]* adjudicated-resign\.$' <<<"$out"
 
-# Bad specs: exit 2, the rule named.
+# The score rules in a match: every game of two scoring players is a draw at ply 6; resign.
+run match --south minimax:depth=2,egdb=off --north greedy --games 4 --adjudicate 'draw=6,10000,3'
+expect_rc 0
+check "match: draw: every game ends adjudicated-draw at ply 6" test "$(grep -c '^game [0-9]*: .* draw, adjudicated-draw, 6 plies: ' <<<"$out")" = 4
+run match --south minimax:depth=2,egdb=off --north random --games 4 --adjudicate 'resign=0,2'
+expect_rc 0
+check "match: resign: games end adjudicated-resign, won by the other player" grep -qE '^game [0-9]*: minimax:depth=2,egdb=off \(S\) - random \(N\) .* north wins, adjudicated-resign, |^game [0-9]*: random \(S\) - minimax:depth=2,egdb=off \(N\) .* south wins, adjudicated-resign, ' <<<"$out"
+run match --south random --north random:seed=2 --games 4 --adjudicate 'resign=0,1;draw=0,10000,1'
+expect_rc 0
+check "match: players without a score never trigger draw or resign" bash -c '! grep -q adjudicated <<<"$0"' "$out"
+
+# Bad specs: exit 2, the rule named (tournament and match alike).
 bad() { # bad SPEC WORDS
   run "${S[@]}" --adjudicate "$1" --db bad.db
   expect_rc 2
   check "bad spec '$1' names '$2'" grep -qF -- "$2" <<<"$err"
+  run match --south greedy --north random --adjudicate "$1"
+  expect_rc 2
+  check "match: bad spec '$1' names '$2'" grep -qF -- "$2" <<<"$err"
 }
 bad 'tables' "'tables' is not a rule"
 bad 'draw=1,2' 'draw=1,2: expected draw=PLIES,SCORE,MOVES'
