@@ -2,8 +2,8 @@
 # test_adjudicate.sh: end to end: `oware tournament --adjudicate` and `oware match --adjudicate` (issue 27): games ended by
 # the endgame tables (scores as the tables say, checked by hand with replay and egdb probe),
 # by the draw and resign rules on the players' scores (never for a player without scores);
-# the same games on 1 and 2 threads and after a resume, with the tables pinned; rate and the
-# report count them; every bad spec named.
+# the same games on 1 and 2 threads and after a resume, with the tables pinned; rate (text and
+# --json) and the report count them; every bad spec named.
 # Usage: bash test_adjudicate.sh OWARE_BINARY TESTS_DATA_DIR
 set -u
 OWARE=${1:?usage: test_adjudicate.sh OWARE_BINARY DATA_DIR}
@@ -116,8 +116,21 @@ check "tables: egdb=DIR with the same tables ends the same games as auto" same d
 run rate --db egdb1.db
 expect_rc 0
 check "rate: the adjudicated games are counted" grep -q "^Adjudicated (counted as played): $n_egdb of $n_all games: $n_egdb adjudicated-egdb\.$" <<<"$out"
+# adj_json EXPECTED: the "adjudicated" object of rate --json's output ($out), as "games of egdb draw resign".
+adj_json() {
+  python3 -c 'import json, sys
+a = json.loads(sys.stdin.read())["adjudicated"]
+print(a["games"], a["of"], a["adjudicated-egdb"], a["adjudicated-draw"], a["adjudicated-resign"])' <<<"$out" 2>&1
+}
+run rate --db egdb1.db --json
+expect_rc 0
+check "rate --json: the adjudicated games counted as the text counts them" test "$(adj_json)" = "$n_egdb $n_all $n_egdb 0 0"
+run rate --db egdb1.db --run 1 --json
+check "rate --run 1 --json: the same" test "$(adj_json)" = "$n_egdb $n_all $n_egdb 0 0"
 run rate --db plain.db
 check "rate: nothing said when no game was adjudicated" bash -c '! grep -q Adjudicated <<<"$0"' "$out"
+run rate --db plain.db --json
+check "rate --json: none adjudicated is counted 0" test "$(adj_json)" = "0 $n_all 0 0 0"
 run report --db egdb1.db --run 1 --out rep
 expect_rc 0
 check "report: a column of adjudicated-egdb in the table of ends" grep -q "| ply-limit | forfeit | adjudicated-egdb | other |" rep/report.md
@@ -163,6 +176,9 @@ run "${S[@]}" --adjudicate 'draw=6,10000,3;resign=0,2' --threads 1 --db both1.db
 check "score rules: the same games on 1 and 2 threads" same both1.db both2.db
 run rate --db both1.db
 check "rate: draws and resignations counted" grep -q '^Adjudicated (counted as played): [0-9]* of [0-9]* games: [0-9]* adjudicated-draw, [0-9]* adjudicated-resign\.$' <<<"$out"
+text=$(sed -n 's/^Adjudicated (counted as played): \([0-9]*\) of \([0-9]*\) games: \([0-9]*\) adjudicated-draw, \([0-9]*\) adjudicated-resign\.$/\1 \2 0 \3 \4/p' <<<"$out")
+run rate --db both1.db --json
+check "rate --json: draws and resignations counted as the text says ($text)" test "$(adj_json)" = "$text"
 
 # The score rules in a match: every game of two scoring players is a draw at ply 6; resign.
 run match --south minimax:depth=2,egdb=off --north greedy --games 4 --adjudicate 'draw=6,10000,3'
