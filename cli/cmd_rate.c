@@ -264,15 +264,23 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
   return rate_store(cmd, db, a->read_only, res, a->run_id, scope);
 }
 
+/* The rated games of a database (every run with all, else the nruns runs;
+ * one variant when vname is not NULL) by end reason into ends: what
+ * --adjudicate ended. 0, or the exit code after an error. */
+static int rate_end_counts(const char *cmd, store *db, int all, const int64_t *runs, int nruns,
+                           const char *vname, long long ends[OUTCOME_NENDS]) {
+  char err[1024];
+  if (!store_end_counts(db, all ? NULL : runs, all ? 0 : nruns, vname, ends, err, sizeof err))
+    return 0;
+  cli_error(cmd, "%s", err);
+  return CLI_EXIT_FAIL;
+}
+
 /* The rated games that --adjudicate ended, by rule (counts: the rated
  * games by end reason): a line after the ratings, none when no game was
  * adjudicated. The exit code. */
 static int rate_adjudicated(const long long *counts) {
-  long long games = 0, adjudicated = 0;
-  for (int e = 0; e < OUTCOME_NENDS; e++) {
-    games += counts[e];
-    if (outcome_is_adjudicated((outcome_end)e)) adjudicated += counts[e];
-  }
+  long long games, adjudicated = store_end_adjudicated(counts, &games);
   if (!adjudicated) return CLI_EXIT_OK;
   printf("\nAdjudicated (counted as played): %lld of %lld games:", adjudicated, games);
   for (int e = 0, k = 0; e < OUTCOME_NENDS; e++)
@@ -368,20 +376,15 @@ int cli_rate(int argc, char **argv) {
   char scope[512];
   if (pgn_path && !db) snprintf(scope, sizeof scope, "%s", pgn_path);
   else rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
-  /* The rated games of a database by end reason: what --adjudicate ended. */
   long long ends[OUTCOME_NENDS];
-  char err[1024];
-  if (db && pool.n &&
-      store_end_counts(db, all ? NULL : runs, all ? 0 : nruns, variant_text ? variant_name : NULL,
-                       ends, err, sizeof err)) {
-    cli_error(cmd, "%s", err);
-    rc = CLI_EXIT_FAIL;
+  int counted = db && pool.n;
+  if (counted &&
+      (rc = rate_end_counts(cmd, db, all, runs, nruns, variant_text ? variant_name : NULL, ends)))
     goto out;
-  }
   rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
-                      json, read_only, nruns == 1 ? runs[0] : 0, db && pool.n ? ends : NULL};
+                      json, read_only, nruns == 1 ? runs[0] : 0, counted ? ends : NULL};
   rc = rate_fit(cmd, &fa, &pool, db, &res);
-  if (rc == CLI_EXIT_OK && db && !json && pool.n) rc = rate_adjudicated(ends);
+  if (rc == CLI_EXIT_OK && counted && !json) rc = rate_adjudicated(ends);
 out:
   pgn_file_free(&games);
   rating_result_free(&res);

@@ -129,11 +129,7 @@ static void rating_body(FILE *f, const char *scope, const char *anchor, double a
 /* ,"adjudicated":{"games":N,"of":M, and a count per adjudicated end}: the
  * games of ends (counts by end reason) that --adjudicate ended. */
 static void adjudicated_field(FILE *f, const long long *ends) {
-  long long games = 0, adjudicated = 0;
-  for (int e = 0; e < OUTCOME_NENDS; e++) {
-    games += ends[e];
-    if (outcome_is_adjudicated((outcome_end)e)) adjudicated += ends[e];
-  }
+  long long games, adjudicated = store_end_adjudicated(ends, &games);
   fprintf(f, ",\n\"adjudicated\":{\"games\":%lld,\"of\":%lld", adjudicated, games);
   for (int e = 0; e < OUTCOME_NENDS; e++)
     if (outcome_is_adjudicated((outcome_end)e))
