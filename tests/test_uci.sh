@@ -182,6 +182,10 @@ check "UCI_Elo outside the range is an error naming it" \
 check "UCI_Elo not a number is an error" grep -q "^info string error: option UCI_Elo is 'x'" <<<"$out"
 check "UCI_LimitStrength neither true nor false is an error" \
   grep -q "^info string error: option UCI_LimitStrength is 'maybe'" <<<"$out"
+out=$( (printf 'setoption name UCI_LimitStrength value true\nposition startpos\ngo wtime 600000 btime 600000\n'; sleep 3; printf 'isready\n') |
+  OWARE_LEVELS=$lv timeout 30 "$oware" uci --player minimax)
+check "UCI_LimitStrength on a clock: the level keeps its playouts (its bestmove before the readyok sent 3 s later)" \
+  bash -c "grep -E '^(bestmove|readyok)' <<<'$out' | head -1 | grep -q '^bestmove [A-F]$'"
 out=$(printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_LimitStrength value false\nposition startpos\ngo depth 2\nisready\n' |
   OWARE_LEVELS=$lv timeout 20 "$oware" uci --player minimax)
 check "UCI_LimitStrength false: the player itself again" grep -q '^info depth 2 ' <<<"$out"
