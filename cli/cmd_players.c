@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/adjudicate.h"
 #include "run/match.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -102,7 +103,26 @@ static const char match_usage[] =
     "is South in odd games), prints each result and the total. Game k's seed is\n"
     "derived from --seed and k, so a match replays exactly (not so on game\n"
     "clocks, tc= or --tc: a warning says so; a move more than --tc-margin ms past\n"
-    "its clock loses the game, forfeit-time).\n";
+    "its clock loses the game, forfeit-time).\n"
+    "--adjudicate 'egdb;draw=PLIES,SCORE,MOVES;resign=SCORE,MOVES' (any of them)\n"
+    "ends games early as in 'oware tournament' (see its help): by the endgame\n"
+    "tables (egdb=DIR a folder), a draw on both players' scores near zero, a\n"
+    "resignation on one player's hopeless score; the end reason is\n"
+    "adjudicated-egdb, -draw or -resign.\n";
+
+/* The adjudication of --adjudicate (NULL: none) for the games of v into
+ * *adj (NULL without one). 0, or the exit code after an error. */
+static int match_adjudicator(const char *cmd, const char *text, const variant *v,
+                             adjudicator **adj) {
+  *adj = NULL;
+  if (!text) return 0;
+  adjudicate_rules *r = malloc(sizeof *r);
+  char err[1024];
+  if (!r) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  int bad = adjudicate_parse(text, r, err, sizeof err) || adjudicate_open(r, v, 1, adj, err, sizeof err);
+  free(r);
+  return bad ? cli_error(cmd, "%s", err) : 0;
+}
 
 /* What each game of `oware match` is printed with. */
 typedef struct match_out {
@@ -143,7 +163,8 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
 }
 
 int cli_match(int argc, char **argv) {
-  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL, *tc = NULL;
+  const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL, *tc = NULL,
+             *adjudicate = NULL;
   long long games, seed, margin;
   int quiet = 0, nargs, prc;
   cli_option opts[] = {
@@ -157,6 +178,8 @@ int cli_match(int argc, char **argv) {
                  "game clock of a player whose spec sets no tc= (seconds: 10+0.1, 40/60)"),
       CLI_O_INT("tc-margin", &margin, 0, 3600000, "MS", "100",
                 "ms a move may come past its clock before it loses on time"),
+      CLI_O_TEXT("adjudicate", &adjudicate, "RULE[;RULE...]", NULL,
+                 "end games early: egdb[=DIR], draw=PLIES,SCORE,MOVES, resign=SCORE,MOVES"),
       CLI_O_FLAG("quiet", &quiet, "print the total only"),
       CLI_END,
   };
@@ -170,12 +193,15 @@ int cli_match(int argc, char **argv) {
   time_control clock = {0, 0, 0};
   if (tc && time_control_parse(tc, &clock, err, sizeof err))
     return cli_error(cmd, "--tc: %s", err);
+  adjudicator *adj;
+  if ((prc = match_adjudicator(cmd, adjudicate, &v, &adj))) return prc;
   player *pl[2] = {NULL, NULL};
   for (int k = 0; k < 2; k++) {
     pl[k] = player_create(spec[k], err, sizeof err);
     if (!pl[k]) {
       cli_error(cmd, "--%s: %s", k ? "north" : "south", err);
       player_free(pl[0]);
+      adjudicate_close(adj);
       return CLI_EXIT_USAGE;
     }
     cli_warn_threads(cmd, &pl[k]->config);
@@ -189,6 +215,7 @@ int cli_match(int argc, char **argv) {
     if (cli_out_open(cmd, &of, ogn)) {
       player_free(pl[0]);
       player_free(pl[1]);
+      adjudicate_close(adj);
       return CLI_EXIT_USAGE;
     }
     out = of.f;
@@ -196,7 +223,7 @@ int cli_match(int argc, char **argv) {
   match_out mo = {cmd, quiet, out, ogn, pl, 0};
   match_totals t;
   int rc = CLI_EXIT_OK;
-  if (match_games(pl, &v, games, (uint64_t)seed, match_game, &mo, &t, err, sizeof err) < 0) {
+  if (match_games(pl, &v, games, (uint64_t)seed, adj, match_game, &mo, &t, err, sizeof err) < 0) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
   }
@@ -210,5 +237,6 @@ int cli_match(int argc, char **argv) {
   putchar('\n');
   player_free(pl[0]);
   player_free(pl[1]);
+  adjudicate_close(adj);
   return rc;
 }

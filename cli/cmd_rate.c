@@ -222,7 +222,8 @@ typedef struct rate_fit_args {
   int bootstrap;
   uint64_t seed;
   int json, read_only;
-  int64_t run_id; /* the one run rated, else 0 */
+  int64_t run_id;         /* the one run rated, else 0 */
+  const long long *ends;  /* the rated games by end reason (OUTCOME_NENDS), or NULL */
 } rate_fit_args;
 
 /* Fits the pool, prints the ratings (or says there are no games), stores
@@ -233,7 +234,7 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
   if (pool->n == 0) {
     if (a->anchor)
       return cli_error(cmd, "unknown anchor '%s': there are no games in %s", a->anchor, scope);
-    if (a->json) cli_json_rating(stdout, scope, NULL, 0, res, NULL);
+    if (a->json) cli_json_rating(stdout, scope, NULL, 0, res, NULL, NULL);
     else printf("No games to rate in %s.\n", scope);
     return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   }
@@ -243,11 +244,11 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
     return strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
   }
   if (a->json && db && a->run_id) {
-    if (cli_json_rating_run(stdout, scope, a->anchor, a->anchor_elo, res, pool, db, a->run_id,
-                            err, sizeof err))
+    if (cli_json_rating_run(stdout, scope, a->anchor, a->anchor_elo, res, pool, a->ends, db,
+                            a->run_id, err, sizeof err))
       return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   } else if (a->json) {
-    cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool);
+    cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool, a->ends);
   } else {
     rate_print(scope, a->anchor, a->anchor_elo, pool, res);
   }
@@ -263,18 +264,23 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
   return rate_store(cmd, db, a->read_only, res, a->run_id, scope);
 }
 
-/* The rated games that --adjudicate ended, by rule: a line after the
- * ratings, none when no game was adjudicated. The exit code. */
-static int rate_adjudicated(const char *cmd, store *db, const int64_t *runs, int nruns,
-                            const char *variant_name) {
-  long long counts[OUTCOME_NENDS], games = 0, adjudicated = 0;
+/* The rated games of a database (every run with all, else the nruns runs;
+ * one variant when vname is not NULL) by end reason into ends: what
+ * --adjudicate ended. 0, or the exit code after an error. */
+static int rate_end_counts(const char *cmd, store *db, int all, const int64_t *runs, int nruns,
+                           const char *vname, long long ends[OUTCOME_NENDS]) {
   char err[1024];
-  if (store_end_counts(db, runs, nruns, variant_name, counts, err, sizeof err))
-    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  for (int e = 0; e < OUTCOME_NENDS; e++) {
-    games += counts[e];
-    if (outcome_is_adjudicated((outcome_end)e)) adjudicated += counts[e];
-  }
+  if (!store_end_counts(db, all ? NULL : runs, all ? 0 : nruns, vname, ends, err, sizeof err))
+    return 0;
+  cli_error(cmd, "%s", err);
+  return CLI_EXIT_FAIL;
+}
+
+/* The rated games that --adjudicate ended, by rule (counts: the rated
+ * games by end reason): a line after the ratings, none when no game was
+ * adjudicated. The exit code. */
+static int rate_adjudicated(const long long *counts) {
+  long long games, adjudicated = store_end_adjudicated(counts, &games);
   if (!adjudicated) return CLI_EXIT_OK;
   printf("\nAdjudicated (counted as played): %lld of %lld games:", adjudicated, games);
   for (int e = 0, k = 0; e < OUTCOME_NENDS; e++)
@@ -370,12 +376,15 @@ int cli_rate(int argc, char **argv) {
   char scope[512];
   if (pgn_path && !db) snprintf(scope, sizeof scope, "%s", pgn_path);
   else rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
+  long long ends[OUTCOME_NENDS];
+  int counted = db && pool.n;
+  if (counted &&
+      (rc = rate_end_counts(cmd, db, all, runs, nruns, variant_text ? variant_name : NULL, ends)))
+    goto out;
   rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
-                      json, read_only, nruns == 1 ? runs[0] : 0};
+                      json, read_only, nruns == 1 ? runs[0] : 0, counted ? ends : NULL};
   rc = rate_fit(cmd, &fa, &pool, db, &res);
-  if (rc == CLI_EXIT_OK && db && !json && pool.n)
-    rc = rate_adjudicated(cmd, db, all ? NULL : runs, all ? 0 : nruns,
-                          variant_text ? variant_name : NULL);
+  if (rc == CLI_EXIT_OK && counted && !json) rc = rate_adjudicated(ends);
 out:
   pgn_file_free(&games);
   rating_result_free(&res);

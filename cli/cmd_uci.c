@@ -6,7 +6,9 @@
 #include "players/player.h"
 #include "players/uci.h"
 
-#define DEFAULT_SPEC "minimax:movetime=1000"
+/* No per-move limit of its own: a go with a clock (wtime/btime) is shared
+ * out by the player itself; a bare go searches to minimax's default depth. */
+#define DEFAULT_SPEC "minimax"
 
 static const char uci_usage[] =
     "usage: oware uci [--player SPEC] [--book FILE] [--egdb-dir DIR]\n"
@@ -25,7 +27,14 @@ static const char uci_after[] =
     "                             UseLeaves true: its egdb= is --egdb-dir\n"
     "  position startpos|fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S [moves FdEe]\n"
     "  go [depth N] [movetime MS] [nodes N] [infinite] [wtime/btime/winc/binc MS]\n"
-    "                             -> info lines, bestmove X (0000: no move)\n"
+    "     [movestogo N]           -> info lines, bestmove X (0000: no move)\n"
+    "                             a clock (wtime/winc South's, btime/binc North's)\n"
+    "                             is handed to the player, which shares its time\n"
+    "                             out as under tc= (minimax, mcts; an engine passes\n"
+    "                             it on); a spec with depth, nodes, playouts or\n"
+    "                             movetime of its own, a plug-in, or a go with\n"
+    "                             depth or nodes, keeps those limits, held to the\n"
+    "                             clock's share of the move\n"
     "  stop, quit\n"
     "Errors of the other side are answered 'info string error: ...'.\n";
 

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "core/outcome.h"
 #include "report/plot.h"
 #include "report/study_report.h"
 
@@ -125,16 +126,29 @@ static void rating_body(FILE *f, const char *scope, const char *anchor, double a
   }
 }
 
+/* ,"adjudicated":{"games":N,"of":M, and a count per adjudicated end}: the
+ * games of ends (counts by end reason) that --adjudicate ended. */
+static void adjudicated_field(FILE *f, const long long *ends) {
+  long long games, adjudicated = store_end_adjudicated(ends, &games);
+  fprintf(f, ",\n\"adjudicated\":{\"games\":%lld,\"of\":%lld", adjudicated, games);
+  for (int e = 0; e < OUTCOME_NENDS; e++)
+    if (outcome_is_adjudicated((outcome_end)e))
+      fprintf(f, ",\"%s\":%lld", outcome_end_name((outcome_end)e), ends[e]);
+  fputc('}', f);
+}
+
 void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                     const rating_result *r, const rating_pool *pool) {
+                     const rating_result *r, const rating_pool *pool, const long long *ends) {
   rating_body(f, scope, anchor, anchor_elo, r, pool);
+  if (ends) adjudicated_field(f, ends);
   fputs("}\n", f);
 }
 
 int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                        const rating_result *r, const rating_pool *pool, store *db,
-                        int64_t run_id, char *err, size_t errlen) {
+                        const rating_result *r, const rating_pool *pool, const long long *ends,
+                        store *db, int64_t run_id, char *err, size_t errlen) {
   rating_body(f, scope, anchor, anchor_elo, r, pool);
+  if (ends) adjudicated_field(f, ends);
   store_run run;
   store_run_init(&run);
   int rc = store_run_load(db, run_id, &run, err, errlen) || cli_json_run_sprt(f, db, &run, err, errlen);
@@ -377,7 +391,7 @@ void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_
     fprintf(f, ",\"games\":%lld,\"bounded\":%s}", pt->games, pt->bounded ? "true" : "false");
   }
   fputs("]},\n\"verification\":", f);
-  cli_json_rating(f, "verification", c->anchor_spec, c->anchor_elo, &r->verify, NULL);
+  cli_json_rating(f, "verification", c->anchor_spec, c->anchor_elo, &r->verify, NULL, NULL);
   fputs(",\"levels\":[", f);
   for (int k = 0; k < cr->nlevels; k++) {
     int i = r->order[k];

@@ -25,14 +25,16 @@ void cli_json_run(FILE *f, const store_run *r, long long games);
  * bootstrap, players (in rank order: rank, name, elo, lo, hi, se, games,
  * wins, draws, losses, score, draw_ratio, bounded) and los (rank order, a
  * matrix of probabilities); with two players in pool also "match": the
- * statistics of the first ranked against the second. */
+ * statistics of the first ranked against the second; with ends (the rated
+ * games counted by end reason, OUTCOME_NENDS of them; NULL: none) also
+ * "adjudicated": {games, of, and one count per adjudicated-* end}. */
 void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                     const rating_result *r, const rating_pool *pool);
+                     const rating_result *r, const rating_pool *pool, const long long *ends);
 /* The same, then (when run has an SPRT setting) its "sprt" object as
  * cli_json_run_sprt writes it. 0, or -1 with err. */
 int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                        const rating_result *r, const rating_pool *pool, store *db,
-                        int64_t run_id, char *err, size_t errlen);
+                        const rating_result *r, const rating_pool *pool, const long long *ends,
+                        store *db, int64_t run_id, char *err, size_t errlen);
 
 /* An SPRT's settings and outcome as fields (no braces): llr, lower, upper,
  * decision, elo0, elo1, alpha, beta, model (the format of `oware sprt`). */

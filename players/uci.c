@@ -21,6 +21,7 @@
 #include "players/level.h"
 #include "players/player.h"
 #include "players/tablebase.h"
+#include "players/time_budget.h"
 
 /*
  * The dialect, as served here:
@@ -54,10 +55,18 @@
  *      [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N]
  *                       limits given replace the player's own (nodes are also
  *                       mcts playouts); wtime/winc are South's clock, btime/binc
- *                       North's, turned into a movetime when none is given:
- *                       (clock − 20 ms) / moves to go (movestogo, else
- *                       guessed from the seeds on the board) + ¾ of the
- *                       increment, at most half the clock.
+ *                       North's. Without movetime (or infinite), the clock of
+ *                       the side to move (less 20 ms for the protocol) goes to
+ *                       the player in player_limits, as the harness's tc= does:
+ *                       minimax and mcts share it out themselves
+ *                       (players/time_budget.h: an aim of what is left over the
+ *                       moves to go, movestogo or guessed from the seeds on
+ *                       the board, + ¾ of the increment, stretched when the
+ *                       position is hard, never past 4 times the aim or half
+ *                       the clock), an engine passes it on. A player whose
+ *                       spec sets depth, nodes, playouts or movetime, a
+ *                       plug-in, or a go with depth or nodes, keeps those
+ *                       limits and is held to the aim by a movetime.
  *                       -> info lines after each iteration, then bestmove X
  *                       (`bestmove 0000` when the game is over). Under
  *                       `infinite` the bestmove waits for stop.
@@ -70,7 +79,8 @@
  */
 
 #define LINE_MAX_LEN 65536 /* longer command lines are refused */
-#define GO_TIME_CAP 1000000000000LL /* ms: clocks, increments and movestogo are capped here */
+#define GO_TIME_CAP 1000000000000LL /* ms: clocks and increments are capped here */
+#define GO_TOGO_CAP 1000000          /* and movestogo here */
 /* Of a movetime, what is kept back for the answer's way out (thread join,
  * the bestmove line through the pipe): the time since the `go` line was read
  * is taken off too, so that the bestmove leaves about movetime after `go`
@@ -197,11 +207,14 @@ static void *search_main(void *arg) {
   int m = -1;
   player_info info;
   char err[256];
+  /* Time already spent since `go` was read comes off the move's time (and
+   * the reserve) and off a clock. */
+  double spent = (clock_now() - s->go_time) * 1000.0;
   if (s->lim.movetime_ms > 0) {
-    /* Time already spent since `go` was read, and the reserve, come off. */
-    double left = s->lim.movetime_ms - (clock_now() - s->go_time) * 1000.0 - UCI_RESERVE_MS;
+    double left = s->lim.movetime_ms - spent - UCI_RESERVE_MS;
     s->lim.movetime_ms = left < 1 ? 1 : (int)left;
   }
+  if (s->lim.clock) s->lim.time_ms -= (long long)spent;
   player_status st = player_choose(s->searcher, &s->g, &s->lim, &m, &info, err, sizeof err);
   if (s->infinite) {
     /* "infinite": the bestmove waits for stop (or quit). */
@@ -773,30 +786,54 @@ static int go_game(server *s) {
   return 0;
 }
 
-/* The time of a move on the clock of the side to move of g.
- * A clock: a share of what is left, kept well inside it. Every input is
- * first capped at GO_TIME_CAP (about 31 years), so that nothing below
- * can overflow whatever the numbers sent (issue 12, defect 9). Without
- * movestogo the moves still to play are guessed from the seeds still on
- * the board (a game ends when a store passes half of them): about 34
- * from the start, 15 with 10 seeds left, never fewer than 12. A move
- * also keeps UCI_CLOCK_RESERVE_MS of the clock back for the protocol. */
-static int go_clock_movetime(const game *g, const go_clock *clk) {
-  int side = g->pos.side;
+/* Whether p shares out a game clock itself when player_limits hands it one
+ * (clock set, no per-move limit): minimax and mcts do (players/time_budget.h),
+ * an engine passes it on as wtime/btime, random, greedy and perfect's table
+ * moves answer at once (perfect's fallback gets the clock). A spec that sets
+ * a per-move limit of its own (depth, nodes, playouts, movetime) is searched
+ * by that limit instead, and a plug-in may not look at the clock at all. */
+static int shares_clock(const player *p) {
+  static const char *const own[] = {"depth", "nodes", "playouts", "movetime", NULL};
+  if (p->config.plugin) return 0;
+  for (int i = 0; own[i]; i++)
+    if (player_config_isset(&p->config, own[i])) return 0;
+  return 1;
+}
+
+/* The clock of the side to move of g into lim (clock, time_ms less
+ * UCI_CLOCK_RESERVE_MS, the opponent's time, both increments, movestogo;
+ * wtime/winc are South's). Every input is first capped at GO_TIME_CAP
+ * (about 31 years), so that nothing after can overflow whatever the
+ * numbers sent (issue 12, defect 9). */
+static void go_clock_limits(const game *g, const go_clock *clk, player_limits *lim) {
   const long long cap = GO_TIME_CAP;
-  long long c = clk->clock[side] < cap ? clk->clock[side] : cap;
-  long long i = clk->inc[side] < cap ? clk->inc[side] : cap;
-  long long togo = clk->togo;
-  int on_board = 0;
-  for (int k = 0; k < g->v.pits; k++) on_board += g->pos.pit[k];
-  long long parts = togo > 0 ? (togo < cap ? togo : cap) + 1 : 10 + on_board / 2;
-  if (togo <= 0 && parts < 12) parts = 12;
-  long long avail = c - UCI_CLOCK_RESERVE_MS;
-  if (avail < 1) avail = 1;
-  long long t = avail / parts + i / 4 * 3 + i % 4 * 3 / 4;
-  if (t > avail / 2) t = avail / 2;
-  if (t > 100000000) t = 100000000;
-  return t > 0 ? (int)t : 1;
+  int side = g->pos.side, opp = 1 - side;
+  long long own = clk->clock[side] < cap ? clk->clock[side] : cap;
+  long long other = clk->clock[opp] < 0 ? own : clk->clock[opp] < cap ? clk->clock[opp] : cap;
+  lim->clock = 1;
+  lim->time_ms = own - UCI_CLOCK_RESERVE_MS;
+  lim->opp_time_ms = other;
+  lim->inc_ms = clk->inc[side] < cap ? clk->inc[side] : cap;
+  lim->opp_inc_ms = clk->inc[opp] < cap ? clk->inc[opp] : cap;
+  lim->movestogo = clk->togo < GO_TOGO_CAP ? (int)clk->togo : GO_TOGO_CAP;
+}
+
+/* A clock for a search that will not share it out (shares_clock, or a go
+ * with depth or nodes): the search keeps its limits (the go's, else the
+ * spec's own) and is held to the clock's share of this move by a movetime,
+ * the aim of time_budget_of (the spec's own movetime when shorter). */
+static void go_clock_fallback(const player *p, const game *g, player_limits *lim) {
+  const player_config *c = &p->config;
+  if (!lim->depth && !lim->nodes && !lim->playouts) {
+    if (player_config_isset(c, "depth")) lim->depth = (int)player_config_int(c, "depth");
+    if (player_config_isset(c, "nodes")) lim->nodes = player_config_int(c, "nodes");
+    if (player_config_isset(c, "playouts")) lim->playouts = player_config_int(c, "playouts");
+  }
+  time_budget b = time_budget_of(lim, g);
+  double t = b.soft_ms < 100000000 ? b.soft_ms : 100000000;
+  long long own = player_config_isset(c, "movetime") ? player_config_int(c, "movetime") : 0;
+  if (own > 0 && own < t) t = (double)own;
+  lim->movetime_ms = t < 1 ? 1 : (int)t;
 }
 
 static void cmd_go(server *s, char *args) {
@@ -804,8 +841,14 @@ static void cmd_go(server *s, char *args) {
   player_limits lim = {0};
   go_clock clk = {{-1, -1}, {0, 0}, 0};
   if (go_parse(s, args, &lim, &clk) || go_game(s)) return;
-  if (!lim.movetime_ms && clk.clock[s->g.pos.side] >= 0)
-    lim.movetime_ms = go_clock_movetime(&s->g, &clk);
+  s->searcher = s->limit && s->limited ? s->limited : s->p;
+  if (!lim.movetime_ms && !lim.infinite && clk.clock[s->g.pos.side] >= 0) {
+    /* A clock: the player shares its time out itself, or else searches by
+     * its limits held to the clock's share of the move. */
+    go_clock_limits(&s->g, &clk, &lim);
+    if (lim.depth || lim.nodes || !shares_clock(s->searcher))
+      go_clock_fallback(s->searcher, &s->g, &lim);
+  }
   s->lim = lim;
   s->infinite = lim.infinite;
   /* The search thread reads the time of its go, never line_time, which
@@ -814,7 +857,6 @@ static void cmd_go(server *s, char *args) {
   pthread_mutex_lock(&s->lock);
   s->stop_requested = 0;
   pthread_mutex_unlock(&s->lock);
-  s->searcher = s->limit && s->limited ? s->limited : s->p;
   atomic_store(&s->searcher->stop, 0);
   char terr[256];
   s->search = thread_start(search_main, s, terr, sizeof terr);

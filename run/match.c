@@ -130,13 +130,15 @@ done:
 }
 
 int match_games(player *const pl[2], const variant *v, long long games, uint64_t seed,
-                match_game_fn fn, void *ctx, match_totals *t, char *err, size_t errlen) {
+                const struct adjudicator *adj, match_game_fn fn, void *ctx, match_totals *t,
+                char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   for (long long k = 0; k < games; k++) {
     int a = (int)(k % 2); /* index of the player who is South */
     game g;
     outcome r;
-    if (match_play(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), &g, &r, err, errlen))
+    if (match_play_recorded(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), NULL, adj, &g,
+                            &r, NULL, err, errlen))
       return -1;
     int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
     if (winner_idx < 0) t->draws++;

@@ -49,3 +49,13 @@ int store_end_counts(store *s, const int64_t *runs, int nruns, const char *varia
   end_scan es = {counts};
   return store_sql_rows(store_sqlite(s), st, end_row, &es, err, errlen, "cannot count end reasons");
 }
+
+long long store_end_adjudicated(const long long counts[OUTCOME_NENDS], long long *games) {
+  long long adjudicated = 0;
+  *games = 0;
+  for (int e = 0; e < OUTCOME_NENDS; e++) {
+    *games += counts[e];
+    if (outcome_is_adjudicated((outcome_end)e)) adjudicated += counts[e];
+  }
+  return adjudicated;
+}

@@ -299,6 +299,9 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vari
  * 0, or -1 with err. */
 int store_end_counts(store *s, const int64_t *runs, int nruns, const char *variant,
                      long long counts[OUTCOME_NENDS], char *err, size_t errlen);
+/* Of counts (as store_end_counts gives them), the games that an
+ * adjudication ended (adjudicated-*); *games gets all of them. */
+long long store_end_adjudicated(const long long counts[OUTCOME_NENDS], long long *games);
 
 /* Runs, newest first: calls fn for each (for `oware runs`); r is valid
  * during the call only. */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# test_adjudicate.sh: end to end: `oware tournament --adjudicate` (issue 27): games ended by
+# test_adjudicate.sh: end to end: `oware tournament --adjudicate` and `oware match --adjudicate` (issue 27): games ended by
 # the endgame tables (scores as the tables say, checked by hand with replay and egdb probe),
 # by the draw and resign rules on the players' scores (never for a player without scores);
-# the same games on 1 and 2 threads and after a resume, with the tables pinned; rate and the
-# report count them; every bad spec named.
+# the same games on 1 and 2 threads and after a resume, with the tables pinned; rate (text and
+# --json) and the report count them; every bad spec named.
 # Usage: bash test_adjudicate.sh OWARE_BINARY TESTS_DATA_DIR
 set -u
 OWARE=${1:?usage: test_adjudicate.sh OWARE_BINARY DATA_DIR}
@@ -34,6 +34,19 @@ check "no tables: refused, saying where they were looked for" grep -q "adjudicat
 
 run egdb build --seeds 8 --quiet
 expect_rc 0
+
+# oware match --adjudicate egdb: the same rule on a match (minimax at depths 3 and 4 play the
+# same two games every time, both reaching the tables); each game line and the OGN say so.
+M=(match --south minimax:depth=3,egdb=off --north minimax:depth=4,egdb=off --games 2)
+run "${M[@]}" --adjudicate egdb --ogn m.ogn
+expect_rc 0
+check "match: the tables end both games adjudicated-egdb" test "$(grep -c '^game [12]: .*, adjudicated-egdb, [0-9]* plies: ' <<<"$out")" = 2
+check "match: the OGN's Termination says so" test "$(grep -cx '\[Termination "adjudicated-egdb"\]' m.ogn)" = 2
+adj_plies=$(sed -n 's/.*, \([0-9]*\) plies.*/\1/p' <<<"$out" | tr '\n' ' ')
+run "${M[@]}"
+full_plies=$(sed -n 's/.*, \([0-9]*\) plies.*/\1/p' <<<"$out" | tr '\n' ' ')
+check "match: played out, the same games are longer ($adj_plies/$full_plies plies)" \
+  bash -c 'read -r a1 a2 <<<"$0"; read -r f1 f2 <<<"$1"; [ "$a1" -lt "$f1" ] && [ "$a2" -lt "$f2" ]' "$adj_plies" "$full_plies"
 
 # The tables end games; the same run played out is the same games up to the adjudication.
 run "${T[@]}" --adjudicate egdb --threads 1 --db egdb1.db
@@ -103,8 +116,31 @@ check "tables: egdb=DIR with the same tables ends the same games as auto" same d
 run rate --db egdb1.db
 expect_rc 0
 check "rate: the adjudicated games are counted" grep -q "^Adjudicated (counted as played): $n_egdb of $n_all games: $n_egdb adjudicated-egdb\.$" <<<"$out"
+# adj_json EXPECTED: the "adjudicated" object of rate --json's output ($out), as "games of egdb draw resign".
+adj_json() {
+  python3 -c 'import json, sys
+a = json.loads(sys.stdin.read())["adjudicated"]
+print(a["games"], a["of"], a["adjudicated-egdb"], a["adjudicated-draw"], a["adjudicated-resign"])' <<<"$out" 2>&1
+}
+run rate --db egdb1.db --json
+expect_rc 0
+check "rate --json: the adjudicated games counted as the text counts them" test "$(adj_json)" = "$n_egdb $n_all $n_egdb 0 0"
+run rate --db egdb1.db --run 1 --json
+check "rate --run 1 --json: the same" test "$(adj_json)" = "$n_egdb $n_all $n_egdb 0 0"
+# Exported as PGN (each move's {score/depth time} comment, Termination adjudicated-egdb), the
+# games rate the same from the file (which has no end counts: no Adjudicated line).
+run export --db egdb1.db --run 1 --format pgn --out egdb1.pgn
+expect_rc 0
+run rate --db egdb1.db --run 1
+db_ratings=$(sed -n '2,/^$/p' <<<"$out")
+run rate --pgn egdb1.pgn
+check "rate --pgn: the commented PGN of adjudicated games rates as the database" \
+  bash -c 'grep -q "^1\. [A-F] {[+-][0-9.]*/[0-9]* [0-9.]*s}" egdb1.pgn && grep -q "^\[Termination \"adjudicated-egdb\"\]" egdb1.pgn && [ -n "$0" ] && [ "$0" = "$1" ]' \
+  "$db_ratings" "$(sed -n '2,/^$/p' <<<"$out")"
 run rate --db plain.db
 check "rate: nothing said when no game was adjudicated" bash -c '! grep -q Adjudicated <<<"$0"' "$out"
+run rate --db plain.db --json
+check "rate --json: none adjudicated is counted 0" test "$(adj_json)" = "0 $n_all 0 0 0"
 run report --db egdb1.db --run 1 --out rep
 expect_rc 0
 check "report: a column of adjudicated-egdb in the table of ends" grep -q "| ply-limit | forfeit | adjudicated-egdb | other |" rep/report.md
@@ -150,12 +186,29 @@ run "${S[@]}" --adjudicate 'draw=6,10000,3;resign=0,2' --threads 1 --db both1.db
 check "score rules: the same games on 1 and 2 threads" same both1.db both2.db
 run rate --db both1.db
 check "rate: draws and resignations counted" grep -q '^Adjudicated (counted as played): [0-9]* of [0-9]* games: [0-9]* adjudicated-draw, [0-9]* adjudicated-resign\.$' <<<"$out"
+text=$(sed -n 's/^Adjudicated (counted as played): \([0-9]*\) of \([0-9]*\) games: \([0-9]*\) adjudicated-draw, \([0-9]*\) adjudicated-resign\.$/\1 \2 0 \3 \4/p' <<<"$out")
+run rate --db both1.db --json
+check "rate --json: draws and resignations counted as the text says ($text)" test "$(adj_json)" = "$text"
 
-# Bad specs: exit 2, the rule named.
+# The score rules in a match: every game of two scoring players is a draw at ply 6; resign.
+run match --south minimax:depth=2,egdb=off --north greedy --games 4 --adjudicate 'draw=6,10000,3'
+expect_rc 0
+check "match: draw: every game ends adjudicated-draw at ply 6" test "$(grep -c '^game [0-9]*: .* draw, adjudicated-draw, 6 plies: ' <<<"$out")" = 4
+run match --south minimax:depth=2,egdb=off --north random --games 4 --adjudicate 'resign=0,2'
+expect_rc 0
+check "match: resign: games end adjudicated-resign, won by the other player" grep -qE '^game [0-9]*: minimax:depth=2,egdb=off \(S\) - random \(N\) .* north wins, adjudicated-resign, |^game [0-9]*: random \(S\) - minimax:depth=2,egdb=off \(N\) .* south wins, adjudicated-resign, ' <<<"$out"
+run match --south random --north random:seed=2 --games 4 --adjudicate 'resign=0,1;draw=0,10000,1'
+expect_rc 0
+check "match: players without a score never trigger draw or resign" bash -c '! grep -q adjudicated <<<"$0"' "$out"
+
+# Bad specs: exit 2, the rule named (tournament and match alike).
 bad() { # bad SPEC WORDS
   run "${S[@]}" --adjudicate "$1" --db bad.db
   expect_rc 2
   check "bad spec '$1' names '$2'" grep -qF -- "$2" <<<"$err"
+  run match --south greedy --north random --adjudicate "$1"
+  expect_rc 2
+  check "match: bad spec '$1' names '$2'" grep -qF -- "$2" <<<"$err"
 }
 bad 'tables' "'tables' is not a rule"
 bad 'draw=1,2' 'draw=1,2: expected draw=PLIES,SCORE,MOVES'

@@ -137,12 +137,37 @@ out=$(printf 'setoption name Threads value 4\nisready\n' | timeout 10 "$oware" u
 check "... and accepts Threads with a word that it has no effect" grep -q '^info string option Threads 4: this player searches on one thread' <<<"$out"
 out=$(printf 'go movetime 200\n' | timeout 10 "$oware" uci --player minimax)
 check "the end of input stops the search, which still answers" grep -q '^bestmove [A-F]$' <<<"$out"
-# A clock: 3 s left from the start is about 3000 / 34 ms; the last info line's time stays below it.
+# A clock: 3 s left from the start is an aim of about 3000 / 34 ms, and minimax (time_budget.h)
+# never goes past 4 times that: the last info line's time stays below it.
 out=$( (printf 'position startpos\ngo wtime 3000 btime 3000 winc 0 binc 0\n'; sleep 1; printf 'quit\n') |
   timeout 10 "$oware" uci --player minimax)
 t=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/.* time \([0-9]*\).*/\1/')
-check "go wtime/btime: a bestmove inside the share of the clock (last info at ${t:-?} ms)" \
-  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 100"
+check "go wtime/btime: a bestmove inside the clock's hard limit for the move (last info at ${t:-?} ms)" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 360"
+# The clock is handed to the player as it came (issue 27): an engine passes on South's and North's
+# time (the mover's less the 20 ms the protocol keeps), increments and movestogo, not a movetime.
+golog=${TMPDIR:-/tmp}/oware-uci-golog-$$.txt
+rm -f "$golog"
+printf 'position startpos\ngo wtime 60000 btime 50000 winc 100 binc 200 movestogo 7\nisready\nposition startpos moves F\ngo wtime 60000 btime 50000 winc 100 binc 200\nisready\n' |
+  timeout 20 "$oware" uci --player "engine:cmd=sh,arg=$2/engines/fake_engine.sh,arg=golog,arg=$golog" >/dev/null 2>&1
+check "go wtime/btime: South's clock reaches the player (the engine's go)" \
+  grep -qE '^go wtime 59[0-9]{3} btime 50000 winc 100 binc 200 movestogo 7$' "$golog"
+check "... and North's (btime its own)" grep -qE '^go wtime 60000 btime 49[0-9]{3} winc 100 binc 200$' "$golog"
+rm -f "$golog"
+# A spec with a per-move limit of its own keeps it under a clock (a level's playouts are its
+# strength): 30 playouts answer at once, long before the isready sent 3 s later, where the
+# clock's share would be 600000 / 34 ms.
+out=$( (printf 'position startpos\ngo wtime 600000 btime 600000\n'; sleep 3; printf 'isready\n') |
+  timeout 30 "$oware" uci --player mcts:playouts=30)
+check "go wtime/btime: mcts:playouts=30 keeps its playouts (its bestmove before the readyok)" \
+  bash -c "grep -E '^(bestmove|readyok)' <<<'$out' | head -1 | grep -q '^bestmove [A-F]$'"
+# ... and is still held to the clock's share: depth 60 stops within about 3400 / 34 ms.
+out=$( (printf 'position startpos\ngo wtime 3400 btime 3400\n'; sleep 1.5; printf 'quit\n') |
+  timeout 10 "$oware" uci --player minimax:depth=60)
+t=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/.* time \([0-9]*\).*/\1/')
+d=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/^info depth \([0-9]*\).*/\1/')
+check "go wtime/btime: minimax:depth=60 answers within the share (depth ${d:-?} at ${t:-?} ms)" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 100 && test '${d:-60}' -lt 60"
 # UCI_LimitStrength and UCI_Elo: a level at any Elo of the default levels file plays instead.
 lv=$2/levels-curve.txt
 out=$(printf 'uci\nsetoption name UCI_Elo value 100\nsetoption name UCI_LimitStrength value true\nisready\nposition startpos\ngo movetime 100\nsetoption name UCI_Elo value 500\nsetoption name UCI_Elo value x\nsetoption name UCI_LimitStrength value maybe\nisready\n' |
@@ -157,6 +182,10 @@ check "UCI_Elo outside the range is an error naming it" \
 check "UCI_Elo not a number is an error" grep -q "^info string error: option UCI_Elo is 'x'" <<<"$out"
 check "UCI_LimitStrength neither true nor false is an error" \
   grep -q "^info string error: option UCI_LimitStrength is 'maybe'" <<<"$out"
+out=$( (printf 'setoption name UCI_LimitStrength value true\nposition startpos\ngo wtime 600000 btime 600000\n'; sleep 3; printf 'isready\n') |
+  OWARE_LEVELS=$lv timeout 30 "$oware" uci --player minimax)
+check "UCI_LimitStrength on a clock: the level keeps its playouts (its bestmove before the readyok sent 3 s later)" \
+  bash -c "grep -E '^(bestmove|readyok)' <<<'$out' | head -1 | grep -q '^bestmove [A-F]$'"
 out=$(printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_LimitStrength value false\nposition startpos\ngo depth 2\nisready\n' |
   OWARE_LEVELS=$lv timeout 20 "$oware" uci --player minimax)
 check "UCI_LimitStrength false: the player itself again" grep -q '^info depth 2 ' <<<"$out"

@@ -11,6 +11,7 @@
 #   longline  sends a 20000-character line, an info line, then plays F
 #   flood     answers go with endless garbage lines (from a child process, yes)
 #   slow      thinks 0.7 s on every go (an info line first), then plays F: too slow for a 0.5 s clock
+#   golog     appends every go line to $2, then plays F (test_uci.sh: what a clock becomes)
 # No Variant option: it plays abapa only.
 mode=$1
 count=$2
@@ -40,6 +41,7 @@ while IFS= read -r line; do
       ;;
     quitafter) echo "bestmove F"; exit 0 ;;
     slow) echo "info depth 2 score cp 10 nodes 3 pv F"; sleep 0.7; echo "bestmove F" ;;
+    golog) echo "$line" >>"$count"; echo "bestmove F" ;;
     longline)
       head -c 20000 /dev/zero | tr '\0' x
       echo
