@@ -6,8 +6,9 @@
 # (bash's $EPOCHREALTIME, no process per reading), and prints the moves, the
 # mean, the smallest and the largest time in ms. Exit 1 when the engine fails.
 # With MOVETIME_EACH=FILE, each move also goes into FILE as a line
-# "PLY MOVES_BEFORE_IT MOVE MICROSECONDS DEPTH" (MOVES_BEFORE_IT "-" at the
-# start; DEPTH the last depth the engine's info lines gave for the move).
+# "PLY MOVES_BEFORE_IT MOVE MICROSECONDS DEPTH SCORE" (MOVES_BEFORE_IT "-" at
+# the start; DEPTH and SCORE, as "cp:N" or "mate:N", the last the engine's
+# info lines gave for the move, "-" when none did).
 set -euo pipefail
 oware=$1 ms=${2:-100} max=${3:-400} spec=${4:-minimax} start=${5:-}
 coproc ENG { "$oware" uci --player "$spec"; }
@@ -16,6 +17,7 @@ say() { printf '%s\n' "$1" >&"${ENG[1]}"; }
 wait_for() { # wait_for REGEX: reads lines until one matches; it is left in $line, the last depth an info line gave in $depth
   while IFS= read -r -t 30 line <&"${ENG[0]}"; do
     [[ $line =~ ^info\ depth\ ([0-9]+) ]] && depth=${BASH_REMATCH[1]}
+    [[ $line =~ \ score\ (cp|mate)\ (-?[0-9]+) ]] && score=${BASH_REMATCH[1]}:${BASH_REMATCH[2]}
     [[ $line =~ $1 ]] && return 0
   done
   echo "movetime.sh: no '$1' from the engine" >&2; exit 1
@@ -28,14 +30,14 @@ while [ "$n" -lt "$max" ]; do
   if [ -n "$start" ]; then say "position fen $start moves $moves"; else say "position startpos moves $moves"; fi
   say isready; wait_for '^readyok'
   t0=${EPOCHREALTIME/./}
-  depth=-
+  depth=- score=-
   say "go movetime $ms"
   wait_for '^bestmove '
   t1=${EPOCHREALTIME/./}
   mv=${line#bestmove }
   [ "$mv" = 0000 ] && break
   us=$((t1 - t0)); sum=$((sum + us)); n=$((n + 1))
-  [ -n "${MOVETIME_EACH:-}" ] && printf '%d %s %s %d %s\n' "$n" "${moves:--}" "$mv" "$us" "$depth" >>"$MOVETIME_EACH"
+  [ -n "${MOVETIME_EACH:-}" ] && printf '%d %s %s %d %s %s\n' "$n" "${moves:--}" "$mv" "$us" "$depth" "$score" >>"$MOVETIME_EACH"
   [ "$us" -lt "$lo" ] && lo=$us
   [ "$us" -gt "$hi" ] && hi=$us
   moves="$moves$mv"
