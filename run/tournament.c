@@ -1,4 +1,4 @@
-/* tournament.c: a tournament's schedule (series, openings, colours, seeds) for the runner, and its sink: the one writer, ratings along the run, the SPRT. */
+/* tournament.c: a tournament's series, openings, colours and seeds, the jobs left to play, and the runner's sink: the one writer, ratings along the run, the SPRT. */
 #include "run/tournament.h"
 #include "core/error.h"
 
@@ -10,6 +10,7 @@
 #include "run/match.h"
 #include "store/rating_store.h"
 #include "run/runner.h"
+#include "run/tournament_jobs.h"
 #include "stats/sprt.h"
 #include "core/array.h"
 #include "core/clock.h"
@@ -66,15 +67,14 @@ int tournament_parse_openings(const char *text, int *plies, int *after, char *pa
   return -1;
 }
 
-static int npairings(const tournament *t) {
+int tournament_npairings(const tournament *t) {
   int n = t->run.nplayers;
   return t->run.kind != STORE_GAUNTLET ? n * (n - 1) / 2 : n - 1;
 }
 
-/* Series number -> variant, round and the two players. */
-static void series_identity(const tournament *t, int series_no, int *vi, int *round, int *a,
+void tournament_series_identity(const tournament *t, int series_no, int *vi, int *round, int *a,
                             int *b) {
-  int np = npairings(t);
+  int np = tournament_npairings(t);
   int pairing = series_no % np;
   int vr = series_no / np;
   *round = vr % t->run.rounds;
@@ -495,7 +495,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
   /* Sizes are checked before anything is stored: a schedule too large is
    * bad input, not an out-of-memory failure halfway. */
-  long long nseries = (long long)r->nvariants * r->rounds * npairings(t);
+  long long nseries = (long long)r->nvariants * r->rounds * tournament_npairings(t);
   long long games = nseries * series_max_games(&t->format);
   if (games > TOURNAMENT_MAX_GAMES) {
     error_set(err, errlen, "the schedule holds up to %lld games (%lld series of at most %d); a run holds at most "
@@ -527,7 +527,7 @@ void tournament_free(tournament *t) {
 void tournament_game_setup(const tournament *t, int series_no, int game_no, board *start,
                            int *a_is_south, uint64_t *seed) {
   int vi, round, a, b;
-  series_identity(t, series_no, &vi, &round, &a, &b);
+  tournament_series_identity(t, series_no, &vi, &round, &a, &b);
   const variant *v = &t->variants[vi];
   /* Openings are shared by every pairing and every variant: the k-th game
    * pair of each series of a round uses opening round * pairs_per_series + k. */
@@ -544,22 +544,12 @@ void tournament_game_setup(const tournament *t, int series_no, int game_no, boar
   *a_is_south = game_no % 2 == 0;
   /* The game's seed: from its series' place within its variant, so that
    * every variant plays the same pairings with the same seeds. */
-  int per_variant = t->run.rounds * npairings(t);
+  int per_variant = t->run.rounds * tournament_npairings(t);
   *seed = rng_mix(rng_mix(t->run.seed, 0x67616d6500ULL + (uint64_t)(series_no % per_variant)),
                   (uint64_t)game_no);
 }
 
 /* ---- The jobs ---- */
-
-/* A job: the games of one series still to play, in order. For games:N a
- * series is cut into pairs (one job a pair); other formats depend on
- * earlier results, so a job is the rest of the series. */
-typedef struct unit {
-  int series_no;
-  int first_game;     /* the first game number to play */
-  int last_game;      /* games:N: the last one; -1: until the series ends (its
-                         state so far is play.start_states[series_no]) */
-} unit;
 
 /* Result of a game for series A/B: 0 A won, 1 B won, -1 draw. */
 static int ab_result(const store_game *g) {
@@ -574,11 +564,9 @@ typedef struct pair_book pair_book;
 typedef struct play {
   tournament *t;
   store *db;
-  unit *units;
-  long long nunits;
+  tournament_jobs jobs; /* the schedule the runner asks */
   /* What is stored (or delivered) so far. */
   series_state *states;   /* per series, as delivered */
-  series_state *start_states; /* per series, as stored when the call began (other formats) */
   rating_pool rpool;
   pair_book *pb;
   long long stored, total, fresh;
@@ -596,48 +584,6 @@ typedef struct play {
   size_t capratings;
   int decided;
 } play;
-
-static const char *slot_spec(void *ctx, int slot) {
-  return ((play *)ctx)->t->run.player_spec[slot];
-}
-
-/* A player just made: the run's clock when its spec sets none, the run's margin. */
-static int slot_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) {
-  const tournament *t = ((play *)ctx)->t;
-  (void)slot, (void)err, (void)errlen;
-  if (!t->tc_settings) return 0;
-  if (!time_control_on(&p->config.tc)) p->config.tc = t->tc;
-  p->config.tc_margin_ms = t->tc_margin_ms;
-  return 0;
-}
-
-static int next_game(void *ctx, long long job, int k, const runner_outcome *prev,
-                     runner_game *g) {
-  play *pl = ctx;
-  tournament *t = pl->t;
-  const unit *u = &pl->units[job];
-  int game_no = u->first_game + k;
-  int vi, round, a, b, a_south;
-  series_identity(t, u->series_no, &vi, &round, &a, &b);
-  if (u->last_game >= 0) {
-    if (game_no > u->last_game) return 0;
-  } else {
-    series_state st = pl->start_states[u->series_no];
-    for (int i = 0; i < k; i++) {
-      int res = prev[i].winner < 0 ? -1 : (prev[i].winner == 0 ? prev[i].south : prev[i].north) == a ? 0 : 1;
-      series_add(&st, &t->format, res);
-    }
-    if (st.done) return 0;
-  }
-  tournament_game_setup(t, u->series_no, game_no, &g->start, &a_south, &g->seed);
-  g->game_no = game_no;
-  g->south = a_south ? a : b;
-  g->north = a_south ? b : a;
-  g->variant_idx = vi;
-  g->v = &t->variants[vi];
-  g->adjudicator = t->adjudicator;
-  return 1;
-}
 
 /* ---- What is stored (resume) ---- */
 
@@ -731,7 +677,7 @@ static int checkpoint(play *pl, long long games, char *err, size_t errlen) {
 static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) {
   play *pl = ctx;
   tournament *t = pl->t;
-  const unit *u = &pl->units[r->job];
+  const tournament_unit *u = &pl->jobs.units[r->job];
   if (array_reserve(&pl->batch, sizeof *pl->batch, (size_t)pl->nbatch, &pl->capbatch, 256)) {
     error_set(err, errlen, "out of memory");
     return -1;
@@ -746,7 +692,7 @@ static int on_game(void *ctx, const runner_result *r, char *err, size_t errlen) 
   store_game *s = &pl->batch[pl->nbatch++];
   memset(s, 0, sizeof *s);
   int vi, round, a, b;
-  series_identity(t, u->series_no, &vi, &round, &a, &b);
+  tournament_series_identity(t, u->series_no, &vi, &round, &a, &b);
   s->run_id = t->run.id;
   s->series_no = u->series_no;
   s->game_no = r->game.game_no;
@@ -846,8 +792,8 @@ static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) 
   const int maxg = series_max_games(&t->format);
   const int fixed = t->format.kind == SERIES_GAMES;
   size_t most = (size_t)t->nseries * (fixed ? (size_t)(maxg + 1) / 2 : 1);
-  pl->units = malloc((most ? most : 1) * sizeof *pl->units);
-  if (!pl->units) {
+  pl->jobs.units = malloc((most ? most : 1) * sizeof *pl->jobs.units);
+  if (!pl->jobs.units) {
     error_set(err, errlen, "out of memory for the schedule (%zu jobs)", most);
     return -1;
   }
@@ -863,28 +809,26 @@ static int make_units(play *pl, unsigned char **bits, char *err, size_t errlen) 
         }
         if (first < 0) continue;
         /* A pair with its first game stored plays only the second. */
-        pl->units[pl->nunits++] = (unit){s, first, last};
+        pl->jobs.units[pl->jobs.nunits++] = (tournament_unit){s, first, last};
       }
     } else {
       series_state st = pl->states[s];
       if (st.done) continue;
-      pl->units[pl->nunits++] = (unit){s, st.games, -1};
+      pl->jobs.units[pl->jobs.nunits++] = (tournament_unit){s, st.games, -1};
       total += maxg - st.games;
     }
   }
   pl->total = total + pl->stored;
   if (!fixed) {
-    pl->start_states = malloc((size_t)t->nseries * sizeof *pl->start_states);
-    if (!pl->start_states) {
+    pl->jobs.start_states = malloc((size_t)t->nseries * sizeof *pl->jobs.start_states);
+    if (!pl->jobs.start_states) {
       error_set(err, errlen, "out of memory");
       return -1;
     }
-    memcpy(pl->start_states, pl->states, (size_t)t->nseries * sizeof *pl->states);
+    memcpy(pl->jobs.start_states, pl->states, (size_t)t->nseries * sizeof *pl->states);
   }
   return 0;
 }
-
-static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen);
 
 int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_t errlen) {
   const int maxg = series_max_games(&t->format);
@@ -933,7 +877,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       const series_state *st = &pl.states[s];
       if (!st->done) continue;
       int vi, round, a, b;
-      series_identity(t, s, &vi, &round, &a, &b);
+      tournament_series_identity(t, s, &vi, &round, &a, &b);
       rows[m++] = (store_series){t->run.id, s, vi, round, a, b, st->games, st->wins[0],
                                  st->wins[1], st->draws, st->winner};
     }
@@ -953,8 +897,8 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   if (make_units(&pl, d.bits, err, errlen)) goto out;
   if (t->ratings_every < 0) t->ratings_every = 0;
 
-  runner_schedule sched = {pl.nunits, t->run.nplayers, &pl, slot_spec, slot_prepare, next_game,
-                           tournament_schedule_kind.name, pack_schedule};
+  pl.jobs.t = t;
+  runner_schedule sched = tournament_jobs_schedule(&pl.jobs);
   runner_sink sink = {&pl, on_game, on_flush, on_progress};
   runner_config cfg = {t->run.threads, 0, stop, t->backend};
   runner_stats rs;
@@ -986,12 +930,12 @@ out:
   free(pl.batch);
   free(pl.done_series);
   free(pl.ratings);
-  free(pl.units);
+  free(pl.jobs.units);
   if (d.bits)
     for (int s = 0; s < t->nseries; s++) free(d.bits[s]);
   free(d.bits);
   free(pl.states);
-  free(pl.start_states);
+  free(pl.jobs.start_states);
   free(pb.first);
   rating_pool_free(&pl.rpool);
   return rc;
@@ -1103,193 +1047,3 @@ done:
   free(r);
   return rc;
 }
-
-/* ---- The schedule in another process (run/runner_mpi.c) ---- */
-
-/* What next_game and slot_spec read: the run's kind, players, rounds, seed,
- * variants (canonical strings), format, openings (positions for a file),
- * the units (delta-coded), and for formats other than games:N the state
- * each unit's series starts from. */
-static int pack_schedule(void *ctx, pack_buf *out, char *err, size_t errlen) {
-  const play *pl = ctx;
-  const tournament *t = pl->t;
-  const store_run *r = &t->run;
-  pack_str(out, store_kind_name(r->kind));
-  pack_i64(out, r->nplayers);
-  for (int i = 0; i < r->nplayers; i++) pack_str(out, r->player_spec[i]);
-  pack_i64(out, r->rounds);
-  pack_u64(out, r->seed);
-  pack_i64(out, r->nvariants);
-  for (int v = 0; v < r->nvariants; v++) pack_str(out, r->variant[v]);
-  pack_str(out, r->format);
-  pack_i64(out, t->tc.moves);
-  pack_i64(out, t->tc.base_ms);
-  pack_i64(out, t->tc.inc_ms);
-  pack_i64(out, t->tc_margin_ms);
-  pack_i64(out, t->tc_settings);
-  pack_i64(out, t->opening_plies);
-  if (t->opening_plies < 0) {
-    pack_i64(out, t->opening_after);
-    pack_i64(out, t->opening_count);
-    for (int v = 0; v < r->nvariants; v++)
-      for (int i = 0; i < t->opening_count; i++)
-        pack_board(out, &t->opening_file[v][i], &t->variants[v]);
-  }
-  pack_i64(out, pl->nunits);
-  int prev = 0;
-  for (long long j = 0; j < pl->nunits; j++) {
-    const unit *u = &pl->units[j];
-    pack_i64(out, u->series_no - prev);
-    pack_i64(out, u->first_game);
-    pack_i64(out, u->last_game);
-    prev = u->series_no;
-    if (u->last_game < 0) {
-      const series_state *st = &pl->start_states[u->series_no];
-      pack_i64(out, st->games);
-      pack_i64(out, st->wins[0]);
-      pack_i64(out, st->wins[1]);
-      pack_i64(out, st->draws);
-      pack_i64(out, st->streak[0]);
-      pack_i64(out, st->streak[1]);
-      pack_i64(out, st->done);
-      pack_i64(out, st->winner);
-    }
-  }
-  char adj[ADJUDICATE_TEXT_MAX + 64] = "";
-  if (t->adjudicate_on && adjudicate_format(&t->adjudicate, adj, sizeof adj))
-    return error_set(err, errlen, "tournament: the adjudication is too long to send"), -1;
-  pack_str(out, adj);
-  return pack_finish(out, err, errlen);
-}
-
-typedef struct remote_play {
-  play pl;
-  tournament t;
-} remote_play;
-
-static void release_schedule(runner_schedule *s) {
-  remote_play *rp = s->ctx;
-  if (!rp) return;
-  tournament_free(&rp->t);
-  free(rp->pl.units);
-  free(rp->pl.start_states);
-  free(rp);
-  s->ctx = NULL;
-}
-
-/* The adjudication pack_schedule wrote last ("" for none), its tables
- * opened here. 0, or -1 with err (or in->failed: the pack is bad). */
-static int unpack_adjudicate(pack_reader *in, tournament *t, char *err, size_t errlen) {
-  char adj[ADJUDICATE_TEXT_MAX + 64];
-  pack_get_str(in, adj, sizeof adj);
-  if (in->failed) return -1;
-  if (!adj[0]) return 0;
-  t->adjudicate_on = 1;
-  return adjudicate_parse(adj, &t->adjudicate, err, errlen) ||
-                 adjudicate_open(&t->adjudicate, t->variants, t->run.nvariants, &t->adjudicator,
-                                 err, errlen)
-             ? -1
-             : 0;
-}
-
-static int unpack_schedule(pack_reader *in, runner_schedule *s, char *err, size_t errlen) {
-  remote_play *rp = runner_schedule_ctx(s, sizeof *rp, err, errlen);
-  if (!rp) return -1;
-  tournament *t = &rp->t;
-  store_run *r = &t->run;
-  play *pl = &rp->pl;
-  pl->t = t;
-  char kind[32];
-  pack_get_str(in, kind, sizeof kind);
-  if (!in->failed && store_kind_parse(kind, &r->kind)) in->failed = 1;
-  int nplayers = (int)pack_get_int(in, 2, STORE_MAX_PLAYERS);
-  for (int i = 0; i < nplayers && !in->failed; i++) {
-    char *spec = pack_get_strdup(in);
-    if (spec && store_run_add_player(r, "", spec)) in->failed = 1;
-    free(spec);
-  }
-  r->rounds = (int)pack_get_int(in, 1, 1 << 30);
-  r->seed = pack_get_u64(in);
-  int nvariants = (int)pack_get_int(in, 1, STORE_MAX_VARIANTS);
-  for (int v = 0; v < nvariants && !in->failed; v++) {
-    char *text = pack_get_strdup(in);
-    if (text && store_run_add_variant(r, text)) in->failed = 1;
-    free(text);
-  }
-  char *format = pack_get_strdup(in);
-  if (format && store_run_set(&r->format, format)) in->failed = 1;
-  free(format);
-  int rc = -1;
-  if (in->failed || r->nplayers != nplayers || r->nvariants != nvariants) goto bad;
-  for (int v = 0; v < r->nvariants; v++)
-    if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) goto out;
-  if (series_parse(r->format, &t->format, err, errlen)) goto out;
-  t->pairs_per_series = (series_max_games(&t->format) + 1) / 2;
-  t->nseries = (int)((long long)r->nvariants * r->rounds * npairings(t));
-  t->tc.moves = (int)pack_get_int(in, 0, 10000);
-  t->tc.base_ms = pack_get_int(in, 0, TIME_CONTROL_MAX_MS);
-  t->tc.inc_ms = pack_get_int(in, 0, TIME_CONTROL_MAX_MS);
-  t->tc_margin_ms = (int)pack_get_int(in, 0, 3600000);
-  t->tc_settings = (int)pack_get_int(in, 0, 1);
-  t->opening_plies = (int)pack_get_int(in, -1, 1000);
-  if (t->opening_plies < 0) {
-    t->opening_after = (int)pack_get_int(in, 0, 40);
-    t->opening_count = (int)pack_get_int(in, 1, 1 << 24);
-    for (int v = 0; v < r->nvariants && !in->failed; v++) {
-      t->opening_file[v] = malloc((size_t)t->opening_count * sizeof(board));
-      if (!t->opening_file[v]) {
-        error_set(err, errlen, "out of memory");
-        goto out;
-      }
-      for (int i = 0; i < t->opening_count; i++)
-        pack_get_board(in, &t->opening_file[v][i], &t->variants[v]);
-    }
-  }
-  pl->nunits = pack_get_int(in, 0, TOURNAMENT_MAX_GAMES);
-  if (in->failed) goto bad;
-  pl->units = malloc((size_t)(pl->nunits ? pl->nunits : 1) * sizeof *pl->units);
-  if (t->format.kind != SERIES_GAMES)
-    pl->start_states = calloc((size_t)(t->nseries ? t->nseries : 1), sizeof *pl->start_states);
-  if (!pl->units || (t->format.kind != SERIES_GAMES && !pl->start_states)) {
-    error_set(err, errlen, "out of memory for the schedule (%lld jobs)", pl->nunits);
-    goto out;
-  }
-  int prev = 0, maxg = series_max_games(&t->format);
-  for (long long j = 0; j < pl->nunits && !in->failed; j++) {
-    unit *u = &pl->units[j];
-    u->series_no = prev + (int)pack_get_int(in, 0, t->nseries);
-    u->first_game = (int)pack_get_int(in, 0, maxg);
-    u->last_game = (int)pack_get_int(in, -1, maxg);
-    prev = u->series_no;
-    if (u->series_no >= t->nseries) in->failed = 1;
-    if (u->last_game < 0) {
-      if (!pl->start_states) {
-        in->failed = 1;
-        break;
-      }
-      series_state *st = &pl->start_states[u->series_no];
-      st->games = (int)pack_get_int(in, 0, maxg);
-      st->wins[0] = (int)pack_get_int(in, 0, maxg);
-      st->wins[1] = (int)pack_get_int(in, 0, maxg);
-      st->draws = (int)pack_get_int(in, 0, maxg);
-      st->streak[0] = (int)pack_get_int(in, 0, maxg);
-      st->streak[1] = (int)pack_get_int(in, 0, maxg);
-      st->done = (int)pack_get_int(in, 0, 1);
-      st->winner = (int)pack_get_int(in, -1, 1);
-    }
-  }
-  if (unpack_adjudicate(in, t, err, errlen)) {
-    if (in->failed) goto bad;
-    goto out;
-  }
-  *s = (runner_schedule){pl->nunits, r->nplayers, rp, slot_spec, slot_prepare, next_game,
-                         tournament_schedule_kind.name, pack_schedule};
-  return 0;
-bad:
-  error_set(err, errlen, "tournament: a schedule that does not read back (another oware version?)");
-out:
-  release_schedule(s);
-  return rc;
-}
-
-const runner_kind tournament_schedule_kind = {"tournament", unpack_schedule, release_schedule};
