@@ -10,7 +10,7 @@
 
 static const char fit_help[] =
     "usage: oware egdb fit --from-db FILE [--variant V] [--dir D] [--seeds N] [--width W]\n"
-    "                      [--cycle-label mean|game] [--weights FILE] [--out FILE]\n"
+    "                      [--cycle-label mean|game|row] [--weights FILE] [--out FILE]\n"
     "Fits the evaluation's corrections in endings (minimax's ending=) on the\n"
     "endgame tables: every position with 1..N seeds on the board in the games of\n"
     "the database is looked up in the tables, and, per range of W seed counts, a\n"
@@ -24,7 +24,7 @@ int cli_egdb_fit(int argc, char **argv) {
              *wfile = NULL;
   long long seeds = -1, width = 4;
   int label = TUNER_ENDING_MEAN;
-  static const char *const labels[] = {"mean", "game", NULL};
+  static const char *const labels[] = {"mean", "game", "row", NULL};
   cli_option opts[] = {
       CLI_O_TEXT("from-db", &from, "FILE", NULL, "the games (a database of oware runs)"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "the variant of the games and the tables"),
@@ -33,8 +33,8 @@ int cli_egdb_fit(int argc, char **argv) {
                 "positions with 1..N seeds on the board (default: as far as the tables go)"),
       CLI_O_INT("width", &width, 1, VARIANT_MAX_TOTAL, "W", "4", "seed counts a range"),
       CLI_O_CHOICE("cycle-label", &label, labels, "mean",
-                   "a cycle-sensitive position's value: the mean of its bounds, or what its game "
-                   "gave the side to move within them"),
+                   "a cycle-sensitive position's value: the mean of its bounds, what its game "
+                   "gave the side to move within them, or its own row within them"),
       CLI_O_TEXT("weights", &wfile, "FILE", NULL,
                  "the weights the corrections add to (default: the built-in ones)"),
       CLI_O_TEXT("out", &out, "FILE", NULL, "write the table there (whole, or not at all)"),

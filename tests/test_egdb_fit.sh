@@ -57,6 +57,12 @@ check "... another table, which says how it was fitted" bash -c \
   "! cmp -s '$tmp/mean.txt' '$tmp/game.txt' && grep -q -- '--cycle-label game' '$tmp/game.txt'"
 run match --south "minimax:depth=3,ending=$tmp/game.txt" --north greedy --seed 3
 expect_rc 0
+# --cycle-label row: the side to move's own row, within the bounds (what a
+# repetition there gives it under cycle=own): another table again.
+run egdb fit --from-db "$tmp/g.db" --dir "$tmp/db" --cycle-label row --out "$tmp/row.txt"
+expect_rc 0
+check "--cycle-label row: another table than mean's and game's" bash -c \
+  "! cmp -s '$tmp/mean.txt' '$tmp/row.txt' && ! cmp -s '$tmp/game.txt' '$tmp/row.txt' && grep -q -- '--cycle-label row' '$tmp/row.txt'"
 run egdb fit --from-db "$tmp/g.db" --dir "$tmp/db" --cycle-label median
 expect_rc 2
 check "a bad --cycle-label is named" grep -q "cycle-label" "$tmp/err"

@@ -90,9 +90,10 @@ static int add_game(void *ctx, const board *start, const int *moves, int plies, 
       double cur = 0;
       for (int i = 1; i < EVAL_N; i++) cur += k->c->w.w[i] * f[i];
       double v2 = ev.lower + ev.upper; /* 2V, V the mean */
-      if (ended && ev.lower != ev.upper) {
-        /* what the game gave the mover of the seeds now on the board, in half seeds */
-        v2 = final2[b->side] - 2 * b->store[b->side];
+      if (ev.lower != ev.upper && (ended || k->c->cycle_label == TUNER_ENDING_ROW)) {
+        /* what the game gave the mover of the seeds now on the board, or its
+         * own row, in half seeds, within the bounds */
+        v2 = ended ? final2[b->side] - 2 * b->store[b->side] : 2 * board_row(b, v, b->side);
         if (v2 < 2 * ev.lower) v2 = 2 * ev.lower;
         if (v2 > 2 * ev.upper) v2 = 2 * ev.upper;
       }

@@ -19,10 +19,12 @@ typedef struct tuner_ending_config {
 } tuner_ending_config;
 
 /* The value a cycle-sensitive position (lower < upper) is fitted to: the
- * mean of its bounds, or what the game it comes from gave the side to move
- * of the seeds then on the board, under the game's own repetition rule,
- * kept within the bounds (a game that did not end in its moves: the mean). */
-typedef enum { TUNER_ENDING_MEAN, TUNER_ENDING_GAME } tuner_ending_label;
+ * mean of its bounds; what the game it comes from gave the side to move of
+ * the seeds then on the board, under the game's own repetition rule (a
+ * game that did not end in its moves: the mean); or the seeds on its own
+ * row, what a repetition there would give it under cycle=own. The last two
+ * are kept within the bounds. */
+typedef enum { TUNER_ENDING_MEAN, TUNER_ENDING_GAME, TUNER_ENDING_ROW } tuner_ending_label;
 
 /* What the fit found, range by range. */
 typedef struct tuner_ending_range {
