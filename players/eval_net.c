@@ -228,6 +228,14 @@ static int parse_file(const char *text, void *n, char *err, size_t errlen) {
   return eval_net_parse(text, n, err, errlen);
 }
 
+static const char default_text[] =
+#include "players/eval_net_default.h"
+    ;
+
+int eval_net_default(eval_net *n, char *err, size_t errlen) {
+  return eval_net_parse(default_text, n, err, errlen);
+}
+
 int eval_net_load(const char *path, eval_net *n, char *err, size_t errlen) {
   memset(n, 0, sizeof *n);
   return textfile_load(path, "network", EVAL_NET_FILE_MAX, parse_file, n, err, errlen);

@@ -81,6 +81,9 @@ uint64_t eval_net_checksum(const eval_net *n);
  * that does not match. 0, or -1 with err. n is allocated on success. */
 int eval_net_parse(const char *text, eval_net *n, char *err, size_t errlen);
 int eval_net_load(const char *path, eval_net *n, char *err, size_t errlen);
+/* The built-in network (minimax:eval=net): players/eval_net_default.h,
+ * the file of a network trained by `oware tune net` (docs/TUNING.md). */
+int eval_net_default(eval_net *n, char *err, size_t errlen);
 /* Written whole (temporary file, then rename). 0, or -1 with err. */
 int eval_net_save(const char *path, const eval_net *n, char *err, size_t errlen);
 

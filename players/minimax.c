@@ -771,13 +771,15 @@ static int set_param(player *p, const char *name, double value, char *err, size_
   return 0;
 }
 
-/* eval=: linear (s->net stays NULL), or a network file loaded and checked. */
+/* eval=: linear (s->net stays NULL), net (the built-in network), or a
+ * network file loaded and checked. */
 static int load_net(mm *s, const char *opt, char *err, size_t errlen) {
   if (!opt || !strcmp(opt, "linear")) return 0;
   if (!(s->net = calloc(1, sizeof *s->net)))
     return error_set(err, errlen, "minimax: out of memory"), -1;
   char e[512];
-  if (eval_net_load(opt, s->net, e, sizeof e))
+  if (!strcmp(opt, "net") ? eval_net_default(s->net, e, sizeof e)
+                          : eval_net_load(opt, s->net, e, sizeof e))
     return error_set(err, errlen, "minimax: eval=%s: %s", opt, e), -1;
   return 0;
 }
@@ -864,8 +866,9 @@ static const player_option options[] = {
      "more than 1 is faster but not reproducible: the same game gives other moves"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
     {"eval", PLAYER_OPT_TEXT, "linear", 0, 0, NULL,
-     "the static evaluation: linear (the weights, with ending=), or a network file written by "
-     "oware tune net (ending= and the weights then do not apply)"},
+     "the static evaluation: linear (the weights, with ending=), net (the built-in network, "
+     "for 6 houses of 4 seeds), or a network file written by oware tune net (with a network, "
+     "ending= and the weights do not apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,

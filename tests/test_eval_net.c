@@ -234,6 +234,29 @@ static void test_minimax_eval(void **state) {
   unlink(p);
 }
 
+/* The built-in network parses (its checksum holds) and minimax plays with it. */
+static void test_builtin(void **state) {
+  (void)state;
+  eval_net n;
+  char err[512];
+  if (eval_net_default(&n, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(n.houses, 6);
+  assert_int_equal(n.seeds, 48);
+  eval_net_free(&n);
+  player *pl = player_create("minimax:depth=4,egdb=off,eval=net", err, sizeof err);
+  if (!pl) fail_msg("%s", err);
+  variant v;
+  variant_default(&v);
+  assert_int_equal(player_new_game(pl, &v, 1, err, sizeof err), 0);
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  player_limits lim = {.depth = 4};
+  int m;
+  assert_int_equal(player_choose(pl, &g, &lim, &m, NULL, err, sizeof err), PLAYER_OK);
+  game_free(&g);
+  player_free(pl);
+}
+
 static int setup(void **state) {
   (void)state;
   return mkdtemp(tmpdir) ? 0 : -1;
@@ -252,6 +275,7 @@ int main(void) {
       cmocka_unit_test(test_file_roundtrip),
       cmocka_unit_test(test_file_errors),
       cmocka_unit_test(test_minimax_eval),
+      cmocka_unit_test(test_builtin),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
