@@ -17,8 +17,10 @@
 #define EVAL_NET_LAYOUT "hb16"
 #define EVAL_NET_BUCKETS 16
 #define EVAL_NET_PLAIN 2
-/* Largest layer the format takes (hidden layers are at most this wide). */
+/* Largest layer the format takes (hidden layers are at most this wide),
+ * and the multiple their sizes are (the forward pass works in blocks of it). */
 #define EVAL_NET_MAX_HIDDEN 256
+#define EVAL_NET_LANES 8
 #define EVAL_NET_MAX_ACTIVE (2 * VARIANT_MAX_HOUSES)
 
 /* The inputs of one position: the indices of its active one-hot inputs
@@ -35,12 +37,14 @@ typedef struct eval_net_input {
  * learns what the board is worth beyond what is already won. Weights:
  * w1 input-major (row i: the n1 weights from input i), w2 output-major
  * (row k: the n1 weights into unit k of h2), w3 (from the last hidden
- * layer), biases b1, b2, b3. All in one block (`mem`), in the file's order. */
+ * layer), biases b1, b2, b3. All in one block (`mem`), in the file's order;
+ * the forward pass reads w2 transposed (w2t, made by eval_net_ready). */
 typedef struct eval_net {
   int houses, seeds; /* the variant family: its row length and seed total */
   int nin, n1, n2;
   float *w1, *b1, *w2, *b2, *w3, *b3;
   float *mem;
+  float *w2t; /* w2 input-major, for the forward pass (eval_net_ready) */
   size_t nweights;
 } eval_net;
 
@@ -54,6 +58,9 @@ static inline int eval_net_inputs(int houses) {
  * out of range, out of memory). */
 int eval_net_alloc(eval_net *n, int houses, int seeds, int n1, int n2, char *err, size_t errlen);
 void eval_net_free(eval_net *n);
+/* After the weights in mem are set or changed: what the forward pass
+ * derives from them (w2t). eval_net_parse and the trainer call it. */
+void eval_net_ready(eval_net *n);
 
 /* The inputs of b (the side to move's view) under v. */
 void eval_net_encode(const board *b, const variant *v, eval_net_input *in);

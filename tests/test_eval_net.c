@@ -28,6 +28,7 @@ static void random_net(eval_net *n, int houses, int seeds, int n1, int n2, uint6
   rng_seed(&r, seed);
   for (size_t i = 0; i < n->nweights; i++)
     n->mem[i] = (float)((double)(rng_next(&r) >> 11) * 0x1.0p-53 - 0.5);
+  eval_net_ready(n);
 }
 
 /* A position after a random number of random moves from the start. */
@@ -115,7 +116,7 @@ static void test_forward(void **state) {
   (void)state;
   check_forward("abapa", 32, 16);
   check_forward("abapa", 24, 0);
-  check_forward("abapa,houses=5,seeds=3", 8, 4);
+  check_forward("abapa,houses=5,seeds=3", 16, 8);
 }
 
 static char tmpdir[] = "/tmp/test_eval_net.XXXXXX";
@@ -174,7 +175,7 @@ static void test_file_errors(void **state) {
   char p[128], err[256];
   snprintf(p, sizeof p, "%s/e.net", tmpdir);
   eval_net n;
-  random_net(&n, 6, 48, 4, 2, 5);
+  random_net(&n, 6, 48, 8, 8, 5);
   n.mem[0] = 0.25f; /* a weight written exactly, to be edited below */
   assert_int_equal(eval_net_save(p, &n, err, sizeof err), 0);
   eval_net_free(&n);
@@ -184,7 +185,8 @@ static void test_file_errors(void **state) {
   parse_bad(edit(t, "layout hb16", "layout hb8"), "input layout 'hb8'");
   parse_bad(edit(t, "family houses=6", "family h=6"), "line 3");
   parse_bad(edit(t, "layers 194", "layers 190"), "190 inputs");
-  parse_bad(edit(t, "layers 194 4 2", "layers 194 400 2"), "hidden layers 400");
+  parse_bad(edit(t, "layers 194 8 8", "layers 194 400 8"), "hidden layers 400");
+  parse_bad(edit(t, "layers 194 8 8", "layers 194 8 4"), "multiples of 8");
   parse_bad(edit(t, "weights\n0.25 ", "weights\n0.5 "), "checksum mismatch");
   parse_bad(edit(t, "weights\n0.25 ", "weights\nx "), "weight 1 is not a finite number");
   parse_bad(edit(t, "weights\n0.25 ", "weights\nnan "), "weight 1 is not a finite number");

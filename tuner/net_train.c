@@ -290,6 +290,7 @@ int tuner_net_trainer_network(const tuner_net_trainer *t, eval_net *out, char *e
   if (eval_net_alloc(out, t->c.houses, t->c.seeds, t->c.n1, t->c.n2, err, errlen)) return -1;
   const double *w = t->best_epoch ? t->best : t->p;
   for (size_t i = 0; i < t->nw; i++) out->mem[i] = (float)w[i];
+  eval_net_ready(out);
   return 0;
 }
 
