@@ -16,9 +16,10 @@ static const char net_usage[] =
     "       oware tune --resume RUN [--db PATH] [--threads T]\n"
     "Trains a network evaluation (minimax:eval=FILE; docs/TUNING.md) on the positions\n"
     "of the games of one or more databases: every position before a game's end, labelled\n"
-    "by the game's result from the mover's side and, where the endgame tables cover it,\n"
-    "by their value (--egdb-weight: the tables' share of the label; a cycle-sensitive\n"
-    "position's bounds clamp it). A share of the games (--valid, chosen by the seed) is\n"
+    "by the game's result from the mover's side, mixed with a player's search score\n"
+    "(--search SPEC, --search-weight) and, where the endgame tables cover it, with their\n"
+    "value (--egdb-weight: the tables' share of the label; a cycle-sensitive position's\n"
+    "bounds clamp it). A share of the games (--valid, chosen by the seed) is\n"
     "held out; mini-batches of B positions, Adam, until the validation loss has not\n"
     "improved for P epochs or E epochs are done; the best epoch's network is written.\n"
     "Each epoch's losses are stored in the database's tuning table (oware chart --kind\n"
@@ -65,7 +66,7 @@ int cli_tune_net(int argc, char **argv) {
   int n = cli_settings_options(tuner_net_settings, &c, opts, 28), nargs, rc;
   if (n < 0) return cli_error(cmd, "too many options"), CLI_EXIT_FAIL;
   opts[n++] = (cli_option)CLI_O_INT("threads", &c.threads, 1, 256, "T", "1",
-                                    "threads for a step's parts (the result does not depend on it)");
+                                    "threads for the searches and a step's parts (the file does not depend on it)");
   opts[n++] = (cli_option)CLI_O_TEXT("db", &dbpath, "PATH", CLI_DEFAULT_DB,
                                      "the SQLite database that keeps the run");
   opts[n] = (cli_option)CLI_END;

@@ -47,6 +47,16 @@ check "the resumed run writes the same file" cmp -s "$tmp/a.net" "$tmp/c.net"
   --out "$tmp/e.net" >/dev/null 2>"$tmp/e.err"; rc=$?
 check "the tables label some positions exactly" bash -c "test $rc = 0 && grep -Eq '[1-9][0-9]* labelled exactly' '$tmp/e.err'"
 
+# Search scores as labels: the same file on 1 and 2 threads, another than without them.
+S="--from-db $tmp/g.db --epochs 3 --egdb off --quiet --search minimax:depth=2,egdb=off,hash=1"
+"$oware" tune net $S --db "$tmp/s.db" --out "$tmp/s1.net" --threads 1 >/dev/null 2>"$tmp/s.err"; rc=$?
+"$oware" tune net $S --db "$tmp/s.db" --out "$tmp/s2.net" --threads 2 >/dev/null 2>&1
+"$oware" tune net --from-db "$tmp/g.db" --epochs 3 --egdb off --quiet --db "$tmp/s.db" --out "$tmp/s3.net" >/dev/null 2>&1
+check "search labels: the same file on 1 and 2 threads" bash -c "test $rc = 0 && cmp -s '$tmp/s1.net' '$tmp/s2.net'"
+check "search labels change the network" bash -c "! cmp -s '$tmp/s1.net' '$tmp/s3.net'"
+"$oware" tune net --from-db "$tmp/g.db" --search random --db "$tmp/x.db" >/dev/null 2>"$tmp/err"; rc=$?
+check "a search player without scores is refused by name" bash -c "test $rc != 0 && grep -q 'search random: it reports no score' '$tmp/err'"
+
 # Errors are named.
 "$oware" tune net --db "$tmp/x.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "without --from-db: exit 2 naming it" bash -c "test $rc = 2 && grep -q -- '--from-db' '$tmp/err'"

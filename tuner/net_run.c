@@ -36,6 +36,11 @@ const settings_key tuner_net_settings[] = {
     SETTINGS_K_REAL("egdb-weight", T, egdb_weight, 0, 1, "W", "1",
                     "the tables' share of the label where they give an exact value (the game's "
                     "result has the rest; bounds clamp the label)", 0),
+    SETTINGS_K_TEXT("search", T, search, "SPEC", NULL,
+                    "a player whose search scores label every position (e.g. "
+                    "minimax:depth=4,egdb=off); none by default", 0),
+    SETTINGS_K_REAL("search-weight", T, search_weight, 0, 1, "S", "0.5",
+                    "the search score's share of the label (the game's result has the rest)", 0),
     SETTINGS_K_REAL("scale", T, scale, 1, 10000, "K", "400",
                     "centiseeds of the sigmoid's scale: P(win) = 1/(1+exp(-eval/K))", 0),
     SETTINGS_K_INT("seed", T, seed, 0, LLONG_MAX, "S", "1",
@@ -129,8 +134,9 @@ static int resume_state(tuner_net_trainer *t, const tuner_net_config *c, store *
 
 static int read_positions(const tuner_net_config *c, const tuner_observer *obs, tuner_net_set *train,
                           tuner_net_set *valid, tuner_net_result *res, char *err, size_t errlen) {
-  tuner_net_data_config dc = {c->from_db, {0}, c->egdb, c->egdb_weight, c->scale, c->valid,
-                              c->positions, (uint64_t)c->seed};
+  tuner_net_data_config dc = {c->from_db,  {0},      c->egdb,     c->search,
+                              c->search_weight, (int)c->threads, c->egdb_weight, c->scale,
+                              c->valid,    c->positions, (uint64_t)c->seed};
   if (variant_parse(c->variant, &dc.v, err, errlen)) return -1;
   tuner_net_data_counts n;
   if (tuner_net_collect(&dc, train, valid, &n, err, errlen)) return -1;
@@ -138,8 +144,8 @@ static int read_positions(const tuner_net_config *c, const tuner_observer *obs, 
   res->games = n.games;
   tuner_report(obs, TUNER_LOG,
                "net: %lld positions of %lld games in %lld runs (%lld labelled exactly by the "
-               "tables, %lld bounded); %zu for training, %zu for validation",
-               n.positions, n.games, n.runs, n.exact, n.bounded, train->n, valid->n);
+               "tables, %lld bounded, %lld searched); %zu for training, %zu for validation",
+               n.positions, n.games, n.runs, n.exact, n.bounded, n.searched, train->n, valid->n);
   return 0;
 }
 
