@@ -65,8 +65,9 @@ int cli_tune_net(int argc, char **argv) {
   cli_option opts[32];
   int n = cli_settings_options(tuner_net_settings, &c, opts, 28), nargs, rc;
   if (n < 0) return cli_error(cmd, "too many options"), CLI_EXIT_FAIL;
-  opts[n++] = (cli_option)CLI_O_INT("threads", &c.threads, 1, 256, "T", "1",
-                                    "threads for the searches and a step's parts (the file does not depend on it)");
+  opts[n++] = (cli_option)CLI_O_INT(
+      "threads", &c.threads, 1, 256, "T", "1",
+      "threads for the searches and a step's parts (the file does not depend on it)");
   opts[n++] = (cli_option)CLI_O_TEXT("db", &dbpath, "PATH", CLI_DEFAULT_DB,
                                      "the SQLite database that keeps the run");
   opts[n] = (cli_option)CLI_END;
