@@ -31,7 +31,7 @@ typedef struct eval_net_input {
   float plain[EVAL_NET_PLAIN];
 } eval_net_input;
 
-/* A network: inputs → h1 (ReLU) → h2 (ReLU; h2 = 0: no second layer) → 1.
+/* A network: inputs → h1 (ReLU) → h2 (ReLU; n2 = 0: no second layer) → 1.
  * The output y is in seeds: the evaluation in centiseeds is
  * 100·(y + the mover's store minus the opponent's), so that the network
  * learns what the board is worth beyond what is already won. Weights:
@@ -53,9 +53,9 @@ static inline int eval_net_inputs(int houses) {
   return 2 * houses * EVAL_NET_BUCKETS + EVAL_NET_PLAIN;
 }
 
-/* Allocates a zeroed network of the layout for v's family with hidden
- * layers n1 and n2 (n2 = 0: one hidden layer). 0, or -1 with err (sizes
- * out of range, out of memory). */
+/* Allocates a zeroed network of the layout for the family (houses, seeds)
+ * with hidden layers n1 and n2 (multiples of EVAL_NET_LANES; n2 = 0: one
+ * hidden layer). 0, or -1 with err (sizes out of range, out of memory). */
 int eval_net_alloc(eval_net *n, int houses, int seeds, int n1, int n2, char *err, size_t errlen);
 void eval_net_free(eval_net *n);
 /* After the weights in mem are set or changed: what the forward pass
