@@ -175,6 +175,30 @@ static void test_same_file(void **state) {
   tuner_net_set_free(&valid);
 }
 
+/* A state file of another configuration, or cut short, is refused by name. */
+static void test_state_errors(void **state) {
+  (void)state;
+  char dir[] = "/tmp/test_net_state.XXXXXX", path[128], err[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/s.state", dir);
+  tuner_net_train_config c = config(1), other = config(1);
+  other.n1 = 16;
+  tuner_net_trainer *t = tuner_net_trainer_new(&c, err, sizeof err);
+  tuner_net_trainer *u = tuner_net_trainer_new(&other, err, sizeof err);
+  assert_int_equal(tuner_net_trainer_save(t, path, err, sizeof err), 0);
+  assert_int_equal(tuner_net_trainer_load(u, path, err, sizeof err), -1);
+  assert_non_null(strstr(err, "another configuration"));
+  assert_int_equal(truncate(path, 200), 0);
+  assert_int_equal(tuner_net_trainer_load(t, path, err, sizeof err), -1);
+  assert_non_null(strstr(err, "cut short"));
+  assert_int_equal(tuner_net_trainer_load(t, "/nonexistent/s.state", err, sizeof err), -1);
+  assert_non_null(strstr(err, "/nonexistent/s.state"));
+  tuner_net_trainer_free(t);
+  tuner_net_trainer_free(u);
+  unlink(path);
+  rmdir(dir);
+}
+
 int main(void) {
   eval_weights w;
   eval_default(&w);
@@ -182,6 +206,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fits_linear),
       cmocka_unit_test(test_same_file),
+      cmocka_unit_test(test_state_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
