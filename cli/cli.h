@@ -109,6 +109,9 @@ int cli_runs(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_report.c */
 int cli_tune(int argc, char **argv);
+/* cmd_tune_net.c: `oware tune net`, and `oware tune --resume` of such a run (db and run loaded). */
+int cli_tune_net(int argc, char **argv);
+int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath);
 int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
 /* cmd_study.c: `oware study` (also the old spelling `oware variants --players ...`:
  * cli_variants_list hands over), `oware calibrate`. */

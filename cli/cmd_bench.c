@@ -220,21 +220,89 @@ static const char search_usage[] =
     "the search: it changes only when the search does) and the median nodes per\n"
     "second of R runs; the depth minimax completes within 1 s from the start\n"
     "position; and MCTS playouts per second from the start position (N playouts\n"
-    "a move).\n";
+    "a move).\n"
+    "--eval E,E,...: instead, the evaluations side by side (linear, or a network file\n"
+    "of oware tune net): for each, the node count at depth D, the median nodes per\n"
+    "second and time to depth D of R runs, and the depth in 1 s from the start.\n";
+
+/* The depth minimax (spec) completes in 1 s from the start, with its nodes
+ * per second; -1 after printing an error. */
+static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
+  char err[512];
+  variant v;
+  variant_default(&v);
+  game g;
+  if (game_init(&g, &v, NULL)) return -1;
+  player *p = player_create(spec, err, sizeof err);
+  if (!p) {
+    game_free(&g);
+    return cli_error(cmd, "%s", err), -1;
+  }
+  player_limits lim = {.movetime_ms = 1000};
+  player_info info;
+  int m;
+  double t0 = clock_now();
+  player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
+  double t = clock_now() - t0;
+  player_free(p);
+  game_free(&g);
+  if (st != PLAYER_OK) return cli_error(cmd, "%s", err), -1;
+  *nps = (double)info.nodes / t;
+  return info.depth;
+}
+
+/* --eval: each evaluation's nodes, nodes/s, time to depth and depth in 1 s,
+ * a line each (the runs of all evaluations interleaved, so that a change
+ * in the machine's load falls on all of them). */
+static int bench_evals(const char *cmd, const char *list, int depth, int repeat) {
+  char specs[8][640], names[8][512];
+  int n = 0;
+  for (const char *p = list; *p && n < 8; n++) {
+    size_t l = strcspn(p, ",");
+    snprintf(names[n], sizeof names[n], "%.*s", (int)(l < 511 ? l : 511), p);
+    snprintf(specs[n], sizeof specs[n], "minimax:egdb=off,eval=%.511s", names[n]);
+    p += l + (p[l] == ',');
+  }
+  double secs[8][101], nps[8][101];
+  long long nodes[8];
+  for (int k = 0; k < repeat; k++)
+    for (int e = 0; e < n; e++) {
+      nodes[e] = bench_minimax(cmd, specs[e], depth, &secs[e][k], 0);
+      if (nodes[e] < 0) return CLI_EXIT_FAIL;
+      nps[e][k] = (double)nodes[e] / secs[e][k];
+    }
+  printf("%-24s %12s %12s %14s %12s\n", "eval", "nodes", "nodes/s", "s to depth", "depth in 1s");
+  for (int e = 0; e < n; e++) {
+    double one_nps;
+    int d1 = depth_in_one_second(cmd, specs[e], &one_nps);
+    if (d1 < 0) return CLI_EXIT_FAIL;
+    qsort(secs[e], (size_t)repeat, sizeof(double), cli_cmp_double);
+    qsort(nps[e], (size_t)repeat, sizeof(double), cli_cmp_double);
+    printf("%-24s %12lld %12.0f %14.4f %12d\n", names[e], nodes[e], nps[e][repeat / 2],
+           secs[e][repeat / 2], d1);
+  }
+  printf("(depth %d, median of %d runs; nodes/s and seconds over the nine bench positions)\n",
+         depth, repeat);
+  return CLI_EXIT_OK;
+}
 
 static int bench_search(int argc, char **argv) {
   const char *cmd = "bench search";
   long long depth, repeat, playouts;
   int nodes_only = 0, nargs, rc;
+  const char *evals = NULL;
   cli_option opts[] = {
       CLI_O_INT("depth", &depth, 1, 30, "D", BENCH_DEPTH_TEXT, "search depth"),
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs"),
       CLI_O_INT("mcts-playouts", &playouts, 1, 100000000, "N", "50000", "MCTS playouts a move"),
       CLI_O_FLAG("nodes-only", &nodes_only, "print the node count alone (for the signature test)"),
+      CLI_O_TEXT("eval", &evals, "E,E,...", NULL,
+                 "compare evaluations side by side (linear or network files, at most 8)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, search_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
+  if (evals) return bench_evals(cmd, evals, (int)depth, (int)repeat);
   double secs;
   if (nodes_only) {
     long long n = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, 0);

@@ -29,6 +29,7 @@ static char tune_step[64];
 static const char tune_usage[] =
     "usage: oware tune spsa  --player SPEC [options]\n"
     "       oware tune texel --player SPEC [options]\n"
+    "       oware tune net   --from-db PATH[,PATH...] [options]   (see oware tune net --help)\n"
     "       oware tune --resume RUN [--db PATH] [--threads T]\n"
     "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
     "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
@@ -58,6 +59,7 @@ typedef struct tune_setup {
   const char *db;
   tuner_tune_setup s; /* the variant and weights of c */
   int locked;         /* the run's lock is held */
+  int net_rc;         /* a resumed network training's exit code */
 } tune_setup;
 
 #define TUNE_MAX_OPTS 32
@@ -97,7 +99,7 @@ static int parse(const char *cmd, int argc, char **argv, tune_setup *t, long lon
     return 0;
   }
   if (!nmode || (strcmp(mode[0], "spsa") && strcmp(mode[0], "texel")))
-    return cli_error(cmd, "the first argument is spsa or texel (or --resume RUN); see --help");
+    return cli_error(cmd, "the first argument is spsa, texel or net (or --resume RUN); see --help");
   c->spsa = !strcmp(mode[0], "spsa");
   char err[1024];
   if (tuner_tune_check(c, err, sizeof err)) return cli_error(cmd, "%s", err);
@@ -137,14 +139,18 @@ static void on_games(void *ctx, const char *what, long long done, long long tota
 }
 
 /* --resume RUN: the run's settings are read back into t->c (its texts
- * point into run); its lock is taken. 0, or the exit code after an error. */
+ * point into run); its lock is taken. 0, or the exit code after an error.
+ * A network's training (kind net) is resumed whole here (cmd_tune_net.c):
+ * -1 when it ended well, else its exit code. */
 static int load_resume(const char *cmd, long long resume, long long threads, tune_setup *t,
                        store **db, store_run *run) {
   char err[1024];
   if (store_open(t->db, 0, db, err, sizeof err) ||
-      store_run_load(*db, resume, run, err, sizeof err) ||
-      tuner_tune_load(run, &t->c, err, sizeof err))
+      store_run_load(*db, resume, run, err, sizeof err))
     return cli_error(cmd, "%s", err);
+  if (run->kind == STORE_NET) /* a network's training: all of it in cmd_tune_net.c */
+    return (t->net_rc = cli_tune_net_resume(*db, run, threads, t->db)) ? t->net_rc : -1;
+  if (tuner_tune_load(run, &t->c, err, sizeof err)) return cli_error(cmd, "%s", err);
   if (store_run_lock(*db, run->id, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   t->locked = 1;
@@ -262,6 +268,7 @@ int cli_tune(int argc, char **argv) {
   const char *cmd = "tune";
   long long resume = -1;
   int threads_given = 0;
+  if (argc > 0 && !strcmp(argv[0], "net")) return cli_tune_net(argc - 1, argv + 1);
   tune_setup *t = calloc(1, sizeof *t);
   store_run *run = calloc(1, sizeof *run);
   store *db = NULL;
@@ -277,8 +284,10 @@ int cli_tune(int argc, char **argv) {
     goto out;
   }
   if (resume > 0 &&
-      (rc = load_resume(cmd, resume, threads_given ? t->c.threads : 0, t, &db, run)))
+      (rc = load_resume(cmd, resume, threads_given ? t->c.threads : 0, t, &db, run))) {
+    if (rc < 0) rc = CLI_EXIT_OK; /* a network's training, resumed and done */
     goto out;
+  }
   rc = CLI_EXIT_USAGE;
   /* The output file can be written (checked before any game is played). */
   if (t->c.out && cli_check_output(cmd, "--out", t->c.out)) goto out;

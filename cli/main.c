@@ -30,7 +30,7 @@ static const command commands[] = {
     {"runs", "list the runs stored in a database", cli_runs},
     {"export", "write a run's games as OGN, CSV or PGN", cli_export},
     {"chart", "draw a run's charts", cli_chart}, {"report", "write a run's HTML report", cli_report},
-    {"tune", "tune evaluation weights by self-play: spsa or texel", cli_tune},
+    {"tune", "tune evaluation weights by self-play: spsa or texel; train a network: net", cli_tune},
     {"rate", "Elo ratings of the players in the database", cli_rate}, {"sprt", "the SPRT log-likelihood ratio of given counts", cli_sprt},
     {"uci", "serve a player over the engine protocol on stdin/stdout", cli_uci},
     {"variants", "list the rule variants and their switches", cli_variants_list},

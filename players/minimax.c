@@ -14,6 +14,7 @@
 #include "players/fight.h"
 #include "players/eval.h"
 #include "players/eval_ending.h"
+#include "players/eval_net.h"
 #include "players/minimax.h"
 #include "players/time_budget.h"
 #include "players/minimax_tt.h"
@@ -68,6 +69,7 @@ struct mm {
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
   int ending_on;       /* the corrections apply in this game */
+  eval_net *net;       /* eval=FILE: the network's evaluation (NULL: eval=linear) */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   mmtt tt;
@@ -148,19 +150,26 @@ static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *
     return 1;
   }
   if (s->tb_bounds) {
-    tw->ev_lo = lo2 * s->w[EVAL_STORE] / 2;
-    tw->ev_hi = hi2 * s->w[EVAL_STORE] / 2;
+    const int seed = s->net ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
+    tw->ev_lo = lo2 * seed / 2;
+    tw->ev_hi = hi2 * seed / 2;
     if (lo2 == 0) tw->lo = 0;
     if (hi2 == 0) tw->hi = 0;
   }
   return 0;
 }
 
-static int evaluate(mm *s, const board *b) {
+/* The linear evaluation with its corrections in endings. */
+static int evaluate_linear(const mm *s, const board *b) {
   int f[EVAL_N];
   eval_compute(b, s->v, f);
   int e = eval_dot(s->w, f);
   if (s->ending_on) e += eval_ending_value(s->ending, s->v->total - b->store[0] - b->store[1], f);
+  return e;
+}
+
+static int evaluate(mm *s, const board *b) {
+  int e = s->net ? eval_net_value(s->net, b, s->v) : evaluate_linear(s, b);
   if (s->noise > 0) {
     uint64_t h = rng_mix(s->noise_seed, b->key ^ s->zstore[b->store[0]]);
     double u = (double)(h >> 11) * 0x1.0p-53; /* [0, 1) */
@@ -738,6 +747,7 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   /* The built-in table was fitted on abapa's tables: it applies to the
    * variants of its board (6 houses of 4 seeds); a file applies to any. */
   s->ending_on = s->ending && (!s->ending_builtin || (v->houses == 6 && v->total == 48));
+  if (s->net && eval_net_check_variant(s->net, v, err, errlen)) return -1;
   return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
@@ -747,6 +757,8 @@ static void destroy(player *p) {
   tablebase_free(&s->tb);
   book_free(s->book);
   free(s->ending);
+  if (s->net) eval_net_free(s->net);
+  free(s->net);
   thread_team_free(s->helpers); /* parked: choose returned */
   mmtt_free(&s->tt);
   free(s->th);
@@ -799,6 +811,19 @@ static int set_param(player *p, const char *name, double value, char *err, size_
   return 0;
 }
 
+/* eval=: linear (s->net stays NULL), net (the built-in network), or a
+ * network file loaded and checked. */
+static int load_net(mm *s, const char *opt, char *err, size_t errlen) {
+  if (!opt || !strcmp(opt, "linear")) return 0;
+  if (!(s->net = calloc(1, sizeof *s->net)))
+    return error_set(err, errlen, "minimax: out of memory"), -1;
+  char e[512];
+  if (!strcmp(opt, "net") ? eval_net_default(s->net, e, sizeof e)
+                          : eval_net_load(opt, s->net, e, sizeof e))
+    return error_set(err, errlen, "minimax: eval=%s: %s", opt, e), -1;
+  return 0;
+}
+
 static int create(player *p, char *err, size_t errlen) {
   static const player_hooks hooks = {new_game, choose, destroy, params, set_param};
   mm *s = player_setup(p, &hooks, sizeof *s, err, errlen);
@@ -837,6 +862,10 @@ static int create(player *p, char *err, size_t errlen) {
     return -1;
   }
   for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w.w[i]);
+  if (load_net(s, player_config_text(c, "eval"), err, errlen)) {
+    destroy(p);
+    return -1;
+  }
   const char *bf = player_config_text(c, "book");
   if (bf && strcmp(bf, "off") && book_load(bf, &s->book, err, errlen)) {
     destroy(p);
@@ -876,6 +905,10 @@ static const player_option options[] = {
      "search threads (lazy SMP: helpers search the same position, sharing the hash table); "
      "more than 1 is faster but not reproducible: the same game gives other moves"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
+    {"eval", PLAYER_OPT_TEXT, "linear", 0, 0, NULL,
+     "the static evaluation: linear (the weights, with ending=), net (the built-in network, "
+     "for 6 houses of 4 seeds), or a network file written by oware tune net (with a network, "
+     "ending= and the weights do not apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,

@@ -1068,6 +1068,11 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
       else
         snprintf(c->note, sizeof c->note, "%s", r->elo_source);
       if (!r->has_elo) snprintf(c->title, sizeof c->title, "Score ladder (no Elo)");
+    } else if (kind == PLOT_TUNING && r->run.kind == STORE_NET) {
+      snprintf(extra, sizeof extra, "mode='value'; what='loss'; ");
+      snprintf(c->note, sizeof c->note,
+               "the network's loss (mean squared error of the win probability) after each "
+               "epoch, on the training and the validation positions");
     } else if (kind == PLOT_TUNING) {
       snprintf(c->note, sizeof c->note,
                "each weight as its change since the first iteration (mode='value' in "

@@ -5,7 +5,8 @@
 # Variables: datafile, outfile (.svg gives SVG, else PNG), width, height
 # (pixels), title, mode ('change', the default: each weight minus its value
 # at the first iteration, so that weights of different sizes share the
-# axis; 'value': the weights themselves).
+# axis; 'value': the weights themselves), what (the curves' name: 'weight' by
+# default; a network's training draws its losses, what='loss').
 # Data (tuning.dat, written by plot_tuning_write in report/plot.c): "#"
 # comments, one header line of quoted column names
 #   "iteration" "elo" "elo_lo" "elo_hi" "WEIGHT1" "WEIGHT2" ...
@@ -19,6 +20,7 @@ if (!exists("width")) width = 800
 if (!exists("height")) height = 500
 if (!exists("title")) title = "Tuning"
 if (!exists("mode")) mode = "change"
+if (!exists("what")) what = "weight"
 
 if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq ".svg") {
   set terminal svg size width,height fixed noenhanced font "Sans,12" background rgb "white"
@@ -47,9 +49,9 @@ set lmargin at screen 0.10
 set rmargin at screen 0.74
 set tmargin at screen 0.90
 set bmargin at screen (ncheckpoints > 0 ? 0.42 : 0.12)
-set ylabel (mode eq "value" ? "weight value" : "weight change")
+set ylabel (mode eq "value" ? what." value" : what." change")
 if (ncheckpoints > 0) { set format x ""; unset xlabel } else { set xlabel "iteration" }
-set key title "weight" left
+set key title what left
 # the value of each weight at the first iteration
 array first[ncols]
 do for [i=5:ncols] { stats [*:*][*:*] datafile using i every ::0::0 nooutput; first[i] = STATS_min }

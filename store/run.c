@@ -13,7 +13,7 @@
 static const char *const status_names[STORE_NSTATUS] = {"running", "finished", "interrupted",
                                                         "failed"};
 static const char *const kind_names[STORE_NKINDS] = {"round-robin", "gauntlet", "spsa", "texel",
-                                                        "imported", "calibration"};
+                                                        "imported", "calibration", "net"};
 static const char *const type_names[] = {"text", "integer", "real"};
 
 const char *store_status_name(store_status st) {

@@ -35,9 +35,10 @@ typedef enum {
   STORE_SPSA,        /* "spsa": a tuning run */
   STORE_TEXEL,       /* "texel": a tuning run */
   STORE_IMPORTED,    /* "imported": games read from PGN or OGN (report/pgn.h) */
-  STORE_CALIBRATION  /* "calibration": a difficulty calibration (tuner/calibrate_run.h) */
+  STORE_CALIBRATION, /* "calibration": a difficulty calibration (tuner/calibrate_run.h) */
+  STORE_NET          /* "net": a network trained (tuner/net_run.h) */
 } store_kind;
-#define STORE_NKINDS 6
+#define STORE_NKINDS 7
 
 /* The one table of names of each enum: the name, or "?" out of range. */
 const char *store_status_name(store_status st);

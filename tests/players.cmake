@@ -20,3 +20,5 @@ set_tests_properties(test_smp PROPERTIES LABELS threads TIMEOUT 600)
 # The repetition rule in minimax's search, hash table on and off, against a
 # brute force over the game with its whole history (issue 22 point 1).
 oware_test(test_search_repetition test_search_repetition.c LIBS oware_players)
+# The network evaluation (players/eval_net.h): forward pass against a plain reference, the file's errors, eval=.
+oware_test(test_eval_net test_eval_net.c LIBS oware_players)

@@ -63,6 +63,11 @@ check "a shared object that is no plug-in is an error" bash -c "test $rc = 2 && 
 
 nodes=$("$oware" bench search --nodes-only)
 check "bench node count is the signature $BENCH_NODES (got $nodes)" test "$nodes" = "$BENCH_NODES"
+"$oware" bench search --eval linear,net --repeat 1 >"$tmp/evals" 2>&1; rc=$?
+check "bench search --eval: the linear row counts the signature's nodes, the network's a row" \
+  bash -c "test $rc = 0 && grep -Eq '^linear +$BENCH_NODES ' '$tmp/evals' && grep -Eq '^net +[0-9]+ ' '$tmp/evals'"
+"$oware" bench search --eval "linear,$tmp/none.net" --repeat 1 >/dev/null 2>"$tmp/err"; rc=$?
+check "bench search --eval with a missing network file names it" bash -c "test $rc != 0 && grep -q 'none.net' '$tmp/err'"
 "$oware" bench smp --threads 1,2 --depth 8 --repeat 1 >"$tmp/smp" 2>&1; rc=$?
 check "bench smp prints a line for 1 and 2 threads" bash -c "test $rc = 0 && grep -q '^threads  1: .* speed-up 1.00' '$tmp/smp' && grep -q '^threads  2: .* nodes/s, speed-up ' '$tmp/smp'"
 "$oware" bench smp --threads 1,x >/dev/null 2>"$tmp/err"; rc=$?

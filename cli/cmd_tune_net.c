@@ -1,0 +1,101 @@
+/* cmd_tune_net.c: `oware tune net` and the resume of such a run: options from tuner_net_settings, progress, printing; tuner/net_run.c trains. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "store/store.h"
+#include "tuner/net_run.h"
+
+static atomic_int net_stop;
+
+static const char net_usage[] =
+    "usage: oware tune net --from-db PATH[,PATH...] [options]\n"
+    "       oware tune --resume RUN [--db PATH] [--threads T]\n"
+    "Trains a network evaluation (minimax:eval=FILE; docs/TUNING.md) on the positions\n"
+    "of the games of one or more databases: every position before a game's end, labelled\n"
+    "by the game's result from the mover's side, mixed with a player's search score\n"
+    "(--search SPEC, --search-weight) and, where the endgame tables cover it, with their\n"
+    "value (--egdb-weight: the tables' share of the label; a cycle-sensitive position's\n"
+    "bounds clamp it). A share of the games (--valid, chosen by the seed) is\n"
+    "held out; mini-batches of B positions, Adam, until the validation loss has not\n"
+    "improved for P epochs or E epochs are done; the best epoch's network is written.\n"
+    "Each epoch's losses are stored in the database's tuning table (oware chart --kind\n"
+    "tuning draws them); the training state is kept beside the network (FILE.state):\n"
+    "a run stopped, even by kill -9, goes on with --resume and ends with the same file.\n"
+    "The same command gives the same file byte for byte whatever --threads.\n";
+
+static void on_line(void *ctx, tuner_line kind, const char *text) {
+  const tuner_net_config *c = ctx;
+  if (kind == TUNER_RESULT) printf("%s\n", text);
+  else if (!c->quiet) fprintf(stderr, "%s\n", text);
+}
+
+/* The run (new or resumed), locked: trained, its status. The exit code. */
+static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t id,
+                 const char *dbpath) {
+  char err[1024];
+  if (store_run_lock(db, id, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  int rc = store_run_status(db, id, STORE_RUNNING, err, sizeof err);
+  tuner_net_result res;
+  tuner_observer obs = {(void *)c, on_line, NULL, NULL};
+  cli_catch_stop(&net_stop, "\noware tune: stopping after this epoch (Ctrl-C again to quit at once)\n");
+  if (!c->quiet) fprintf(stderr, "network training run %lld, db %s\n", (long long)id, dbpath);
+  if (!rc) rc = tuner_net_run(c, db, id, &obs, &net_stop, &res, err, sizeof err);
+  cli_release_stop();
+  char e2[256];
+  store_run_status(db, id, rc ? STORE_FAILED : res.complete ? STORE_FINISHED : STORE_INTERRUPTED,
+                   e2, sizeof e2);
+  store_run_unlock(db, id, e2, sizeof e2);
+  if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (!res.complete) {
+    fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld "
+            "--db %s\n", (long long)id, (long long)id, dbpath);
+    return 130;
+  }
+  return CLI_EXIT_OK;
+}
+
+int cli_tune_net(int argc, char **argv) {
+  const char *cmd = "tune net", *dbpath = CLI_DEFAULT_DB;
+  tuner_net_config c;
+  memset(&c, 0, sizeof c);
+  cli_option opts[32];
+  int n = cli_settings_options(tuner_net_settings, &c, opts, 28), nargs, rc;
+  if (n < 0) return cli_error(cmd, "too many options"), CLI_EXIT_FAIL;
+  opts[n++] = (cli_option)CLI_O_INT(
+      "threads", &c.threads, 1, 256, "T", "1",
+      "threads for the searches and a step's parts (the file does not depend on it)");
+  opts[n++] = (cli_option)CLI_O_TEXT("db", &dbpath, "PATH", CLI_DEFAULT_DB,
+                                     "the SQLite database that keeps the run");
+  opts[n] = (cli_option)CLI_END;
+  cli_command_spec spec = {cmd, net_usage, NULL, opts, 0};
+  if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
+  if (!c.from_db) return cli_error(cmd, "--from-db PATH is needed");
+  if (c.out && cli_check_output(cmd, "--out", c.out)) return CLI_EXIT_USAGE;
+  store_run run;
+  store_run_init(&run);
+  char err[1024];
+  char *command = cli_quote_args("oware tune net", argc, argv);
+  if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+  int bad = tuner_net_describe(&c, command, &run, err, sizeof err);
+  free(command);
+  store *db = NULL;
+  if (bad) rc = cli_error(cmd, "%s", err);
+  else if (!(rc = cli_store_new_run(cmd, dbpath, &run, &db)))
+    rc = train(cmd, &c, db, run.id, dbpath);
+  if (db) store_close(db);
+  store_run_free(&run);
+  return rc;
+}
+
+int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath) {
+  const char *cmd = "tune";
+  tuner_net_config c;
+  char err[1024];
+  if (tuner_net_load(run, &c, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (threads) c.threads = threads;
+  return train(cmd, &c, db, run->id, dbpath);
+}

@@ -1,0 +1,283 @@
+/* test_eval_net.c: the network evaluation: the forward pass against a plain reference, the file and its errors, minimax's eval=. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "core/board.h"
+#include "core/game.h"
+#include "core/rng.h"
+#include "players/eval_net.h"
+#include "players/player.h"
+
+/* The forward pass may differ from the double reference by float rounding
+ * only: at most this much relative to the scale of the output. */
+#define TOLERANCE 1e-4
+
+static void random_net(eval_net *n, int houses, int seeds, int n1, int n2, uint64_t seed) {
+  char err[256];
+  assert_int_equal(eval_net_alloc(n, houses, seeds, n1, n2, err, sizeof err), 0);
+  rng r;
+  rng_seed(&r, seed);
+  for (size_t i = 0; i < n->nweights; i++)
+    n->mem[i] = (float)((double)(rng_next(&r) >> 11) * 0x1.0p-53 - 0.5);
+  eval_net_ready(n);
+}
+
+/* A position after a random number of random moves from the start. */
+static void random_position(const variant *v, rng *r, board *b) {
+  board_start(b, v);
+  int plies = (int)rng_below(r, 60);
+  for (int k = 0; k < plies; k++) {
+    uint32_t legal;
+    if (board_status(b, v, &legal) != BOARD_END_NONE || !legal) break;
+    int m;
+    do m = (int)rng_below(r, (uint32_t)v->pits);
+    while (!(legal >> m & 1));
+    board_play(b, v, m);
+  }
+}
+
+/* The reference, written apart from players/eval_net.c: the dense input
+ * vector from the layout's description, then each layer as a plain
+ * matrix product in doubles. */
+static double reference(const eval_net *n, const board *b, const variant *v) {
+  static const int upper[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 19, 27, 1000};
+  const int H = v->houses, me = b->side;
+  double x[2 * VARIANT_MAX_HOUSES * 16 + 2] = {0};
+  for (int row = 0; row < 2; row++) {
+    int owner = row == 0 ? me : 1 - me;
+    for (int r = 0; r < H; r++) {
+      int seeds = b->pit[owner * H + r], k = 0;
+      while (seeds > upper[k]) k++;
+      x[(row * H + r) * 16 + k] = 1;
+    }
+  }
+  x[2 * H * 16] = b->store[me] / (v->total / 2.0);
+  x[2 * H * 16 + 1] = b->store[1 - me] / (v->total / 2.0);
+  double h1[EVAL_NET_MAX_HIDDEN], h2[EVAL_NET_MAX_HIDDEN];
+  for (int j = 0; j < n->n1; j++) {
+    double s = n->b1[j];
+    for (int i = 0; i < n->nin; i++) s += x[i] * n->w1[(size_t)i * (size_t)n->n1 + (size_t)j];
+    h1[j] = s > 0 ? s : 0;
+  }
+  const double *last = h1;
+  int nl = n->n1;
+  if (n->n2) {
+    for (int k = 0; k < n->n2; k++) {
+      double s = n->b2[k];
+      for (int j = 0; j < n->n1; j++) s += n->w2[(size_t)k * (size_t)n->n1 + (size_t)j] * h1[j];
+      h2[k] = s > 0 ? s : 0;
+    }
+    last = h2, nl = n->n2;
+  }
+  double y = n->b3[0];
+  for (int k = 0; k < nl; k++) y += n->w3[k] * last[k];
+  return y;
+}
+
+static void check_forward(const char *vname, int n1, int n2) {
+  variant v;
+  char err[256];
+  assert_int_equal(variant_parse(vname, &v, err, sizeof err), 0);
+  eval_net n;
+  random_net(&n, v.houses, v.total, n1, n2, 7);
+  rng r;
+  rng_seed(&r, 11);
+  for (int k = 0; k < 2000; k++) {
+    board b;
+    if (k % 2) {
+      random_position(&v, &r, &b);
+    } else { /* any counts, every bucket met (the totals need not add up here) */
+      int pits[VARIANT_MAX_PITS], stores[2] = {(int)rng_below(&r, 25), (int)rng_below(&r, 25)};
+      for (int i = 0; i < v.pits; i++) pits[i] = (int)rng_below(&r, 36);
+      board_set(&b, &v, pits, stores, (int)rng_below(&r, 2));
+    }
+    eval_net_input in;
+    eval_net_encode(&b, &v, &in);
+    double want = reference(&n, &b, &v), got = eval_net_forward(&n, &in);
+    double scale = 1 + fabs(want);
+    if (fabs(got - want) > TOLERANCE * scale)
+      fail_msg("%s %d/%d position %d: forward %.9g, reference %.9g", vname, n1, n2, k, got, want);
+    double cs = 100 * (want + b.store[b.side] - b.store[1 - b.side]);
+    assert_true(fabs(eval_net_value(&n, &b, &v) - cs) <= 0.5 + TOLERANCE * 100 * scale);
+  }
+  eval_net_free(&n);
+}
+
+static void test_forward(void **state) {
+  (void)state;
+  check_forward("abapa", 32, 16);
+  check_forward("abapa", 24, 0);
+  check_forward("abapa,houses=5,seeds=3", 16, 8);
+}
+
+static char tmpdir[] = "/tmp/test_eval_net.XXXXXX";
+
+static char *read_all(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  long len = ftell(f);
+  rewind(f);
+  char *t = malloc((size_t)len + 1);
+  assert_int_equal(fread(t, 1, (size_t)len, f), (size_t)len);
+  t[len] = 0;
+  fclose(f);
+  return t;
+}
+
+/* Saved, loaded back bit for bit, saved again byte for byte. */
+static void test_file_roundtrip(void **state) {
+  (void)state;
+  char p1[128], p2[128], err[256];
+  snprintf(p1, sizeof p1, "%s/a.net", tmpdir);
+  snprintf(p2, sizeof p2, "%s/b.net", tmpdir);
+  eval_net n, m;
+  random_net(&n, 6, 48, 16, 8, 3);
+  assert_int_equal(eval_net_save(p1, &n, err, sizeof err), 0);
+  if (eval_net_load(p1, &m, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(m.nweights, n.nweights);
+  assert_memory_equal(m.mem, n.mem, n.nweights * sizeof *n.mem);
+  assert_int_equal(eval_net_save(p2, &m, err, sizeof err), 0);
+  char *a = read_all(p1), *b = read_all(p2);
+  assert_string_equal(a, b);
+  free(a), free(b);
+  eval_net_free(&n), eval_net_free(&m);
+}
+
+/* text with its first occurrence of from replaced by to (malloc'ed). */
+static char *edit(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  char *out = malloc(strlen(text) + strlen(to) + 1);
+  sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  return out;
+}
+
+static void parse_bad(char *text, const char *want) {
+  eval_net n;
+  char err[512] = "";
+  assert_int_equal(eval_net_parse(text, &n, err, sizeof err), -1);
+  if (!strstr(err, want)) fail_msg("error '%s' does not say '%s'", err, want);
+  free(text);
+}
+
+static void test_file_errors(void **state) {
+  (void)state;
+  char p[128], err[256];
+  snprintf(p, sizeof p, "%s/e.net", tmpdir);
+  eval_net n;
+  random_net(&n, 6, 48, 8, 8, 5);
+  n.mem[0] = 0.25f; /* a weight written exactly, to be edited below */
+  assert_int_equal(eval_net_save(p, &n, err, sizeof err), 0);
+  eval_net_free(&n);
+  char *t = read_all(p);
+  parse_bad(edit(t, "oware-net 1", "owere-net 1"), "not a network file");
+  parse_bad(edit(t, "oware-net 1", "oware-net 2"), "version 2");
+  parse_bad(edit(t, "layout hb16", "layout hb8"), "input layout 'hb8'");
+  parse_bad(edit(t, "family houses=6", "family h=6"), "line 3");
+  parse_bad(edit(t, "layers 194", "layers 190"), "190 inputs");
+  parse_bad(edit(t, "layers 194 8 8", "layers 194 400 8"), "hidden layers 400");
+  parse_bad(edit(t, "layers 194 8 8", "layers 194 8 4"), "multiples of 8");
+  parse_bad(edit(t, "weights\n0.25 ", "weights\n0.5 "), "checksum mismatch");
+  parse_bad(edit(t, "weights\n0.25 ", "weights\nx "), "weight 1 is not a finite number");
+  parse_bad(edit(t, "weights\n0.25 ", "weights\nnan "), "weight 1 is not a finite number");
+  size_t len = strlen(t);
+  char *cut = strdup(t);
+  cut[len - 1] = 0;
+  *strrchr(cut, '\n') = 0; /* the last line (b3) gone */
+  parse_bad(edit(cut, "weights", "weights"), "truncated");
+  free(cut);
+  char *more = malloc(len + 8);
+  sprintf(more, "%s1.5\n", t);
+  parse_bad(more, "more than the");
+  /* A missing file and a file cut in the middle of a line are named. */
+  assert_int_equal(eval_net_load("/nonexistent/x.net", &n, err, sizeof err), -1);
+  assert_non_null(strstr(err, "/nonexistent/x.net"));
+  free(t);
+}
+
+/* minimax takes eval=FILE; another family is refused with the reason. */
+static void test_minimax_eval(void **state) {
+  (void)state;
+  char p[128], spec[256], err[512];
+  snprintf(p, sizeof p, "%s/m.net", tmpdir);
+  eval_net n;
+  random_net(&n, 6, 48, 8, 0, 9);
+  assert_int_equal(eval_net_save(p, &n, err, sizeof err), 0);
+  eval_net_free(&n);
+  snprintf(spec, sizeof spec, "minimax:depth=3,egdb=off,eval=%s", p);
+  player *pl = player_create(spec, err, sizeof err);
+  if (!pl) fail_msg("%s", err);
+  variant v, v5;
+  variant_default(&v);
+  assert_int_equal(variant_parse("abapa,houses=5", &v5, err, sizeof err), 0);
+  assert_int_equal(player_new_game(pl, &v, 1, err, sizeof err), 0);
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  player_limits lim = {.depth = 3};
+  int m;
+  assert_int_equal(player_choose(pl, &g, &lim, &m, NULL, err, sizeof err), PLAYER_OK);
+  assert_true(board_legal(&g.pos, &v) >> m & 1);
+  game_free(&g);
+  assert_int_equal(player_new_game(pl, &v5, 1, err, sizeof err), -1);
+  assert_non_null(strstr(err, "houses=6 seeds=48"));
+  player_free(pl);
+  assert_null(player_create("minimax:eval=/nonexistent/y.net", err, sizeof err));
+  assert_non_null(strstr(err, "eval=/nonexistent/y.net"));
+  unlink(p);
+}
+
+/* The built-in network parses (its checksum holds) and minimax plays with it. */
+static void test_builtin(void **state) {
+  (void)state;
+  eval_net n;
+  char err[512];
+  if (eval_net_default(&n, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(n.houses, 6);
+  assert_int_equal(n.seeds, 48);
+  eval_net_free(&n);
+  player *pl = player_create("minimax:depth=4,egdb=off,eval=net", err, sizeof err);
+  if (!pl) fail_msg("%s", err);
+  variant v;
+  variant_default(&v);
+  assert_int_equal(player_new_game(pl, &v, 1, err, sizeof err), 0);
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  player_limits lim = {.depth = 4};
+  int m;
+  assert_int_equal(player_choose(pl, &g, &lim, &m, NULL, err, sizeof err), PLAYER_OK);
+  game_free(&g);
+  player_free(pl);
+}
+
+static int setup(void **state) {
+  (void)state;
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_forward),
+      cmocka_unit_test(test_file_roundtrip),
+      cmocka_unit_test(test_file_errors),
+      cmocka_unit_test(test_minimax_eval),
+      cmocka_unit_test(test_builtin),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
