@@ -7,12 +7,14 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "store/store.h"
+#include "tuner/net_loop.h"
 #include "tuner/net_run.h"
 
 static atomic_int net_stop;
 
 static const char net_usage[] =
     "usage: oware tune net --from-db PATH[,PATH...] [options]\n"
+    "       oware tune net --generations G [loop and training options]\n"
     "       oware tune --resume RUN [--db PATH] [--threads T]\n"
     "Trains a network evaluation (minimax:eval=FILE; docs/TUNING.md) on the positions\n"
     "of the games of one or more databases: every position before a game's end, labelled\n"
@@ -25,7 +27,12 @@ static const char net_usage[] =
     "Each epoch's losses are stored in the database's tuning table (oware chart --kind\n"
     "tuning draws them); the training state is kept beside the network (FILE.state):\n"
     "a run stopped, even by kill -9, goes on with --resume and ends with the same file.\n"
-    "The same command gives the same file byte for byte whatever --threads.\n";
+    "The same command gives the same file byte for byte whatever --threads.\n"
+    "With --generations G, a loop (docs/TUNING.md): each generation plays --games\n"
+    "self-play games of the best network (--start at first), trains the next one on\n"
+    "every generation's games (stored in --db), and keeps it only if it passes --sprt\n"
+    "against the best within --max-pairs pairs; each step is a run of --db, a\n"
+    "generation a tuning row; the best is written to --out.\n";
 
 static void on_line(void *ctx, tuner_line kind, const char *text) {
   const tuner_net_config *c = ctx;
@@ -58,13 +65,62 @@ static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t 
   return CLI_EXIT_OK;
 }
 
+/* The loop (new or resumed), locked: its generations, its status. The exit code. */
+static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net_config *c,
+                store *db, int64_t id, const char *dbpath) {
+  char err[1024], e2[256];
+  if (store_run_lock(db, id, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  int rc = store_run_status(db, id, STORE_RUNNING, err, sizeof err);
+  tuner_net_loop_result res;
+  memset(&res, 0, sizeof res);
+  tuner_observer obs = {(void *)c, on_line, NULL, NULL};
+  cli_catch_stop(&net_stop, "\noware tune: stopping after the games or the epoch in progress "
+                            "(Ctrl-C again to quit at once)\n");
+  if (!c->quiet) fprintf(stderr, "network loop run %lld, db %s\n", (long long)id, dbpath);
+  if (!rc) rc = tuner_net_loop_run(l, c, db, id, &obs, &net_stop, &res, err, sizeof err);
+  cli_release_stop();
+  store_run_status(db, id, rc < 0 ? STORE_FAILED : res.complete ? STORE_FINISHED
+                                                                : STORE_INTERRUPTED, e2, sizeof e2);
+  store_run_unlock(db, id, e2, sizeof e2);
+  if (rc < 0) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (!res.complete) {
+    fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld "
+            "--db %s\n", (long long)id, (long long)id, dbpath);
+    return 130;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* A new loop: the training's options with the loop's; it trains on its own games. */
+static int new_loop(const char *cmd, const tuner_net_loop_config *l, tuner_net_config *c,
+                    const char *command, const char *dbpath) {
+  if (c->from_db) return cli_error(cmd, "--from-db is not taken with --generations: the loop "
+                                        "trains on its own self-play games, stored in --db");
+  if (c->runs) return cli_error(cmd, "--from-runs is not taken with --generations");
+  c->from_db = dbpath;
+  store_run run;
+  store_run_init(&run);
+  char err[1024];
+  store *db = NULL;
+  int rc;
+  if (tuner_net_loop_describe(l, c, command, &run, err, sizeof err)) rc = cli_error(cmd, "%s", err);
+  else if (!(rc = cli_store_new_run(cmd, dbpath, &run, &db))) rc = loop(cmd, l, c, db, run.id, dbpath);
+  if (db) store_close(db);
+  store_run_free(&run);
+  return rc;
+}
+
 int cli_tune_net(int argc, char **argv) {
   const char *cmd = "tune net", *dbpath = CLI_DEFAULT_DB;
   tuner_net_config c;
+  tuner_net_loop_config l;
   memset(&c, 0, sizeof c);
-  cli_option opts[32];
+  memset(&l, 0, sizeof l);
+  cli_option opts[48];
   int n = cli_settings_options(tuner_net_settings, &c, opts, 28), nargs, rc;
-  if (n < 0) return cli_error(cmd, "too many options"), CLI_EXIT_FAIL;
+  int m = n < 0 ? -1 : cli_settings_options(tuner_net_loop_settings, &l, opts + n, 44 - n);
+  if (n < 0 || m < 0) return cli_error(cmd, "too many options"), CLI_EXIT_FAIL;
+  n += m;
   opts[n++] = (cli_option)CLI_O_INT(
       "threads", &c.threads, 1, 256, "T", "1",
       "threads for the searches and a step's parts (the file does not depend on it)");
@@ -73,8 +129,15 @@ int cli_tune_net(int argc, char **argv) {
   opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, net_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
-  if (!c.from_db) return cli_error(cmd, "--from-db PATH is needed");
   if (c.out && cli_check_output(cmd, "--out", c.out)) return CLI_EXIT_USAGE;
+  if (l.generations > 0) {
+    char *line = cli_quote_args("oware tune net", argc, argv);
+    if (!line) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
+    rc = new_loop(cmd, &l, &c, line, dbpath);
+    free(line);
+    return rc;
+  }
+  if (!c.from_db) return cli_error(cmd, "--from-db PATH is needed (or --generations G for a loop)");
   store_run run;
   store_run_init(&run);
   char err[1024];
@@ -94,8 +157,12 @@ int cli_tune_net(int argc, char **argv) {
 int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath) {
   const char *cmd = "tune";
   tuner_net_config c;
+  tuner_net_loop_config l;
   char err[1024];
-  if (tuner_net_load(run, &c, err, sizeof err)) return cli_error(cmd, "%s", err);
+  int is_loop = tuner_net_loop_is(run);
+  if (is_loop ? tuner_net_loop_load(run, &l, &c, err, sizeof err)
+              : tuner_net_load(run, &c, err, sizeof err))
+    return cli_error(cmd, "%s", err);
   if (threads) c.threads = threads;
-  return train(cmd, &c, db, run->id, dbpath);
+  return is_loop ? loop(cmd, &l, &c, db, run->id, dbpath) : train(cmd, &c, db, run->id, dbpath);
 }

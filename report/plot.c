@@ -1068,6 +1068,13 @@ int plot_charts_run(const plot_run *r, unsigned kinds, const char *outdir,
       else
         snprintf(c->note, sizeof c->note, "%s", r->elo_source);
       if (!r->has_elo) snprintf(c->title, sizeof c->title, "Score ladder (no Elo)");
+    } else if (kind == PLOT_TUNING && r->run.kind == STORE_NET &&
+               !strcmp(r->tuning[0].kind, "generation")) {
+      snprintf(extra, sizeof extra, "mode='value'; what='Elo'; ");
+      snprintf(c->note, sizeof c->note,
+               "the loop of generations: each candidate's Elo against the best of its "
+               "generation (candidate, from its SPRT's game pairs) and the best's, the kept "
+               "candidates' Elo summed (best), against the generation − 1");
     } else if (kind == PLOT_TUNING && r->run.kind == STORE_NET) {
       snprintf(extra, sizeof extra, "mode='value'; what='loss'; ");
       snprintf(c->note, sizeof c->note,

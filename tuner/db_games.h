@@ -23,4 +23,11 @@ typedef int (*tuner_db_game_fn)(void *ctx, const board *start, const int *moves,
 int tuner_db_games(const char *path, const variant *v, tuner_db_game_fn fn, void *ctx,
                    long long *games, long long *runs, char *err, size_t errlen);
 
+/* tuner_db_games over the runs listed in only ("ID,ID,...": a network
+ * generation's self-play runs, tuner/net_loop.h); NULL or "": every run. A
+ * list that does not parse, or names a run the database lacks, is an error
+ * naming it. */
+int tuner_db_games_of(const char *path, const char *only, const variant *v, tuner_db_game_fn fn,
+                      void *ctx, long long *games, long long *runs, char *err, size_t errlen);
+
 #endif

@@ -183,7 +183,7 @@ static int read_games(const tuner_net_data_config *c, collector *k, tuner_net_da
     snprintf(path, sizeof path, "%.*s", (int)(l < sizeof path - 1 ? l : sizeof path - 1), p);
     p += l + (p[l] == ',');
     long long games, runs;
-    if (tuner_db_games(path, &c->v, add_game, k, &games, &runs, e, sizeof e))
+    if (tuner_db_games_of(path, c->runs, &c->v, add_game, k, &games, &runs, e, sizeof e))
       return error_set(err, errlen, "--from-db %s", e), -1;
     counts->games += games, counts->runs += runs;
   }

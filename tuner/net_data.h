@@ -36,6 +36,7 @@ double tuner_net_prob(double cs, double K);
 /* How positions are read and labelled. */
 typedef struct tuner_net_data_config {
   const char *from_db; /* databases, comma-separated */
+  const char *runs;    /* "ID,ID,...": only these runs' games; NULL: every run's */
   variant v;           /* the games of this variant only */
   const char *egdb;    /* the tables: off, auto or a folder (players/tablebase.h) */
   const char *search;  /* a player's spec whose search scores label the positions, or NULL */

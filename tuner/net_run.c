@@ -18,6 +18,8 @@
 const settings_key tuner_net_settings[] = {
     SETTINGS_K_TEXT("from-db", T, from_db, "PATH[,PATH...]", NULL,
                     "the databases whose games give the positions", SETTINGS_REQUIRED),
+    SETTINGS_K_TEXT("from-runs", T, runs, "ID,ID...", NULL,
+                    "only the games of these runs (of each database); all by default", 0),
     SETTINGS_K_TEXT("variant", T, variant, "V", "abapa", "the games of this variant", 0),
     SETTINGS_K_INT("hidden1", T, hidden1, 1, EVAL_NET_MAX_HIDDEN, "N", "32",
                    "first hidden layer (a multiple of 8)", 0),
@@ -134,7 +136,7 @@ static int resume_state(tuner_net_trainer *t, const tuner_net_config *c, store *
 
 static int read_positions(const tuner_net_config *c, const tuner_observer *obs, tuner_net_set *train,
                           tuner_net_set *valid, tuner_net_result *res, char *err, size_t errlen) {
-  tuner_net_data_config dc = {c->from_db,  {0},      c->egdb,     c->search,
+  tuner_net_data_config dc = {c->from_db,  c->runs, {0},      c->egdb,     c->search,
                               c->search_weight, (int)c->threads, c->egdb_weight, c->scale,
                               c->valid,    c->positions, (uint64_t)c->seed};
   if (variant_parse(c->variant, &dc.v, err, errlen)) return -1;

@@ -14,7 +14,7 @@
  * the options of `oware tune net`, kept in run_config under the same
  * names) and the threads (the run's column). */
 typedef struct tuner_net_config {
-  const char *from_db, *variant, *egdb, *search, *out, *name;
+  const char *from_db, *runs, *variant, *egdb, *search, *out, *name;
   long long hidden1, hidden2, epochs, batch, patience, positions, seed;
   double lr, valid, egdb_weight, search_weight, scale;
   int quiet;
