@@ -12,3 +12,6 @@ set_tests_properties(test_net_train PROPERTIES LABELS threads)
 # `oware tune net` end to end: epochs stored, same file on 1 and 2 threads and after kill -9 + --resume.
 oware_shell_test(test_tune_net test_tune_net.sh)
 set_tests_properties(test_tune_net PROPERTIES LABELS threads)
+# The loop of network generations (`oware tune net --generations`): runs stored, same files on 1 and 2 threads and after kill -9 + --resume.
+oware_shell_test(test_net_loop test_net_loop.sh)
+set_tests_properties(test_net_loop PROPERTIES LABELS threads)
