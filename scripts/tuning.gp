@@ -6,7 +6,8 @@
 # (pixels), title, mode ('change', the default: each weight minus its value
 # at the first iteration, so that weights of different sizes share the
 # axis; 'value': the weights themselves), what (the curves' name: 'weight' by
-# default; a network's training draws its losses, what='loss').
+# default; a network's training draws its losses, what='loss'; a loop of
+# generations its candidates' and best's Elo, what='Elo').
 # Data (tuning.dat, written by plot_tuning_write in report/plot.c): "#"
 # comments, one header line of quoted column names
 #   "iteration" "elo" "elo_lo" "elo_hi" "WEIGHT1" "WEIGHT2" ...

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
+# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel, a loop of network generations), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
 set -u
 oware=$1
 data=$2
@@ -78,6 +78,12 @@ X=(tune texel --player minimax:depth=2 --games 30 --seed 5 --max-iter 5 --quiet)
 "$oware" "${X[@]}" --threads 2 --db "$tmp/x.db" --out "$tmp/x.txt" >/dev/null 2>&1
 mpi 3 "${X[@]}" --threads 1 --db "$tmp/x3.db" --out "$tmp/x3.txt" >/dev/null 2>&1
 check "tune texel on 3 ranks: the same weights file" cmp -s "$tmp/x.txt" "$tmp/x3.txt"
+N=(tune net --generations 2 --games 30 --valid 0.3 --max-pairs 20 --player minimax:nodes=100,egdb=off
+  --batch 16 --epochs 3 --egdb off --quiet)
+"$oware" "${N[@]}" --threads 2 --db "$tmp/n.db" --out "$tmp/n.net" >/dev/null 2>&1
+mpi 3 "${N[@]}" --threads 1 --db "$tmp/n3.db" --out "$tmp/n3.net" >/dev/null 2>&1; rc=$?
+nrows() { sqlite3 "$1" 'select run_id, iteration, kind, weights, wins, draws, losses, value, games from tuning order by run_id, iteration'; }
+check "a loop of network generations on 3 ranks: the same networks and SPRTs" bash -c "test $rc = 0 && cmp -s '$tmp/n.net' '$tmp/n3.net' && cmp -s '$tmp/n-gen2.net' '$tmp/n3-gen2.net' && test '$(nrows "$tmp/n.db" | md5sum)' = '$(nrows "$tmp/n3.db" | md5sum)'"
 
 # --- A variant study and a calibration: the same tables and levels. ---
 V=(study --players 'random;greedy;minimax:depth=1' --variants 'abapa;grandslam-all' --games 4
