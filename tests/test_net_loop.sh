@@ -11,6 +11,8 @@ rows() { sqlite3 "$1" "select count(*) from tuning where kind = 'generation'"; }
 # Tiny sizes: 30 self-play games a generation at 100 nodes, an SPRT of at most 20 pairs.
 L=(--generations 2 --games 30 --valid 0.3 --max-pairs 20 --player minimax:nodes=100,egdb=off
   --batch 16 --epochs 5 --egdb off --quiet)
+# The sanitizer pass (OWARE_TEST_QUICK): fewer epochs and nodes, one kill, no second thread count.
+[ -n "${OWARE_TEST_QUICK:-}" ] && L=("${L[@]}" --epochs 2 --batch 32 --player minimax:nodes=50,egdb=off)
 "$oware" tune net "${L[@]}" --db "$tmp/a.db" --out "$tmp/a.net" >"$tmp/a.out" 2>&1; rc=$?
 check "a loop of 2 generations runs" test $rc = 0
 check "it stores 2 generations" test "$(rows "$tmp/a.db")" = 2
@@ -36,16 +38,20 @@ last=$(sqlite3 "$tmp/k.db" "select max(iteration) + 1 from tuning where step lik
 check "the best written is the last kept candidate" cmp -s "$tmp/k.net" "$tmp/k-gen$last.net"
 check "the next self-play plays the kept one" \
   bash -c "sqlite3 '$tmp/k.db' \"select spec from players where run_id = 5\" | grep -q 'k-gen1.net'"
-"$oware" tune net "${K[@]}" --db "$tmp/t.db" --out "$tmp/t.net" --threads 2 >/dev/null 2>&1
-check "2 threads give the same networks byte for byte" \
-  bash -c "cmp -s '$tmp/k.net' '$tmp/t.net' && cmp -s '$tmp/k-gen2.net' '$tmp/t-gen2.net'"
-check "and the same SPRTs" test "$(sqlite3 "$tmp/k.db" "select group_concat(wins || '-' || draws || '-' || losses || ' ' || value) from tuning")" = \
-  "$(sqlite3 "$tmp/t.db" "select group_concat(wins || '-' || draws || '-' || losses || ' ' || value) from tuning")"
+if [ -z "${OWARE_TEST_QUICK:-}" ]; then
+  "$oware" tune net "${K[@]}" --db "$tmp/t.db" --out "$tmp/t.net" --threads 2 >/dev/null 2>&1
+  check "2 threads give the same networks byte for byte" \
+    bash -c "cmp -s '$tmp/k.net' '$tmp/t.net' && cmp -s '$tmp/k-gen2.net' '$tmp/t-gen2.net'"
+  check "and the same SPRTs" test "$(sqlite3 "$tmp/k.db" "select group_concat(wins || '-' || draws || '-' || losses || ' ' || value) from tuning")" = \
+    "$(sqlite3 "$tmp/t.db" "select group_concat(wins || '-' || draws || '-' || losses || ' ' || value) from tuning")"
+fi
 
 # kill -9 in the middle (slower epochs), then --resume: the same networks.
 S=("${K[@]}" --batch 4 --epochs 20 --patience 20)
+cuts="3 4 6"
+[ -n "${OWARE_TEST_QUICK:-}" ] && S=("${K[@]}" --batch 8 --epochs 6 --patience 6) cuts=3
 "$oware" tune net "${S[@]}" --db "$tmp/s.db" --out "$tmp/s.net" >/dev/null 2>&1
-for cut in 3 6; do
+for cut in $cuts; do
   "$oware" tune net "${S[@]}" --db "$tmp/c$cut.db" --out "$tmp/c$cut.net" >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 500); do
