@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # test_net_loop.sh: end to end: `oware tune net --generations 2`: each generation's runs (self-play, network, SPRT) and row stored, the networks written, the best kept on H1, the same files on 1 and 2 threads and after kill -9 and --resume, the chart, bad options named.
 set -u
-oware=$1
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+oware=$1 fails=0
+check_tmp
 rows() { sqlite3 "$1" "select count(*) from tuning where kind = 'generation'"; }
 
 # Tiny sizes: 30 self-play games a generation at 100 nodes, an SPRT of at most 20 pairs.
