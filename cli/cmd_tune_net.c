@@ -91,6 +91,20 @@ static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net
   return CLI_EXIT_OK;
 }
 
+/* The first loop option given without --generations (its name), or NULL. */
+static const char *loop_option_alone(const tuner_net_loop_config *l) {
+  tuner_net_loop_config d;
+  char err[256];
+  if (settings_defaults(tuner_net_loop_settings, &d, err, sizeof err)) return NULL;
+  if (l->games != d.games) return "--games";
+  if (l->max_pairs != d.max_pairs) return "--max-pairs";
+  if (l->plies != d.plies) return "--plies";
+  if (l->noise != d.noise) return "--noise";
+  if (strcmp(l->player, d.player)) return "--player";
+  if (strcmp(l->start, d.start)) return "--start";
+  return strcmp(l->sprt, d.sprt) ? "--sprt" : NULL;
+}
+
 /* A new loop: the training's options with the loop's; it trains on its own games. */
 static int new_loop(const char *cmd, const tuner_net_loop_config *l, tuner_net_config *c,
                     const char *command, const char *dbpath) {
@@ -137,6 +151,8 @@ int cli_tune_net(int argc, char **argv) {
     free(line);
     return rc;
   }
+  const char *alone = loop_option_alone(&l);
+  if (alone) return cli_error(cmd, "%s goes with --generations G (a loop)", alone);
   if (!c.from_db) return cli_error(cmd, "--from-db PATH is needed (or --generations G for a loop)");
   store_run run;
   store_run_init(&run);

@@ -88,6 +88,7 @@ bad "a missing start network is named" --start --generations 2 --start "$tmp/non
 bad "a bad SPRT is named" --sprt --generations 2 --sprt elo0=5,elo1=1
 bad "a bad generations count is named" --generations --generations -1
 bad "a bad games count is named" --games --generations 2 --games 1
+bad "a loop's option without --generations is named" "--games goes with --generations" --from-db "$tmp/a.db" --games 10
 bad "--from-runs that is not a list of runs is named" "not a list of run numbers" --from-db "$tmp/a.db" --from-runs 2,x
 bad "--from-runs naming a run the database lacks is named" "of the runs 2,99, 1 is not in it" --from-db "$tmp/a.db" --from-runs 2,99
 check "nothing was stored for the bad loops" bash -c "! test -s '$tmp/bad.db' || test \"\$(sqlite3 '$tmp/bad.db' \"select count(*) from runs where format like 'generations%'\")\" = 0"
