@@ -27,6 +27,14 @@ check "the networks and the best are written" \
 check "a line per generation" test "$(grep -c '^generation [12]: .*SPRT' "$tmp/a.out")" = 2
 check "minimax plays with the best" "$oware" match --south "minimax:depth=2,eval=$tmp/a.net" --north random --games 2
 
+# Without --quiet, each step and the training's epochs on stderr; the results on stdout.
+"$oware" tune net --generations 1 --games 30 --valid 0.3 --max-pairs 4 --epochs 2 --egdb off \
+  --player minimax:nodes=50,egdb=off --db "$tmp/v.db" --out "$tmp/v.net" >"$tmp/v.out" 2>"$tmp/v.err"
+check "the steps and the epochs are logged on stderr" \
+  bash -c "grep -q '^generation 1: training' '$tmp/v.err' && grep -q '^net: epoch 2' '$tmp/v.err'"
+check "the generation's line and the loop's end on stdout" \
+  bash -c "grep -q '^generation 1: .*undecided within the cap: not kept' '$tmp/v.out' && grep -q '^net loop: 1 generations' '$tmp/v.out'"
+
 # From a weak start (the first candidate) with lenient bounds, candidates are kept.
 K=("${L[@]}" --start "$tmp/a-gen1.net" --sprt elo0=-300,elo1=-200)
 "$oware" tune net "${K[@]}" --db "$tmp/k.db" --out "$tmp/k.net" >"$tmp/k.out" 2>&1

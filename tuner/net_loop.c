@@ -207,7 +207,7 @@ int tuner_net_loop_run(const tuner_net_loop_config *l, const tuner_net_config *c
   if (!s) return error_set(err, errlen, "out of memory"), -1;
   s->c = c, s->run_id = run_id;
   snprintf(s->best, sizeof s->best, "%s", l->start);
-  tuner_net_step st = {l, c, db, run_id, 0, stop};
+  tuner_net_step st = {l, c, db, run_id, 0, stop, obs};
   char e[256];
   if (!c->out) path_mkdirs("results", e, sizeof e); /* an error shows when a file is written */
   int rc = read_state(&st, s, err, errlen);

@@ -117,13 +117,20 @@ int tuner_net_step_sprt(const tuner_net_step *s, const char *cand, const char *b
   return count_sprt(s, *id, out, err, errlen);
 }
 
+/* A training's line passed on to the loop's observer as a log line. */
+static void relay_line(void *ctx, tuner_line kind, const char *text) {
+  (void)kind;
+  tuner_report(ctx, TUNER_LOG, "%s", text);
+}
+
 /* Trains the stored run id of configuration c, its status kept. */
 static int train_run(const tuner_net_step *s, const tuner_net_config *c, int64_t id,
                      tuner_net_result *res, char *err, size_t errlen) {
   char e[256];
   if (store_run_lock(s->db, id, err, errlen)) return -1;
   int rc = store_run_status(s->db, id, STORE_RUNNING, err, errlen);
-  if (!rc) rc = tuner_net_run(c, s->db, id, NULL, s->stop, res, err, errlen);
+  tuner_observer relay = {(void *)s->obs, relay_line, NULL, NULL};
+  if (!rc) rc = tuner_net_run(c, s->db, id, &relay, s->stop, res, err, errlen);
   store_run_status(s->db, id, rc ? STORE_FAILED : res->complete ? STORE_FINISHED
                                                                 : STORE_INTERRUPTED, e, sizeof e);
   store_run_unlock(s->db, id, e, sizeof e);

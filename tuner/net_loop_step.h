@@ -20,6 +20,7 @@ typedef struct tuner_net_step {
   int64_t loop_id;
   int generation;            /* 1-based */
   atomic_int *stop;
+  const tuner_observer *obs; /* the training's lines, each as TUNER_LOG (may be NULL) */
 } tuner_net_step;
 
 /* The run of step `what` ("self-play", "net", "sprt") of s's generation:
