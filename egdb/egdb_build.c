@@ -1,4 +1,4 @@
-/* egdb_build.c: the retrograde build, one seed count after another, by value iteration to the least fixed point. */
+/* egdb_build.c: the retrograde build, one seed count after another, to the least fixed point (by counting, or by value iteration). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise and MADV_HUGEPAGE */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +39,11 @@
  * that keeps it below k (su).
  *
  * Two layouts of the working memory (egdb_layout), the same fixed point.
- * Fast: per position its non-capturing successors (H indices) and the best
- * of its exits are stored by a first pass over the moves; an evaluation
- * reads them and its children's values. Lean: per position only the value
+ * Fast: per position the best of its exits and the number of its
+ * non-capturing moves are stored by a first pass over the moves, and the
+ * values are settled by counting, level by level from the highest (see
+ * "settles by counting" below); nothing is evaluated twice. Lean: per
+ * position only the value
  * bytes and a candidate flag are kept; evaluating a position plays its
  * moves (board_play) and reads its children's values, in this table or,
  * for a capture, in the finished smaller one. Both: when a value changes,
@@ -54,8 +56,9 @@
  * h there is legal and captures nothing (board_quiet_move; it gives Q).
  *
  * Threads: thread_parallel_for (core/thread.h) over slices of the index,
- * 8 a thread, each taken by the next thread free. Only a slice's owner writes
- * a value; values and flags shared by the threads are read and written with
+ * 8 a thread, each taken by the next thread free. Lean: only a slice's
+ * owner writes a value; fast: whoever claims a position's role (an atomic
+ * or) writes its value. Values and flags shared by the threads are read and written with
  * relaxed atomic byte operations: values only move towards the fixed point,
  * so a stale read only delays it.
  */
@@ -202,60 +205,97 @@ static void mark_predecessors(job *j, const uint8_t *q) {
   for (int k = 0; k < np; k++) __atomic_store_n(&j->cand[pred[k].i], 1, __ATOMIC_RELEASE);
 }
 
-/* Fast layout: stores the best exits of positions from..to-1 and the number
- * of their non-capturing moves (in the state bytes), and starts their values
- * at what a position left unsettled is worth: lower 0, upper all. */
-static void gen_moves(job *j, uint64_t from, uint64_t to) {
-  const variant *v = j->v;
+/* Fast layout: a position's moves played, its captures' smaller-table
+ * indices fetched, their values not read yet. */
+typedef struct moves {
+  int k;       /* non-capturing moves */
+  int nx;      /* captures */
+  int row;     /* no legal move: the mover's row, else -1 */
+  uint8_t cap[VARIANT_MAX_PITS / 2];
+  uint64_t r[VARIANT_MAX_PITS / 2];
+} moves;
+
+/* Plays the moves of the position with counts a into m and fetches the
+ * smaller tables' values of its captures. */
+static void play_moves(const job *j, const uint8_t *a, moves *m) {
   const int H = j->H, P = j->P, n = j->n;
-  uint8_t a[VARIANT_MAX_PITS] = {0};
-  if (from >= to) return;
-  egdb_unrank(from, P, n, a);
-  for (uint64_t i = from; i < to; i++, next_counts(a, P)) {
-    board b;
-    memset(&b, 0, sizeof b);
-    memcpy(b.pit, a, VARIANT_MAX_PITS);
-    const uint32_t legal = board_legal(&b, v);
-    uint8_t *ex = j->ex + (uint64_t)j->exw * i;
-    int k = 0, el = 0, eu = 0, es = 0;
-    if (!legal) {
-      for (int h = 0; h < H; h++) el += a[h];
-      eu = el;
-      es = 2 * el;
+  board b;
+  memset(&b, 0, sizeof b);
+  memcpy(b.pit, a, VARIANT_MAX_PITS);
+  const uint32_t legal = board_legal(&b, j->v);
+  m->k = m->nx = 0;
+  m->row = -1;
+  if (!legal) {
+    m->row = 0;
+    for (int h = 0; h < H; h++) m->row += a[h];
+  }
+  for (uint32_t l = legal; l; l &= l - 1) {
+    board c = b;
+    const int cap = board_play(&c, j->v, __builtin_ctz(l));
+    if (!cap) {
+      m->k++;
+      continue;
     }
-    for (uint32_t m = legal; m; m &= m - 1) {
-      board c = b;
-      const int cap = board_play(&c, v, __builtin_ctz(m));
-      uint8_t q[VARIANT_MAX_PITS];
-      memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
-      memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
-      const int n2 = n - cap;
-      const uint64_t r = egdb_rank(q, P, n2);
-      if (!cap) {
-        k++;
-        continue;
-      }
-      const egdb_level *lv = &j->below[n2];
-      int x = cap + n2 - lv->t[1][r];
-      if (x > el) el = x;
-      x = cap + n2 - lv->t[0][r];
-      if (x > eu) eu = x;
-      if (j->split) {
-        x = 2 * cap + 2 * n2 - lv->t[2][r];
-        if (x > es) es = x;
-      }
-    }
-    ex[0] = (uint8_t)el;
-    ex[1] = (uint8_t)eu;
-    j->lu[2 * i] = 0;
-    j->lu[2 * i + 1] = (uint8_t)n;
-    j->cand[i] = (uint8_t)(k << 2);
+    uint8_t q[VARIANT_MAX_PITS];
+    memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
+    memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
+    const uint64_t r = egdb_rank(q, P, n - cap);
+    const egdb_level *lv = &j->below[n - cap];
+    __builtin_prefetch(lv->t[0] + r);
+    __builtin_prefetch(lv->t[1] + r);
+    if (j->split) __builtin_prefetch(lv->t[2] + r);
+    m->cap[m->nx] = (uint8_t)cap;
+    m->r[m->nx++] = r;
+  }
+}
+
+/* Stores position i's best exits (from m) and the number of its
+ * non-capturing moves (in the state bytes), and starts its values at what
+ * a position left unsettled is worth: lower 0, upper all. */
+static void store_moves(job *j, uint64_t i, const moves *m) {
+  const int n = j->n;
+  int el = m->row > 0 ? m->row : 0, eu = el, es = 2 * el;
+  for (int e = 0; e < m->nx; e++) {
+    const int cap = m->cap[e], n2 = n - cap;
+    const egdb_level *lv = &j->below[n2];
+    int x = cap + n2 - lv->t[1][m->r[e]];
+    if (x > el) el = x;
+    x = cap + n2 - lv->t[0][m->r[e]];
+    if (x > eu) eu = x;
     if (j->split) {
-      ex[2] = (uint8_t)es;
-      j->ss[2 * i] = 0;
-      j->ss[2 * i + 1] = (uint8_t)(2 * n);
-      j->st2[i] = (uint8_t)(k << 2);
+      x = 2 * cap + 2 * n2 - lv->t[2][m->r[e]];
+      if (x > es) es = x;
     }
+  }
+  uint8_t *ex = j->ex + (uint64_t)j->exw * i;
+  ex[0] = (uint8_t)el;
+  ex[1] = (uint8_t)eu;
+  j->lu[2 * i] = 0;
+  j->lu[2 * i + 1] = (uint8_t)n;
+  j->cand[i] = (uint8_t)(m->k << 2);
+  if (j->split) {
+    ex[2] = (uint8_t)es;
+    j->ss[2 * i] = 0;
+    j->ss[2 * i + 1] = (uint8_t)(2 * n);
+    j->st2[i] = (uint8_t)(m->k << 2);
+  }
+}
+
+/* Positions whose moves are played before the first of them is stored, so
+ * that the smaller tables' cache misses overlap. */
+#define GEN_BATCH 16
+
+/* Fast layout: plays the moves of positions from..to-1 and stores them
+ * (store_moves), GEN_BATCH at a time. */
+static void gen_moves(job *j, uint64_t from, uint64_t to) {
+  uint8_t a[VARIANT_MAX_PITS] = {0};
+  moves m[GEN_BATCH];
+  if (from >= to) return;
+  egdb_unrank(from, j->P, j->n, a);
+  for (uint64_t i = from; i < to; i += GEN_BATCH) {
+    const int nb = to - i < GEN_BATCH ? (int)(to - i) : GEN_BATCH;
+    for (int b = 0; b < nb; b++, next_counts(a, j->P)) play_moves(j, a, &m[b]);
+    for (int b = 0; b < nb; b++) store_moves(j, i + b, &m[b]);
   }
 }
 
