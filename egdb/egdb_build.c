@@ -609,7 +609,13 @@ static long long sweep(job *j, int threads, int sw, progress_state *ps) {
  * then only the predecessors of what changed, in passes forwards and
  * backwards; returns 0, or -1 (cancel). */
 static int iterate(job *j, int threads, progress_state *ps, egdb_build_stats *stats) {
-  memset(j->cand, 1, (size_t)j->count);
+  /* The bottom: endless play worth nothing to the lower-table mover and
+   * everything to the upper one; every position a candidate. */
+  const size_t c = (size_t)j->count;
+  const int n = j->n;
+  for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
+  for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
+  memset(j->cand, 1, c);
   for (int sw = 1;; sw++) {
     ps->p.sweep = sw;
     long long changed = sweep(j, threads, sw, ps);
@@ -619,9 +625,16 @@ static int iterate(job *j, int threads, progress_state *ps, egdb_build_stats *st
   }
 }
 
-/* Fast layout: settles every value, game after game, level after level
+/* Fast layout: plays the moves (in slices so that the progress bar
+ * moves), then settles every value, game after game, level after level
  * from the highest; returns 0, or -1 (cancel) or -2 (out of memory). */
 static int settle_all(job *j, int threads, progress_state *ps, egdb_build_stats *stats) {
+  const int slices = j->count > 1000000 ? 16 : 1;
+  for (int s = 0; s < slices; s++) {
+    parallel(j, threads, PHASE_MOVES, j->count * (uint64_t)s / (uint64_t)slices,
+             j->count * (uint64_t)(s + 1) / (uint64_t)slices);
+    if (report(ps, "moves")) return -1;
+  }
   for (int g = 0; g <= j->split; g++)
     for (int level = g ? 2 * j->n : j->n; level > 0; level--) {
       j->level = level;
@@ -714,12 +727,6 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     rc = EGDB_EUNSUPPORTED;
     goto out;
   }
-  if (layout == EGDB_LAYOUT_FAST && !egdb_build_memory(v, n, EGDB_LAYOUT_FAST)) {
-    error_set(err, errlen, "%d seeds: %llu positions, more than the fast layout can index", n,
-             (unsigned long long)j->count);
-    rc = EGDB_EARG;
-    goto out;
-  }
   const int any = layout == EGDB_LAYOUT_AUTO;
   if (any) layout = egdb_layout_choose(v, n, egdb_memory_available());
   j->lean = layout == EGDB_LAYOUT_LEAN;
@@ -736,25 +743,6 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  if (j->lean) {
-    /* The bottom: endless play worth nothing to the lower-table mover and
-     * everything to the upper one; every position a candidate. */
-    for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
-    for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
-  } else {
-    /* The moves, in slices so that the progress bar moves. */
-    const int slices = j->count > 1000000 ? 16 : 1;
-    for (int s = 0; s < slices; s++) {
-      uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
-      uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
-      parallel(j, threads, PHASE_MOVES, from, to);
-      if (report(ps, "moves")) {
-        error_set(err, errlen, "build cancelled");
-        rc = EGDB_ECANCEL;
-        goto out;
-      }
-    }
-  }
   const int r = j->lean ? iterate(j, threads, ps, stats) : settle_all(j, threads, ps, stats);
   if (r) {
     error_set(err, errlen, r == -2 ? "out of memory for the %d-seed table" : "build cancelled", n);
