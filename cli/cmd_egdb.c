@@ -63,14 +63,15 @@ static int egdb_build_cmd(int argc, char **argv) {
   int nargs, prc;
   cli_option opts[] = {
       CLI_O_INT("seeds", &seeds, 0, EGDB_MAX_SEEDS, "N", NULL,
-                "the most seeds on the board (20: 5-10 minutes and 2.5 GB on 2 cores; "
-                "24: 12 GB, or 3 GB with the lean layout)"),
+                "the most seeds on the board (20: a few minutes and 0.5 GB on 2 cores; "
+                "24: 2.1 GB of working memory, or 1.3 GB with the lean layout)"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant (grand_slam=win is not supported)"),
       CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "folder of the databases (default ~/.cache/oware/egdb)"),
       CLI_O_CHOICE("layout", &layout, layouts, "auto",
-                    "working memory: fast (about 30 bytes a position), lean (3-5 bytes, about 3 times "
-                    "slower), auto: fast for each table that fits in 3/4 of the free memory"),
+                    "working memory: fast (5-9 bytes a position, settled by counting), lean (3-5 bytes, "
+                    "value iteration, several times slower), auto: fast for each table that fits "
+                    "in 3/4 of the free memory"),
       CLI_O_FLAG("quiet", &quiet, "no progress line"),
       CLI_END,
   };

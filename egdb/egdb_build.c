@@ -1,4 +1,4 @@
-/* egdb_build.c: the retrograde build, one seed count after another, by value iteration to the least fixed point. */
+/* egdb_build.c: the retrograde build, one seed count after another, to the least fixed point (by counting, or by value iteration). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise and MADV_HUGEPAGE */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +39,11 @@
  * that keeps it below k (su).
  *
  * Two layouts of the working memory (egdb_layout), the same fixed point.
- * Fast: per position its non-capturing successors (H indices) and the best
- * of its exits are stored by a first pass over the moves; an evaluation
- * reads them and its children's values. Lean: per position only the value
+ * Fast: per position the best of its exits and the number of its
+ * non-capturing moves are stored by a first pass over the moves, and the
+ * values are settled by counting, level by level from the highest (see
+ * "settles by counting" below); nothing is evaluated twice. Lean: per
+ * position only the value
  * bytes and a candidate flag are kept; evaluating a position plays its
  * moves (board_play) and reads its children's values, in this table or,
  * for a capture, in the finished smaller one. Both: when a value changes,
@@ -54,15 +56,27 @@
  * h there is legal and captures nothing (board_quiet_move; it gives Q).
  *
  * Threads: thread_parallel_for (core/thread.h) over slices of the index,
- * 8 a thread, each taken by the next thread free. Only a slice's owner writes
- * a value; values and flags shared by the threads are read and written with
+ * 8 a thread, each taken by the next thread free. Lean: only a slice's
+ * owner writes a value; fast: whoever claims a position's role (an atomic
+ * or) writes its value. Values and flags shared by the threads are read and written with
  * relaxed atomic byte operations: values only move towards the fixed point,
  * so a stale read only delays it.
  */
 
-#define NONE UINT32_MAX
-
 typedef struct job job;
+
+/* A position: its index (on a stack: index * 2 + role) and its counts. */
+typedef struct pos {
+  uint64_t i;
+  uint8_t a[VARIANT_MAX_PITS];
+} pos;
+
+/* A worker's stack of settled positions whose predecessors are still to be
+ * told. */
+typedef struct work {
+  pos *v;
+  size_t len, cap;
+} work;
 
 /* One table being built. */
 struct job {
@@ -70,13 +84,17 @@ struct job {
   int n, H, P, split;
   uint64_t count;
   const egdb_level *below; /* levels 0 .. n-1 */
-  int lean;      /* the layout: lean, or fast with child and ex */
-  uint32_t *child; /* fast: H per position, the non-capturing successors, NONE-terminated */
+  int lean;      /* the layout: lean, or fast with ex and the counts */
   uint8_t *ex;   /* fast: exw per position, the best exits: lower, upper (, split) */
   int exw;
   uint8_t *lu;   /* 2 per position: lower, upper (one cache line for both) */
   uint8_t *ss;   /* split only, 2 per position: sl, su (half seeds) */
-  uint8_t *cand; /* to evaluate: a successor changed since */
+  uint8_t *cand; /* lean: to evaluate, a successor changed since; fast: the
+                  * state of lower/upper (FIN_A, FIN_B, moves left << 2) */
+  uint8_t *st2;  /* fast, split only: the state of sl/su */
+  int level;     /* fast: the value being settled */
+  work stack[64]; /* fast: each worker's positions settled, to propagate */
+  int oom;       /* fast: a stack could not grow */
   /* d[h][s]: what sowing s seeds from the mover's house h adds to each house
    * (at h: what h holds after it, the seeds taken out not counted). */
   uint8_t d[VARIANT_MAX_PITS / 2][EGDB_MAX_SEEDS + 1][VARIANT_MAX_PITS];
@@ -92,7 +110,7 @@ typedef struct slice {
   int mode; /* a phase_* */
 } slice;
 
-enum { PHASE_MOVES, PHASE_EVAL, PHASE_EVAL_BACK };
+enum { PHASE_MOVES, PHASE_EVAL, PHASE_EVAL_BACK, PHASE_LEVEL, PHASE_LEVEL_SPLIT };
 
 /* An array of len bytes for random access: anonymous memory (zeroed),
  * transparent huge pages asked for (fewer TLB misses); NULL when out of
@@ -148,10 +166,15 @@ static int sowing_vectors(job *j) {
   return 0;
 }
 
-/* Marks the non-capturing predecessors of the position with counts q (its
- * mover's row first) as candidates. */
-static void mark_predecessors(job *j, const uint8_t *q) {
+/* The most predecessors a position can have: one a house and seed count. */
+#define MAX_PRED (VARIANT_MAX_PITS / 2 * EGDB_MAX_SEEDS)
+
+/* The non-capturing predecessors of the position with counts q (its
+ * mover's row first), one for each (position, move) pair; returns how
+ * many. */
+static int predecessors(const job *j, const uint8_t *q, pos *out) {
   const int H = j->H, P = j->P;
+  int np = 0;
   uint8_t back[VARIANT_MAX_PITS]; /* q seen from the mover before the move */
   for (int p = 0; p < P; p++) back[p] = q[p < H ? p + H : p - H];
   for (int h = 0; h < H; h++) {
@@ -166,112 +189,114 @@ static void mark_predecessors(job *j, const uint8_t *q) {
       board b;
       memset(&b, 0, sizeof b);
       for (int p = 0; p < P; p++) b.pit[p] = (uint8_t)(p == h ? s : back[p] - d[p]);
-      if (!board_quiet_move(&b, j->v, h)) continue;
-      /* A store, not a load first: a miss need not stall the search. */
-      __atomic_store_n(&j->cand[egdb_rank(b.pit, P, j->n)], 1, __ATOMIC_RELEASE);
+      memcpy(out[np].a, b.pit, VARIANT_MAX_PITS);
+      if (board_quiet_move(&b, j->v, h)) out[np].i = egdb_rank(out[np].a, P, j->n), np++;
     }
   }
+  return np;
 }
 
-/* Fast layout: stores the non-capturing successors and best exits of
- * positions from..to-1 and starts their values: the exits for the lower
- * bounds, everything for the upper ones where play can go on (a start at
- * or below the least fixed point, as the lean layout's bottom is). */
-static void gen_moves(job *j, uint64_t from, uint64_t to) {
-  const variant *v = j->v;
+/* Lean layout: marks the non-capturing predecessors of the position with
+ * counts q as candidates. */
+static void mark_predecessors(job *j, const uint8_t *q) {
+  pos pred[MAX_PRED];
+  const int np = predecessors(j, q, pred);
+  /* A store, not a load first: a miss need not stall the search. */
+  for (int k = 0; k < np; k++) __atomic_store_n(&j->cand[pred[k].i], 1, __ATOMIC_RELEASE);
+}
+
+/* Fast layout: a position's moves played, its captures' smaller-table
+ * indices fetched, their values not read yet. */
+typedef struct moves {
+  int k;       /* non-capturing moves */
+  int nx;      /* captures */
+  int row;     /* no legal move: the mover's row, else -1 */
+  uint8_t cap[VARIANT_MAX_PITS / 2];
+  uint64_t r[VARIANT_MAX_PITS / 2];
+} moves;
+
+/* Plays the moves of the position with counts a into m and fetches the
+ * smaller tables' values of its captures. */
+static void play_moves(const job *j, const uint8_t *a, moves *m) {
   const int H = j->H, P = j->P, n = j->n;
-  uint8_t a[VARIANT_MAX_PITS] = {0};
-  if (from >= to) return;
-  egdb_unrank(from, P, n, a);
-  for (uint64_t i = from; i < to; i++, next_counts(a, P)) {
-    board b;
-    memset(&b, 0, sizeof b);
-    memcpy(b.pit, a, VARIANT_MAX_PITS);
-    const uint32_t legal = board_legal(&b, v);
-    uint32_t *ch = j->child + i * (uint64_t)H;
-    uint8_t *ex = j->ex + (uint64_t)j->exw * i;
-    int k = 0, el = 0, eu = 0, es = 0;
-    if (!legal) {
-      for (int h = 0; h < H; h++) el += a[h];
-      eu = el;
-      es = 2 * el;
+  board b;
+  memset(&b, 0, sizeof b);
+  memcpy(b.pit, a, VARIANT_MAX_PITS);
+  const uint32_t legal = board_legal(&b, j->v);
+  m->k = m->nx = 0;
+  m->row = -1;
+  if (!legal) {
+    m->row = 0;
+    for (int h = 0; h < H; h++) m->row += a[h];
+  }
+  for (uint32_t l = legal; l; l &= l - 1) {
+    board c = b;
+    const int cap = board_play(&c, j->v, __builtin_ctz(l));
+    if (!cap) {
+      m->k++;
+      continue;
     }
-    for (uint32_t m = legal; m; m &= m - 1) {
-      board c = b;
-      const int cap = board_play(&c, v, __builtin_ctz(m));
-      uint8_t q[VARIANT_MAX_PITS];
-      memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
-      memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
-      const int n2 = n - cap;
-      const uint64_t r = egdb_rank(q, P, n2);
-      if (!cap) {
-        ch[k++] = (uint32_t)r;
-        continue;
-      }
-      const egdb_level *lv = &j->below[n2];
-      int x = cap + n2 - lv->t[1][r];
-      if (x > el) el = x;
-      x = cap + n2 - lv->t[0][r];
-      if (x > eu) eu = x;
-      if (j->split) {
-        x = 2 * cap + 2 * n2 - lv->t[2][r];
-        if (x > es) es = x;
-      }
-    }
-    if (k < H) ch[k] = NONE;
-    ex[0] = (uint8_t)el;
-    ex[1] = (uint8_t)eu;
-    j->lu[2 * i] = (uint8_t)el;
-    j->lu[2 * i + 1] = (uint8_t)(k ? n : eu);
-    if (j->split) {
-      ex[2] = (uint8_t)es;
-      j->ss[2 * i] = (uint8_t)es;
-      j->ss[2 * i + 1] = (uint8_t)(k ? 2 * n : es);
-    }
+    uint8_t q[VARIANT_MAX_PITS];
+    memcpy(q, c.pit + H, VARIANT_MAX_PITS / 2);
+    memcpy(q + H, c.pit, VARIANT_MAX_PITS / 2);
+    const uint64_t r = egdb_rank(q, P, n - cap);
+    const egdb_level *lv = &j->below[n - cap];
+    __builtin_prefetch(lv->t[0] + r);
+    __builtin_prefetch(lv->t[1] + r);
+    if (j->split) __builtin_prefetch(lv->t[2] + r);
+    m->cap[m->nx] = (uint8_t)cap;
+    m->r[m->nx++] = r;
   }
 }
 
-/* Fast layout: re-evaluates position i from its stored exits and its
- * children's values as they are now (Gauss-Seidel); returns whether a
- * value changed. A position without a non-capturing move kept its start. */
-static int evaluate_fast(job *j, uint64_t i) {
-  const int H = j->H, n = j->n;
-  const uint32_t *ch = j->child + i * (uint64_t)H;
-  if (ch[0] == NONE) return 0;
-  int k = 0;
-  while (k < H && ch[k] != NONE) k++;
-  const uint8_t *ex = j->ex + (uint64_t)j->exw * i;
-  uint8_t *lu = j->lu + 2 * i;
-  int changed = 0;
-  const int l0 = ld(&lu[0]), u0 = ld(&lu[1]);
-  if (l0 != u0) {
-    int l = ex[0], u = ex[1];
-    for (int e = 0; e < k; e++) {
-      const uint8_t *c = j->lu + 2 * (uint64_t)ch[e];
-      int x = n - ld(&c[1]);
-      if (x > l) l = x;
-      x = n - ld(&c[0]);
-      if (x > u) u = x;
+/* Stores position i's best exits (from m) and the number of its
+ * non-capturing moves (in the state bytes), and starts its values at what
+ * a position left unsettled is worth: lower 0, upper all. */
+static void store_moves(job *j, uint64_t i, const moves *m) {
+  const int n = j->n;
+  int el = m->row > 0 ? m->row : 0, eu = el, es = 2 * el;
+  for (int e = 0; e < m->nx; e++) {
+    const int cap = m->cap[e], n2 = n - cap;
+    const egdb_level *lv = &j->below[n2];
+    int x = cap + n2 - lv->t[1][m->r[e]];
+    if (x > el) el = x;
+    x = cap + n2 - lv->t[0][m->r[e]];
+    if (x > eu) eu = x;
+    if (j->split) {
+      x = 2 * cap + 2 * n2 - lv->t[2][m->r[e]];
+      if (x > es) es = x;
     }
-    if (l > l0) st(&lu[0], (uint8_t)l), changed = 1;
-    if (u < u0) st(&lu[1], (uint8_t)u), changed = 1;
   }
+  uint8_t *ex = j->ex + (uint64_t)j->exw * i;
+  ex[0] = (uint8_t)el;
+  ex[1] = (uint8_t)eu;
+  j->lu[2 * i] = 0;
+  j->lu[2 * i + 1] = (uint8_t)n;
+  j->cand[i] = (uint8_t)(m->k << 2);
   if (j->split) {
-    uint8_t *ss = j->ss + 2 * i;
-    const int s0 = ld(&ss[0]), t0 = ld(&ss[1]);
-    if (s0 == t0) return changed;
-    int s = ex[2], t = ex[2];
-    for (int e = 0; e < k; e++) {
-      const uint8_t *c = j->ss + 2 * (uint64_t)ch[e];
-      int x = 2 * n - ld(&c[1]);
-      if (x > s) s = x;
-      x = 2 * n - ld(&c[0]);
-      if (x > t) t = x;
-    }
-    if (s > s0) st(&ss[0], (uint8_t)s), changed = 1;
-    if (t < t0) st(&ss[1], (uint8_t)t), changed = 1;
+    ex[2] = (uint8_t)es;
+    j->ss[2 * i] = 0;
+    j->ss[2 * i + 1] = (uint8_t)(2 * n);
+    j->st2[i] = (uint8_t)(m->k << 2);
   }
-  return changed;
+}
+
+/* Positions whose moves are played before the first of them is stored, so
+ * that the smaller tables' cache misses overlap. */
+#define GEN_BATCH 16
+
+/* Fast layout: plays the moves of positions from..to-1 and stores them
+ * (store_moves), GEN_BATCH at a time. */
+static void gen_moves(job *j, uint64_t from, uint64_t to) {
+  uint8_t a[VARIANT_MAX_PITS] = {0};
+  moves m[GEN_BATCH];
+  if (from >= to) return;
+  egdb_unrank(from, j->P, j->n, a);
+  for (uint64_t i = from; i < to; i += GEN_BATCH) {
+    const int nb = to - i < GEN_BATCH ? (int)(to - i) : GEN_BATCH;
+    for (int b = 0; b < nb; b++, next_counts(a, j->P)) play_moves(j, a, &m[b]);
+    for (int b = 0; b < nb; b++) store_moves(j, i + b, &m[b]);
+  }
 }
 
 /* Lean layout: re-evaluates position i (counts a) from its moves, the children's values
@@ -388,72 +413,128 @@ static uint64_t phase(job *j, int mode, uint64_t from, uint64_t to) {
   return changed;
 }
 
-/* Fast layout: the candidates are taken BATCH at a time, their rows and
- * values fetched as they are taken and their successors' values AHEAD
- * candidates before they are evaluated, so that the cache misses of many
- * positions overlap instead of following one another. */
-#define BATCH 32
-#define AHEAD 6
+/* Fast layout: the values settled by counting, one level at a time (a
+ * Dijkstra over the values, highest first), instead of re-evaluating.
+ *
+ * Lower and upper are one game seen from its first mover A, for whom
+ * endless play is worth nothing: at A's turn (role A, position P) A gets
+ * lower(P); at the opponent's (role B) A gets n - upper(P). Role A is worth
+ * the most of its best exit and its successors' role B; role B the least of
+ * its worst exit (n - the stored best upper exit) and its successors' role
+ * A; what never settles is worth 0 to A. Settling the values from the
+ * highest level k down: a role-A position settles at k when its best exit
+ * is k or its first successor settles (at k, the highest left); a role-B
+ * position when all its non-capturing successors have settled (a count that
+ * falls to 0: the last at k) and its worst exit is at least k, else at its
+ * worst exit. Each position is settled once a role, and tells its
+ * predecessors once (un-sowing). The split game (sl, su) is the same in half
+ * seeds, its exits both the split value below. */
+#define FIN_A 1
+#define FIN_B 2
+#define ONE_MOVE 4
 
-/* Fast layout: fetches the values of position i's non-capturing successors. */
-static inline void fetch_successors(const job *j, uint64_t i) {
-  const uint32_t *ch = j->child + i * (uint64_t)j->H;
-  for (int k = 0; k < j->H && ch[k] != NONE; k++) {
-    __builtin_prefetch(j->lu + 2 * (uint64_t)ch[k]);
-    if (j->split) __builtin_prefetch(j->ss + 2 * (uint64_t)ch[k]);
-  }
+/* The exits of position i for role A and role B in game g (0: lower and
+ * upper, 1: split), as A's share. */
+static inline int exit_a(const job *j, int g, uint64_t i) { return j->ex[(uint64_t)j->exw * i + (g ? 2 : 0)]; }
+static inline int exit_b(const job *j, int g, uint64_t i) {
+  return (g ? 2 * j->n : j->n) - j->ex[(uint64_t)j->exw * i + (g ? 2 : 1)];
 }
 
-/* Fast layout: takes up to BATCH candidates of the pass (k counts steps in
- * its order from from, where it stopped), clearing their flags, and fetches
- * their rows; returns how many (in got). */
-static int take_batch(job *j, int mode, uint64_t *k, uint64_t from, uint64_t to, uint64_t *got) {
-  int nb = 0;
-  for (; *k < to && nb < BATCH; (*k)++) {
-    const uint64_t i = mode == PHASE_EVAL ? *k : from + to - 1 - *k;
-    if ((i & 7) == (mode == PHASE_EVAL ? 0 : 7) && clear8(j->cand, i & ~(uint64_t)7, from, to)) {
-      *k += 7;
-      continue;
+/* Pushes an item on worker w's stack; -1 when it cannot grow. */
+static int push(job *j, int w, uint64_t item, const uint8_t *a) {
+  work *s = &j->stack[w];
+  if (s->len == s->cap) {
+    const size_t cap = s->cap ? 2 * s->cap : 4096;
+    pos *v = realloc(s->v, cap * sizeof *v);
+    if (!v) {
+      __atomic_store_n(&j->oom, 1, __ATOMIC_RELAXED);
+      return -1;
     }
-    if (!ld(&j->cand[i]) || !__atomic_exchange_n(&j->cand[i], 0, __ATOMIC_ACQUIRE)) continue;
-    __builtin_prefetch(j->child + i * (uint64_t)j->H);
-    __builtin_prefetch(j->lu + 2 * i);
-    __builtin_prefetch(j->ex + (uint64_t)j->exw * i);
-    if (j->split) __builtin_prefetch(j->ss + 2 * i);
-    got[nb++] = i;
+    s->v = v;
+    s->cap = cap;
   }
-  return nb;
+  s->v[s->len].i = item;
+  memcpy(s->v[s->len++].a, a, VARIANT_MAX_PITS);
+  return 0;
 }
 
-/* Fast layout: phase() in batches (take_batch); the same candidates
- * evaluated, in the same order. */
-static uint64_t phase_fast(job *j, int mode, uint64_t from, uint64_t to) {
-  uint64_t changed = 0, at = UINT64_MAX, got[BATCH];
+/* Settles position i's role (FIN_A or FIN_B) in game g at the level being
+ * settled if no one has yet, and pushes it to tell its predecessors. */
+static void settle(job *j, int g, int w, uint64_t i, const uint8_t *a, int role) {
+  uint8_t *sb = g ? j->st2 : j->cand;
+  if (__atomic_fetch_or(&sb[i], (uint8_t)role, __ATOMIC_RELAXED) & role) return;
+  uint8_t *val = g ? j->ss : j->lu;
+  const int N = g ? 2 * j->n : j->n;
+  if (role == FIN_A)
+    st(&val[2 * i], (uint8_t)j->level);
+  else
+    st(&val[2 * i + 1], (uint8_t)(N - j->level));
+  push(j, w, 2 * i + (role == FIN_B), a);
+}
+
+/* Items taken off a stack together: their predecessors' bytes are fetched
+ * all at once, so that the cache misses overlap. */
+#define BATCH 16
+
+/* Tells the predecessors of up to BATCH settled items off worker w's stack
+ * (index * 2 + role) of game g: a role-A position settled makes its
+ * predecessors' role B one move closer to settling; a role-B position
+ * settles its predecessors' role A (the predecessor's index, role in the
+ * low bit). */
+static void propagate(job *j, int g, int w) {
+  uint8_t *sb = g ? j->st2 : j->cand;
+  work *s = &j->stack[w];
+  pos pred[BATCH * MAX_PRED];
+  int np = 0;
+  for (int b = 0; b < BATCH && s->len; b++) {
+    const pos item = s->v[--s->len];
+    const int k0 = np;
+    np += predecessors(j, item.a, pred + np);
+    for (int k = k0; k < np; k++) {
+      __builtin_prefetch(&sb[pred[k].i]);
+      if (!(item.i & 1)) __builtin_prefetch(&j->ex[(uint64_t)j->exw * pred[k].i]);
+      pred[k].i = 2 * pred[k].i + (item.i & 1);
+    }
+  }
+  for (int k = 0; k < np; k++) {
+    const uint64_t p = pred[k].i >> 1;
+    if (pred[k].i & 1) {
+      if (!(ld(&sb[p]) & FIN_A)) settle(j, g, w, p, pred[k].a, FIN_A);
+    } else if ((__atomic_fetch_sub(&sb[p], ONE_MOVE, __ATOMIC_RELAXED) >> 2) == 1 &&
+               exit_b(j, g, p) >= j->level) {
+      settle(j, g, w, p, pred[k].a, FIN_B);
+    }
+  }
+}
+
+/* Fast layout: settles the positions of from..to whose value in game g is
+ * the level (an exit, or a role B whose moves all settled higher), then all
+ * that follows from them. */
+static void settle_level(job *j, int g, int w, uint64_t from, uint64_t to) {
+  const uint8_t *sb = g ? j->st2 : j->cand;
+  work *s = &j->stack[w];
+  uint64_t at = UINT64_MAX; /* a holds the counts of position at */
   uint8_t a[VARIANT_MAX_PITS] = {0};
-  for (uint64_t k = from; k < to;) {
-    const int nb = take_batch(j, mode, &k, from, to, got);
-    for (int b = 0; b < nb && b < AHEAD; b++) fetch_successors(j, got[b]);
-    for (int b = 0; b < nb; b++) {
-      if (b + AHEAD < nb) fetch_successors(j, got[b + AHEAD]);
-      const uint64_t i = got[b];
-      if (settled(j, i) || !evaluate_fast(j, i)) continue;
-      counts_at(j, i, &at, a); /* only to un-sow a position that changed */
-      changed++;
-      mark_predecessors(j, a);
-    }
+  for (uint64_t i = from; i < to; i++) {
+    const int x = ld(&sb[i]);
+    const int sa = !(x & FIN_A) && exit_a(j, g, i) == j->level;
+    const int sbb = !(x & FIN_B) && x < ONE_MOVE && exit_b(j, g, i) == j->level;
+    if (!sa && !sbb) continue;
+    counts_at(j, i, &at, a);
+    if (sa) settle(j, g, w, i, a, FIN_A);
+    if (sbb) settle(j, g, w, i, a, FIN_B);
+    while (s->len) propagate(j, g, w);
   }
-  return changed;
 }
 
 static int run_slice(void *ctx, long long t, int worker) {
-  (void)worker;
   slice *s = (slice *)ctx + t;
   if (s->mode == PHASE_MOVES)
     gen_moves(s->j, s->from, s->to);
-  else if (s->j->lean)
-    s->changed = phase(s->j, s->mode, s->from, s->to);
+  else if (s->mode >= PHASE_LEVEL)
+    settle_level(s->j, s->mode == PHASE_LEVEL_SPLIT, worker, s->from, s->to);
   else
-    s->changed = phase_fast(s->j, s->mode, s->from, s->to);
+    s->changed = phase(s->j, s->mode, s->from, s->to);
   return 0;
 }
 
@@ -524,13 +605,54 @@ static long long sweep(job *j, int threads, int sw, progress_state *ps) {
   return changed;
 }
 
+/* Lean layout: value iteration to the fixed point, every position once,
+ * then only the predecessors of what changed, in passes forwards and
+ * backwards; returns 0, or -1 (cancel). */
+static int iterate(job *j, int threads, progress_state *ps, egdb_build_stats *stats) {
+  /* The bottom: endless play worth nothing to the lower-table mover and
+   * everything to the upper one; every position a candidate. */
+  const size_t c = (size_t)j->count;
+  const int n = j->n;
+  for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
+  for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
+  memset(j->cand, 1, c);
+  for (int sw = 1;; sw++) {
+    ps->p.sweep = sw;
+    long long changed = sweep(j, threads, sw, ps);
+    if (changed < 0) return -1;
+    stats->sweeps++;
+    if (!changed) return 0;
+  }
+}
+
+/* Fast layout: plays the moves (in slices so that the progress bar
+ * moves), then settles every value, game after game, level after level
+ * from the highest; returns 0, or -1 (cancel) or -2 (out of memory). */
+static int settle_all(job *j, int threads, progress_state *ps, egdb_build_stats *stats) {
+  const int slices = j->count > 1000000 ? 16 : 1;
+  for (int s = 0; s < slices; s++) {
+    parallel(j, threads, PHASE_MOVES, j->count * (uint64_t)s / (uint64_t)slices,
+             j->count * (uint64_t)(s + 1) / (uint64_t)slices);
+    if (report(ps, "moves")) return -1;
+  }
+  for (int g = 0; g <= j->split; g++)
+    for (int level = g ? 2 * j->n : j->n; level > 0; level--) {
+      j->level = level;
+      ps->p.sweep++;
+      parallel(j, threads, g ? PHASE_LEVEL_SPLIT : PHASE_LEVEL, 0, j->count);
+      stats->sweeps++;
+      if (j->oom) return -2;
+      if (report(ps, "settle")) return -1;
+    }
+  return 0;
+}
+
 uint64_t egdb_build_memory(const variant *v, int n, egdb_layout layout) {
   const int split = egdb_has_split(v);
   const uint64_t count = egdb_count(n, v->pits);
   if (layout != EGDB_LAYOUT_FAST) return count * (split ? 5 : 3);
-  if (count >= NONE) return 0;
-  /* child, exits, values, candidate flag */
-  return count * ((uint64_t)v->houses * sizeof(uint32_t) + (split ? 3 : 2) + (split ? 4 : 2) + 1);
+  /* exits, values, state (for lower and upper, and for split) */
+  return count * (split ? 3 + 4 + 2 : 2 + 2 + 1);
 }
 
 egdb_layout egdb_layout_choose(const variant *v, int n, uint64_t avail) {
@@ -559,10 +681,10 @@ static void free_job(job *j) {
   big_free(j->cand, c);
   big_free(j->lu, 2 * c);
   big_free(j->ss, 2 * c);
-  big_free((uint8_t *)j->child, c * (size_t)j->H * sizeof *j->child);
+  big_free(j->st2, c);
   big_free(j->ex, c * (size_t)j->exw);
-  j->cand = j->lu = j->ss = j->ex = NULL;
-  j->child = NULL;
+  j->cand = j->lu = j->ss = j->ex = j->st2 = NULL;
+  for (int w = 0; w < 64; w++) free(j->stack[w].v), j->stack[w] = (work){0};
 }
 
 /* The working arrays of the job's layout; -1 when out of memory (all freed). */
@@ -574,9 +696,9 @@ static int alloc_job(job *j) {
   int ok = j->lu && j->cand && (!j->split || j->ss);
   if (!j->lean) {
     j->exw = j->split ? 3 : 2;
-    j->child = (uint32_t *)(void *)big_alloc(c * (size_t)j->H * sizeof *j->child);
+    if (j->split) j->st2 = big_alloc(c);
     j->ex = big_alloc(c * (size_t)j->exw);
-    ok = ok && j->child && j->ex;
+    ok = ok && j->ex && (!j->split || j->st2);
   }
   if (!ok) free_job(j);
   return ok ? 0 : -1;
@@ -605,12 +727,6 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     rc = EGDB_EUNSUPPORTED;
     goto out;
   }
-  if (layout == EGDB_LAYOUT_FAST && !egdb_build_memory(v, n, EGDB_LAYOUT_FAST)) {
-    error_set(err, errlen, "%d seeds: %llu positions, more than the fast layout can index", n,
-             (unsigned long long)j->count);
-    rc = EGDB_EARG;
-    goto out;
-  }
   const int any = layout == EGDB_LAYOUT_AUTO;
   if (any) layout = egdb_layout_choose(v, n, egdb_memory_available());
   j->lean = layout == EGDB_LAYOUT_LEAN;
@@ -627,38 +743,11 @@ static int build_level(const variant *v, const char *path, const char *key, int 
     goto out;
   }
   if (bytes > stats->peak_bytes) stats->peak_bytes = bytes;
-  if (j->lean) {
-    /* The bottom: endless play worth nothing to the lower-table mover and
-     * everything to the upper one; every position a candidate. */
-    for (size_t i = 0; i < c; i++) j->lu[2 * i] = 0, j->lu[2 * i + 1] = (uint8_t)n;
-    for (size_t i = 0; j->split && i < c; i++) j->ss[2 * i] = 0, j->ss[2 * i + 1] = (uint8_t)(2 * n);
-  } else {
-    /* The moves, in slices so that the progress bar moves. */
-    const int slices = j->count > 1000000 ? 16 : 1;
-    for (int s = 0; s < slices; s++) {
-      uint64_t from = j->count * (uint64_t)s / (uint64_t)slices;
-      uint64_t to = j->count * (uint64_t)(s + 1) / (uint64_t)slices;
-      parallel(j, threads, PHASE_MOVES, from, to);
-      if (report(ps, "moves")) {
-        error_set(err, errlen, "build cancelled");
-        rc = EGDB_ECANCEL;
-        goto out;
-      }
-    }
-  }
-  memset(j->cand, 1, c);
-  /* Value iteration to the fixed point: every position once, then only the
-   * predecessors of what changed, in passes forwards and backwards. */
-  for (int sw = 1;; sw++) {
-    ps->p.sweep = sw;
-    long long changed = sweep(j, threads, sw, ps);
-    if (changed < 0) {
-      error_set(err, errlen, "build cancelled");
-      rc = EGDB_ECANCEL;
-      goto out;
-    }
-    stats->sweeps++;
-    if (!changed) break;
+  const int r = j->lean ? iterate(j, threads, ps, stats) : settle_all(j, threads, ps, stats);
+  if (r) {
+    error_set(err, errlen, r == -2 ? "out of memory for the %d-seed table" : "build cancelled", n);
+    rc = r == -2 ? EGDB_EMEMORY : EGDB_ECANCEL;
+    goto out;
   }
   if (j->lean) stats->built_lean++;
   /* The tables one after the other, in place: lower into the flags (done

@@ -28,19 +28,16 @@ static void test_memory(void **state) {
   get_variant("awari", &w);
   const uint64_t c24 = 417225900; /* C(35, 11) */
   assert_int_equal(egdb_count(24, 12), c24);
-  /* fast: 6 successors of 4 bytes, exits, values, a flag */
-  assert_int_equal(egdb_build_memory(&a, 24, EGDB_LAYOUT_FAST), c24 * 29);
-  assert_int_equal(egdb_build_memory(&w, 24, EGDB_LAYOUT_FAST), c24 * 32);
+  /* fast: exits, values, a state byte (each again for split but the exits) */
+  assert_int_equal(egdb_build_memory(&a, 24, EGDB_LAYOUT_FAST), c24 * 5);
+  assert_int_equal(egdb_build_memory(&w, 24, EGDB_LAYOUT_FAST), c24 * 9);
   assert_int_equal(egdb_build_memory(&a, 24, EGDB_LAYOUT_LEAN), c24 * 3);
   assert_int_equal(egdb_build_memory(&w, 24, EGDB_LAYOUT_LEAN), c24 * 5);
-  /* 32 seeds: more than 2^32 positions, which the successors cannot index. */
-  assert_int_equal(egdb_build_memory(&a, 32, EGDB_LAYOUT_FAST), 0);
   const uint64_t gib = (uint64_t)1 << 30;
-  assert_int_equal(egdb_layout_choose(&a, 24, 16 * gib), EGDB_LAYOUT_FAST); /* 12.1 GB <= 12.9 */
-  assert_int_equal(egdb_layout_choose(&w, 24, 16 * gib), EGDB_LAYOUT_LEAN); /* 13.4 GB > 12.9 */
-  assert_int_equal(egdb_layout_choose(&w, 24, 24 * gib), EGDB_LAYOUT_FAST);
-  assert_int_equal(egdb_layout_choose(&a, 24, 8 * gib), EGDB_LAYOUT_LEAN);
-  assert_int_equal(egdb_layout_choose(&a, 32, UINT64_MAX / 2), EGDB_LAYOUT_LEAN);
+  assert_int_equal(egdb_layout_choose(&a, 24, 4 * gib), EGDB_LAYOUT_FAST); /* 2.09 GB <= 3.22 */
+  assert_int_equal(egdb_layout_choose(&w, 24, 4 * gib), EGDB_LAYOUT_LEAN); /* 3.75 GB > 3.22 */
+  assert_int_equal(egdb_layout_choose(&w, 24, 8 * gib), EGDB_LAYOUT_FAST);
+  assert_int_equal(egdb_layout_choose(&a, 24, 2 * gib), EGDB_LAYOUT_LEAN);
   assert_int_equal(egdb_layout_choose(&a, 10, 0), EGDB_LAYOUT_LEAN);
   assert_true(egdb_memory_available() > 0);
 }
