@@ -225,9 +225,10 @@ static const char search_usage[] =
     "of oware tune net): for each, the node count at depth D, the median nodes per\n"
     "second and time to depth D of R runs, and the depth in 1 s from the start.\n";
 
-/* The depth minimax (spec) completes in 1 s from the start, with its nodes
- * per second; -1 after printing an error. */
-static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
+/* One move of spec from abapa's start within lim: its info and the wall
+ * seconds it took; -1 after printing an error. */
+static int move_from_start(const char *cmd, const char *spec, const player_limits *lim,
+                           player_info *info, double *seconds) {
   char err[512];
   variant v;
   variant_default(&v);
@@ -238,15 +239,23 @@ static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
     game_free(&g);
     return cli_error(cmd, "%s", err), -1;
   }
-  player_limits lim = {.movetime_ms = 1000};
-  player_info info;
+  player_limits l = *lim;
   int m;
   double t0 = clock_now();
-  player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
-  double t = clock_now() - t0;
+  player_status st = player_choose(p, &g, &l, &m, info, err, sizeof err);
+  *seconds = clock_now() - t0;
   player_free(p);
   game_free(&g);
-  if (st != PLAYER_OK) return cli_error(cmd, "%s", err), -1;
+  return st != PLAYER_OK ? (cli_error(cmd, "%s", err), -1) : 0;
+}
+
+/* The depth minimax (spec) completes in 1 s from the start, with its nodes
+ * per second; -1 after printing an error. */
+static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
+  player_limits lim = {.movetime_ms = 1000};
+  player_info info;
+  double t;
+  if (move_from_start(cmd, spec, &lim, &info, &t)) return -1;
   *nps = (double)info.nodes / t;
   return info.depth;
 }
@@ -327,41 +336,17 @@ static int bench_search(int argc, char **argv) {
   free(nps);
 
   /* The depth completed within 1 s from the start (movetime 1000 ms). */
-  char err[512];
-  variant v;
-  variant_default(&v);
-  game g;
-  if (game_init(&g, &v, NULL)) return CLI_EXIT_FAIL;
-  const char *specs[2] = {"minimax:egdb=off", NULL};
+  player_limits second = {.movetime_ms = 1000}, none = {0};
+  player_info info;
+  double t;
+  if (move_from_start(cmd, "minimax:egdb=off", &second, &info, &t)) return CLI_EXIT_FAIL;
+  printf("minimax depth in 1 s from the start: %d (%lld nodes, %.0f nodes/s)\n", info.depth,
+         info.nodes, (double)info.nodes / t);
   char mspec[64];
   snprintf(mspec, sizeof mspec, "mcts:playouts=%lld,egdb=off", playouts);
-  specs[1] = mspec;
-  for (int k = 0; k < 2; k++) {
-    player *p = player_create(specs[k], err, sizeof err);
-    if (!p) {
-      game_free(&g);
-      return cli_error(cmd, "%s", err);
-    }
-    player_limits lim = {0};
-    if (k == 0) lim.movetime_ms = 1000;
-    player_info info;
-    int m;
-    double t0 = clock_now();
-    player_status st = player_choose(p, &g, &lim, &m, &info, err, sizeof err);
-    double t = clock_now() - t0;
-    player_free(p);
-    if (st != PLAYER_OK) {
-      game_free(&g);
-      return cli_error(cmd, "%s", err);
-    }
-    if (k == 0)
-      printf("minimax depth in 1 s from the start: %d (%lld nodes, %.0f nodes/s)\n", info.depth,
-             info.nodes, (double)info.nodes / t);
-    else
-      printf("mcts playouts/s %.0f (%lld playouts from the start in %.3f s)\n",
-             (double)info.playouts / t, info.playouts, t);
-  }
-  game_free(&g);
+  if (move_from_start(cmd, mspec, &none, &info, &t)) return CLI_EXIT_FAIL;
+  printf("mcts playouts/s %.0f (%lld playouts from the start in %.3f s)\n",
+         (double)info.playouts / t, info.playouts, t);
   return CLI_EXIT_OK;
 }
 
