@@ -104,11 +104,11 @@ static const char match_usage[] =
     "derived from --seed and k, so a match replays exactly (not so on game\n"
     "clocks, tc= or --tc: a warning says so; a move more than --tc-margin ms past\n"
     "its clock loses the game, forfeit-time).\n"
-    "--adjudicate 'egdb;draw=PLIES,SCORE,MOVES;resign=SCORE,MOVES' (any of them)\n"
-    "ends games early as in 'oware tournament' (see its help): by the endgame\n"
-    "tables (egdb=DIR a folder), a draw on both players' scores near zero, a\n"
-    "resignation on one player's hopeless score; the end reason is\n"
-    "adjudicated-egdb, -draw or -resign.\n";
+    "--adjudicate 'egdb;draw=PLIES,SCORE,MOVES;resign=SCORE,MOVES;maxplies=PLIES'\n"
+    "(any of them) ends games early as in 'oware tournament' (see its help): by\n"
+    "the endgame tables (egdb=DIR a folder), a draw on both players' scores near\n"
+    "zero, a resignation on one player's hopeless score, a draw after PLIES\n"
+    "plies; the end reason is adjudicated-egdb, -draw or -resign.\n";
 
 /* The adjudication of --adjudicate (NULL: none) for the games of v into
  * *adj (NULL without one). 0, or the exit code after an error. */
@@ -179,7 +179,8 @@ int cli_match(int argc, char **argv) {
       CLI_O_INT("tc-margin", &margin, 0, 3600000, "MS", "100",
                 "ms a move may come past its clock before it loses on time"),
       CLI_O_TEXT("adjudicate", &adjudicate, "RULE[;RULE...]", NULL,
-                 "end games early: egdb[=DIR], draw=PLIES,SCORE,MOVES, resign=SCORE,MOVES"),
+                 "end games early: egdb[=DIR], draw=PLIES,SCORE,MOVES, resign=SCORE,MOVES, "
+                 "maxplies=PLIES"),
       CLI_O_FLAG("quiet", &quiet, "print the total only"),
       CLI_END,
   };

@@ -11,6 +11,7 @@
 #include "run/tournament.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "tuner/net_search.h"
 #include "tuner/texel.h"
 
 typedef struct command {
@@ -95,8 +96,8 @@ int main(int argc, char **argv) {
   int rc;
   if (role == RUNNER_MPI_WORKER) {
     static const runner_kind *const kinds[] = {&tournament_schedule_kind, &pairs_schedule_kind,
-                                               &texel_schedule_kind};
-    rc = runner_mpi_serve(kinds, 3, err, sizeof err) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+                                               &texel_schedule_kind, &tuner_net_search_kind};
+    rc = runner_mpi_serve(kinds, 4, err, sizeof err) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     if (rc) fprintf(stderr, "oware: %s\n", err);
   } else {
     runner_set_default_backend(runner_mpi_backend());

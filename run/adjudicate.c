@@ -9,7 +9,7 @@
 
 #include "core/game.h"
 
-#define RULES_HELP "egdb[=DIR], draw=PLIES,SCORE,MOVES or resign=SCORE,MOVES"
+#define RULES_HELP "egdb[=DIR], draw=PLIES,SCORE,MOVES, resign=SCORE,MOVES or maxplies=PLIES"
 
 /* ---- The rules as text ---- */
 
@@ -62,6 +62,10 @@ static int parse_rule(char *rule, adjudicate_rules *r, char *err, size_t errlen)
     twice = r->resign_moves > 0;
     if (read_numbers("resign", "SCORE,MOVES", value, 2, x, lo, hi, err, errlen)) return -1;
     r->resign_score = x[0], r->resign_moves = x[1];
+  } else if (!strcmp(rule, "maxplies") && value) {
+    static const long lo[1] = {1}, hi[1] = {100000};
+    twice = r->max_plies > 0;
+    if (read_numbers("maxplies", "PLIES", value, 1, &r->max_plies, lo, hi, err, errlen)) return -1;
   } else {
     return error_set(err, errlen, "--adjudicate: '%s%s%s' is not a rule; expected " RULES_HELP,
                      rule, value ? "=" : "", value ? value : ""),
@@ -100,6 +104,8 @@ int adjudicate_format(const adjudicate_rules *r, char *buf, size_t len) {
   if (r->resign_moves && at < len)
     at += (size_t)snprintf(buf + at, len - at, "%sresign=%d,%d", at ? ";" : "", r->resign_score,
                            r->resign_moves);
+  if (r->max_plies && at < len)
+    at += (size_t)snprintf(buf + at, len - at, "%smaxplies=%d", at ? ";" : "", r->max_plies);
   return at < len ? 0 : -1;
 }
 
@@ -257,6 +263,10 @@ int adjudicate_move(adjudicate_game *gs, int plies, int mover, const player_info
                mover == BOARD_SOUTH ? "South" : "North", a->resign_score, a->resign_moves);
       return end_by(r, b, OUTCOME_ADJUDICATED_RESIGN, 1 - mover);
     }
+  }
+  if (a->max_plies && plies >= a->max_plies) {
+    snprintf(r->detail, sizeof r->detail, "%d plies played (maxplies)", plies);
+    return end_by(r, b, OUTCOME_ADJUDICATED_DRAW, GAME_DRAW);
   }
   return 0;
 }

@@ -20,12 +20,15 @@
  *                             sides' scores stayed within +-SCORE
  *                             centiseeds for MOVES moves each in a row
  *   resign=SCORE,MOVES        a side whose score stayed at or below -SCORE
- *                             for MOVES moves of its own in a row loses */
+ *                             for MOVES moves of its own in a row loses
+ *   maxplies=PLIES            a draw once PLIES plies are played
+ *                             (cutechess's -maxmoves) */
 typedef struct adjudicate_rules {
   int egdb;                        /* the egdb rule is on */
   char tables[ADJUDICATE_TEXT_MAX]; /* its tables, as tablebase_init reads them */
   int draw_plies, draw_score, draw_moves;   /* draw_moves 0: no draw rule */
   int resign_score, resign_moves;           /* resign_moves 0: no resign rule */
+  int max_plies;                            /* 0: no maxplies rule */
 } adjudicate_rules;
 
 /* Parses text into r (cleared first). 0, or -1 with err naming the rule and
@@ -33,7 +36,7 @@ typedef struct adjudicate_rules {
 int adjudicate_parse(const char *text, adjudicate_rules *r, char *err, size_t errlen);
 
 /* r as the canonical text adjudicate_parse reads back (rules in the order
- * egdb, draw, resign). 0, or -1 when len is too small. */
+ * egdb, draw, resign, maxplies). 0, or -1 when len is too small. */
 int adjudicate_format(const adjudicate_rules *r, char *buf, size_t len);
 
 /* For a new run of the nv variants vs: egdb=auto becomes egdb=auto@PINS,
@@ -75,8 +78,8 @@ int adjudicate_position(const adjudicate_game *gs, const board *b, const variant
 
 /* After `mover` played, reporting info, with `plies` plies played and the
  * position b now (the game not over): counts the score rules; 1 when one
- * ends the game (r: adjudicated-draw, or adjudicated-resign with the mover
- * the loser; scores the stores), else 0. A move without a score (info->scored
+ * ends the game, or maxplies does (r: adjudicated-draw, or
+ * adjudicated-resign with the mover the loser; scores the stores), else 0. A move without a score (info->scored
  * 0) breaks both rules' runs. */
 int adjudicate_move(adjudicate_game *gs, int plies, int mover, const player_info *info,
                     const board *b, outcome *r);

@@ -235,7 +235,7 @@ const settings_key tournament_settings[] = {
                     "play until the SPRT decides (two players)", 0),
     SETTINGS_K_TEXT("adjudicate", T, adjudicate, "RULE[;RULE...]", NULL,
                     "end games early: egdb[=DIR] (by the endgame tables), draw=PLIES,SCORE,MOVES, "
-                    "resign=SCORE,MOVES (by the players' scores, in centiseeds)",
+                    "resign=SCORE,MOVES (by the players' scores, in centiseeds), maxplies=PLIES (a draw)",
                     0),
     SETTINGS_K_TEXT("tc", T, tc, "BASE+INC|MOVES/BASE[+INC]", NULL,
                     "game clock of every player whose spec sets no tc= (seconds: 10+0.1, 40/60)", 0),

@@ -47,6 +47,8 @@ static void test_parse_good(void **state) {
   parses_to("egdb=/some/folder", "egdb=/some/folder");
   parses_to("draw=40,20,8", "draw=40,20,8");
   parses_to("resign=500,4", "resign=500,4");
+  parses_to("maxplies=300", "maxplies=300");
+  parses_to("maxplies=1;egdb", "egdb=auto;maxplies=1");
   parses_to(" resign=500,4 ; draw=0,0,1;egdb ;", "egdb=auto;draw=0,0,1;resign=500,4");
   parses_to("egdb=auto@0badcafe:8:0123456789abcdef", "egdb=auto@0badcafe:8:0123456789abcdef");
   adjudicate_rules r;
@@ -88,6 +90,10 @@ static void test_parse_bad(void **state) {
   fails_with("egdb;egdb=/x", "the egdb rule is given twice");
   fails_with("draw=1,2,3;draw=1,2,3", "the draw rule is given twice");
   fails_with("resign=1,2;egdb;resign=3,4", "the resign rule is given twice");
+  fails_with("maxplies", "'maxplies' is not a rule");
+  fails_with("maxplies=0", "maxplies=0: expected maxplies=PLIES (whole numbers: 1..100000)");
+  fails_with("maxplies=2,3", "maxplies=2,3: expected maxplies=PLIES");
+  fails_with("maxplies=4;maxplies=5", "the maxplies rule is given twice");
 }
 
 /* ---- The score rules ---- */
@@ -190,6 +196,28 @@ static void test_resign_rule(void **state) {
   a = watch("draw=0,500,1;resign=100,1", &gs);
   const char *const m4[] = {"S:-200", "N:-200"};
   assert_int_equal(feed(&gs, m4, N_OF(m4), &r), 1);
+  assert_int_equal(r.end, OUTCOME_ADJUDICATED_RESIGN);
+  adjudicate_close(a);
+}
+
+/* maxplies=N: a draw once N plies are played, scores or none; after the
+ * score rules. */
+static void test_maxplies_rule(void **state) {
+  (void)state;
+  adjudicate_game gs;
+  outcome r;
+  adjudicator *a = watch("maxplies=3", &gs);
+  const char *const m1[] = {"S:-", "N:900", "S:-999990", "N:0", "S:0"};
+  assert_int_equal(feed(&gs, m1, N_OF(m1), &r), 3);
+  assert_int_equal(r.end, OUTCOME_ADJUDICATED_DRAW);
+  assert_int_equal(r.winner, GAME_DRAW);
+  assert_non_null(strstr(r.detail, "3 plies played (maxplies)"));
+  adjudicate_close(a);
+  a = watch("maxplies=1", &gs);
+  assert_int_equal(feed(&gs, m1, 1, &r), 1);
+  adjudicate_close(a);
+  a = watch("resign=100,1;maxplies=3", &gs);
+  assert_int_equal(feed(&gs, m1, N_OF(m1), &r), 3);
   assert_int_equal(r.end, OUTCOME_ADJUDICATED_RESIGN);
   adjudicate_close(a);
 }
@@ -331,6 +359,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_good),    cmocka_unit_test(test_parse_bad),
       cmocka_unit_test(test_draw_rule),     cmocka_unit_test(test_resign_rule),
+      cmocka_unit_test(test_maxplies_rule),
       cmocka_unit_test(test_no_rules),      cmocka_unit_test(test_tables_hand),
       cmocka_unit_test(test_tables_random), cmocka_unit_test(test_tables_errors),
   };

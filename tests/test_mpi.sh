@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel, a loop of network generations), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
+# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel, a loop of network generations, tune net's search labels), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
 set -u
 oware=$1
 data=$2
@@ -85,6 +85,13 @@ mpi 3 "${N[@]}" --threads 1 --db "$tmp/n3.db" --out "$tmp/n3.net" >/dev/null 2>&
 nrows() { sqlite3 "$1" 'select run_id, iteration, kind, weights, wins, draws, losses, value, games from tuning order by run_id, iteration'; }
 check "a loop of network generations on 3 ranks: the same networks and SPRTs" bash -c "test $rc = 0 && cmp -s '$tmp/n.net' '$tmp/n3.net' && cmp -s '$tmp/n-gen2.net' '$tmp/n3-gen2.net' && test '$(nrows "$tmp/n.db" | md5sum)' = '$(nrows "$tmp/n3.db" | md5sum)'"
 
+# tune net's search labels are the runner's games: the same network on 3 ranks; a rank
+# that cannot start the search player (below, engine.sh) fails the run naming it.
+L=(tune net --from-db "$tmp/t.db" --epochs 2 --egdb off --quiet --search minimax:depth=3,egdb=off,hash=1)
+"$oware" "${L[@]}" --threads 2 --db "$tmp/l.db" --out "$tmp/l.net" >/dev/null 2>&1
+mpi 3 "${L[@]}" --threads 1 --db "$tmp/l3.db" --out "$tmp/l3.net" >/dev/null 2>&1; rc=$?
+check "tune net --search on 3 ranks: the same network" bash -c "test $rc = 0 && test -s '$tmp/l.net' && cmp -s '$tmp/l.net' '$tmp/l3.net'"
+
 # --- A variant study and a calibration: the same tables and levels. ---
 V=(study --players 'random;greedy;minimax:depth=1' --variants 'abapa;grandslam-all' --games 4
   --seed 5 --quiet)
@@ -157,6 +164,16 @@ check "the run is marked failed" bash -c "'$oware' runs --db '$tmp/e.db' | grep 
 "$oware" tournament --players "greedy;engine:cmd=$tmp/engine.sh,timeout=5000,name=e" --format games:20 \
   --rounds 4 --db "$tmp/e1.db" --quiet >/dev/null 2>&1
 check "... which plays without MPI (the engine exists on rank 0)" test $? = 0
+cat >"$tmp/engine2.sh" <<EOT
+#!/bin/sh
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 2 ] && { echo "not installed here" >&2; exit 127; }
+exec "$oware" uci --player minimax:depth=2,egdb=off,hash=1
+EOT
+chmod +x "$tmp/engine2.sh"
+mpi 3 tune net --from-db "$tmp/t.db" --epochs 2 --egdb off --quiet --threads 1 --db "$tmp/l4.db" \
+  --out "$tmp/l4.net" --search "engine:cmd=$tmp/engine2.sh,timeout=5000" >/dev/null 2>"$tmp/l4.err"; rc=$?
+check "tune net's searches run on the ranks: one that cannot start the player fails the run, named" \
+  bash -c "test $rc != 0 -a $rc != 124 && grep -q 'search engine:cmd=.*rank 2 (' '$tmp/l4.err' && test ! -e '$tmp/l4.net'"
 
 # --- A rank whose default folder lacks the run's endgame tables refuses to play (issue 13). ---
 XDG_CACHE_HOME=$tmp/cache "$oware" egdb build --seeds 6 --quiet >/dev/null

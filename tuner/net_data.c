@@ -2,7 +2,6 @@
 #include "tuner/net_data.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +9,9 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/rng.h"
-#include "core/thread.h"
-#include "players/player.h"
 #include "players/tablebase.h"
 #include "tuner/db_games.h"
+#include "tuner/net_search.h"
 
 int tuner_net_set_add(tuner_net_set *set, const board *b, const variant *v, double target) {
   if (set->n == set->cap) {
@@ -89,59 +87,17 @@ static int add_game(void *ctx, const board *start, const int *moves, int plies, 
 
 /* ---- Search scores ---- */
 
-typedef struct searcher {
-  const tuner_net_data_config *c;
-  net_raw *r;
-  size_t n;
-  player **p;        /* one a worker */
-  atomic_int failed; /* a search failed: its message in err (the first) */
-  char err[512];
-} searcher;
-
-#define SEARCH_CHUNK 64
-
-/* Positions [i·64, i·64 + 64) searched by worker's player. */
-static int search_chunk(void *ctx, long long i, int worker) {
-  searcher *s = ctx;
-  const variant *v = &s->c->v;
-  char e[512];
-  for (size_t j = (size_t)i * SEARCH_CHUNK; j < s->n && j < (size_t)(i + 1) * SEARCH_CHUNK; j++) {
-    game g;
-    player_info info = {0};
-    int m;
-    player_limits lim = {0};
-    int bad = player_new_game(s->p[worker], v, rng_mix(s->c->seed, j), e, sizeof e) ||
-              game_init(&g, v, &s->r[j].b);
-    if (!bad) {
-      bad = player_choose(s->p[worker], &g, &lim, &m, &info, e, sizeof e) != PLAYER_OK;
-      if (!bad && !info.scored) snprintf(e, sizeof e, "it reports no score"), bad = 1;
-      game_free(&g);
-    }
-    if (bad) {
-      if (!atomic_exchange(&s->failed, 1)) snprintf(s->err, sizeof s->err, "%s", e);
-      return 1;
-    }
-    s->r[j].score = (float)info.score;
-  }
-  return 0;
-}
-
+/* Every position's search score (tuner/net_search.h: through the runner). */
 static int search_all(const tuner_net_data_config *c, net_raw *r, size_t n, char *err,
                       size_t errlen) {
-  int threads = c->threads > 0 ? c->threads : 1;
-  searcher s = {c, r, n, calloc((size_t)threads, sizeof(player *)), 0, ""};
-  if (!s.p) return error_set(err, errlen, "out of memory"), -1;
-  int rc = 0;
-  for (int w = 0; w < threads && !rc; w++)
-    if (!(s.p[w] = player_create(c->search, s.err, sizeof s.err))) rc = -1;
-  if (!rc) {
-    thread_parallel_for((long long)((n + SEARCH_CHUNK - 1) / SEARCH_CHUNK), threads, search_chunk,
-                        &s);
-    rc = atomic_load(&s.failed) ? -1 : 0;
-  }
-  if (rc) error_set(err, errlen, "--search %s: %s", c->search, s.err);
-  for (int w = 0; w < threads; w++) player_free(s.p[w]);
-  free(s.p);
+  board *b = malloc(n * sizeof *b);
+  float *score = malloc(n * sizeof *score);
+  int rc = b && score ? 0 : (error_set(err, errlen, "out of memory"), -1);
+  for (size_t i = 0; i < n && !rc; i++) b[i] = r[i].b;
+  if (!rc) rc = tuner_net_search(c->search, &c->v, c->seed, b, n, c->threads, score, err, errlen);
+  for (size_t i = 0; i < n && !rc; i++) r[i].score = score[i];
+  free(b);
+  free(score);
   return rc;
 }
 
