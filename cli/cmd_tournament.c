@@ -199,6 +199,15 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
     }
   }
   if (tournament_has_clock(t)) cli_warn_clocks(cmd);
+  int reuse = tournament_openings_repeat(t);
+  if (reuse)
+    fprintf(stderr,
+            "oware %s: warning: --openings %s holds %d positions and a pairing may play up to %lld "
+            "pairs: they are taken again from the first, and players whose moves depend on the "
+            "position alone (minimax by depth or nodes, without noise) play a repeated pair the "
+            "same way, which the SPRT and the ratings count again; file:PATH+random:PLIES draws "
+            "new lines from each position\n",
+            cmd, r->openings, reuse, (long long)r->rounds * t->pairs_per_series);
   int rc = cli_store_new_run(cmd, a->db, r, db);
   if (rc) return rc;
   if (store_run_lock(*db, r->id, err, sizeof err))

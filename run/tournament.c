@@ -357,6 +357,11 @@ static int clock_settings(const tournament_config *c, tournament *t, char *err, 
   return 0;
 }
 
+int tournament_openings_repeat(const tournament *t) {
+  if (t->opening_plies >= 0 || t->opening_after > 0) return 0;
+  return (long long)t->run.rounds * t->pairs_per_series > t->opening_count ? t->opening_count : 0;
+}
+
 int tournament_has_clock(const tournament *t) {
   int on = time_control_on(&t->tc);
   for (int i = 0; i < t->run.nplayers && !on; i++) {

@@ -144,6 +144,12 @@ int tournament_resume(store *db, int64_t run_id, int threads, atomic_int *stop, 
 /* Whether a player of t plays on a game clock (its tc= or the run's --tc):
  * its games then depend on timing, and a resume plays new ones. */
 int tournament_has_clock(const tournament *t);
+/* Openings from a file without +random: whose positions a series' pairs
+ * take again from the first (the run may play more pairs a pairing than
+ * the file holds): the file's count, else 0. A player whose moves depend on
+ * the position alone (minimax by depth or nodes, no noise) then plays a
+ * repeated pair again exactly. */
+int tournament_openings_repeat(const tournament *t);
 
 /* Parses "random:PLIES", "file:PATH" (*plies -1) or "file:PATH+random:N"
  * (also *after = N: random plies played from each of the file's positions,

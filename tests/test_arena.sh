@@ -221,11 +221,15 @@ check "file openings: every game starts from one of them" bash -c \
 # games exactly with players that do not draw (depth=, nodes=).
 OPR='minimax:depth=2,name=a;minimax:depth=3,name=b'
 "$oware" tournament --players "$OPR" --openings "file:$tmp/open.txt" --format games:16 --seed 5 \
-  --db "$tmp/orp.db" --quiet >/dev/null 2>&1
+  --db "$tmp/orp.db" --quiet >/dev/null 2>"$tmp/orp.err"
+check "a warning says the file's openings are taken again" \
+  grep -q "warning: --openings file:.*holds 2 positions and a pairing may play up to 8 pairs: they are taken again" "$tmp/orp.err"
 distinct() { sqlite3 "$1" "select count(distinct opening) || ',' || count(distinct south_idx || moves) from games"; }
 check "file openings repeat: 2 openings, 4 distinct games of 16" test "$(distinct "$tmp/orp.db")" = 2,4
 "$oware" tournament --players "$OPR" --openings "file:$tmp/open.txt+random:3" --format games:16 --seed 5 \
-  --db "$tmp/or.db" --quiet >/dev/null 2>&1
+  --db "$tmp/or.db" --quiet >/dev/null 2>"$tmp/or.err"
+check "... not with +random, nor when the file is long enough" bash -c "! grep -q 'taken again' '$tmp/or.err' && \
+  ! '$oware' tournament --players '$OPR' --openings 'file:$tmp/open.txt' --format games:4 --db '$tmp/orq.db' --quiet 2>&1 >/dev/null | grep -q 'taken again'"
 check "file:PATH+random:3: 8 openings for 8 pairs, 16 distinct games" test "$(distinct "$tmp/or.db")" = 8,16
 check "... none of them a position of the file" bash -c \
   "test \$(sqlite3 '$tmp/or.db' \"select count(*) from games where opening in ('4-4-4-4-4-0-5-5-5-5-4-4-0-0-N', '5-5-5-4-4-0-5-5-5-0-5-5-0-0-S')\") = 0"
