@@ -97,7 +97,8 @@ int main(int argc, char **argv) {
   if (role == RUNNER_MPI_WORKER) {
     static const runner_kind *const kinds[] = {&tournament_schedule_kind, &pairs_schedule_kind,
                                                &texel_schedule_kind, &tuner_net_search_kind};
-    rc = runner_mpi_serve(kinds, 4, err, sizeof err) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    const int nkinds = (int)(sizeof kinds / sizeof *kinds);
+    rc = runner_mpi_serve(kinds, nkinds, err, sizeof err) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     if (rc) fprintf(stderr, "oware: %s\n", err);
   } else {
     runner_set_default_backend(runner_mpi_backend());
