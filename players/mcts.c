@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/clock.h"
 #include "core/rng.h"
+#include "players/eval_net.h"
 #include "players/player.h"
 #include "players/tablebase.h"
 #include "players/time_budget.h"
@@ -55,8 +56,18 @@
  * in n plies along the pv is PLAYER_WIN - n, a proven loss -(PLAYER_WIN - n);
  * otherwise the mean reward q of the chosen move mapped linearly to
  * "centiseeds": 2000·(q - 1/2), i.e. -1000..+1000. nodes and playouts both
- * give the iterations done (each is one walk from the root and one playout
- * or one terminal node); the pv is the line of most visited children. */
+ * give the iterations done (each is one walk from the root and one playout,
+ * leaf evaluation or terminal node); the pv is the line of most visited
+ * children.
+ *
+ * Leaves valued by a network (eval=net|FILE) instead of a playout: the
+ * network's evaluation e of the new leaf, in centiseeds from the side to
+ * move, becomes its win chance p = 1 / (1 + exp(-e / MCTS_NET_SCALE)) (the
+ * scale `oware tune net` trains it under), and the reward, kept in whole
+ * half points, is drawn from the search's generator with expectation 2p:
+ * floor(2p), plus one half point with probability 2p - floor(2p). The
+ * nodes keep their integer counts and the move still depends only on the
+ * seed; the rules, the tables and the solver work as with playouts. */
 
 /* Plies a line may run past the root before it is cut (see above). */
 #define MCTS_HORIZON 10000
@@ -66,6 +77,8 @@
 #define MCTS_CHECK_EVERY 32
 /* A search stops before the visit counts could overflow. */
 #define MCTS_MAX_ITERATIONS 0x7fffffffLL
+/* Centiseeds of the network's evaluation per unit of the logistic (tune net's --scale). */
+#define MCTS_NET_SCALE 400.0
 /* The iteration count when no limit is given at all (playouts=0, movetime=0). */
 #define MCTS_DEFAULT_PLAYOUTS 10000
 
@@ -117,6 +130,7 @@ typedef struct mcts {
   board_end horizon_end; /* BOARD_END_PLY_LIMIT or END_HORIZON */
   int seldepth;          /* deepest tree node reached */
   tablebase tb;          /* egdb=: decided endgames are proven terminal nodes */
+  eval_net *net;         /* eval=net|FILE: leaves valued by the network (NULL: playouts) */
 } mcts;
 
 /* ---- The walk state: where a line is, for the rules that need history. ---- */
@@ -205,6 +219,18 @@ static int playout(mcts *s, board *b, line *l, uint32_t legal) {
     if (s->tb.db && tablebase_result(&s->tb, b, v, &res))
       return b->side == BOARD_SOUTH ? res + 1 : 1 - res;
   }
+}
+
+/* South's reward in half points for the leaf b (not over, legal moves
+ * `legal`, line l): a playout, or a draw with the network's win chance
+ * (see Design). */
+static int leaf_reward(mcts *s, board *b, line *l, uint32_t legal) {
+  if (!s->net) return playout(s, b, l, legal);
+  double e = eval_net_value(s->net, b, s->v);
+  double x = 2.0 / (1.0 + exp(-e / MCTS_NET_SCALE));
+  int r = (int)x;
+  if (r < 2 && rng_double(&s->r) < x - r) r++;
+  return b->side == BOARD_SOUTH ? r : 2 - r;
 }
 
 /* ---- The tree. ---- */
@@ -333,13 +359,13 @@ static void iterate(mcts *s) {
         n->proof = (int8_t)(mine == 2 ? 1 : mine == 0 ? -1 : 0);
         break;
       }
-      r2 = playout(s, &b, &l, legal);
+      r2 = leaf_reward(s, &b, &l, legal);
       break;
     }
     if (!n->child && !expand(s, x, &b)) {
       /* The pool is full: a playout from this leaf. */
       uint32_t legal = board_legal(&b, s->v);
-      r2 = playout(s, &b, &l, legal);
+      r2 = leaf_reward(s, &b, &l, legal);
       break;
     }
     x = select_child(s, x);
@@ -529,6 +555,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
 
 static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   mcts *s = p->data;
+  if (s->net && eval_net_check_variant(s->net, v, err, errlen)) return -1;
   return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
@@ -536,6 +563,8 @@ static void destroy(player *p) {
   mcts *s = p->data;
   if (!s) return;
   tablebase_free(&s->tb);
+  if (s->net) eval_net_free(s->net);
+  free(s->net);
   free(s->nodes);
   free(s->keys);
   free(s->path);
@@ -596,6 +625,21 @@ static int create(player *p, char *err, size_t errlen) {
   const char *pol = player_config_text(c, "policy");
   s->policy = pol && !strcmp(pol, "capture") ? POLICY_CAPTURE : POLICY_RANDOM;
   s->solver = (int)player_config_int(c, "solver");
+  const char *ev = player_config_text(c, "eval");
+  if (ev && strcmp(ev, "off")) {
+    char e[512];
+    if (!(s->net = calloc(1, sizeof *s->net))) {
+      error_set(err, errlen, "mcts: out of memory");
+      destroy(p);
+      return -1;
+    }
+    if (!strcmp(ev, "net") ? eval_net_default(s->net, e, sizeof e)
+                           : eval_net_load(ev, s->net, e, sizeof e)) {
+      error_set(err, errlen, "mcts: eval=%s: %s", ev, e);
+      destroy(p);
+      return -1;
+    }
+  }
   s->max_nodes = ((size_t)player_config_int(c, "memory") << 20) / sizeof(node);
   s->cap = s->max_nodes < MCTS_POOL_START ? s->max_nodes : MCTS_POOL_START;
   s->nodes = malloc(s->cap * sizeof *s->nodes);
@@ -620,6 +664,10 @@ static const player_option options[] = {
     {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
+    {"eval", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
+     "leaves: off (a playout to the game's end), net (the built-in network, 6 houses of 4 "
+     "seeds) or a network file of oware tune net: the leaf's value drawn as a reward with the "
+     "network's win chance, no playout"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const player_type player_mcts = {"mcts", "UCT Monte Carlo tree search with an MCTS-solver",

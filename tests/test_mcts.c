@@ -336,18 +336,20 @@ static void test_solver_wins(void **state) {
     if (cases[i].plies > 1) assert_int_equal(winning_moves(&g.pos, &v, cases[i].plies - 2), 0);
     assert_true(__builtin_popcount(g.legal) >= 3 || cases[i].plies == 1);
 
-    player *p = make("mcts:playouts=50000");
+    for (int net = 0; net < 2; net++) { /* playouts, then the network at the leaves */
+    player *p = make(net ? "mcts:playouts=50000,eval=net" : "mcts:playouts=50000");
     player_info info;
     int m = ask(p, &g, NULL, &info);
     if (m != want)
-      fail_msg("%s: played %c, the win is %c", cases[i].pos, notation_move_letter(&v, m),
-               cases[i].move);
+      fail_msg("%s: %s played %c, the win is %c", cases[i].pos, p->name,
+               notation_move_letter(&v, m), cases[i].move);
     assert_true(info.score >= PLAYER_WIN - 1000); /* reported as proven */
     assert_true(info.playouts < 50000);           /* the proof ended the search */
     assert_true(info.pvlen >= cases[i].plies);
     assert_int_equal(info.pv[0], want);
     if (cases[i].plies == 1) assert_int_equal(info.score, PLAYER_WIN - 1);
     player_free(p);
+    }
     game_free(&g);
   }
 }
@@ -527,6 +529,63 @@ static void test_strength(void **state) {
   player_free(o);
 }
 
+/* ---- Leaves valued by the network (eval=net|FILE). ---- */
+
+/* The same seed gives the same search; the leaves are not playouts (another
+ * search than eval=off's); another family and a bad file are refused by
+ * name; and the network's leaves beat playouts at the same iterations. */
+static void test_net_leaves(void **state) {
+  (void)state;
+  variant v, v5;
+  variant_default(&v);
+  parse_variant("abapa,houses=5", &v5);
+  char err[512];
+  game g;
+  game_at(&g, &v, "5-0-7-1-6-2-1-4-0-3-6-2-5-6-S");
+  player *a = make("mcts:playouts=4000,seed=3,eval=net");
+  player *b = make("mcts:playouts=4000,seed=3,eval=net");
+  player *o = make("mcts:playouts=4000,seed=3");
+  player_info ia, ia2, ib, io;
+  int ma = ask(a, &g, NULL, &ia), ma2 = ask(a, &g, NULL, &ia2), mb = ask(b, &g, NULL, &ib);
+  ask(o, &g, NULL, &io);
+  assert_int_equal(ma, ma2);
+  assert_int_equal(ma, mb);
+  same_info(&ia, &ia2);
+  same_info(&ia, &ib);
+  assert_int_equal(ia.playouts, 4000);
+  assert_true(ia.score != io.score || ia.seldepth != io.seldepth);
+  assert_int_equal(player_new_game(a, &v5, 1, err, sizeof err), -1);
+  assert_non_null(strstr(err, "houses=6 seeds=48"));
+  player_free(a);
+  player_free(b);
+  player_free(o);
+  game_free(&g);
+  assert_null(player_create("mcts:eval=/nonexistent/n.net", err, sizeof err));
+  assert_non_null(strstr(err, "mcts: eval=/nonexistent/n.net"));
+
+  const int games = quick() ? 20 : 60;
+  player *n = make("mcts:playouts=1000,seed=5,eval=net,egdb=off"),
+         *r = make("mcts:playouts=1000,seed=6,egdb=off");
+  double points = 0;
+  for (int i = 0; i < games; i++) {
+    outcome res;
+    int colour = i & 1; /* the network is South in even games */
+    player *south = colour ? r : n, *north = colour ? n : r;
+    board start;
+    board_random_opening(&start, &v, 4, 700 + (uint64_t)(i / 2));
+    assert_int_equal(match_play(south, north, &v, &start, (uint64_t)(2000 + i), &g, &res, err,
+                                sizeof err),
+                     0);
+    points += res.winner == colour ? 1 : res.winner == GAME_DRAW ? 0.5 : 0;
+    game_free(&g);
+  }
+  printf("[ mcts     ] mcts:playouts=1000 with the network at the leaves vs playouts: %.1f of %d\n",
+         points, games);
+  assert_true(points >= games * 0.7);
+  player_free(n);
+  player_free(r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legal_games),     cmocka_unit_test(test_deterministic),
@@ -534,6 +593,7 @@ int main(void) {
       cmocka_unit_test(test_solver_wins),     cmocka_unit_test(test_solver_avoids_loss),
       cmocka_unit_test(test_ply_limit),       cmocka_unit_test(test_repetition_history),
       cmocka_unit_test(test_speed),           cmocka_unit_test(test_strength),
+      cmocka_unit_test(test_net_leaves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
