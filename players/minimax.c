@@ -69,7 +69,9 @@ struct mm {
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
   int ending_on;       /* the corrections apply in this game */
-  eval_net *net;       /* eval=FILE: the network's evaluation (NULL: eval=linear) */
+  eval_net *net;       /* eval=net|FILE|auto: the network loaded (NULL: eval=linear) */
+  int net_auto;        /* eval=auto: net is the built-in network, used on its board only */
+  const eval_net *ev;  /* the network this game evaluates with (NULL: the linear one) */
   int w[EVAL_N];
   uint64_t zstore[VARIANT_MAX_TOTAL + 1];
   mmtt tt;
@@ -150,7 +152,7 @@ static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *
     return 1;
   }
   if (s->tb_bounds) {
-    const int seed = s->net ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
+    const int seed = s->ev ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
     tw->ev_lo = lo2 * seed / 2;
     tw->ev_hi = hi2 * seed / 2;
     if (lo2 == 0) tw->lo = 0;
@@ -169,7 +171,7 @@ static int evaluate_linear(const mm *s, const board *b) {
 }
 
 static int evaluate(mm *s, const board *b) {
-  int e = s->net ? eval_net_value(s->net, b, s->v) : evaluate_linear(s, b);
+  int e = s->ev ? eval_net_value(s->ev, b, s->v) : evaluate_linear(s, b);
   if (s->noise > 0) {
     uint64_t h = rng_mix(s->noise_seed, b->key ^ s->zstore[b->store[0]]);
     double u = (double)(h >> 11) * 0x1.0p-53; /* [0, 1) */
@@ -747,7 +749,13 @@ static int new_game(player *p, const variant *v, char *err, size_t errlen) {
   /* The built-in table was fitted on abapa's tables: it applies to the
    * variants of its board (6 houses of 4 seeds); a file applies to any. */
   s->ending_on = s->ending && (!s->ending_builtin || (v->houses == 6 && v->total == 48));
-  if (s->net && eval_net_check_variant(s->net, v, err, errlen)) return -1;
+  /* eval=auto takes the built-in network on the board it was trained for
+   * and the linear evaluation elsewhere; a network asked for by name must
+   * fit the variant. */
+  if (s->net && s->net_auto)
+    s->ev = s->net->houses == v->houses && s->net->seeds == v->total ? s->net : NULL;
+  else if (s->net && eval_net_check_variant(s->net, v, err, errlen)) return -1;
+  else s->ev = s->net;
   return tablebase_new_game(&s->tb, v, err, errlen);
 }
 
@@ -799,6 +807,17 @@ static const player_param_info *params(const player *p) {
 static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
   mm *s = p->data;
   int i = eval_find(name);
+  if (i >= 0 && s->net && !s->net_auto) {
+    error_set(err, errlen, "minimax: the weight '%s' does not apply with a network (eval=linear)",
+              name);
+    return -1;
+  }
+  if (i >= 0 && s->net) { /* eval=auto: a weight set asks for the linear evaluation */
+    eval_net_free(s->net);
+    free(s->net);
+    s->net = NULL;
+    s->ev = NULL;
+  }
   if (i >= 0) s->w[i] = (int)lround(value);
   else if (!strcmp(name, "depth")) s->depth = (int)value;
   else if (!strcmp(name, "nodes")) s->nodes_limit = (long long)value;
@@ -811,15 +830,21 @@ static int set_param(player *p, const char *name, double value, char *err, size_
   return 0;
 }
 
-/* eval=: linear (s->net stays NULL), net (the built-in network), or a
- * network file loaded and checked. */
-static int load_net(mm *s, const char *opt, char *err, size_t errlen) {
+/* eval=: linear (s->net stays NULL), net (the built-in network), a network
+ * file loaded and checked, or auto: the built-in network unless the spec
+ * asks for the linear evaluation's parts (weights= or ending=). */
+static int load_net(mm *s, const player_config *c, char *err, size_t errlen) {
+  const char *opt = player_config_text(c, "eval");
   if (!opt || !strcmp(opt, "linear")) return 0;
+  if (!strcmp(opt, "auto")) {
+    if (player_config_isset(c, "weights") || player_config_isset(c, "ending")) return 0;
+    s->net_auto = 1;
+  }
   if (!(s->net = calloc(1, sizeof *s->net)))
     return error_set(err, errlen, "minimax: out of memory"), -1;
   char e[512];
-  if (!strcmp(opt, "net") ? eval_net_default(s->net, e, sizeof e)
-                          : eval_net_load(opt, s->net, e, sizeof e))
+  if (strcmp(opt, "net") && strcmp(opt, "auto") ? eval_net_load(opt, s->net, e, sizeof e)
+                                                : eval_net_default(s->net, e, sizeof e))
     return error_set(err, errlen, "minimax: eval=%s: %s", opt, e), -1;
   return 0;
 }
@@ -862,7 +887,7 @@ static int create(player *p, char *err, size_t errlen) {
     return -1;
   }
   for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)lround(w.w[i]);
-  if (load_net(s, player_config_text(c, "eval"), err, errlen)) {
+  if (load_net(s, c, err, errlen)) {
     destroy(p);
     return -1;
   }
@@ -905,10 +930,11 @@ static const player_option options[] = {
      "search threads (lazy SMP: helpers search the same position, sharing the hash table); "
      "more than 1 is faster but not reproducible: the same game gives other moves"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
-    {"eval", PLAYER_OPT_TEXT, "linear", 0, 0, NULL,
-     "the static evaluation: linear (the weights, with ending=), net (the built-in network, "
-     "for 6 houses of 4 seeds), or a network file written by oware tune net (with a network, "
-     "ending= and the weights do not apply)"},
+    {"eval", PLAYER_OPT_TEXT, "auto", 0, 0, NULL,
+     "the static evaluation: auto (the built-in network on boards of 6 houses of 4 seeds, the "
+     "linear one elsewhere or when weights=, ending= or a weight is set), linear (the weights, "
+     "with ending=), net (the built-in network, for 6 houses of 4 seeds only), or a network file "
+     "written by oware tune net (with a network, ending= and the weights do not apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
@@ -930,6 +956,24 @@ static const player_option options[] = {
     {"book", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
      "opening book file (oware book build): its move where it has the position; off = none"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+int minimax_spec_linear_by_default(const char *spec, char **out) {
+  *out = NULL;
+  static const char type[] = "minimax";
+  const size_t tl = sizeof type - 1;
+  if (strncmp(spec, type, tl) || (spec[tl] && spec[tl] != ':')) return 0;
+  /* An option eval= (an item at the start or after an unescaped comma). */
+  for (const char *p = spec[tl] ? spec + tl + 1 : spec + tl; *p;) {
+    if (!strncmp(p, "eval=", 5)) return 0;
+    while (*p && *p != ',') p += *p == '\\' && p[1] ? 2 : 1;
+    if (*p) p++;
+  }
+  size_t len = strlen(spec) + sizeof ":eval=linear";
+  if (!(*out = malloc(len))) return -1;
+  const char *sep = !spec[tl] ? ":" : spec[tl + 1] ? "," : ""; /* "minimax", "minimax:x", "minimax:" */
+  snprintf(*out, len, "%s%seval=linear", spec, sep);
+  return 1;
+}
 
 const player_type player_minimax = {
     "minimax", "negamax alpha-beta, PVS, iterative deepening, transposition table", options,

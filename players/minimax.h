@@ -7,4 +7,12 @@
 
 extern const player_type player_minimax;
 
+/* A spec stored when minimax's evaluation was the linear one by default
+ * (before eval=auto: runs of store schemas up to 8), as it must be written
+ * now to play the same: a minimax spec without eval= gets eval=linear
+ * (after its options, or after ':' when it has none); any other spec is
+ * unchanged. Returns 1 with *out (malloc'ed) the new spec, 0 (*out NULL)
+ * when unchanged, -1 when out of memory. */
+int minimax_spec_linear_by_default(const char *spec, char **out);
+
 #endif

@@ -1,7 +1,8 @@
-/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs. */
+/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs, eval=linear in the minimax specs of schema-8 runs. */
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
+#include "players/minimax.h"
 #include "players/tablebase.h"
 
 #include <errno.h>
@@ -201,12 +202,50 @@ static int migrate_v7(sqlite3 *db, char *err, size_t errlen) {
   return rc;
 }
 
+/* SQL's view of minimax_spec_linear_by_default: the spec, or the one that
+ * says eval=linear. */
+static void spec_linear_by_default(sqlite3_context *cx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *spec = (const char *)sqlite3_value_text(argv[0]);
+  char *now = NULL;
+  int rc = spec ? minimax_spec_linear_by_default(spec, &now) : 0;
+  if (rc < 0) sqlite3_result_error_nomem(cx);
+  else if (rc > 0) sqlite3_result_text(cx, now, -1, free);
+  else sqlite3_result_value(cx, argv[0]);
+}
+
+/* Step 8 → 9: minimax evaluates with the built-in network by default
+ * (eval=auto) from schema 9 on; a run stored before played the linear
+ * evaluation, which its minimax specs now say: every players.spec, a
+ * tuning run's `player` setting, a calibration's `base` and a network
+ * training's `search` (the loop of generations names its evaluation in
+ * every spec it stores, and adds eval= to its `player` itself: left as it
+ * is). Which specs change is minimax's business (players/minimax.h). */
+static int migrate_v9(sqlite3 *db, char *err, size_t errlen) {
+  static const char name[] = "oware_spec_linear_by_default";
+  if (sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                 spec_linear_by_default, NULL, NULL, NULL) != SQLITE_OK)
+    return store_sql_fail(db, err, errlen, "cannot migrate the player specs");
+  int rc = store_sql_exec(
+      db,
+      "UPDATE players SET spec = oware_spec_linear_by_default(spec)"
+      " WHERE spec IS NOT oware_spec_linear_by_default(spec);\n"
+      "UPDATE run_config SET value = oware_spec_linear_by_default(value)"
+      " WHERE type = 'text' AND (key IN ('base', 'search') OR (key = 'player' AND run_id IN"
+      " (SELECT id FROM runs WHERE kind IN ('spsa', 'texel'))))"
+      " AND value IS NOT oware_spec_linear_by_default(value);",
+      err, errlen);
+  sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL);
+  return rc;
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
  * files and locks (migrate_v5), 6 → 7 egdb=off made explicit in the specs
  * of the runs before it (migrate_v7), 7 → 8 the games' move_records
- * column (NULL: not recorded). The drivers' tables that versions 3
+ * column (NULL: not recorded), 8 → 9 eval=linear made explicit in the
+ * minimax specs of the runs before it (migrate_v9). The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
  * (store_tables_register), else when the driver first needs them. */
@@ -235,6 +274,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 7: /* each move's time, score and depth; none in the games before */
       if (store_sql_exec(db, "ALTER TABLE games ADD COLUMN move_records TEXT", err, errlen)) goto fail;
+      break;
+    case 8:
+      if (migrate_v9(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -14,7 +14,9 @@
 #include "core/board.h"
 #include "core/game.h"
 #include "core/rng.h"
+#include "players/eval.h"
 #include "players/eval_net.h"
+#include "players/minimax.h"
 #include "players/player.h"
 
 /* The forward pass may differ from the double reference by float rounding
@@ -259,6 +261,113 @@ static void test_builtin(void **state) {
   player_free(pl);
 }
 
+/* One search of spec from position k of a few fixed openings of v: the
+ * move, score and nodes, which tell the evaluations apart. */
+typedef struct searched {
+  int move, score;
+  long long nodes;
+} searched;
+
+static searched search_of(player *pl, const variant *v, int k) {
+  char err[512];
+  board b;
+  board_random_opening(&b, v, 4 + k, 31 + (uint64_t)k);
+  game g;
+  assert_int_equal(game_init(&g, v, &b), 0);
+  assert_int_equal(player_new_game(pl, v, 1, err, sizeof err), 0);
+  player_limits lim = {.depth = 5};
+  player_info info;
+  searched r;
+  assert_int_equal(player_choose(pl, &g, &lim, &r.move, &info, err, sizeof err), PLAYER_OK);
+  r.score = info.score;
+  r.nodes = info.nodes;
+  game_free(&g);
+  return r;
+}
+
+static int same_search(const char *spec_a, const char *spec_b, const char *vtext, int set_a) {
+  char err[512];
+  player *a = player_create(spec_a, err, sizeof err), *b = player_create(spec_b, err, sizeof err);
+  if (!a || !b) fail_msg("%s", err);
+  if (set_a) { /* a weight set as the tuners set it, to its default value */
+    eval_weights w;
+    eval_default(&w);
+    player_param wp[EVAL_N];
+    eval_params(&w, wp);
+    if (player_set_params(a, wp, EVAL_N, err, sizeof err)) fail_msg("%s", err);
+  }
+  variant v;
+  assert_int_equal(variant_parse(vtext, &v, err, sizeof err), 0);
+  int same = 1;
+  for (int k = 0; k < 6; k++) {
+    searched x = search_of(a, &v, k), y = search_of(b, &v, k);
+    same &= x.move == y.move && x.score == y.score && x.nodes == y.nodes;
+  }
+  player_free(a);
+  player_free(b);
+  return same;
+}
+
+/* The default, eval=auto: the built-in network on its own board (6 houses
+ * of 4 seeds, any rules), the linear evaluation on other boards and when
+ * the spec or a tuner asks for the linear evaluation's parts; a weight set
+ * on an explicit network is refused, named. */
+static void test_auto(void **state) {
+  (void)state;
+  const char *base = "minimax:depth=5,hash=1,egdb=off";
+  char net[128], lin[128], spec[256], err[512];
+  snprintf(net, sizeof net, "%s,eval=net", base);
+  snprintf(lin, sizeof lin, "%s,eval=linear", base);
+  assert_true(same_search(base, net, "abapa", 0));
+  assert_false(same_search(base, lin, "abapa", 0));
+  assert_true(same_search(base, net, "auale", 0));
+  assert_true(same_search(base, net, "grandslam-all", 0));
+  assert_true(same_search(base, lin, "houses=5,seeds=6", 0)); /* eval=net refuses this board */
+  assert_true(same_search(base, lin, "abapa,seeds=3", 0));
+  snprintf(spec, sizeof spec, "%s,ending=on", base);
+  assert_true(same_search(spec, lin, "abapa", 0));
+  assert_true(same_search(base, lin, "abapa", 1));
+  player *pl = player_create(net, err, sizeof err);
+  if (!pl) fail_msg("%s", err);
+  assert_int_equal(player_set_param(pl, "store", 100, err, sizeof err), -1);
+  assert_non_null(strstr(err, "'store' does not apply with a network"));
+  player_free(pl);
+}
+
+/* The specs of runs stored before eval=auto, as they must read now. */
+static void test_spec_linear_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:eval=linear"},
+      {"minimax:", "minimax:eval=linear"},
+      {"minimax:depth=3", "minimax:depth=3,eval=linear"},
+      {"minimax:depth=3,egdb=off,name=a", "minimax:depth=3,egdb=off,name=a,eval=linear"},
+      {"minimax:name=my\\,eval=x", "minimax:name=my\\,eval=x,eval=linear"},
+      {"minimax:eval=net", NULL},
+      {"minimax:depth=2,eval=linear", NULL},
+      {"minimaxx:depth=2", NULL},
+      {"mcts:playouts=30", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=minimax", NULL},
+      {"level:hard", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *out;
+    int rc = minimax_spec_linear_by_default(cases[i][0], &out);
+    if (!cases[i][1]) {
+      assert_int_equal(rc, 0);
+      assert_null(out);
+      continue;
+    }
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, cases[i][1]);
+    char err[512]; /* and the spec it gives is one a player is made of */
+    player *p = player_create(out, err, sizeof err);
+    if (!p) fail_msg("%s: %s", out, err);
+    player_free(p);
+    free(out);
+  }
+}
+
 static int setup(void **state) {
   (void)state;
   return mkdtemp(tmpdir) ? 0 : -1;
@@ -278,6 +387,8 @@ int main(void) {
       cmocka_unit_test(test_file_errors),
       cmocka_unit_test(test_minimax_eval),
       cmocka_unit_test(test_builtin),
+      cmocka_unit_test(test_auto),
+      cmocka_unit_test(test_spec_linear_by_default),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
 # an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 8 (through 5, 6 and 7) with its runs listed, exported and
+# study) opened by this oware: migrated to schema 9 (through 5 to 8) with its runs listed, exported and
 # resumed from their settings, with endgame tables in the cache that the old runs never read; and a
 # schema-7 database (tests/data/v7/v7.db, written by the oware of schema 7: a round robin stopped by
-# Ctrl-C after 26 of its 36 games) migrated to schema 8 (each game's move records: none in the old
-# games) and resumed to the uninterrupted run's games. Usage: test_migrate.sh OWARE DATA_DIR
+# Ctrl-C after 26 of its 36 games) migrated to schema 9 (each game's move records: none in the old
+# games; eval=linear in its minimax specs) and resumed to the uninterrupted run's games. Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
 data=$(realpath "$2")
@@ -20,13 +20,14 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 8 ] || fail "not migrated to schema 8"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 9 ] || fail "not migrated to schema 9"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
-# played without, and their specs now say so.
-[ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = "minimax:depth=1,egdb=off" ] ||
-  fail "run 3: the player's spec lacks egdb=off"
+# played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
+# network unless told otherwise; the old runs played the linear evaluation, and say so too.
+[ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = \
+  "minimax:depth=1,egdb=off,eval=linear" ] || fail "run 3: the player's spec lacks egdb=off or eval=linear"
 [ "$(sqlite3 v4.db "SELECT value FROM run_config WHERE run_id = 3 AND key = 'player'")" = \
-  "minimax:depth=1,egdb=off" ] || fail "run 3: the player setting lacks egdb=off"
+  "minimax:depth=1,egdb=off,eval=linear" ] || fail "run 3: the player setting lacks egdb=off or eval=linear"
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 1 ORDER BY idx" | tr '\n' ' ')" = \
   "random greedy " ] || fail "run 1: specs without egdb= changed"
 # Tables in the default folder (8 seeds): the resumes below must not read them.
@@ -107,11 +108,14 @@ wait $player 2>/dev/null || true
 [ $rc -eq 1 ] && grep -q "run 1 is being played by pid $player on host" err.txt ||
   fail "a run being created and played: exit $rc: $(cat err.txt)"
 
-# Schema 7 -> 8: the games gain their move records (time, score, depth), none in the old ones.
+# Schema 7 -> 8: the games gain their move records (time, score, depth), none in the old ones;
+# 8 -> 9: its minimax specs say eval=linear.
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 8 ] || fail "v7.db not migrated to schema 8"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 9 ] || fail "v7.db not migrated to schema 9"
+sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
+[ -s specs.txt ] && ! grep -v ',eval=linear$' specs.txt || fail "v7.db: minimax specs: $(cat specs.txt)"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NULL')" = 26 ] ||
   fail "v7.db: the old games have records"
 "$oware" export --db v7.db --run 1 --format pgn --out v7.pgn || fail "v7.db: export pgn"
@@ -125,12 +129,12 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
   fail "v7.db: the new games lack records"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v9.db
-sqlite3 v9.db 'PRAGMA user_version = 9'
+cp "$data/v4/v4.db" v10.db
+sqlite3 v10.db 'PRAGMA user_version = 10'
 set +e
-"$oware" runs --db v9.db 2>err.txt
+"$oware" runs --db v10.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 9, this one reads 8)' err.txt ||
-  fail "schema 9: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 10, this one reads 9)' err.txt ||
+  fail "schema 10: $(cat err.txt)"
 echo "ok"
