@@ -220,9 +220,10 @@ static const char search_usage[] =
     "the search: it changes only when the search does) and the median nodes per\n"
     "second of R runs; the depth minimax completes within 1 s from the start\n"
     "position; and MCTS playouts per second from the start position (N playouts\n"
-    "a move).\n"
-    "--eval E,E,...: instead, the evaluations side by side (linear, or a network file\n"
-    "of oware tune net): for each, the node count at depth D, the median nodes per\n"
+    "a move), then its iterations per second with the built-in network at the\n"
+    "leaves (eval=net) in place of playouts.\n"
+    "--eval E,E,...: instead, the evaluations side by side (auto, the default; linear;\n"
+    "net; or a network file of oware tune net): for each, the node count at depth D, the median nodes per\n"
     "second and time to depth D of R runs, and the depth in 1 s from the start.\n";
 
 /* One move of spec from abapa's start within lim: its info and the wall
@@ -346,6 +347,10 @@ static int bench_search(int argc, char **argv) {
   snprintf(mspec, sizeof mspec, "mcts:playouts=%lld,egdb=off", playouts);
   if (move_from_start(cmd, mspec, &none, &info, &t)) return CLI_EXIT_FAIL;
   printf("mcts playouts/s %.0f (%lld playouts from the start in %.3f s)\n",
+         (double)info.playouts / t, info.playouts, t);
+  snprintf(mspec, sizeof mspec, "mcts:playouts=%lld,egdb=off,eval=net", playouts);
+  if (move_from_start(cmd, mspec, &none, &info, &t)) return CLI_EXIT_FAIL;
+  printf("mcts eval=net iterations/s %.0f (%lld iterations from the start in %.3f s)\n",
          (double)info.playouts / t, info.playouts, t);
   return CLI_EXIT_OK;
 }

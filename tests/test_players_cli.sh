@@ -64,6 +64,10 @@ check "a shared object that is no plug-in is an error" bash -c "test $rc = 2 && 
 
 nodes=$("$oware" bench search --nodes-only)
 check "bench node count is the signature $BENCH_NODES (got $nodes)" test "$nodes" = "$BENCH_NODES"
+"$oware" bench search --repeat 1 --depth 8 --mcts-playouts 2000 >"$tmp/bench" 2>&1; rc=$?
+check "bench search: MCTS's playouts and its network leaves, each a figure" \
+  bash -c "test $rc = 0 && grep -Eq '^mcts playouts/s [0-9]+ \(2000 playouts' '$tmp/bench' &&
+    grep -Eq '^mcts eval=net iterations/s [0-9]+ \(2000 iterations' '$tmp/bench'"
 "$oware" bench search --eval linear,net --repeat 1 >"$tmp/evals" 2>&1; rc=$?
 check "bench search --eval: the network's row counts the signature's nodes, the linear row its own" \
   bash -c "test $rc = 0 && grep -Eq '^linear +$BENCH_LINEAR ' '$tmp/evals' && grep -Eq '^net +$BENCH_NODES ' '$tmp/evals'"
