@@ -290,6 +290,17 @@ static int rate_adjudicated(const long long *counts) {
   return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* The rated games of a file read without --db (the records with a result)
+ * by end reason into ends, from each record's Termination. */
+static void rate_file_end_counts(const pgn_file *f, long long ends[OUTCOME_NENDS]) {
+  memset(ends, 0, OUTCOME_NENDS * sizeof *ends);
+  for (int i = 0; i < f->n; i++) {
+    outcome_end e;
+    if (f->games[i].winner != PGN_NO_RESULT && !outcome_end_parse(f->games[i].end, &e))
+      ends[e]++;
+  }
+}
+
 /* Opens the database to rate (read-only when it cannot be written, the file
  * or its folder being read-only: the ratings are then not stored, which it
  * says with why). 0, or the exit code after an error. */
@@ -377,9 +388,10 @@ int cli_rate(int argc, char **argv) {
   if (pgn_path && !db) snprintf(scope, sizeof scope, "%s", pgn_path);
   else rate_scope(all, runs, nruns, variant_text ? variant_name : NULL, scope, sizeof scope);
   long long ends[OUTCOME_NENDS];
-  int counted = db && pool.n;
-  if (counted &&
-      (rc = rate_end_counts(cmd, db, all, runs, nruns, variant_text ? variant_name : NULL, ends)))
+  int counted = pool.n > 0 && (db || pgn_path);
+  if (counted && !db) rate_file_end_counts(&games, ends);
+  else if (counted &&
+           (rc = rate_end_counts(cmd, db, all, runs, nruns, variant_text ? variant_name : NULL, ends)))
     goto out;
   rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
                       json, read_only, nruns == 1 ? runs[0] : 0, counted ? ends : NULL};

@@ -128,7 +128,8 @@ check "rate --json: the adjudicated games counted as the text counts them" test 
 run rate --db egdb1.db --run 1 --json
 check "rate --run 1 --json: the same" test "$(adj_json)" = "$n_egdb $n_all $n_egdb 0 0"
 # Exported as PGN (each move's {score/depth time} comment, Termination adjudicated-egdb), the
-# games rate the same from the file (which has no end counts: no Adjudicated line).
+# games rate the same from the file, and its Termination tags count the adjudicated games as
+# the database does (without --db too).
 run export --db egdb1.db --run 1 --format pgn --out egdb1.pgn
 expect_rc 0
 run rate --db egdb1.db --run 1
@@ -137,6 +138,9 @@ run rate --pgn egdb1.pgn
 check "rate --pgn: the commented PGN of adjudicated games rates as the database" \
   bash -c 'grep -q "^1\. [A-F] {[+-][0-9.]*/[0-9]* [0-9.]*s}" egdb1.pgn && grep -q "^\[Termination \"adjudicated-egdb\"\]" egdb1.pgn && [ -n "$0" ] && [ "$0" = "$1" ]' \
   "$db_ratings" "$(sed -n '2,/^$/p' <<<"$out")"
+check "rate --pgn: the file's adjudicated games are counted" grep -q "^Adjudicated (counted as played): $n_egdb of $n_all games: $n_egdb adjudicated-egdb\.$" <<<"$out"
+run rate --pgn egdb1.pgn --json
+check "rate --pgn --json: the same count" test "$(adj_json)" = "$n_egdb $n_all $n_egdb 0 0"
 run rate --db plain.db
 check "rate: nothing said when no game was adjudicated" bash -c '! grep -q Adjudicated <<<"$0"' "$out"
 run rate --db plain.db --json
