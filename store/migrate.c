@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,16 +170,41 @@ done:
   return ret;
 }
 
-/* SQL's view of tablebase_spec_off_by_default: the spec, or the one that
- * says egdb=off. */
-static void spec_off_by_default(sqlite3_context *cx, int argc, sqlite3_value **argv) {
+/* A players' rule for the specs stored before a default changed
+ * (tablebase_spec_off_by_default, minimax_spec_linear_by_default): 1 with
+ * *out the spec as it must be written now, 0 unchanged, -1 out of memory. */
+typedef int (*spec_rule)(const char *spec, char **out);
+
+/* SQL's view of a spec_rule (its user data): the spec, or the new one. */
+static void spec_by_rule(sqlite3_context *cx, int argc, sqlite3_value **argv) {
   (void)argc;
+  spec_rule rule = (spec_rule)(uintptr_t)sqlite3_user_data(cx);
   const char *spec = (const char *)sqlite3_value_text(argv[0]);
   char *now = NULL;
-  int rc = spec ? tablebase_spec_off_by_default(spec, &now) : 0;
+  int rc = spec ? rule(spec, &now) : 0;
   if (rc < 0) sqlite3_result_error_nomem(cx);
   else if (rc > 0) sqlite3_result_text(cx, now, -1, free);
   else sqlite3_result_value(cx, argv[0]);
+}
+
+/* Rewrites every players.spec, and the run_config values that `where`
+ * selects (a condition on the row), by rule, as oware_spec(value). */
+static int rewrite_specs(sqlite3 *db, spec_rule rule, const char *where, char *err,
+                         size_t errlen) {
+  if (sqlite3_create_function_v2(db, "oware_spec", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                 (void *)(uintptr_t)rule, spec_by_rule, NULL, NULL,
+                                 NULL) != SQLITE_OK)
+    return store_sql_fail(db, err, errlen, "cannot migrate the player specs");
+  char *sql = sqlite3_mprintf("UPDATE players SET spec = oware_spec(spec)"
+                              " WHERE spec IS NOT oware_spec(spec);\n"
+                              "UPDATE run_config SET value = oware_spec(value)"
+                              " WHERE type = 'text' AND (%s) AND value IS NOT oware_spec(value);",
+                              where);
+  int rc = sql ? store_sql_exec(db, sql, err, errlen)
+               : (error_set(err, errlen, "store: out of memory migrating the player specs"), -1);
+  sqlite3_free(sql);
+  sqlite3_create_function_v2(db, "oware_spec", 1, SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL);
+  return rc;
 }
 
 /* Step 6 → 7: minimax and mcts read the endgame tables by default
@@ -187,31 +213,7 @@ static void spec_off_by_default(sqlite3_context *cx, int argc, sqlite3_value **a
  * `player` setting) now say, so that a resume plays the same games. Which
  * specs change and how is the players' business (players/tablebase.h). */
 static int migrate_v7(sqlite3 *db, char *err, size_t errlen) {
-  static const char name[] = "oware_spec_off_by_default";
-  if (sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                                 spec_off_by_default, NULL, NULL, NULL) != SQLITE_OK)
-    return store_sql_fail(db, err, errlen, "cannot migrate the player specs");
-  int rc = store_sql_exec(db,
-                          "UPDATE players SET spec = oware_spec_off_by_default(spec)"
-                          " WHERE spec IS NOT oware_spec_off_by_default(spec);\n"
-                          "UPDATE run_config SET value = oware_spec_off_by_default(value)"
-                          " WHERE key = 'player' AND type = 'text'"
-                          " AND value IS NOT oware_spec_off_by_default(value);",
-                          err, errlen);
-  sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL);
-  return rc;
-}
-
-/* SQL's view of minimax_spec_linear_by_default: the spec, or the one that
- * says eval=linear. */
-static void spec_linear_by_default(sqlite3_context *cx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  const char *spec = (const char *)sqlite3_value_text(argv[0]);
-  char *now = NULL;
-  int rc = spec ? minimax_spec_linear_by_default(spec, &now) : 0;
-  if (rc < 0) sqlite3_result_error_nomem(cx);
-  else if (rc > 0) sqlite3_result_text(cx, now, -1, free);
-  else sqlite3_result_value(cx, argv[0]);
+  return rewrite_specs(db, tablebase_spec_off_by_default, "key = 'player'", err, errlen);
 }
 
 /* Step 8 → 9: minimax evaluates with the built-in network by default
@@ -222,21 +224,10 @@ static void spec_linear_by_default(sqlite3_context *cx, int argc, sqlite3_value 
  * every spec it stores, and adds eval= to its `player` itself: left as it
  * is). Which specs change is minimax's business (players/minimax.h). */
 static int migrate_v9(sqlite3 *db, char *err, size_t errlen) {
-  static const char name[] = "oware_spec_linear_by_default";
-  if (sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                                 spec_linear_by_default, NULL, NULL, NULL) != SQLITE_OK)
-    return store_sql_fail(db, err, errlen, "cannot migrate the player specs");
-  int rc = store_sql_exec(
-      db,
-      "UPDATE players SET spec = oware_spec_linear_by_default(spec)"
-      " WHERE spec IS NOT oware_spec_linear_by_default(spec);\n"
-      "UPDATE run_config SET value = oware_spec_linear_by_default(value)"
-      " WHERE type = 'text' AND (key IN ('base', 'search') OR (key = 'player' AND run_id IN"
-      " (SELECT id FROM runs WHERE kind IN ('spsa', 'texel'))))"
-      " AND value IS NOT oware_spec_linear_by_default(value);",
-      err, errlen);
-  sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL);
-  return rc;
+  return rewrite_specs(db, minimax_spec_linear_by_default,
+                       "key IN ('base', 'search') OR (key = 'player' AND run_id IN"
+                       " (SELECT id FROM runs WHERE kind IN ('spsa', 'texel')))",
+                       err, errlen);
 }
 
 /* Upgrades an oware database of an older schema, one version at a time,
