@@ -1,8 +1,12 @@
 /* level.c: the levels file (parsed, found, written a line at a time) and level:NAME specs resolved to the spec a level stands for. */
+#define _GNU_SOURCE /* dladdr: the file of the library this code is in */
 #include "players/level.h"
 #include "core/error.h"
 
 #include <ctype.h>
+#ifndef __EMSCRIPTEN__
+#include <dlfcn.h>
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -207,6 +211,18 @@ const level_entry *level_find(const level_file *f, const char *name) {
 #define OWARE_LEVELS_SOURCE "data/levels.txt"
 #endif
 
+/* Into out (PATH_MAX): the folder of `file` then `tail`; "" when file has
+ * no folder or the whole is too long. */
+static void beside(const char *file, const char *tail, char *out) {
+  out[0] = '\0';
+  const char *slash = strrchr(file, '/');
+  if (!slash) return;
+  size_t l = (size_t)(slash - file), t = strlen(tail);
+  if (l + t + 1 > PATH_MAX) return;
+  memcpy(out, file, l);
+  memcpy(out + l, tail, t + 1);
+}
+
 int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
   const char *env = getenv("OWARE_LEVELS");
   if (env && *env) {
@@ -214,32 +230,35 @@ int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
     snprintf(buf, len, "%s", env);
     return 0;
   }
-  char relative[PATH_MAX] = "";
-  char exe[PATH_MAX];
+  /* Beside the program (<bin>/../share/...), and beside the shared library
+   * this code is in when a program links liboware (<libdir>/../share/...,
+   * or two folders up for a multiarch libdir such as lib/x86_64-linux-gnu),
+   * so that an installation moved to another prefix finds its own file. */
+  char relative[PATH_MAX] = "", lib1[PATH_MAX] = "", lib2[PATH_MAX] = "";
+  char exe[PATH_MAX] = "";
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = '\0';
-      static const char tail[] = "/../share/oware/levels.txt";
-      size_t l = strlen(exe);
-      if (l + sizeof tail <= sizeof relative) {
-        memcpy(relative, exe, l);
-        memcpy(relative + l, tail, sizeof tail);
-      }
-    }
+    beside(exe, "/../share/oware/levels.txt", relative);
   }
-  const char *tries[3] = {OWARE_LEVELS_INSTALLED, relative, OWARE_LEVELS_SOURCE};
-  for (int i = 0; i < 3; i++)
+#ifndef __EMSCRIPTEN__
+  Dl_info so;
+  if (dladdr((void *)level_default_path, &so) && so.dli_fname && strstr(so.dli_fname, ".so")) {
+    beside(so.dli_fname, "/../share/oware/levels.txt", lib1);
+    beside(so.dli_fname, "/../../share/oware/levels.txt", lib2);
+  }
+#endif
+  const char *tries[5] = {OWARE_LEVELS_INSTALLED, relative, lib1, lib2, OWARE_LEVELS_SOURCE};
+  for (int i = 0; i < 5; i++)
     if (*tries[i] && access(tries[i], R_OK) == 0) {
       if (strlen(tries[i]) >= len) return error_set(err, errlen, "the levels file's path is too long"), -1;
       snprintf(buf, len, "%s", tries[i]);
       return 0;
     }
-  error_set(err, errlen, "no levels file: $OWARE_LEVELS is not set and none of %s, %s, %s can be read; give "
+  error_set(err, errlen, "no levels file: $OWARE_LEVELS is not set and none of %s, %s, %s%s%s can be read; give "
       "level:NAME,file=FILE",
-      tries[0], *relative ? relative : "(the program's ../share/oware/levels.txt)", tries[2]);
+      tries[0], *relative ? relative : "(the program's ../share/oware/levels.txt)",
+      *lib1 ? lib1 : "", *lib1 ? ", " : "", tries[4]);
   return -1;
 }
 

@@ -46,7 +46,10 @@ const level_entry *level_find(const level_file *f, const char *name);
  * read: loading it will say why), else the first readable of the installed
  * file (<datadir>/oware/levels.txt of the build's prefix), the same path
  * relative to the running program (<bindir>/../share/oware/levels.txt, for
- * an install under another prefix), the source tree's data/levels.txt.
+ * an install under another prefix), relative to the shared library this
+ * code is in when a program links liboware (<libdir>/../share/..., or
+ * <libdir>/../../share/... for a multiarch libdir), the source tree's
+ * data/levels.txt.
  * Returns 0 with the path in buf, or -1 with err naming the places tried. */
 int level_default_path(char *buf, size_t len, char *err, size_t errlen);
 

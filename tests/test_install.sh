@@ -67,6 +67,12 @@ check "which it names as its default" grep -q "default file: $prefix/bin/../shar
 LD_LIBRARY_PATH=$lib OWARE_LEVELS=$levels "$tmp/example" abapa level:easy level:only-installed \
   >"$tmp/ex5.out" 2>&1
 check "the library plays levels by name" grep -q '^result: ' "$tmp/ex5.out"
+# Without $OWARE_LEVELS, a program outside the prefix finds the file beside
+# the installed library (the build's own prefix and source tree do not have
+# this level).
+env -u OWARE_LEVELS LD_LIBRARY_PATH=$lib "$tmp/example" abapa level:only-installed greedy \
+  >"$tmp/ex6.out" 2>&1
+check "the library finds the levels file beside itself" grep -q '^result: ' "$tmp/ex6.out"
 
 # The example of API 2: the levels with their Elo, an analysis, a take-back, a copy.
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$prefix/share/oware/examples/example_analyse.c" \
