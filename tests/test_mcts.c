@@ -224,8 +224,10 @@ static void test_movetime(void **state) {
   assert_true(clock_now() - t0 < margin);
   player_free(p);
 
-  /* infinite: until another thread sets stop. */
-  p = make("mcts:playouts=100");
+  /* infinite: until another thread sets stop, past the playout limit. The
+   * limit is 2, so a starved core (a sanitizer beside other jobs) still
+   * shows the search going on past it; 100 did not always. */
+  p = make("mcts:playouts=2");
   memset(&lim, 0, sizeof lim);
   lim.infinite = 1;
   char terr[128];
@@ -239,7 +241,7 @@ static void test_movetime(void **state) {
   printf("[ mcts     ] infinite, stopped after 50 ms: %.3f s, %lld playouts\n", took,
          info.playouts);
   assert_true(took >= 0.045 && took < 0.05 + margin);
-  assert_true(info.playouts > 100);
+  assert_true(info.playouts > 2);
   player_free(p);
   game_free(&g);
 }
