@@ -139,8 +139,18 @@ int cli_analyse(int argc, char **argv) {
     snprintf(dat, sizeof dat, "%s.dat", chart);
     if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
   }
+  /* A database this user may not write is analysed all the same, the
+   * analysis not stored (as rate does with its ratings), which is said. */
   store *db;
-  if (store_open(dbpath, 0, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  int save = 1;
+  if (store_open(dbpath, 0, &db, err, sizeof err)) {
+    if (!strstr(err, "read-only")) return cli_error(cmd, "%s", err);
+    char why[sizeof err];
+    snprintf(why, sizeof why, "%s", err);
+    if (store_open_readonly(dbpath, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
+    fprintf(stderr, "oware %s: the analysis is not stored: %s\n", cmd, why);
+    save = 0;
+  }
   store_run run;
   store_run_init(&run);
   analyse_result *r = NULL;
@@ -149,7 +159,7 @@ int cli_analyse(int argc, char **argv) {
     ret = cli_error(cmd, "%s", err);
     goto done;
   }
-  if (analyse_get(db, run_id, dir, (int)seeds, force, &r, &computed, err, sizeof err)) {
+  if (analyse_get(db, run_id, dir, (int)seeds, force, save, &r, &computed, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     goto done;
   }

@@ -276,7 +276,7 @@ done:
   return rc;
 }
 
-int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int force,
+int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int force, int save,
                 analyse_result **out, int *computed, char *err, size_t errlen) {
   *out = NULL;
   *computed = 0;
@@ -294,7 +294,7 @@ int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int 
   }
   analyse_result *r;
   if (analyse_run(db, run_id, egdb_dir, seeds, &r, err, errlen)) return -1;
-  if (analyse_save(db, r, err, errlen)) {
+  if (save && analyse_save(db, r, err, errlen)) {
     analyse_free(r);
     return -1;
   }

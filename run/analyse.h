@@ -106,9 +106,10 @@ int analyse_load(store *db, int64_t run_id, analyse_result **out, char *err, siz
 
 /* The stored analysis when there is one of the run's current games and of
  * the same coverage (seeds -1: any), else (or with force) a new one,
- * computed and stored (run/analyse.c composes: analyse_store.c only stores
- * and loads). *computed says which. */
-int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int force,
+ * computed and stored when `save` is set (a database opened read-only:
+ * computed only; run/analyse.c composes: analyse_store.c only stores and
+ * loads). *computed says which. */
+int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int force, int save,
                 analyse_result **out, int *computed, char *err, size_t errlen);
 
 

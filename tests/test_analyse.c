@@ -163,14 +163,14 @@ static void test_hand_mistake(void **state) {
 
   /* analyse_get reads the stored one; with force it computes again. */
   int computed = -1;
-  assert_int_equal(analyse_get(db, id, egdir, -1, 0, &b, &computed, err, sizeof err), 0);
+  assert_int_equal(analyse_get(db, id, egdir, -1, 0, 1, &b, &computed, err, sizeof err), 0);
   assert_int_equal(computed, 0);
   analyse_free(b);
-  assert_int_equal(analyse_get(db, id, egdir, -1, 1, &b, &computed, err, sizeof err), 0);
+  assert_int_equal(analyse_get(db, id, egdir, -1, 1, 1, &b, &computed, err, sizeof err), 0);
   assert_int_equal(computed, 1);
   analyse_free(b);
   /* Another coverage is computed afresh. */
-  assert_int_equal(analyse_get(db, id, egdir, 2, 0, &b, &computed, err, sizeof err), 0);
+  assert_int_equal(analyse_get(db, id, egdir, 2, 0, 1, &b, &computed, err, sizeof err), 0);
   assert_int_equal(computed, 1);
   assert_int_equal(b->seeds, 2);
   assert_int_equal(b->player[0].positions, 0); /* the game never gets down to 2 seeds */

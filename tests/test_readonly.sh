@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_readonly.sh: issue 26 point 15: a database that this user may not write (a read-only folder, a read-only file, both) is read by every command that only reads, without a write and with its contents whole; a command that writes says what is wrong and what to do. Run as an unprivileged user (root ignores permissions): directly when not root, else through setpriv or runuser as uid 65534; skipped (exit 77) only when neither can drop root. Usage: test_readonly.sh OWARE DATA_DIR
+# test_readonly.sh: issue 26 point 15: a database that this user may not write (a read-only folder, a read-only file, both) is read by every command that only reads (and analysed, the analysis not stored), without a write and with its contents whole; a command that writes says what is wrong and what to do. Run as an unprivileged user (root ignores permissions): directly when not root, else through setpriv or runuser as uid 65534; skipped (exit 77) only when neither can drop root. Usage: test_readonly.sh OWARE DATA_DIR
 set -u
 SKIP=77 # ctest's SKIP_RETURN_CODE for this test
 data=$(realpath "$2")
@@ -39,6 +39,9 @@ mkdir "$tmp/d"
   { echo "FAIL: cannot make the database"; exit 1; }
 [ ! -e "$tmp/d/r.db-wal" ] || { echo "FAIL: the writer left r.db-wal"; exit 1; }
 cp "$data/v4/v4.db" "$tmp/d/v4.db"
+# Tables to 6 seeds for analyse, readable by the unprivileged user.
+"$oware" egdb build --variant abapa --seeds 6 --dir "$tmp/eg" >/dev/null 2>&1 && chmod -R a+rX "$tmp/eg" ||
+  { echo "FAIL: cannot build the tables"; exit 1; }
 # What it holds, read from a copy (a reader leaves empty r.db-wal and r.db-shm where it may).
 cp "$tmp/d/r.db" "$tmp/copy.db"
 csv=$("$oware" export --db "$tmp/copy.db" --run 1 --format csv)
@@ -66,6 +69,10 @@ reads() {
     check "$name: rate $scope says why the ratings are not stored" says \
       "the ratings are not stored: store: cannot write .*read-only" "$tmp/err"
   done
+  as_user "$oware" analyse --db "$db" --run 1 --egdb-dir "$tmp/eg" --seeds 6 >"$tmp/out.txt" 2>"$tmp/err"
+  check "$name: analyse (exit $?)" says "greedy" "$tmp/out.txt"
+  check "$name: analyse says why the analysis is not stored" says \
+    "the analysis is not stored: store: cannot write .*read-only" "$tmp/err"
   as_user "$oware" report --db "$db" --run 1 --out "$tmp/out/rep-$name" >/dev/null 2>"$tmp/err"
   check "$name: report" test -s "$tmp/out/rep-$name/index.html"
   as_user "$oware" study --run 2 --db "$db" --out "$tmp/out/study-$name" >"$tmp/out.txt" 2>"$tmp/err"
