@@ -241,3 +241,15 @@ int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, stor
   }
   return 0;
 }
+
+int cli_store_open_or_read(const char *cmd, const char *db_path, const char *unstored, store **db,
+                           int *read_only) {
+  char err[1024], why[1024];
+  *read_only = 0;
+  if (!store_open(db_path, 0, db, why, sizeof why)) return 0;
+  if (!strstr(why, "read-only")) return cli_error(cmd, "%s", why);
+  if (store_open_readonly(db_path, db, err, sizeof err)) return cli_error(cmd, "%s", err);
+  fprintf(stderr, "oware %s: %s: %s\n", cmd, unstored, why);
+  *read_only = 1;
+  return 0;
+}

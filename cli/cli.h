@@ -74,6 +74,12 @@ char *cli_quote_args(const char *prefix, int argc, char **argv);
  * printing the error; *db is then NULL or still open for the caller to close. */
 #define CLI_DEFAULT_DB "results/oware.db"
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db);
+/* Opens an existing database to read and, when it can be, to write; one
+ * this user may not write (the file or its folder read-only) is opened
+ * read-only instead, with "oware CMD: UNSTORED: why" on stderr (unstored
+ * says what the command then does not store) and *read_only set. 0, or the exit code after an error. */
+int cli_store_open_or_read(const char *cmd, const char *db_path, const char *unstored, store **db,
+                           int *read_only);
 
 /* Ctrl-C and SIGTERM set *flag and print message; a second one exits at
  * once. cli_release_stop restores the default handlers. */

@@ -142,15 +142,9 @@ int cli_analyse(int argc, char **argv) {
   /* A database this user may not write is analysed all the same, the
    * analysis not stored (as rate does with its ratings), which is said. */
   store *db;
-  int save = 1;
-  if (store_open(dbpath, 0, &db, err, sizeof err)) {
-    if (!strstr(err, "read-only")) return cli_error(cmd, "%s", err);
-    char why[sizeof err];
-    snprintf(why, sizeof why, "%s", err);
-    if (store_open_readonly(dbpath, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
-    fprintf(stderr, "oware %s: the analysis is not stored: %s\n", cmd, why);
-    save = 0;
-  }
+  int read_only;
+  if ((rc = cli_store_open_or_read(cmd, dbpath, "the analysis is not stored", &db, &read_only)))
+    return rc;
   store_run run;
   store_run_init(&run);
   analyse_result *r = NULL;
@@ -159,7 +153,7 @@ int cli_analyse(int argc, char **argv) {
     ret = cli_error(cmd, "%s", err);
     goto done;
   }
-  if (analyse_get(db, run_id, dir, (int)seeds, force, save, &r, &computed, err, sizeof err)) {
+  if (analyse_get(db, run_id, dir, (int)seeds, force, !read_only, &r, &computed, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     goto done;
   }

@@ -124,7 +124,7 @@ static void rate_print(const char *scope, const char *anchor_name, double anchor
 static int rate_store(const char *cmd, store *db, int read_only, const rating_result *res,
                       int64_t run_id, const char *scope) {
   char err[1024];
-  if (read_only) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* rate_open said so */
+  if (read_only) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* cli_store_open_or_read said so */
   store_rating *rows = calloc((size_t)res->n, sizeof *rows);
   if (!rows) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   rating_to_store(res, run_id, scope, rows);
@@ -301,19 +301,6 @@ static void rate_file_end_counts(const pgn_file *f, long long ends[OUTCOME_NENDS
   }
 }
 
-/* Opens the database to rate (read-only when it cannot be written, the file
- * or its folder being read-only: the ratings are then not stored, which it
- * says with why). 0, or the exit code after an error. */
-static int rate_open(const char *cmd, const char *db_path, store **db, int *read_only) {
-  char err[1024], why[1024];
-  if (!store_open(db_path, 0, db, why, sizeof why)) return 0;
-  if (!strstr(why, "read-only")) return cli_error(cmd, "%s", why);
-  if (store_open_readonly(db_path, db, err, sizeof err)) return cli_error(cmd, "%s", err);
-  fprintf(stderr, "oware %s: the ratings are not stored: %s\n", cmd, why);
-  *read_only = 1;
-  return 0;
-}
-
 int cli_rate(int argc, char **argv) {
   const char *cmd = "rate", *db_path, *variant_text = NULL, *anchor = NULL;
   int64_t *runs = malloc(MAX_RUNS * sizeof *runs);
@@ -379,7 +366,9 @@ int cli_rate(int argc, char **argv) {
     if ((rc = rate_import(cmd, &ia, argc, argv, &games, &db, runs, &nruns, &pool))) goto out;
     rc = CLI_EXIT_USAGE;
   }
-  if (!db && !pgn_path && rate_open(cmd, db_path, &db, &read_only)) goto out;
+  if (!db && !pgn_path &&
+      cli_store_open_or_read(cmd, db_path, "the ratings are not stored", &db, &read_only))
+    goto out;
   if (db && (rc = rate_load(cmd, db_path, db, all, runs, &nruns,
                             variant_text ? variant_name : NULL, &pool)))
     goto out;

@@ -249,7 +249,7 @@ int level_default_path(char *buf, size_t len, char *err, size_t errlen) {
   }
 #endif
   const char *tries[5] = {OWARE_LEVELS_INSTALLED, relative, lib1, lib2, OWARE_LEVELS_SOURCE};
-  for (int i = 0; i < 5; i++)
+  for (size_t i = 0; i < sizeof tries / sizeof *tries; i++)
     if (*tries[i] && access(tries[i], R_OK) == 0) {
       if (strlen(tries[i]) >= len) return error_set(err, errlen, "the levels file's path is too long"), -1;
       snprintf(buf, len, "%s", tries[i]);
