@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/rng.h"
 #include "players/eval_net.h"
+#include "players/mcts.h"
 #include "players/player.h"
 #include "players/tablebase.h"
 #include "players/time_budget.h"
@@ -107,6 +108,7 @@ typedef struct mcts {
   /* settings from the options */
   double c;
   long long playouts; /* 0 = none */
+  int playouts_given; /* playouts= in the spec, or set as a parameter */
   int movetime_ms;    /* 0 = none */
   int policy;
   int solver;
@@ -501,6 +503,9 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   const int own = !(lim && (lim->playouts || lim->movetime_ms));
   long long limit = own ? s->playouts : lim->playouts;
   int movetime = own ? s->movetime_ms : lim->movetime_ms;
+  /* The spec's own movetime= without playouts= searches for that time:
+   * the playouts' default is for a spec that gives neither. */
+  if (own && movetime && !s->playouts_given) limit = 0;
   if (infinite) limit = movetime = 0;
   else if (!limit && !movetime) limit = MCTS_DEFAULT_PLAYOUTS;
   if (!limit || limit > MCTS_MAX_ITERATIONS) limit = MCTS_MAX_ITERATIONS;
@@ -577,7 +582,9 @@ static void destroy(player *p) {
  * PLAYER_OPTION_OF, PLAYER_PARAM_OF). */
 #define OPT_PLAYOUTS(X)                                                                            \
   X("playouts", PLAYER_OPT_INT, "10000", 0, 1e15,                                                  \
-    "playouts per move (0 = none; with movetime too, the first reached stops)", 100, 1e6)
+    "playouts per move (0 = none; with movetime= and no playouts=, none: the time decides; "     \
+    "with both, the first reached stops)",                                                         \
+    100, 1e6)
 #define OPT_MOVETIME(X) \
   X("movetime", PLAYER_OPT_INT, "0", 0, 1e8, "time per move in ms (0 = none)", 0, 10000)
 #define OPT_C(X)                                                                                   \
@@ -599,7 +606,10 @@ static const player_param_info *params(const player *p) {
 /* name and value were checked by player_set_param against params_list. */
 static int set_param(player *p, const char *name, double value, char *err, size_t errlen) {
   mcts *s = p->data;
-  if (!strcmp(name, "playouts")) s->playouts = (long long)value;
+  if (!strcmp(name, "playouts")) {
+    s->playouts = (long long)value;
+    s->playouts_given = 1;
+  }
   else if (!strcmp(name, "movetime")) s->movetime_ms = (int)value;
   else if (!strcmp(name, "c")) s->c = value;
   else if (!strcmp(name, "solver")) s->solver = (int)value;
@@ -621,6 +631,7 @@ static int create(player *p, char *err, size_t errlen) {
   }
   s->c = player_config_real(c, "c");
   s->playouts = player_config_int(c, "playouts");
+  s->playouts_given = player_config_isset(c, "playouts");
   s->movetime_ms = (int)player_config_int(c, "movetime");
   const char *pol = player_config_text(c, "policy");
   s->policy = pol && !strcmp(pol, "capture") ? POLICY_CAPTURE : POLICY_RANDOM;
@@ -669,6 +680,14 @@ static const player_option options[] = {
      "seeds) or a network file of oware tune net: the leaf's value drawn as a reward with the "
      "network's win chance, no playout"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+int mcts_spec_playouts_by_default(const char *spec, char **out) {
+  *out = NULL;
+  if (!player_spec_is_type(spec, "mcts") || !player_spec_has(spec, "movetime") ||
+      player_spec_has(spec, "playouts"))
+    return 0;
+  return player_spec_append(spec, "playouts=10000", out) ? -1 : 1;
+}
 
 const player_type player_mcts = {"mcts", "UCT Monte Carlo tree search with an MCTS-solver",
                                  options, create, 0};

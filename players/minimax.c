@@ -959,20 +959,8 @@ static const player_option options[] = {
 
 int minimax_spec_linear_by_default(const char *spec, char **out) {
   *out = NULL;
-  static const char type[] = "minimax";
-  const size_t tl = sizeof type - 1;
-  if (strncmp(spec, type, tl) || (spec[tl] && spec[tl] != ':')) return 0;
-  /* An option eval= (an item at the start or after an unescaped comma). */
-  for (const char *p = spec[tl] ? spec + tl + 1 : spec + tl; *p;) {
-    if (!strncmp(p, "eval=", 5)) return 0;
-    while (*p && *p != ',') p += *p == '\\' && p[1] ? 2 : 1;
-    if (*p) p++;
-  }
-  size_t len = strlen(spec) + sizeof ":eval=linear";
-  if (!(*out = malloc(len))) return -1;
-  const char *sep = !spec[tl] ? ":" : spec[tl + 1] ? "," : ""; /* "minimax", "minimax:x", "minimax:" */
-  snprintf(*out, len, "%s%seval=linear", spec, sep);
-  return 1;
+  if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "eval")) return 0;
+  return player_spec_append(spec, "eval=linear", out) ? -1 : 1;
 }
 
 const player_type player_minimax = {

@@ -168,6 +168,35 @@ int player_spec_item(const char *spec, const char **pp, char *buf, char *err, si
   return 0;
 }
 
+int player_spec_is_type(const char *spec, const char *type) {
+  size_t tl = strlen(type);
+  return !strncmp(spec, type, tl) && (!spec[tl] || spec[tl] == ':');
+}
+
+int player_spec_has(const char *spec, const char *key) {
+  const char *p = strchr(spec, ':');
+  if (!p) return 0;
+  char *item = malloc(strlen(spec) + 1);
+  if (!item) return 0;
+  size_t kl = strlen(key);
+  int found = 0;
+  for (p++; *p && !found; p += *p == ',') {
+    if (player_spec_item(spec, &p, item, NULL, 0)) break;
+    found = !strncmp(item, key, kl) && item[kl] == '=';
+  }
+  free(item);
+  return found;
+}
+
+int player_spec_append(const char *spec, const char *item, char **out) {
+  const char *colon = strchr(spec, ':');
+  const char *sep = !colon ? ":" : colon[1] ? "," : ""; /* "type", "type:x", "type:" */
+  size_t len = strlen(spec) + strlen(sep) + strlen(item) + 1;
+  if (!(*out = malloc(len))) return -1;
+  snprintf(*out, len, "%s%s%s", spec, sep, item);
+  return 0;
+}
+
 /* The value of seed=: a whole number from 0 to 2^64-1. */
 static int read_seed(const char *val, size_t vlen, player_config *cfg, char *err, size_t errlen) {
   char buf[32], *end;

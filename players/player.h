@@ -261,6 +261,15 @@ void player_config_clear(player_config *cfg);
  * a message for an unclosed quote or text after a closing quote. */
 int player_spec_item(const char *spec, const char **pp, char *buf, char *err, size_t errlen);
 
+/* Whether spec is of player type `type` ("type" alone or "type:…"). */
+int player_spec_is_type(const char *spec, const char *type);
+/* Whether spec gives option key (an item "key=…", quoting as
+ * player_spec_item; a spec that does not parse gives none): 1 or 0. */
+int player_spec_has(const char *spec, const char *key);
+/* spec with item ("key=value") added after its options (after ':' when it
+ * has none) into *out (malloc'ed): 0, or -1 out of memory (*out NULL). */
+int player_spec_append(const char *spec, const char *item, char **out);
+
 /* Creates a player from a spec. Returns NULL with err on failure. */
 player *player_create(const char *spec, char *err, size_t errlen);
 void player_free(player *p);

@@ -1,7 +1,8 @@
-/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs, eval=linear in the minimax specs of schema-8 runs. */
+/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs, eval=linear in the minimax specs of schema-8 runs, playouts=10000 in the mcts specs with movetime= of schema-9 runs. */
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
+#include "players/mcts.h"
 #include "players/minimax.h"
 #include "players/tablebase.h"
 
@@ -230,13 +231,25 @@ static int migrate_v9(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* Step 9 → 10: an mcts spec's own movetime= searches for that time from
+ * schema 10 on, where before the playouts' default (10000) stopped it
+ * first; the runs before say playouts=10000 in such specs (players/mcts.h),
+ * wherever a spec is stored (the run's players, a tuning run's `player`, a
+ * calibration's `base`, a network training's `search`). */
+static int migrate_v10(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, mcts_spec_playouts_by_default, "key IN ('player', 'base', 'search')",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
  * files and locks (migrate_v5), 6 → 7 egdb=off made explicit in the specs
  * of the runs before it (migrate_v7), 7 → 8 the games' move_records
  * column (NULL: not recorded), 8 → 9 eval=linear made explicit in the
- * minimax specs of the runs before it (migrate_v9). The drivers' tables that versions 3
+ * minimax specs of the runs before it (migrate_v9), 9 → 10 playouts=10000
+ * in the mcts specs with movetime= of the runs before it (migrate_v10).
+ * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
  * (store_tables_register), else when the driver first needs them. */
@@ -268,6 +281,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 8:
       if (migrate_v9(db, err, errlen)) goto fail;
+      break;
+    case 9:
+      if (migrate_v10(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

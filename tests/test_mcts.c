@@ -16,6 +16,7 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/rng.h"
+#include "players/mcts.h"
 #include "players/player.h"
 
 static int quick(void) {
@@ -215,6 +216,17 @@ static void test_movetime(void **state) {
   ask(p, &g, &lim, &info);
   took = clock_now() - t0;
   assert_true(took >= 0.025 && took < 0.03 + margin);
+  player_free(p);
+
+  /* movetime= alone searches for that time: the playouts' default (10000,
+   * reached in a few tens of ms on an idle core, in a few hundred under a
+   * sanitizer) does not stop it first. */
+  p = make("mcts:movetime=1000");
+  t0 = clock_now();
+  ask(p, &g, NULL, &info);
+  took = clock_now() - t0;
+  printf("[ mcts     ] movetime=1000: %.3f s, %lld playouts\n", took, info.playouts);
+  assert_true(took >= 0.995 && took < 1.0 + margin);
   player_free(p);
 
   p = make("mcts:playouts=300,movetime=100000");
@@ -588,6 +600,39 @@ static void test_net_leaves(void **state) {
   player_free(r);
 }
 
+/* The specs of runs stored before movetime= lifted the playouts' default
+ * are written to play as they did (store schema 10). */
+static void test_spec_playouts_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"mcts:movetime=300", "mcts:movetime=300,playouts=10000"},
+      {"mcts:tc=1+0.01,movetime=30,name=split,egdb=auto@53870a3f:-",
+       "mcts:tc=1+0.01,movetime=30,name=split,egdb=auto@53870a3f:-,playouts=10000"},
+      {"mcts:name=\"a,b\",movetime=5", "mcts:name=\"a,b\",movetime=5,playouts=10000"},
+      {"mcts:movetime=300,playouts=0", NULL},
+      {"mcts:playouts=500", NULL},
+      {"mcts", NULL},
+      {"mcts:name=x\\\\,movetime=3", "mcts:name=x\\\\,movetime=3,playouts=10000"},
+      {"mcts:name=x\\,movetime=3", NULL},
+      {"mctsx:movetime=3", NULL},
+      {"minimax:movetime=300", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=mcts:movetime=3", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *out;
+    int rc = mcts_spec_playouts_by_default(cases[i][0], &out);
+    if (!cases[i][1]) {
+      if (rc != 0) fail_msg("%s: changed to %s", cases[i][0], out);
+      assert_null(out);
+      continue;
+    }
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, cases[i][1]);
+    player_free(make(out)); /* and the spec it gives is one a player is made of */
+    free(out);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legal_games),     cmocka_unit_test(test_deterministic),
@@ -595,7 +640,7 @@ int main(void) {
       cmocka_unit_test(test_solver_wins),     cmocka_unit_test(test_solver_avoids_loss),
       cmocka_unit_test(test_ply_limit),       cmocka_unit_test(test_repetition_history),
       cmocka_unit_test(test_speed),           cmocka_unit_test(test_strength),
-      cmocka_unit_test(test_net_leaves),
+      cmocka_unit_test(test_net_leaves),      cmocka_unit_test(test_spec_playouts_by_default),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
