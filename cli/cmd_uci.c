@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/error.h"
 #include "players/player.h"
 #include "players/uci.h"
 
@@ -51,7 +52,7 @@ int cli_uci(int argc, char **argv) {
   };
   cli_command_spec pspec = {cmd, uci_usage, uci_after, opts, 0};
   if (cli_parse(&pspec, argc, argv, NULL, &nargs, &rc)) return rc;
-  char err[512];
+  char err[ERROR_MAX];
   player_config cfg;
   if (player_parse_spec(spec, &cfg, err, sizeof err)) return cli_error(cmd, "--player: %s", err);
   player_config_free(&cfg);

@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+/* Room for any message: one that names two paths of PATH_MAX (a folder and
+ * a file in it) and says what is wrong with them. */
+#define ERROR_MAX (2 * 4096 + 512)
+
 /* printf into err, cut to errlen; nothing when err is NULL or errlen 0. */
 void error_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

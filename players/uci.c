@@ -206,7 +206,7 @@ static void *search_main(void *arg) {
   server *s = arg;
   int m = -1;
   player_info info;
-  char err[256];
+  char err[ERROR_MAX];
   /* Time already spent since `go` was read comes off the move's time (and
    * the reserve) and off a clock. */
   double spent = (clock_now() - s->go_time) * 1000.0;
@@ -436,7 +436,7 @@ static void reset_position(server *s) {
 /* A new game under s->v for the current player (and the level playing
  * for it); reports a failure. */
 static int new_game(server *s) {
-  char err[256];
+  char err[ERROR_MAX];
   if (player_new_game(s->p, &s->v, s->games, err, sizeof err) ||
       (s->limited && player_new_game(s->limited, &s->v, s->games, err, sizeof err))) {
     say(s, "info string error: %s", err);
@@ -449,7 +449,7 @@ static int new_game(server *s) {
 
 /* The range of level:elo=N in the default levels file, if it has one. */
 static void strength_range(server *s) {
-  char path[4096], err[512];
+  char path[4096], err[ERROR_MAX];
   level_file f;
   double lo, hi;
   if (level_default_path(path, sizeof path, err, sizeof err) || level_load(path, &f, err, sizeof err))
@@ -465,7 +465,7 @@ static void strength_range(server *s) {
 /* The level at s->elo made again (with the server's seed and variant); on
  * failure an error line, and the old one stays. */
 static void make_limited(server *s) {
-  char spec[128], err[512], resolved[LEVEL_SPEC_MAX + 512];
+  char spec[128], err[ERROR_MAX], resolved[LEVEL_SPEC_MAX + 512];
   snprintf(spec, sizeof spec, "level:elo=%lld,seed=%llu", s->elo, s->seed);
   player *np = NULL;
   if (!level_resolve(spec, resolved, sizeof resolved, err, sizeof err))
@@ -522,7 +522,7 @@ static int set_strength(server *s, const char *name, const char *value) {
 /* Sets the player's option `name` (or seed) to value ("" = the default) by
  * re-creating the player; on failure an error line, and nothing changes. */
 static void set_player_option(server *s, const char *name, const char *value) {
-  char err[512];
+  char err[ERROR_MAX];
   int i = -1;
   int is_seed = !strcasecmp(name, "seed");
   unsigned long long new_seed = s->seed;
@@ -612,7 +612,7 @@ static void cmd_setoption(server *s, char *args) {
   }
   if (!strcmp(value, "<empty>")) value += strlen(value);
   finish_search(s);
-  char err[512];
+  char err[ERROR_MAX];
   if (!strcasecmp(name, "Variant")) {
     variant nv, old = s->v;
     if (variant_parse(*value ? value : "abapa", &nv, err, sizeof err)) {
@@ -640,7 +640,7 @@ static void cmd_setoption(server *s, char *args) {
 }
 
 static void cmd_position(server *s, char *args) {
-  char *p = args, *w = next_word(&p), err[256];
+  char *p = args, *w = next_word(&p), err[ERROR_MAX];
   board b;
   if (w && !strcmp(w, "startpos")) {
     board_start(&b, &s->v);
@@ -858,7 +858,7 @@ static void cmd_go(server *s, char *args) {
   s->stop_requested = 0;
   pthread_mutex_unlock(&s->lock);
   atomic_store(&s->searcher->stop, 0);
-  char terr[256];
+  char terr[ERROR_MAX];
   s->search = thread_start(search_main, s, terr, sizeof terr);
   if (!s->search) {
     say(s, "info string error: %s", terr);

@@ -196,6 +196,20 @@ rm -f "${TMPDIR:-/tmp}/oware-uci-levels-$$.txt"
 check "no levels to interpolate: UCI_Elo not offered, and refused with the reason" \
   bash -c "! grep -q 'UCI_Elo type' <<<'$out' && grep -q '^info string error: option UCI_Elo: no levels file with levels to interpolate' <<<'$out'"
 
+# An error that names a long folder and a file in it comes whole (the reason at its end), from
+# setoption and from the player's spec.
+long="${TMPDIR:-/tmp}/oware-uci-$$/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})"
+mkdir -p "$long"
+"$oware" egdb build --seeds 3 --dir "$long" --quiet >/dev/null 2>&1
+truncate -s 10 "$long/abapa/n03.egdb"
+out=$(printf 'uci\nsetoption name UseLeaves value true\nisready\n' | timeout 10 "$oware" uci --egdb-dir "$long" 2>&1)
+check "a long path's error from setoption comes whole" \
+  grep -qx "info string error: egdb=$long: $long/abapa/n03.egdb is truncated: 10 bytes, less than a header" <<<"$out"
+out=$(timeout 10 "$oware" uci --player "minimax:egdb=$long" </dev/null 2>&1)
+check "... and from the served player's spec" \
+  grep -q "$long/abapa/n03.egdb is truncated: 10 bytes, less than a header$" <<<"$out"
+rm -rf "${TMPDIR:-/tmp}/oware-uci-$$"
+
 "$oware" uci --help >/dev/null
 check "uci --help exits 0" test $? = 0
 "$oware" uci --player nosuch </dev/null >/dev/null 2>&1
