@@ -513,7 +513,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (!infinite && own && time_budget_applies(lim) && !player_config_isset(&p->config, "playouts") &&
       !player_config_isset(&p->config, "movetime")) {
     /* A clock: the playouts its budget allows, never past its hard limit. */
-    cw.b = time_budget_of(lim, g);
+    cw.b = time_budget_even_of(lim, g);
     limit = MCTS_MAX_ITERATIONS;
     movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
   }

@@ -11,25 +11,44 @@ int time_budget_applies(const player_limits *lim) {
          !lim->infinite;
 }
 
+static int seeds_on_board(const game *g) {
+  int on_board = 0;
+  for (int k = 0; k < g->v.pits; k++) on_board += g->pos.pit[k];
+  return on_board;
+}
+
 /* The moves this side still expects to play in its period. */
 static double moves_expected(const player_limits *lim, const game *g) {
   if (lim->movestogo > 0) return lim->movestogo + 1.0;
-  int on_board = 0;
-  for (int k = 0; k < g->v.pits; k++) on_board += g->pos.pit[k];
-  double parts = 10 + on_board / 2;
+  double parts = 10 + seeds_on_board(g) / 2;
   return parts < 12 ? 12 : parts;
 }
 
-time_budget time_budget_of(const player_limits *lim, const game *g) {
+/* The time a move may count on: what is left less the reserve, at least 1. */
+static double time_available(const player_limits *lim) {
   double left = (double)lim->time_ms;
   double reserve = left / 10 < TIME_BUDGET_RESERVE_MS ? left / 10 : TIME_BUDGET_RESERVE_MS;
-  double avail = left - reserve;
-  if (avail < 1) avail = 1;
-  double soft = avail / moves_expected(lim, g) + 0.75 * (double)lim->inc_ms;
-  double hard = 4 * soft < avail / 2 ? 4 * soft : avail / 2;
+  return left - reserve < 1 ? 1 : left - reserve;
+}
+
+/* The budget of an aim over the time available: hard at most `stretch`
+ * times the aim and half of what is left, never under 1 ms. */
+static time_budget budget_of(double soft, double avail, double stretch) {
+  double hard = stretch * soft < avail / 2 ? stretch * soft : avail / 2;
   if (hard < 1) hard = 1;
   if (soft > hard) soft = hard;
   return (time_budget){soft, hard};
+}
+
+time_budget time_budget_of(const player_limits *lim, const game *g) {
+  double avail = time_available(lim);
+  return budget_of(avail / moves_expected(lim, g) + 0.75 * (double)lim->inc_ms, avail, 4);
+}
+
+time_budget time_budget_even_of(const player_limits *lim, const game *g) {
+  double avail = time_available(lim);
+  double moves = lim->movestogo > 0 ? lim->movestogo + 1.0 : 8 + 1.2 * seeds_on_board(g);
+  return budget_of(avail / moves + (double)lim->inc_ms, avail, 2.5);
 }
 
 double time_budget_scaled(const time_budget *b, int changes, int drop) {

@@ -26,6 +26,17 @@ int time_budget_applies(const player_limits *lim);
  * that and never more than half of what is left. */
 time_budget time_budget_of(const player_limits *lim, const game *g);
 
+/* The budget of a move in g for a player that spends its aim on every move
+ * (mcts: unlike minimax, it has no iteration to stop at and its endings
+ * are not solved in a few ms): the time left (less the reserve) over the
+ * moves the game still lasts at its median (the moves to go of a repeating
+ * control plus one, else 8 + 1.2 x the seeds on the board: 65 at the start,
+ * 42 at 28 seeds, 10 at 2), plus the whole increment; the hard limit 2.5
+ * times that (the most time_budget_scaled asks) and never more than half of
+ * what is left. A game of median length spends its clock evenly, where
+ * time_budget_of front-loads it for a player whose late moves cost little. */
+time_budget time_budget_even_of(const player_limits *lim, const game *g);
+
 /* The soft aim scaled by how hard the position looks: 1 when the best move
  * and its score held over the last iterations, up to 2.5 when the best move
  * changed (changes: in the last few iterations) or the score dropped

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -167,6 +168,63 @@ static void test_budget(void **state) {
   game_free(&g);
 }
 
+/* The even budget (mcts): a game that lasts as long as the median game
+ * from each position spends about the same on every move and its whole
+ * clock, where time_budget_of spends more early and less late. */
+static void test_even_budget(void **state) {
+  (void)state;
+  variant v;
+  char err[256];
+  assert_int_equal(variant_parse("abapa", &v, err, sizeof err), 0);
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  player_limits lim = {0};
+  lim.clock = 1;
+  lim.time_ms = 10000;
+  lim.inc_ms = 100;
+  time_budget b = time_budget_even_of(&lim, &g);
+  /* 48 seeds: 8 + 1.2 x 48 = 65.6 moves to come, plus the whole increment. */
+  assert_true(fabs(b.soft_ms - ((10000 - 30) / 65.6 + 100)) < 1e-6);
+  assert_true(fabs(b.hard_ms - 2.5 * b.soft_ms) < 1e-6);
+  /* A game of median length: moves to come 65.6 at the start, one fewer
+   * each move (the seeds that say so on the board); each move spends its
+   * aim and gains the increment. */
+  double left = 10000, lo = 1e9, hi = 0, spent = 0;
+  int moves = 0;
+  for (double to_come = 65.6; to_come >= 10.4; to_come -= 1, moves++) {
+    int seeds = (int)lround((to_come - 8) / 1.2);
+    memset(g.pos.pit, 0, sizeof g.pos.pit);
+    g.pos.pit[0] = seeds;
+    lim.time_ms = (long long)left;
+    b = time_budget_even_of(&lim, &g);
+    lo = fmin(lo, b.soft_ms);
+    hi = fmax(hi, b.soft_ms);
+    spent += b.soft_ms;
+    left += lim.inc_ms - b.soft_ms;
+    assert_true(left > 0);
+  }
+  printf("[ clock    ] even budget: %d moves of %.1f..%.1f ms, %.0f ms of %d left\n", moves, lo, hi,
+         left, 10000 + 100 * moves);
+  assert_true(lo > 225 && hi < 280);
+  assert_true(left < 11 * hi); /* what the last 10 moves to come need, no more */
+  /* minimax's budget front-loads the same game. */
+  lim.time_ms = 10000;
+  g.pos.pit[0] = 48;
+  assert_true(time_budget_of(&lim, &g).soft_ms > time_budget_even_of(&lim, &g).soft_ms + 100);
+  /* Moves to go, and little time left, as time_budget_of. */
+  lim.time_ms = 6000;
+  lim.inc_ms = 0;
+  lim.movestogo = 2;
+  b = time_budget_even_of(&lim, &g);
+  assert_true(b.soft_ms > 1900 && b.soft_ms < 2000);
+  lim.time_ms = 40;
+  lim.inc_ms = 1000;
+  lim.movestogo = 0;
+  b = time_budget_even_of(&lim, &g);
+  assert_true(b.hard_ms <= 20 && b.hard_ms >= 1 && b.soft_ms <= b.hard_ms);
+  game_free(&g);
+}
+
 static void test_spec(void **state) {
   (void)state;
   player_config cfg;
@@ -259,7 +317,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse),        cmocka_unit_test(test_clock_increments),
       cmocka_unit_test(test_clock_periods), cmocka_unit_test(test_clock_limits),
-      cmocka_unit_test(test_budget),       cmocka_unit_test(test_spec),
+      cmocka_unit_test(test_budget), cmocka_unit_test(test_even_budget),       cmocka_unit_test(test_spec),
       cmocka_unit_test(test_records),      cmocka_unit_test(test_game_on_clocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
