@@ -112,6 +112,7 @@ typedef struct mcts {
   int movetime_ms;    /* 0 = none */
   int policy;
   int solver;
+  int even_budget; /* budget=even: time_budget_even_of on a clock */
   size_t max_nodes;
   /* the pool: owned, freed by destroy; nodes[1] is the root during a search */
   node *nodes;
@@ -513,7 +514,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (!infinite && own && time_budget_applies(lim) && !player_config_isset(&p->config, "playouts") &&
       !player_config_isset(&p->config, "movetime")) {
     /* A clock: the playouts its budget allows, never past its hard limit. */
-    cw.b = time_budget_even_of(lim, g);
+    cw.b = s->even_budget ? time_budget_even_of(lim, g) : time_budget_of(lim, g);
     limit = MCTS_MAX_ITERATIONS;
     movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
   }
@@ -636,6 +637,8 @@ static int create(player *p, char *err, size_t errlen) {
   const char *pol = player_config_text(c, "policy");
   s->policy = pol && !strcmp(pol, "capture") ? POLICY_CAPTURE : POLICY_RANDOM;
   s->solver = (int)player_config_int(c, "solver");
+  const char *budget = player_config_text(c, "budget");
+  s->even_budget = budget && !strcmp(budget, "even");
   const char *ev = player_config_text(c, "eval");
   if (ev && strcmp(ev, "off")) {
     char e[512];
@@ -672,6 +675,9 @@ static const player_option options[] = {
     {"policy", PLAYER_OPT_CHOICE, "random", 0, 0, "random|capture",
      "playout moves: uniformly random, or the biggest capture when there is one"},
     OPT_SOLVER(PLAYER_OPTION_OF),
+    {"budget", PLAYER_OPT_CHOICE, "front", 0, 0, "front|even",
+     "on a clock (tc=): front = minimax's share, more early (time_budget_of); even = the time left "
+     "over the moves a median game still lasts (time_budget_even_of)"},
     {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
