@@ -129,17 +129,43 @@ static void test_clock_limits(void **state) {
   assert_int_equal(l2.clock, 0);
 }
 
-static void test_budget(void **state) {
-  (void)state;
+/* g (freed by the caller) at abapa's start, lim a clock of 10 s + 0.1 s. */
+static void start_on_clock(game *g, player_limits *lim) {
   variant v;
   char err[256];
   assert_int_equal(variant_parse("abapa", &v, err, sizeof err), 0);
+  assert_int_equal(game_init(g, &v, NULL), 0);
+  memset(lim, 0, sizeof *lim);
+  lim->clock = 1;
+  lim->time_ms = 10000;
+  lim->inc_ms = 100;
+}
+
+/* The edges every budget keeps (of: time_budget_of or _even_of): little
+ * time left, never past half of it, never 0; moves to go, the period's
+ * time over them. lim is left with moves to go set. */
+static void check_edges(time_budget (*of)(const player_limits *, const game *), player_limits *lim,
+                        const game *g) {
+  lim->movestogo = 0;
+  lim->time_ms = 40;
+  lim->inc_ms = 1000;
+  time_budget b = of(lim, g);
+  assert_true(b.hard_ms <= 20 && b.hard_ms >= 1 && b.soft_ms <= b.hard_ms);
+  lim->time_ms = -50; /* past the clock within the margin */
+  b = of(lim, g);
+  assert_true(b.hard_ms >= 1 && b.hard_ms <= 1);
+  lim->time_ms = 6000;
+  lim->inc_ms = 0;
+  lim->movestogo = 2;
+  b = of(lim, g);
+  assert_true(b.soft_ms > 1900 && b.soft_ms < 2000);
+}
+
+static void test_budget(void **state) {
+  (void)state;
   game g;
-  assert_int_equal(game_init(&g, &v, NULL), 0);
-  player_limits lim = {0};
-  lim.clock = 1;
-  lim.time_ms = 10000;
-  lim.inc_ms = 100;
+  player_limits lim;
+  start_on_clock(&g, &lim);
   assert_true(time_budget_applies(&lim));
   time_budget b = time_budget_of(&lim, &g);
   /* 48 seeds on the board: 34 moves expected, plus 3/4 of the increment. */
@@ -148,20 +174,7 @@ static void test_budget(void **state) {
   assert_true(time_budget_scaled(&b, 0, 0) == b.soft_ms);
   assert_true(time_budget_scaled(&b, 2, 0) > b.soft_ms);
   assert_true(time_budget_scaled(&b, 2, 100) <= b.hard_ms);
-  /* Little time left: never past half of it, never 0. */
-  lim.time_ms = 40;
-  lim.inc_ms = 1000;
-  b = time_budget_of(&lim, &g);
-  assert_true(b.hard_ms <= 20 && b.hard_ms >= 1 && b.soft_ms <= b.hard_ms);
-  lim.time_ms = -50; /* past the clock within the margin */
-  b = time_budget_of(&lim, &g);
-  assert_true(b.hard_ms >= 1 && b.hard_ms <= 1);
-  /* Moves to go: the period's time over them. */
-  lim.time_ms = 6000;
-  lim.inc_ms = 0;
-  lim.movestogo = 2;
-  b = time_budget_of(&lim, &g);
-  assert_true(b.soft_ms > 1900 && b.soft_ms < 2000);
+  check_edges(time_budget_of, &lim, &g);
   /* A per-move limit beside the clock: the limit rules. */
   lim.movetime_ms = 100;
   assert_false(time_budget_applies(&lim));
@@ -173,15 +186,9 @@ static void test_budget(void **state) {
  * clock, where time_budget_of spends more early and less late. */
 static void test_even_budget(void **state) {
   (void)state;
-  variant v;
-  char err[256];
-  assert_int_equal(variant_parse("abapa", &v, err, sizeof err), 0);
   game g;
-  assert_int_equal(game_init(&g, &v, NULL), 0);
-  player_limits lim = {0};
-  lim.clock = 1;
-  lim.time_ms = 10000;
-  lim.inc_ms = 100;
+  player_limits lim;
+  start_on_clock(&g, &lim);
   time_budget b = time_budget_even_of(&lim, &g);
   /* 48 seeds: 8 + 1.2 x 48 = 65.6 moves to come, plus the whole increment. */
   assert_true(fabs(b.soft_ms - ((10000 - 30) / 65.6 + 100)) < 1e-6);
@@ -211,17 +218,7 @@ static void test_even_budget(void **state) {
   lim.time_ms = 10000;
   g.pos.pit[0] = 48;
   assert_true(time_budget_of(&lim, &g).soft_ms > time_budget_even_of(&lim, &g).soft_ms + 100);
-  /* Moves to go, and little time left, as time_budget_of. */
-  lim.time_ms = 6000;
-  lim.inc_ms = 0;
-  lim.movestogo = 2;
-  b = time_budget_even_of(&lim, &g);
-  assert_true(b.soft_ms > 1900 && b.soft_ms < 2000);
-  lim.time_ms = 40;
-  lim.inc_ms = 1000;
-  lim.movestogo = 0;
-  b = time_budget_even_of(&lim, &g);
-  assert_true(b.hard_ms <= 20 && b.hard_ms >= 1 && b.soft_ms <= b.hard_ms);
+  check_edges(time_budget_even_of, &lim, &g);
   game_free(&g);
 }
 
