@@ -477,13 +477,25 @@ typedef struct clock_watch {
   uint32_t best;
 } clock_watch;
 
-/* Whether to stop after `used` seconds: past the budget's aim, scaled up
- * while the best child keeps changing (time_budget_scaled). */
-static int clock_enough(const mcts *s, clock_watch *w, double used) {
+/* Whether to stop after `used` seconds and `done` iterations: past the
+ * budget's aim, scaled up while the best child keeps changing
+ * (time_budget_scaled); at once when the root has one move; and early when
+ * the best child leads every other by more visits than the iterations left
+ * to the aim at the rate so far could give one of them (the move cannot
+ * change any more: the time is saved for the moves to come). */
+static int clock_enough(const mcts *s, clock_watch *w, double used, long long done) {
+  const node *root = &s->nodes[1], *ch = &s->nodes[root->child];
+  if (root->nchild <= 1) return 1;
   uint32_t b = best_child(s, 1);
   w->changes = w->changes / 2 + (w->looks++ && b != w->best ? 2 : 0);
   w->best = b;
-  return used * 1000.0 > time_budget_scaled(&w->b, w->changes, 0);
+  const double aim_ms = time_budget_scaled(&w->b, w->changes, 0), used_ms = used * 1000.0;
+  if (used_ms > aim_ms) return 1;
+  uint32_t second = 0;
+  for (int i = 0; i < root->nchild; i++)
+    if (root->child + (uint32_t)i != b && ch[i].visits > second) second = ch[i].visits;
+  const double left = used_ms > 0 ? (aim_ms - used_ms) * (double)done / used_ms : 1e18;
+  return (double)s->nodes[b].visits - (double)second > left;
 }
 
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
@@ -530,7 +542,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       if (deadline > 0 || p->on_info) {
         double t = clock_now();
         if (deadline > 0 && t >= deadline) break;
-        if (cw.b.hard_ms > 0 && done % (16 * MCTS_CHECK_EVERY) == 0 && clock_enough(s, &cw, t - t0))
+        if (cw.b.hard_ms > 0 && done % (16 * MCTS_CHECK_EVERY) == 0 && clock_enough(s, &cw, t - t0, done))
           break;
         if (p->on_info && t >= next_info) {
           player_info it;
