@@ -527,6 +527,8 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       !player_config_isset(&p->config, "movetime")) {
     /* A clock: the playouts its budget allows, never past its hard limit. */
     cw.b = s->even_budget ? time_budget_even_of(lim, g) : time_budget_of(lim, g);
+    if (MCTS_AIM_STRETCH * cw.b.soft_ms < cw.b.hard_ms) cw.b.soft_ms *= MCTS_AIM_STRETCH;
+    else cw.b.soft_ms = cw.b.hard_ms;
     limit = MCTS_MAX_ITERATIONS;
     movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
   }
