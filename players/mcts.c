@@ -479,18 +479,20 @@ typedef struct clock_watch {
 
 /* Whether to stop after `used` seconds and `done` iterations: past the
  * budget's aim, scaled up while the best child keeps changing
- * (time_budget_scaled); at once when the root has one move; and early when
- * the best child leads every other by more visits than the iterations left
- * to the aim at the rate so far could give one of them (the move cannot
- * change any more: the time is saved for the moves to come). */
+ * (time_budget_scaled). With budget=even also at once when the root has one
+ * move, and early when the best child leads every other by more visits
+ * than the iterations left to the aim at the rate so far could give one of
+ * them (the move cannot change any more: the time is saved for the moves to
+ * come). budget=front, the default, plays as before they came. */
 static int clock_enough(const mcts *s, clock_watch *w, double used, long long done) {
   const node *root = &s->nodes[1], *ch = &s->nodes[root->child];
-  if (root->nchild <= 1) return 1;
+  if (s->even_budget && root->nchild <= 1) return 1;
   uint32_t b = best_child(s, 1);
   w->changes = w->changes / 2 + (w->looks++ && b != w->best ? 2 : 0);
   w->best = b;
   const double aim_ms = time_budget_scaled(&w->b, w->changes, 0), used_ms = used * 1000.0;
   if (used_ms > aim_ms) return 1;
+  if (!s->even_budget) return 0;
   uint32_t second = 0;
   for (int i = 0; i < root->nchild; i++)
     if (root->child + (uint32_t)i != b && ch[i].visits > second) second = ch[i].visits;
@@ -527,8 +529,10 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       !player_config_isset(&p->config, "movetime")) {
     /* A clock: the playouts its budget allows, never past its hard limit. */
     cw.b = s->even_budget ? time_budget_even_of(lim, g) : time_budget_of(lim, g);
-    if (MCTS_AIM_STRETCH * cw.b.soft_ms < cw.b.hard_ms) cw.b.soft_ms *= MCTS_AIM_STRETCH;
-    else cw.b.soft_ms = cw.b.hard_ms;
+    if (s->even_budget && MCTS_AIM_STRETCH * cw.b.soft_ms < cw.b.hard_ms)
+      cw.b.soft_ms *= MCTS_AIM_STRETCH;
+    else if (s->even_budget)
+      cw.b.soft_ms = cw.b.hard_ms;
     limit = MCTS_MAX_ITERATIONS;
     movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
   }
@@ -691,7 +695,8 @@ static const player_option options[] = {
     OPT_SOLVER(PLAYER_OPTION_OF),
     {"budget", PLAYER_OPT_CHOICE, "front", 0, 0, "front|even",
      "on a clock (tc=): front = minimax's share, more early (time_budget_of); even = the time left "
-     "over the moves a median game still lasts (time_budget_even_of)"},
+     "over the moves a median game still lasts (time_budget_even_of), aimed at 1.5 times, with an "
+     "early stop when the move cannot change and a forced move at once"},
     {"memory", PLAYER_OPT_INT, "128", 1, 16384, NULL,
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},

@@ -6,7 +6,7 @@
 
 extern const player_type player_mcts;
 
-/* On a clock, the aim of a move over its budget's: the early stop
+/* On a clock with budget=even, the aim of a move over its budget's: the early stop
  * (clock_enough) ends a typical move at about two thirds of its aim (at
  * 10+0.1 with the even budget, games ended with a median 5.7 s of some
  * 16.5 s unspent), so the aim is half as large again and the clock's time

@@ -259,11 +259,11 @@ static void test_movetime(void **state) {
   game_free(&g);
 }
 
-/* On a clock (tc=), a move stops before its aim when it cannot change:
- * at once when the root has one move (after the first look at the clock,
- * 16 x 32 playouts), and when the best move leads the others by more
- * visits than the time left to the aim at the rate so far could give
- * them (the move played is the one the aim would play; the time saved
+/* On a clock (tc=) with budget=even, a move stops before its aim when it
+ * cannot change: at once when the root has one move (after the first look
+ * at the clock, 16 x 32 playouts), and when the best move leads the others
+ * by more visits than the time left to the aim at the rate so far could
+ * give them (the move played is the one the aim would play; the time saved
  * goes to the moves to come). */
 static void test_clock_stops(void **state) {
   (void)state;
@@ -273,37 +273,28 @@ static void test_clock_stops(void **state) {
   lim.clock = 1;
   lim.time_ms = 20000;
   player_info info;
-  static const struct {
-    const char *spec;
-    time_budget (*of)(const player_limits *, const game *);
-  } cases[] = {{"mcts:budget=front,solver=0", time_budget_of},
-               {"mcts:budget=even,solver=0", time_budget_even_of}};
-  for (int k = 0; k < 2; k++) {
-    player *p = make(cases[k].spec);
-    game g;
-    /* South's only move is its sixth house. */
-    game_at(&g, &v, "0-0-0-0-0-4-4-4-4-4-4-4-10-10-S");
-    assert_int_equal(ask(p, &g, &lim, &info), 5);
-    printf("[ mcts     ] %s, one move: %.3f s, %lld playouts\n", cases[k].spec, info.seconds,
-           info.playouts);
-    assert_int_equal(info.playouts, 16 * 32);
-    game_free(&g);
+  player *p = make("mcts:budget=even,solver=0");
+  game g;
+  /* South's only move is its sixth house. */
+  game_at(&g, &v, "0-0-0-0-0-4-4-4-4-4-4-4-10-10-S");
+  assert_int_equal(ask(p, &g, &lim, &info), 5);
+  printf("[ mcts     ] budget=even, one move: %.3f s, %lld playouts\n", info.seconds, info.playouts);
+  assert_int_equal(info.playouts, 16 * 32);
+  game_free(&g);
 
-    /* South's sixth house sows 3 into North's 1, 1 and 2: it captures 7
-     * and wins the majority (25); its first house's seed captures nothing.
-     * With every visit going there, it stops near half its aim. */
-    game_at(&g, &v, "1-0-0-0-0-3-1-1-2-5-5-5-18-7-S");
-    time_budget b = cases[k].of(&lim, &g);
-    double aim = MCTS_AIM_STRETCH * b.soft_ms < b.hard_ms ? MCTS_AIM_STRETCH * b.soft_ms : b.hard_ms;
-    aim /= 1000;
-    assert_int_equal(ask(p, &g, &lim, &info), 5);
-    printf("[ mcts     ] %s, a clear best move: %.3f s of an aim of %.3f s\n", cases[k].spec,
-           info.seconds, aim);
-    assert_true(info.seconds < 0.75 * aim);
-    game_free(&g);
-
-    player_free(p);
-  }
+  /* South's sixth house sows 3 into North's 1, 1 and 2: it captures 7 and
+   * wins the majority (25); its first house's seed captures nothing. With
+   * every visit going there, it stops near half its aim. */
+  game_at(&g, &v, "1-0-0-0-0-3-1-1-2-5-5-5-18-7-S");
+  time_budget b = time_budget_even_of(&lim, &g);
+  double aim = MCTS_AIM_STRETCH * b.soft_ms < b.hard_ms ? MCTS_AIM_STRETCH * b.soft_ms : b.hard_ms;
+  aim /= 1000;
+  assert_int_equal(ask(p, &g, &lim, &info), 5);
+  printf("[ mcts     ] budget=even, a clear best move: %.3f s of an aim of %.3f s\n", info.seconds,
+         aim);
+  assert_true(info.seconds < 0.75 * aim);
+  game_free(&g);
+  player_free(p);
 }
 
 /* ---- Solver. ---- */
