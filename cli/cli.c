@@ -1,5 +1,6 @@
 /* cli.c: errors, numbers, files and new runs shared by the subcommands. */
 #include "cli/cli.h"
+#include "core/error.h"
 #include "core/path.h"
 #include "players/player.h"
 #include "stats/elo_fit.h"
@@ -86,7 +87,7 @@ void cli_remove_scratch_db(const char *path, const char *dir) {
 }
 
 int cli_variant(const char *cmd, const char *text, variant *v) {
-  char err[256];
+  char err[ERROR_MAX];
   if (variant_parse(text, v, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     return -1;
@@ -214,7 +215,7 @@ static void remove_created(const char *path) {
 }
 
 int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, store **db) {
-  char err[1024];
+  char err[ERROR_MAX];
   *db = NULL;
   /* Names go into listings and OGN tags: one line of printable text each. */
   if (cli_check_name(cmd, "run name", run->name)) return CLI_EXIT_USAGE;
@@ -244,7 +245,7 @@ int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, stor
 
 int cli_store_open_or_read(const char *cmd, const char *db_path, const char *unstored, store **db,
                            int *read_only) {
-  char err[1024], why[1024];
+  char err[ERROR_MAX], why[ERROR_MAX];
   *read_only = 0;
   if (!store_open(db_path, 0, db, why, sizeof why)) return 0;
   if (!strstr(why, "read-only")) return cli_error(cmd, "%s", why);

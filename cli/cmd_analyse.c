@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "report/analyse_chart.h"
 #include "store/store.h"
 #include "cli/cli.h"
@@ -129,7 +130,7 @@ int cli_analyse(int argc, char **argv) {
   cli_command_spec spec = {cmd, usage, after, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   if (run_id < 0) return cli_error(cmd, "--run N is needed ('oware runs' lists them)");
-  char dbuf[4096], err[2048];
+  char dbuf[4096], err[ERROR_MAX];
   if (!dir) {
     tablebase_default_dir(dbuf, sizeof dbuf);
     dir = dbuf;

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/perft.h"
 #include "store/store.h"
@@ -171,7 +172,7 @@ static const char *const bench_positions[] = {
  * and the seconds taken, or -1 after printing an error. */
 static long long bench_minimax(const char *cmd, const char *spec, int depth, double *secs,
                                int verbose) {
-  char err[512];
+  char err[ERROR_MAX];
   player *p = player_create(spec, err, sizeof err);
   if (!p) {
     cli_error(cmd, "%s", err);
@@ -230,7 +231,7 @@ static const char search_usage[] =
  * seconds it took; -1 after printing an error. */
 static int move_from_start(const char *cmd, const char *spec, const player_limits *lim,
                            player_info *info, double *seconds) {
-  char err[512];
+  char err[ERROR_MAX];
   variant v;
   variant_default(&v);
   game g;
@@ -437,7 +438,7 @@ static int bench_smp(int argc, char **argv) {
 /* Plays a tournament into a fresh temporary database; returns games/s. */
 static double bench_tournament(const char *cmd, const char *players, const char *format,
                                int threads, long long *games) {
-  char dir[] = "/tmp/oware-bench-XXXXXX", path[64], err[1024];
+  char dir[] = "/tmp/oware-bench-XXXXXX", path[64], err[ERROR_MAX];
   if (!mkdtemp(dir)) {
     cli_error(cmd, "cannot make a temporary folder");
     return -1;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "run/tournament.h"
 #include "store/rating_store.h"
 #include "store/store.h"
@@ -68,7 +69,7 @@ static int read_back(store *db, int64_t id, bench_run *out, char *err, size_t er
  * rules, or NULL), timed. 0, or -1 after an error. */
 static int play_once(const char *cmd, const bench_args *a, const char *adjudicate, double *wall,
                      double *cpu, bench_run *out) {
-  char dir[] = "/tmp/oware-bench-XXXXXX", path[64], err[1024], format[32];
+  char dir[] = "/tmp/oware-bench-XXXXXX", path[64], err[ERROR_MAX], format[32];
   if (!mkdtemp(dir)) return cli_error(cmd, "cannot make a temporary folder"), -1;
   snprintf(path, sizeof path, "%s/bench.db", dir);
   snprintf(format, sizeof format, "games:%lld", a->games);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "run/pairs.h"
 #include "run/runner_mpi.h"
 #include "cli/cli.h"
@@ -35,7 +36,7 @@ static double rate_once(const char *cmd, const char *a, const char *b, int pairs
   job.opening_plies = 8;
   job.seed = 11;
   pairs_result res;
-  char err[512];
+  char err[ERROR_MAX];
   runner_mpi_limit(ranks, root_threads);
   int rc = pairs_play(&job, NULL, &res, err, sizeof err);
   runner_mpi_limit(0, -1);

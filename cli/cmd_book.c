@@ -5,6 +5,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/notation.h"
 #include "core/path.h"
 #include "players/book.h"
@@ -29,7 +30,7 @@ static int book_build_cmd(int argc, char **argv) {
   const char *cmd = "book build", *vtext = "abapa", *out = NULL;
   long long plies = -1, depth = 0, nodes = 0, threads = 1;
   int quiet = 0, nargs, prc;
-  char pbuf[4096], err[1024];
+  char pbuf[4096], err[ERROR_MAX];
   cli_option opts[] = {
       CLI_O_INT("plies", &plies, 1, 16, "P", NULL,
                 "the first P moves of a game (the positions grow about 6 times a ply)"),
@@ -80,7 +81,7 @@ static const char show_help[] =
 
 static int book_show_cmd(int argc, char **argv) {
   const char *cmd = "book show";
-  char *pos[2], err[1024];
+  char *pos[2], err[ERROR_MAX];
   int nargs, prc;
   cli_option opts[] = {CLI_END};
   cli_command_spec spec = {cmd, show_help, NULL, opts, 2};

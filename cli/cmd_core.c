@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/perft.h"
@@ -35,7 +36,7 @@ int cli_perft(int argc, char **argv) {
   if (depth < 0) return cli_error(cmd, "missing DEPTH (see --help)");
   variant v;
   board b;
-  char err[256];
+  char err[ERROR_MAX];
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (pos) {
     if (notation_parse_position(pos, &v, &b, err, sizeof err)) return cli_error(cmd, "%s", err);
@@ -66,7 +67,7 @@ static const char replay_usage[] =
  * or -1 after an error. */
 static int replay_start(const char *cmd, const char *ogn, const char *vtext, const char *pos,
                         variant *v, board *start, notation_ogn *rec) {
-  char err[512];
+  char err[ERROR_MAX];
   if (ogn) {
     if (vtext || pos) {
       cli_error(cmd, "--ogn carries its own variant and position; drop --variant/--position");
@@ -145,7 +146,7 @@ static int replay_play(const char *cmd, const variant *v, const board *start, co
 
 int cli_replay(int argc, char **argv) {
   const char *cmd = "replay", *vtext = NULL, *pos = NULL, *ogn = NULL;
-  char err[512];
+  char err[ERROR_MAX];
   size_t cap = 1;
   for (int i = 0; i < argc; i++) cap += strlen(argv[i]) + 1;
   char *movetext = calloc(cap, 1);
@@ -220,7 +221,7 @@ int cli_variants_list(int argc, char **argv) {
          "grand_slam", "feeding", "repetition", "cycle", "max_plies");
   for (int i = 0; variant_names[i]; i++) {
     variant v;
-    char err[256];
+    char err[ERROR_MAX];
     variant_parse(variant_names[i], &v, err, sizeof err);
     printf("%-20s %6d %5d %4s %-10s %-7s %10d %5s %9d\n", variant_names[i], v.houses, v.seeds,
            lap[v.lap], variant_grand_slam_name(v.grand_slam), feed[v.feeding], v.repetition,

@@ -12,6 +12,7 @@
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/notation.h"
 #include "core/path.h"
 #include "core/rng.h"
@@ -59,7 +60,7 @@ static int egdb_build_cmd(int argc, char **argv) {
   const char *cmd = "egdb build", *vtext = "abapa", *dir = NULL;
   long long seeds = -1, threads = 2;
   int quiet = 0, layout = EGDB_LAYOUT_AUTO;
-  char dbuf[4096], err[512];
+  char dbuf[4096], err[ERROR_MAX];
   int nargs, prc;
   cli_option opts[] = {
       CLI_O_INT("seeds", &seeds, 0, EGDB_MAX_SEEDS, "N", NULL,
@@ -118,7 +119,7 @@ static void format_value(const egdb_value *x, char *buf, size_t len) {
 }
 
 static int open_db(const char *cmd, const char *dir, const variant *v, int max_n, egdb **db) {
-  char err[4600];
+  char err[ERROR_MAX];
   int rc = egdb_open(dir, v, max_n, EGDB_VERIFY, db, err, sizeof err);
   if (rc) {
     cli_error(cmd, "%s", err);
@@ -136,7 +137,7 @@ static const char probe_help[] =
 
 static int egdb_probe_cmd(int argc, char **argv) {
   const char *cmd = "egdb probe", *vtext = "abapa", *dir = NULL, *pos = NULL;
-  char dbuf[4096], err[512];
+  char dbuf[4096], err[ERROR_MAX];
   char *posv[1];
   int nargs, prc;
   cli_option opts[] = {
@@ -258,7 +259,7 @@ static int egdb_stats_cmd(int argc, char **argv) {
   /* Every variant is checked and opened before anything is printed. */
   variant v[16];
   egdb *db[16] = {0};
-  char key[16][128], err[4600];
+  char key[16][128], err[ERROR_MAX];
   int rc = CLI_EXIT_OK;
   for (int k = 0; k < nv && rc == CLI_EXIT_OK; k++) {
     if (cli_variant(cmd, vtexts[k], &v[k])) rc = CLI_EXIT_USAGE;
@@ -393,7 +394,7 @@ static double median(double *x, int n) {
 
 /* Seconds to open the tables in dir with flags and close them again; -1 on an error. */
 static double open_seconds(const char *dir, const variant *v, int flags, uint64_t *bytes) {
-  char err[4600];
+  char err[ERROR_MAX];
   egdb *db;
   double t0 = clock_now();
   if (egdb_open(dir, v, -1, flags, &db, err, sizeof err)) return -1;
@@ -459,7 +460,7 @@ int cli_bench_egdb(int argc, char **argv) {
     ns[nn++] = (int)x;
     p = *end ? end + 1 : end;
   }
-  char tmpl[] = "/tmp/oware-bench-egdb-XXXXXX", key[128], err[4600];
+  char tmpl[] = "/tmp/oware-bench-egdb-XXXXXX", key[128], err[ERROR_MAX];
   int temp = !dir;
   if (temp && !(dir = mkdtemp(tmpl))) return cli_error(cmd, "cannot make a temporary folder");
   if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "core/error.h"
 #include "players/tablebase.h"
 #include "tuner/ending_fit.h"
 
@@ -48,7 +49,7 @@ int cli_egdb_fit(int argc, char **argv) {
   tuner_ending_config c;
   memset(&c, 0, sizeof c);
   if (cli_variant(cmd, vtext, &c.v)) return CLI_EXIT_USAGE;
-  char dbuf[4096], err[1024];
+  char dbuf[4096], err[ERROR_MAX];
   if (!dir) {
     tablebase_default_dir(dbuf, sizeof dbuf);
     dir = dbuf;

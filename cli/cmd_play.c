@@ -8,6 +8,7 @@
 #include "cli/play.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/error.h"
 #include "core/notation.h"
 
 static const char play_usage[] =
@@ -34,7 +35,7 @@ static const char play_after[] =
 static const char commands[] = "a letter, undo, hint, save, board, quit, help";
 
 static int save(const char *cmd, play_session *s, const char *path) {
-  char err[512];
+  char err[ERROR_MAX];
   if (!path) return 0;
   if (play_save(s, path, err, sizeof err)) {
     cli_error(cmd, "%s", err);
@@ -52,7 +53,7 @@ static void draw(play_session *s) {
 /* The hint's line. */
 static void show_hint(play_session *s) {
   int m;
-  char err[512];
+  char err[ERROR_MAX];
   player_info info = {0};
   if (play_hint(s, &m, &info, err, sizeof err)) {
     printf("No hint: %s\n", err);
@@ -75,7 +76,7 @@ static int line_command(const char *cmd, play_session *s, const char *save_path,
  * stop (quit, end of input), -1 when the game could not be saved. */
 static int human_turn(const char *cmd, play_session *s, const char *save_path,
                       const cli_command_spec *spec) {
-  char err[1024];
+  char err[ERROR_MAX];
   printf("Your move (%s): ", commands);
   fflush(stdout);
   /* One line is one command, whatever its length. */
@@ -137,7 +138,7 @@ static int line_command(const char *cmd, play_session *s, const char *save_path,
 /* The game until it ends or the person stops. The exit code. */
 static int play_loop(const char *cmd, play_session *s, int human, const char *save_path,
                      const cli_command_spec *spec) {
-  char err[1024];
+  char err[ERROR_MAX];
   draw(s);
   for (;;) {
     const game *g = play_game(s);
@@ -179,7 +180,7 @@ int cli_play(int argc, char **argv) {
   variant_default(&c.v);
   if (variant_text && cli_variant(cmd, variant_text, &c.v)) return CLI_EXIT_USAGE;
   board start;
-  char err[1024];
+  char err[ERROR_MAX];
   if (start_text) {
     if (notation_parse_position(start_text, &c.v, &start, err, sizeof err))
       return cli_error(cmd, "--start: %s", err);

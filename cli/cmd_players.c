@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "run/adjudicate.h"
 #include "run/match.h"
 #include "cli/cli.h"
@@ -26,7 +27,7 @@ static int print_levels(void) {
          "level:elo=N[,file=F][,name=N][,seed=S]\n"
          "  a player at Elo N (a whole number) between the levels of F: their knob\n"
          "  interpolated between the two levels around N, named eloN.\n");
-  char path[4096], err[1024];
+  char path[4096], err[ERROR_MAX];
   if (level_default_path(path, sizeof path, err, sizeof err)) {
     printf("  default file: none (%s)\n", err);
     return CLI_EXIT_OK;
@@ -92,7 +93,7 @@ int cli_weights(int argc, char **argv) {
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   eval_weights w;
   eval_default(&w);
-  char err[512];
+  char err[ERROR_MAX];
   if (file && eval_load(file, &w, err, sizeof err)) return cli_error("weights", "%s", err);
   return eval_write(stdout, &w) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
@@ -117,7 +118,7 @@ static int match_adjudicator(const char *cmd, const char *text, const variant *v
   *adj = NULL;
   if (!text) return 0;
   adjudicate_rules *r = malloc(sizeof *r);
-  char err[1024];
+  char err[ERROR_MAX];
   if (!r) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   int bad = adjudicate_parse(text, r, err, sizeof err) || adjudicate_open(r, v, 1, adj, err, sizeof err);
   free(r);
@@ -190,7 +191,7 @@ int cli_match(int argc, char **argv) {
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (ogn && cli_check_output(cmd, "--ogn", ogn)) return CLI_EXIT_USAGE;
-  char err[512];
+  char err[ERROR_MAX];
   time_control clock = {0, 0, 0};
   if (tc && time_control_parse(tc, &clock, err, sizeof err))
     return cli_error(cmd, "--tc: %s", err);

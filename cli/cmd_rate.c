@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "report/pgn.h"
 #include "report/rating_print.h"
 #include "store/rating_scale.h"
@@ -123,7 +124,7 @@ static void rate_print(const char *scope, const char *anchor_name, double anchor
  * said, not stored). The exit code. */
 static int rate_store(const char *cmd, store *db, int read_only, const rating_result *res,
                       int64_t run_id, const char *scope) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (read_only) return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK; /* cli_store_open_or_read said so */
   store_rating *rows = calloc((size_t)res->n, sizeof *rows);
   if (!rows) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
@@ -138,7 +139,7 @@ static int rate_store(const char *cmd, store *db, int read_only, const rating_re
  * and not all). 0, or the exit code after an error. */
 static int rate_load(const char *cmd, const char *db_path, store *db, int all, int64_t *runs,
                      int *nruns, const char *variant_name, rating_pool *pool) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (!all && !*nruns) {
     int64_t id = 0;
     if (store_runs_foreach(db, newest_run, &id, err, sizeof err))
@@ -165,7 +166,7 @@ typedef struct import_args {
  * it to runs (*db left open). 0, or the exit code after an error. */
 static int rate_import(const char *cmd, const import_args *ia, int argc, char **argv,
                        pgn_file *games, store **db, int64_t *runs, int *nruns, rating_pool *pool) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (ia->runs_given) return cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
   if (ia->name && !ia->db_given) return cli_error(cmd, "--name names the imported run: it needs --db");
   if (ia->again && !ia->db_given) return cli_error(cmd, "--again imports a file again: it needs --db");
@@ -230,7 +231,7 @@ typedef struct rate_fit_args {
  * them when db is open. The exit code. */
 static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store *db,
                     rating_result *res) {
-  char err[1024], *scope = a->scope;
+  char err[ERROR_MAX], *scope = a->scope;
   if (pool->n == 0) {
     if (a->anchor)
       return cli_error(cmd, "unknown anchor '%s': there are no games in %s", a->anchor, scope);
@@ -269,7 +270,7 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
  * --adjudicate ended. 0, or the exit code after an error. */
 static int rate_end_counts(const char *cmd, store *db, int all, const int64_t *runs, int nruns,
                            const char *vname, long long ends[OUTCOME_NENDS]) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (!store_end_counts(db, all ? NULL : runs, all ? 0 : nruns, vname, ends, err, sizeof err))
     return 0;
   cli_error(cmd, "%s", err);
@@ -446,7 +447,7 @@ int cli_sprt(int argc, char **argv) {
   if (!have0 || !have1) return cli_error(cmd, "--elo0 and --elo1 are needed (see --help)");
   if (!penta_text == !wdl_text)
     return cli_error(cmd, "give the counts with either --penta LL,LD,WLDD,WD,WW or --wdl W,D,L");
-  char err[256];
+  char err[ERROR_MAX];
   if (rating_sprt_check(&s, err, sizeof err)) return cli_error(cmd, "%s", err);
   double llr;
   if (penta_text) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -118,7 +119,7 @@ int cli_chart(int argc, char **argv) {
   args a;
   int p = parse_args(cmd, chart_usage, chart_after, 1, argc, argv, &a);
   if (p) return p > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-  char err[2048], dir[1024];
+  char err[ERROR_MAX], dir[1024];
   unsigned kinds;
   if (plot_kind_parse(a.kind, &kinds, err, sizeof err)) return cli_error(cmd, "--kind: %s", err);
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
@@ -145,7 +146,7 @@ int cli_report(int argc, char **argv) {
   int p = parse_args(cmd, report_usage, "Exit codes: 0 written, 1 failed, 2 bad input.\n", 0,
                      argc, argv, &a);
   if (p) return p > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-  char err[2048], dir[1024];
+  char err[ERROR_MAX], dir[1024];
   snprintf(dir, sizeof dir, "results/run-%lld", a.run);
   if (a.out && cli_check_output_dir(cmd, "--out", a.out)) return CLI_EXIT_USAGE;
   store *db;

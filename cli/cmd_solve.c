@@ -8,6 +8,7 @@
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "core/clock.h"
+#include "core/error.h"
 #include "core/notation.h"
 #include "core/path.h"
 #include "egdb/egdb.h"
@@ -48,7 +49,7 @@ static void print_plan(FILE *f, const char *key, const char *dir, const egdb_sol
 /* Builds what the plan says is missing. 0, or an exit code after the error. */
 static int build_missing(const char *cmd, const variant *v, const char *dir, int threads, int quiet,
                          const egdb_solve_plan *plan, double *seconds) {
-  char err[4600];
+  char err[ERROR_MAX];
   cli_progress line;
   cli_progress_init(&line, quiet);
   cli_progress_every(&line, 30);
@@ -221,7 +222,7 @@ typedef struct solve_args {
 /* Plans, builds and opens the tables for b; 0 with *db open, or an exit code. */
 static int tables_for(const char *cmd, const solve_args *a, const variant *v, const char *key,
                       const board *b, egdb_solve_plan *plan, double *built_s, egdb **db) {
-  char err[4600];
+  char err[ERROR_MAX];
   int n = 0;
   for (int i = 0; i < v->pits; i++) n += b->pit[i];
   int rc = egdb_solve_plan_make(v, a->dir, n, (int)a->threads, plan, err, sizeof err);
@@ -243,7 +244,7 @@ static int tables_for(const char *cmd, const solve_args *a, const variant *v, co
 }
 
 static int solve_run(const char *cmd, const solve_args *a) {
-  char err[4600], key[128], pos[NOTATION_POSITION_MAX];
+  char err[ERROR_MAX], key[128], pos[NOTATION_POSITION_MAX];
   variant v;
   board b;
   if (cli_variant(cmd, a->vtext, &v)) return CLI_EXIT_USAGE;

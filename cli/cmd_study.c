@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "report/plot.h"
 #include "report/rating_print.h"
 #include "report/report.h"
@@ -80,7 +81,7 @@ static int study_json(store *db, int64_t run_id, const study *s, char *err, size
 static int study_output(store *db, int64_t run_id, int save, int report, const char *outdir,
                         int charts, long long boot, uint64_t seed, int json) {
   const char *cmd = "study";
-  char err[1024], dir[PATH_MAX];
+  char err[ERROR_MAX], dir[PATH_MAX];
   study *s = NULL;
   study_options so = {(int)boot, seed, 0};
   if (study_compute(db, run_id, &so, &s, err, sizeof err))
@@ -184,7 +185,7 @@ static int study_parse(const char *cmd, int argc, char **argv, study_opts *o) {
 
 /* --run N: the study of a stored run, without playing. */
 static int study_stored(const char *cmd, const study_opts *o) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (o->config_given)
     return cli_error(cmd, "--run N studies a stored run: only --db, --report, --out, "
                           "--bootstrap, --no-charts and --json go with it");
@@ -223,7 +224,7 @@ static int print_standings(store *db, int64_t run_id, tournament *t, int json, c
 
 /* A new study: its run prepared and stored, played, studied, printed. */
 static int study_new(const char *cmd, int argc, char **argv, const study_opts *o, tournament *t) {
-  char err[1024], note[256];
+  char err[ERROR_MAX], note[256];
   char *command = cli_quote_args("oware study", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   study_config sc = o->c;
@@ -500,7 +501,7 @@ static int print_levels(const char *cmd, const calibrate_opts *o, const tuner_ca
 /* --chart STEM: the curve's data and its chart (a failure is only said). */
 static void draw_chart(const char *cmd, const calibrate_opts *o, const tuner_calibrate_config *c,
                        const tuner_calibration *r) {
-  char cerr[1024];
+  char cerr[ERROR_MAX];
   if (write_curve(o->s->o.chart, r->search, &r->verify, r->first_level, r->level_knob, o->s->o.knob, c->anchor_spec,
                   c->anchor_elo, cerr, sizeof cerr)) {
     cli_error(cmd, "%s", cerr);
@@ -574,7 +575,7 @@ static int check_outputs(const char *cmd, const tuner_calibrate_options *op) {
 /* A new calibration: checked, its run stored and locked. 0, or the exit code. */
 static int calibrate_new(const char *cmd, int argc, char **argv, calibrate_opts *o, store **db,
                          store_run *run) {
-  char err[1024];
+  char err[ERROR_MAX];
   tuner_calibrate_setup *s = o->s;
   int rc = check_outputs(cmd, &s->o);
   if (rc) return rc;
@@ -599,7 +600,7 @@ static int calibrate_new(const char *cmd, int argc, char **argv, calibrate_opts 
 /* --resume RUN: the stored calibration loaded into o->s (tuner_calibrate_load),
  * its outputs checked, its lock taken. 0, or the exit code. */
 static int calibrate_stored(const char *cmd, calibrate_opts *o, store **db) {
-  char err[1024];
+  char err[ERROR_MAX];
   long long threads = o->threads_given ? o->s->o.threads : 0;
   if (store_open(o->db_path, 0, db, err, sizeof err) ||
       tuner_calibrate_load(*db, o->resume, o->s, err, sizeof err))
@@ -671,7 +672,7 @@ int cli_calibrate(int argc, char **argv) {
   store_run *run = calloc(1, sizeof *run);
   store *db = NULL;
   tuner_calibration r;
-  char err[1024];
+  char err[ERROR_MAX];
   memset(&r, 0, sizeof r);
   int rc = o.s && run ? calibrate_parse(cmd, argc, argv, &o)
                       : (cli_error(cmd, "out of memory"), CLI_EXIT_FAIL);

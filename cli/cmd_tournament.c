@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "report/pgn.h"
 #include "report/plot.h"
 #include "report/report.h"
@@ -138,7 +139,7 @@ void cli_watch_tournament(tournament *t, cli_progress *line) {
 
 /* The run's standings as JSON (docs/JSON.md). 0, or the exit code. */
 static int print_json_standings(const char *cmd, store *db, int64_t run_id) {
-  char err[1024];
+  char err[ERROR_MAX];
   plot_run *pr;
   if (plot_run_load(db, run_id, &pr, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   int bad = cli_json_standings_sprt(stdout, pr, db, err, sizeof err);
@@ -151,7 +152,7 @@ static int print_json_standings(const char *cmd, store *db, int64_t run_id) {
  * run is finished: its standings are printed). */
 static int resume_run(const char *cmd, const tournament_args *a, tournament *t, store **db,
                       int *locked, int *done) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (a->config_given)
     return cli_error(cmd, "--resume takes the configuration of the run: only --db, --threads "
                           "and --quiet go with it");
@@ -178,7 +179,7 @@ static int resume_run(const char *cmd, const tournament_args *a, tournament *t, 
  * database is touched. 0, or the exit code. */
 static int tournament_new(const char *cmd, int argc, char **argv, const tournament_args *a,
                           tournament *t, store **db, int *locked) {
-  char err[1024];
+  char err[ERROR_MAX];
   const tournament_config *c = &a->c;
   if (!c->players == !c->players_file)
     return cli_error(cmd, "give the players with --players 'SPEC;SPEC;...' or --players-file FILE");
@@ -220,7 +221,7 @@ static int tournament_new(const char *cmd, int argc, char **argv, const tourname
  * to resume. The exit code. */
 static int tournament_after(const char *cmd, const tournament_args *a, tournament *t, store *db,
                             int res) {
-  char err[1024];
+  char err[ERROR_MAX];
   const store_run *r = &t->run;
   if (a->json) {
     /* The ratings are fitted and stored as without --json; only the tables
@@ -261,7 +262,7 @@ int cli_tournament(int argc, char **argv) {
   tournament_args a;
   int prc, done = 0, locked = 0;
   if (parse_args(argc, argv, &a, &prc)) return prc;
-  char err[1024];
+  char err[ERROR_MAX];
   tournament *t = calloc(1, sizeof *t);
   if (!t) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   store *db = NULL;
@@ -327,7 +328,7 @@ int cli_runs(int argc, char **argv) {
       NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   store *db;
-  char err[512];
+  char err[ERROR_MAX];
   if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   runs_out o = {db, json, 0};
   if (json) fputs("{\"runs\":[", stdout);
@@ -346,7 +347,7 @@ typedef struct exporter {
   const store_run *run;
   int csv, pgn;
   int failed;
-  char err[512];
+  char err[ERROR_MAX];
 } exporter;
 
 static void csv_field(FILE *f, const char *s, int last) {
@@ -439,7 +440,7 @@ int cli_export(int argc, char **argv) {
   if (!format) return cli_error(cmd, "--format must be ogn, csv or pgn");
   if (outp && cli_check_output(cmd, "--out", outp)) return CLI_EXIT_USAGE;
   store *db;
-  char err[512];
+  char err[ERROR_MAX];
   if (store_open_readonly(db_path, &db, err, sizeof err)) return cli_error(cmd, "%s", err);
   store_run *r = calloc(1, sizeof *r);
   if (!r || store_run_load(db, run, r, err, sizeof err)) {

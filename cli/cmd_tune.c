@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "report/rating_print.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -101,7 +102,7 @@ static int parse(const char *cmd, int argc, char **argv, tune_setup *t, long lon
   if (!nmode || (strcmp(mode[0], "spsa") && strcmp(mode[0], "texel")))
     return cli_error(cmd, "the first argument is spsa, texel or net (or --resume RUN); see --help");
   c->spsa = !strcmp(mode[0], "spsa");
-  char err[1024];
+  char err[ERROR_MAX];
   if (tuner_tune_check(c, err, sizeof err)) return cli_error(cmd, "%s", err);
   return 0;
 }
@@ -144,7 +145,7 @@ static void on_games(void *ctx, const char *what, long long done, long long tota
  * -1 when it ended well, else its exit code. */
 static int load_resume(const char *cmd, long long resume, long long threads, tune_setup *t,
                        store **db, store_run *run) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (store_open(t->db, 0, db, err, sizeof err) ||
       store_run_load(*db, resume, run, err, sizeof err))
     return cli_error(cmd, "%s", err);
@@ -162,7 +163,7 @@ static int load_resume(const char *cmd, long long resume, long long threads, tun
  * (a --resume of it meanwhile is refused). 0, or the exit code. */
 static int new_run(const char *cmd, int argc, char **argv, tune_setup *t, store_run *run,
                    store **db) {
-  char err[1024];
+  char err[ERROR_MAX];
   char *command = cli_quote_args("oware tune", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   int bad = tuner_tune_describe(&t->c, &t->s, command, run, err, sizeof err);
@@ -183,7 +184,7 @@ static int write_weights(const char *cmd, const tuner_tune_config *c, int64_t ru
   if (c->out) {
     snprintf(outp, sizeof outp, "%s", c->out);
   } else {
-    char err[512];
+    char err[ERROR_MAX];
     path_mkdirs("results", err, sizeof err); /* an error shows when the file cannot be written */
     snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run_id);
   }
@@ -204,7 +205,7 @@ static int validate(const char *cmd, const tune_setup *t, const eval_weights *w,
                     int64_t run_id, long long games) {
   tuner_observer obs = {(void *)&t->c, on_line, NULL, on_games};
   tuner_validation val;
-  char err[1024];
+  char err[ERROR_MAX];
   int rc = tuner_tune_validate(&t->c, &t->s, w, db, run_id, games, &obs, &tune_stop, &val, err,
                                sizeof err);
   cli_progress_clear(&tune_line);
@@ -219,7 +220,7 @@ static int validate(const char *cmd, const tune_setup *t, const eval_weights *w,
 
 /* After the run: its status, --report, how to resume. Returns the exit code. */
 static int finish(const char *cmd, const tune_setup *t, store *db, int64_t id, int complete) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (store_run_status(db, id, complete ? STORE_FINISHED : STORE_INTERRUPTED, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (t->c.report) {
@@ -238,7 +239,7 @@ static int finish(const char *cmd, const tune_setup *t, store *db, int64_t id, i
 /* The run (new or resumed) is in db: tune, write, validate, finish. */
 static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int resumed) {
   const tuner_tune_config *c = &t->c;
-  char err[1024];
+  char err[ERROR_MAX];
   if (resumed && store_run_status(db, id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   tuner_last last;
@@ -272,7 +273,7 @@ int cli_tune(int argc, char **argv) {
   tune_setup *t = calloc(1, sizeof *t);
   store_run *run = calloc(1, sizeof *run);
   store *db = NULL;
-  char err[1024];
+  char err[ERROR_MAX];
   int rc = CLI_EXIT_FAIL;
   if (!t || !run) {
     cli_error(cmd, "out of memory");

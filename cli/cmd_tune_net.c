@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "core/error.h"
 #include "store/store.h"
 #include "tuner/net_loop.h"
 #include "tuner/net_run.h"
@@ -43,7 +44,7 @@ static void on_line(void *ctx, tuner_line kind, const char *text) {
 /* The run (new or resumed), locked: trained, its status. The exit code. */
 static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t id,
                  const char *dbpath) {
-  char err[1024];
+  char err[ERROR_MAX];
   if (store_run_lock(db, id, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   int rc = store_run_status(db, id, STORE_RUNNING, err, sizeof err);
   tuner_net_result res;
@@ -68,7 +69,7 @@ static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t 
 /* The loop (new or resumed), locked: its generations, its status. The exit code. */
 static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net_config *c,
                 store *db, int64_t id, const char *dbpath) {
-  char err[1024], e2[256];
+  char err[ERROR_MAX], e2[256];
   if (store_run_lock(db, id, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   int rc = store_run_status(db, id, STORE_RUNNING, err, sizeof err);
   tuner_net_loop_result res;
@@ -94,7 +95,7 @@ static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net
 /* The first loop option given without --generations (its name), or NULL. */
 static const char *loop_option_alone(const tuner_net_loop_config *l) {
   tuner_net_loop_config d;
-  char err[256];
+  char err[ERROR_MAX];
   if (settings_defaults(tuner_net_loop_settings, &d, err, sizeof err)) return NULL;
   if (l->games != d.games) return "--games";
   if (l->max_pairs != d.max_pairs) return "--max-pairs";
@@ -114,7 +115,7 @@ static int new_loop(const char *cmd, const tuner_net_loop_config *l, tuner_net_c
   c->from_db = dbpath;
   store_run run;
   store_run_init(&run);
-  char err[1024];
+  char err[ERROR_MAX];
   store *db = NULL;
   int rc;
   if (tuner_net_loop_describe(l, c, command, &run, err, sizeof err)) rc = cli_error(cmd, "%s", err);
@@ -156,7 +157,7 @@ int cli_tune_net(int argc, char **argv) {
   if (!c.from_db) return cli_error(cmd, "--from-db PATH is needed (or --generations G for a loop)");
   store_run run;
   store_run_init(&run);
-  char err[1024];
+  char err[ERROR_MAX];
   char *command = cli_quote_args("oware tune net", argc, argv);
   if (!command) return cli_error(cmd, "out of memory"), CLI_EXIT_FAIL;
   int bad = tuner_net_describe(&c, command, &run, err, sizeof err);
@@ -174,7 +175,7 @@ int cli_tune_net_resume(store *db, const store_run *run, long long threads, cons
   const char *cmd = "tune";
   tuner_net_config c;
   tuner_net_loop_config l;
-  char err[1024];
+  char err[ERROR_MAX];
   int is_loop = tuner_net_loop_is(run);
   if (is_loop ? tuner_net_loop_load(run, &l, &c, err, sizeof err)
               : tuner_net_load(run, &c, err, sizeof err))

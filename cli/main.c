@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "run/analyse.h"
 #include "run/pairs.h"
 #include "run/runner_mpi.h"
@@ -87,7 +88,7 @@ int main(int argc, char **argv) {
     argv++;
   }
   runner_mpi_role role;
-  char err[512];
+  char err[ERROR_MAX];
   if (runner_mpi_init(&argc, &argv, force, &role, err, sizeof err)) {
     fprintf(stderr, "oware: %s\n", err);
     runner_mpi_finalize();

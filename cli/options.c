@@ -1,5 +1,6 @@
 /* options.c: option tables parsed with getopt_long; the options part of --help generated from them. */
 #include "cli/options.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -287,7 +288,7 @@ void cli_options_help(FILE *f, const cli_command_spec *spec) {
 }
 
 int cli_parse(cli_command_spec *spec, int argc, char **argv, char **pos, int *npos, int *rc) {
-  char err[1024];
+  char err[ERROR_MAX];
   int r = cli_options_parse(spec, argc, argv, pos, npos, err, sizeof err);
   if (r == CLI_HELP_SHOWN) {
     cli_options_help(stdout, spec);

@@ -1,5 +1,6 @@
 /* output.c: error messages, standard output's final check, output paths checked early, names without control characters. */
 #include "cli/output.h"
+#include "core/error.h"
 #include "core/name.h"
 
 #include <errno.h>
@@ -37,7 +38,7 @@ int cli_close_stdout(const char *cmd) {
 }
 
 int cli_check_output(const char *cmd, const char *opt, const char *path) {
-  char err[1200];
+  char err[ERROR_MAX];
   if (outfile_check(path, err, sizeof err)) {
     cli_error(cmd, "%s: %s", opt, err);
     return -1;
@@ -72,7 +73,7 @@ int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
   snprintf(probe, sizeof probe, "%s", dir);
   size_t n = strlen(probe);
   while (n > 1 && probe[n - 1] == '/') probe[--n] = '\0';
-  char err[1200];
+  char err[ERROR_MAX];
   if (outfile_check(probe, err, sizeof err)) {
     const char *why = strstr(err, "': ");
     cli_error(cmd, "%s: cannot make '%s'%s%s", opt, dir, why ? ": " : "", why ? why + 3 : "");
@@ -82,14 +83,14 @@ int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
 }
 
 int cli_check_name(const char *cmd, const char *what, const char *name) {
-  char err[600];
+  char err[ERROR_MAX];
   if (!name_check(what, name, err, sizeof err)) return 0;
   cli_error(cmd, "%s", err);
   return -1;
 }
 
 int cli_out_open(const char *cmd, outfile *o, const char *path) {
-  char err[1200];
+  char err[ERROR_MAX];
   if (outfile_open(o, path, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     return -1;
@@ -98,7 +99,7 @@ int cli_out_open(const char *cmd, outfile *o, const char *path) {
 }
 
 int cli_out_commit(const char *cmd, outfile *o) {
-  char err[1200];
+  char err[ERROR_MAX];
   if (outfile_commit(o, err, sizeof err)) {
     cli_error(cmd, "%s", err);
     return -1;

@@ -292,5 +292,14 @@ usage_error replay --ogn "$tmp/badmove.ogn" -- "line 2" "'x'"
 printf 'F F\n' >"$tmp/illegal.ogn"
 usage_error replay --ogn "$tmp/illegal.ogn" -- "move 2" "(F)" "illegal"
 
+# An error that names a long path comes whole, the reason at its end: the cli's error buffers
+# hold ERROR_MAX (they held 1024 bytes, and a 2,000-byte folder lost the file and the reason).
+seg="$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})"
+long="$tmp/$seg/$seg/$seg"
+usage_error rate --db "$long/x.db" -- "/x.db: unable to open database file"
+usage_error analyse --db "$long/x.db" --run 1 -- "/x.db: unable to open database file"
+usage_error tournament --players "random;greedy" --format games:2 --db "$long/x.db" -- \
+  "/x.db: unable to open database file"
+
 echo "test_cli: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]
