@@ -529,10 +529,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       !player_config_isset(&p->config, "movetime")) {
     /* A clock: the playouts its budget allows, never past its hard limit. */
     cw.b = s->even_budget ? time_budget_even_of(lim, g) : time_budget_of(lim, g);
-    if (s->even_budget && MCTS_AIM_STRETCH * cw.b.soft_ms < cw.b.hard_ms)
-      cw.b.soft_ms *= MCTS_AIM_STRETCH;
-    else if (s->even_budget)
-      cw.b.soft_ms = cw.b.hard_ms;
+    if (s->even_budget) cw.b.soft_ms = fmin(MCTS_AIM_STRETCH * cw.b.soft_ms, cw.b.hard_ms);
     limit = MCTS_MAX_ITERATIONS;
     movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
   }
@@ -548,7 +545,8 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       if (deadline > 0 || p->on_info) {
         double t = clock_now();
         if (deadline > 0 && t >= deadline) break;
-        if (cw.b.hard_ms > 0 && done % (16 * MCTS_CHECK_EVERY) == 0 && clock_enough(s, &cw, t - t0, done))
+        if (cw.b.hard_ms > 0 && done % (16 * MCTS_CHECK_EVERY) == 0 &&
+            clock_enough(s, &cw, t - t0, done))
           break;
         if (p->on_info && t >= next_info) {
           player_info it;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,8 +288,7 @@ static void test_clock_stops(void **state) {
    * every visit going there, it stops near half its aim. */
   game_at(&g, &v, "1-0-0-0-0-3-1-1-2-5-5-5-18-7-S");
   time_budget b = time_budget_even_of(&lim, &g);
-  double aim = MCTS_AIM_STRETCH * b.soft_ms < b.hard_ms ? MCTS_AIM_STRETCH * b.soft_ms : b.hard_ms;
-  aim /= 1000;
+  double aim = fmin(MCTS_AIM_STRETCH * b.soft_ms, b.hard_ms) / 1000;
   assert_int_equal(ask(p, &g, &lim, &info), 5);
   printf("[ mcts     ] budget=even, a clear best move: %.3f s of an aim of %.3f s\n", info.seconds,
          aim);
