@@ -256,7 +256,7 @@ static int ogn_read_tags(ogn_reader *r, notation_ogn *out, char *err, size_t err
 static int ogn_check_tags(const ogn_reader *r, notation_ogn *out, char *err, size_t errlen) {
   const char *vt = notation_ogn_tag(out, "Variant");
   if (vt) {
-    char verr[256];
+    char verr[ERROR_MAX];
     if (variant_parse(vt, &out->v, verr, sizeof verr)) {
       error_set(err, errlen, "OGN line %d: tag Variant: %s", tag_line_of(out, r->tag_line, "Variant"), verr);
       return -1;
@@ -264,7 +264,7 @@ static int ogn_check_tags(const ogn_reader *r, notation_ogn *out, char *err, siz
   }
   const char *fen = notation_ogn_tag(out, "FEN");
   if (fen) {
-    char perr[256];
+    char perr[ERROR_MAX];
     if (notation_parse_position(fen, &out->v, &out->start, perr, sizeof perr)) {
       error_set(err, errlen, "OGN line %d: tag FEN: %s", tag_line_of(out, r->tag_line, "FEN"), perr);
       return -1;

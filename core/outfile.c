@@ -46,17 +46,17 @@ int outfile_check(const char *path, char *err, size_t errlen) {
   }
   int rc = 0;
   if (stat(dir, &st)) {
-    char why[300];
+    char why[ERROR_MAX];
     snprintf(why, sizeof why, "folder '%s': %s", dir, strerror(errno));
     write_fail(err, errlen, path, why, 0);
     rc = -1;
   } else if (!S_ISDIR(st.st_mode)) {
-    char why[300];
+    char why[ERROR_MAX];
     snprintf(why, sizeof why, "'%s' is not a folder", dir);
     write_fail(err, errlen, path, why, 0);
     rc = -1;
   } else if (access(dir, W_OK | X_OK)) {
-    char why[300];
+    char why[ERROR_MAX];
     snprintf(why, sizeof why, "folder '%s': %s", dir, strerror(errno));
     write_fail(err, errlen, path, why, 0);
     rc = -1;

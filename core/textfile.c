@@ -64,7 +64,7 @@ int textfile_read(const char *path, const char *what, size_t max, char **text, c
 
 int textfile_load(const char *path, const char *what, size_t max, textfile_parse_fn parse,
                   void *out, char *err, size_t errlen) {
-  char *text, e[512];
+  char *text, e[ERROR_MAX];
   if (textfile_read(path, what, max, &text, err, errlen)) return -1;
   int rc = parse(text, out, e, sizeof e);
   if (rc) error_set(err, errlen, "%s: %s", path, e);

@@ -819,7 +819,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     uint64_t count = egdb_count(n, v->pits);
     ps.p.n = n;
     ps.p.sweep = 0;
-    char e2[512];
+    char e2[ERROR_MAX];
     if (egdb_file_map(path, key, n, v->pits, ntables, 1, &lv[n], e2, sizeof e2) == 0) {
       stats.resumed++;
       ps.p.done += count;

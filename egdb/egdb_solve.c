@@ -2,6 +2,7 @@
 #include "egdb/egdb_solve.h"
 #include "core/error.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,14 @@ static int tables_present(const char *dir, const char *key, int seeds) {
   return n;
 }
 
-static void plan_refuse(egdb_solve_plan *p, const char *what) {
+static void plan_refuse(egdb_solve_plan *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void plan_refuse(egdb_solve_plan *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   p->fits = 0;
-  snprintf(p->why, sizeof p->why, "%s", what);
+  vsnprintf(p->why, sizeof p->why, fmt, ap);
+  va_end(ap);
 }
 
 /* Adds table n to the plan: its positions, memory, file and time. */
@@ -58,11 +64,8 @@ static void plan_table(const variant *v, int n, egdb_solve_plan *p) {
                 (split ? 1.4 : 1.0) * (count > EGDB_SOLVE_LARGE ? 2.0 : 1.0);
   if (mem > p->memory) p->memory = mem, p->lean = l == EGDB_LAYOUT_LEAN;
   if (p->fits && p->available && lean > p->available) {
-    char why[256];
-    snprintf(why, sizeof why,
-             "the %d-seed table needs %.1f GiB of memory to build (lean layout), %.1f GiB are free",
-             n, (double)lean / 1073741824.0, (double)p->available / 1073741824.0);
-    plan_refuse(p, why);
+    plan_refuse(p, "the %d-seed table needs %.1f GiB of memory to build (lean layout), %.1f GiB are free",
+                n, (double)lean / 1073741824.0, (double)p->available / 1073741824.0);
   }
 }
 
@@ -80,10 +83,7 @@ int egdb_solve_plan_make(const variant *v, const char *dir, int seeds, int threa
   plan->fits = 1;
   plan->available = egdb_memory_available();
   if (seeds > EGDB_MAX_SEEDS) {
-    char why[256];
-    snprintf(why, sizeof why, "%d seeds on the board; the tables hold at most %d", seeds,
-             EGDB_MAX_SEEDS);
-    plan_refuse(plan, why);
+    plan_refuse(plan, "%d seeds on the board; the tables hold at most %d", seeds, EGDB_MAX_SEEDS);
     return 0;
   }
   plan->have = tables_present(dir, key, seeds);
@@ -91,10 +91,8 @@ int egdb_solve_plan_make(const variant *v, const char *dir, int seeds, int threa
   if (threads > 1) plan->seconds /= 1.6; /* what a second thread gave on 2 shared cores */
   plan->disk_free = plan->positions ? disk_free(dir) : 0;
   if (plan->fits && plan->disk_free && plan->disk > plan->disk_free) {
-    char why[256];
-    snprintf(why, sizeof why, "the tables take %.1f GiB of disk, %.1f GiB are free in %s",
-             (double)plan->disk / 1073741824.0, (double)plan->disk_free / 1073741824.0, dir);
-    plan_refuse(plan, why);
+    plan_refuse(plan, "the tables take %.1f GiB of disk, %.1f GiB are free in %s",
+                (double)plan->disk / 1073741824.0, (double)plan->disk_free / 1073741824.0, dir);
   }
   return 0;
 }

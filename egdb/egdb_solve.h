@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/board.h"
+#include "core/error.h"
 #include "core/variant.h"
 #include "egdb/egdb.h"
 
@@ -25,7 +26,7 @@ typedef struct egdb_solve_plan {
   uint64_t disk_free; /* bytes free in the folder's file system (0: not known) */
   double seconds;     /* the build's time, roughly (EGDB_SOLVE_RATE) */
   int fits;           /* 0: the build cannot be done here, why says why */
-  char why[256];
+  char why[ERROR_MAX];
 } egdb_solve_plan;
 
 /* Positions a second one thread builds, roughly, with the fast layout (the

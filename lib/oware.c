@@ -42,7 +42,7 @@ oware_game *oware_game_new(const char *variant_text, const char *position, char 
                            size_t errlen) {
   variant v;
   board start;
-  char e[256];
+  char e[ERROR_MAX];
   if (variant_parse(variant_text ? variant_text : "abapa", &v, e, sizeof e)) {
     error_set(err, errlen, "%s", e);
     return NULL;
@@ -132,7 +132,7 @@ void oware_game_variant(const oware_game *g, char *buf, size_t len) {
 
 oware_player *oware_player_new(const char *spec, char *err, size_t errlen) {
   oware_player *p = calloc(1, sizeof *p);
-  char e[512];
+  char e[ERROR_MAX];
   if (!p) {
     error_set(err, errlen, "out of memory");
     return NULL;
@@ -157,7 +157,7 @@ const char *oware_player_name(const oware_player *p) { return p->p->name; }
  * found into *info (may be NULL); *move gets the house. */
 static int ask(oware_player *p, const oware_game *g, const player_limits *lim, player_info *info,
                int *move, char *err, size_t errlen) {
-  char e[512];
+  char e[ERROR_MAX];
   if (g->g.end != BOARD_END_NONE) {
     error_set(err, errlen, "the game is over (%s)", board_end_name(g->g.end));
     return -1;
@@ -289,7 +289,7 @@ int oware_player_analyse(oware_player *p, const oware_game *g, int movetime_ms, 
 }
 
 oware_levels *oware_levels_open(const char *path, char *err, size_t errlen) {
-  char def[4096], e[1024];
+  char def[4096], e[ERROR_MAX];
   if (!path) {
     if (level_default_path(def, sizeof def, e, sizeof e)) {
       error_set(err, errlen, "levels: %s", e);

@@ -127,7 +127,7 @@ int book_load(const char *path, book **out, char *err, size_t errlen) {
     return -1;
   }
   const char *what = NULL;
-  char verr[256] = "";
+  char verr[ERROR_MAX] = "";
   memcpy(b->info.variant_text, h + OFF_VARIANT, BOOK_VARIANT_FIELD);
   uint64_t count = get(h + OFF_COUNT, 8);
   b->info.plies = (int)get(h + OFF_PLIES, 4);

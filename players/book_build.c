@@ -90,7 +90,7 @@ typedef struct work {
   pthread_mutex_t lock;              /* guards what follows */
   long long done, nodes;
   int failed;
-  char err[512];
+  char err[ERROR_MAX];
   book_progress_fn progress;
   void *ctx;
 } work;
@@ -109,7 +109,7 @@ static int fail(work *w, const char *msg) {
  * the build. */
 static int search_position(void *ctx, long long i, int worker) {
   work *w = ctx;
-  char err[512];
+  char err[ERROR_MAX];
   player **p = &w->players[worker];
   if (!*p && !(*p = player_create(w->spec, err, sizeof err))) return fail(w, err);
   game g;

@@ -266,7 +266,7 @@ engine_says engine_read_line(const variant *v, char *line, size_t len, engine_li
     if (ty && ty - nm == 7 && !strncasecmp(nm, "Variant", 7)) {
       const char *d = strstr(ty, " default ");
       variant w;
-      char verr[256];
+      char verr[ERROR_MAX];
       if (d && !variant_parse(d + 9, &w, verr, sizeof verr))
         variant_format(&w, out->text, sizeof out->text);
       return out->kind = ENGINE_SAYS_VARIANT;

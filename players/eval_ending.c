@@ -105,7 +105,7 @@ int eval_ending_parse(const char *text, eval_ending *e, char *err, size_t errlen
              -1;
     int w[EVAL_N] = {0};
     for (int i = 1; i < EVAL_N; i++) w[i] = v[2 + i];
-    char e2[256];
+    char e2[ERROR_MAX];
     if (eval_ending_add(&out, v[0], v[1], v[2], w, e2, sizeof e2))
       return error_set(err, errlen, "endings line %d: %s", line, e2), -1;
   }

@@ -289,7 +289,7 @@ int level_elo_range(const level_file *f, double *lo, double *hi, char *err, size
   const char *spec[LEVEL_COUNT_MAX], *name[LEVEL_COUNT_MAX];
   double elo[LEVEL_COUNT_MAX];
   level_curve_points pts = {spec, elo, name, curve_points(f, spec, elo, name)};
-  char e[512];
+  char e[ERROR_MAX];
   if (level_curve_range(&pts, lo, hi, e, sizeof e))
     return error_set(err, errlen, "%s: no level at any Elo: %s", f->path, e), -1;
   return 0;
@@ -300,7 +300,7 @@ int level_at_elo(const level_file *f, double elo, level_entry *out, char *err, s
   double at[LEVEL_COUNT_MAX];
   level_curve_points pts = {spec, at, name, curve_points(f, spec, at, name)};
   memset(out, 0, sizeof *out);
-  char e[512];
+  char e[ERROR_MAX];
   if (level_curve_spec(&pts, elo, out->spec, sizeof out->spec, e, sizeof e))
     return error_set(err, errlen, "level at Elo %g: %s (%s)", elo, e, f->path), -1;
   snprintf(out->name, sizeof out->name, "elo%lld", llround(elo));
@@ -327,7 +327,7 @@ static int names_player(const char *spec) {
   if (!item) return 0;
   const char *p = colon + 1;
   int named = 0;
-  char e[16];
+  char e[ERROR_MAX];
   while (*p && !named) {
     if (player_spec_item(spec, &p, item, e, sizeof e)) break;
     named = !strncmp(item, "name=", 5);

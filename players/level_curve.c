@@ -104,7 +104,7 @@ static int curve_make(const level_curve_points *pts, curve *c, char *err, size_t
   if (pts->n < 2) return error_set(err, errlen, "fewer than two levels with a measured Elo"), -1;
   if (pts->n > CURVE_POINTS) return error_set(err, errlen, "more than %d levels", CURVE_POINTS), -1;
   for (; c->n < pts->n; c->n++) {
-    char e[512];
+    char e[ERROR_MAX];
     if (split(pts->spec[c->n], &c->sp[c->n], e, sizeof e)) {
       c->n++;
       return error_set(err, errlen, "level %s: %s", pts->name[c->n - 1], e), -1;

@@ -657,7 +657,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->even_budget = budget && !strcmp(budget, "even");
   const char *ev = player_config_text(c, "eval");
   if (ev && strcmp(ev, "off")) {
-    char e[512];
+    char e[ERROR_MAX];
     if (!(s->net = calloc(1, sizeof *s->net))) {
       error_set(err, errlen, "mcts: out of memory");
       destroy(p);

@@ -488,7 +488,7 @@ static long long total_nodes(mm *s) {
  * -1 with err. */
 static int helpers_wake(mm *s, char *err, size_t errlen) {
   if (!s->helpers) {
-    char e[256];
+    char e[ERROR_MAX];
     s->helpers = thread_team_start(s->threads - 1, helper_run, s, e, sizeof e);
     if (!s->helpers) {
       error_set(err, errlen, "minimax: threads=%d: %s", s->threads, e);
@@ -842,7 +842,7 @@ static int load_net(mm *s, const player_config *c, char *err, size_t errlen) {
   }
   if (!(s->net = calloc(1, sizeof *s->net)))
     return error_set(err, errlen, "minimax: out of memory"), -1;
-  char e[512];
+  char e[ERROR_MAX];
   if (strcmp(opt, "net") && strcmp(opt, "auto") ? eval_net_load(opt, s->net, e, sizeof e)
                                                 : eval_net_default(s->net, e, sizeof e))
     return error_set(err, errlen, "minimax: eval=%s: %s", opt, e), -1;

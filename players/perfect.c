@@ -120,7 +120,7 @@ static int create(player *p, char *err, size_t errlen) {
     destroy(p);
     return -1;
   }
-  char e[400];
+  char e[ERROR_MAX];
   /* The fallback reads the same tables when it takes egdb= and its spec
    * leaves it out, if they are the default folder's (auto, or a run's pin
    * of it, which then holds for both). A folder named by egdb=DIR is not

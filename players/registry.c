@@ -2,6 +2,7 @@
 #include "players/player.h"
 #include "core/error.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static int parse_level(const char *spec, player_config *cfg, char *err, size_t e
   if (!resolved) return error_set(err, errlen, "out of memory"), -1;
   int rc = level_resolve(spec, resolved, LEVEL_SPEC_MAX + 512, err, errlen);
   if (!rc) {
-    char e[512];
+    char e[ERROR_MAX];
     rc = player_parse_spec(resolved, cfg, e, sizeof e);
     if (rc) error_set(err, errlen, "%s (its spec '%s'): %s", spec, resolved, e);
   }
@@ -68,14 +69,22 @@ static int load_plugin(const char *spec, const char *items, const player_type **
     return -1;
   }
   const char *p = items;
-  char path[1024] = "";
+  char path[PATH_MAX] = "";
   while (*p) {
     if (player_spec_item(spec, &p, item, err, errlen)) {
       free(item);
       return -1;
     }
     size_t l = strlen(item);
-    if (l > 5 && !strncmp(item, "path=", 5) && l - 5 < sizeof path) memcpy(path, item + 5, l - 4);
+    if (l > 5 && !strncmp(item, "path=", 5)) {
+      if (l - 5 >= sizeof path) {
+        error_set(err, errlen, "plugin: path= is %zu bytes, longer than the %zu that fit", l - 5,
+                  sizeof path - 1);
+        free(item);
+        return -1;
+      }
+      memcpy(path, item + 5, l - 4);
+    }
     if (*p == ',') p++;
   }
   free(item);

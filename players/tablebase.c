@@ -64,7 +64,7 @@ static int parse_pins(tablebase *t, const char *text, char *err, size_t errlen) 
 /* Opens v's tables in dir to exactly n seeds with the pinned digest. */
 static int open_pinned(const char *dir, const variant *v, const char *key, const tablebase_pin *q,
                        egdb **out, char *err, size_t errlen) {
-  char e[600];
+  char e[ERROR_MAX];
   *out = NULL;
   if (egdb_open(dir, v, q->n, 0, out, e, sizeof e)) {
     error_set(err, errlen, "egdb: this run plays variant %s with its tables to %d seeds from %s: %s",
@@ -103,7 +103,7 @@ static int check_pins(const tablebase *t, char *err, size_t errlen) {
     while (d && !found && (e = readdir(d))) {
       if (e->d_name[0] == '.' || egdb_key_hash(e->d_name) != q->key_hash) continue;
       variant v;
-      char verr[256];
+      char verr[ERROR_MAX];
       if (variant_parse(e->d_name, &v, verr, sizeof verr)) continue;
       egdb *db;
       found = 1;
@@ -152,7 +152,7 @@ static void close_tables(tablebase *t) {
 }
 
 int tablebase_new_game(tablebase *t, const variant *v, char *err, size_t errlen) {
-  char key[128], e[600];
+  char key[128], e[ERROR_MAX];
   if (t->mode == TABLEBASE_OFF) return 0;
   if (egdb_variant_key(v, key, sizeof key, e, sizeof e)) {
     /* A variant the tables cannot represent: play without them. */
@@ -224,7 +224,7 @@ int tablebase_pin_tables(const variant *vs, int nv, char *buf, size_t len, char 
   uint32_t seen[TABLEBASE_MAX_PINS];
   int n = 0;
   for (int i = 0; i < nv; i++) {
-    char key[128], e[600];
+    char key[128], e[ERROR_MAX];
     if (egdb_variant_key(&vs[i], key, sizeof key, e, sizeof e)) continue; /* never has tables */
     uint32_t h = egdb_key_hash(key);
     int dup = 0;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/board.h"
+#include "core/error.h"
 #include "egdb/egdb.h"
 
 /* The option every player that reads the tables takes (egdb=...). */
@@ -29,7 +30,7 @@ typedef struct tablebase {
   char key[128];     /* variant key of the open tables, "" when none */
   egdb *db;          /* NULL when off or missing */
   int max_n;         /* seeds the open tables cover, -1 when none */
-  char err[600];     /* why a required folder could not be opened */
+  char err[ERROR_MAX]; /* why a required folder could not be opened */
   int npins;         /* TABLEBASE_PINNED: the run's tables, per variant */
   tablebase_pin pin[TABLEBASE_MAX_PINS];
 } tablebase;

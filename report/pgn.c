@@ -256,7 +256,7 @@ static int read_tags(reader *r, record *c, char *err, size_t errlen) {
 /* Variant and start position, from the tags: they say what the letters mean. */
 static int read_start(record *c, char *err, size_t errlen) {
   const char *vt = tag_get(c->tags, c->ntags, "Variant");
-  char verr[256];
+  char verr[ERROR_MAX];
   if (vt && variant_parse(vt, &c->v, verr, sizeof verr)) {
     error_set(err, errlen, "record %d (line %d): tag Variant: %s", c->rec, c->line, verr);
     return -1;
@@ -366,7 +366,7 @@ static int read_names(const record *c, pgn_game *out, char *err, size_t errlen) 
          c->line, !s || !*s ? "South" : "North", !s || !*s ? "White or South" : "Black or North");
     return -1;
   }
-  char why[600];
+  char why[ERROR_MAX];
   if (name_check("player name", s, why, sizeof why) ||
       name_check("player name", nn, why, sizeof why)) {
     error_set(err, errlen, "record %d (line %d): %s", c->rec, c->line, why);
@@ -813,7 +813,7 @@ int pgn_file_store(const pgn_file *f, store *db, const char *name, const char *c
   if (store_run_create(db, &run, err, errlen)) goto done;
   for (int k = 0; k < n; k++) games[k].run_id = run.id;
   *run_id = run.id;
-  char e2[256];
+  char e2[ERROR_MAX];
   if (n && store_games_insert(db, games, n, err, errlen)) {
     store_run_status(db, run.id, STORE_FAILED, e2, sizeof e2);
     goto done;

@@ -110,7 +110,7 @@ typedef struct loader {
 static int load_times(loader *l, const store_game *g) {
   plot_run *r = l->r;
   move_record *rec;
-  char e[256];
+  char e[ERROR_MAX];
   int has = store_game_records(g, &rec, e, sizeof e);
   if (has < 0) {
     error_set(l->err, l->errlen, "game %d of series %d: %s", g->game_no, g->series_no, e);
@@ -241,7 +241,7 @@ static void choose_elo(store *db, plot_run *r) {
       return;
     }
   }
-  char ferr[400] = "";
+  char ferr[ERROR_MAX] = "";
   rating_pool pool;
   rating_pool_init(&pool);
   rating_result res = {0};

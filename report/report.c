@@ -201,7 +201,7 @@ static void format_duration(long long s, char *buf, size_t len) {
 typedef struct exporter {
   FILE *f;
   const store_run *run;
-  char err[512];
+  char err[ERROR_MAX];
 } exporter;
 
 static int export_game(void *ctx, const store_game *g) {
@@ -570,7 +570,7 @@ static void write_charts(out *o, const plot_run *r, const plot_result *res, cons
 static void write_accuracy(out *o, const plot_run *r, const analyse_result *a, const char *dir,
                            const plot_options *opt, FILE *log) {
   heading(o, 2, "accuracy", "Endgame accuracy");
-  char buf[2400];
+  char buf[ERROR_MAX + 2400];
   snprintf(buf, sizeof buf,
            "Moves in the positions with at most %d seeds on the board, compared with perfect "
            "play from the endgame databases (tables in %s; analysed %s over %lld games). "
@@ -610,7 +610,7 @@ static void write_accuracy(out *o, const plot_run *r, const analyse_result *a, c
     row_end(o);
   }
   table_end(o);
-  char stem[4200], err[2048];
+  char stem[4200], err[ERROR_MAX];
   snprintf(stem, sizeof stem, "%s/analyse", dir);
   int rc = analyse_chart(a, r->run.player_name, stem, opt, err, sizeof err);
   if (rc == 0) {

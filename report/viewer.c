@@ -188,7 +188,7 @@ typedef struct writer {
   FILE *f;
   const store_run *run;
   long long n;
-  char err[512];
+  char err[ERROR_MAX];
 } writer;
 
 static int write_game(void *ctx, const store_game *g) {
@@ -256,7 +256,7 @@ int viewer_write(FILE *h, store *db, const store_run *r, long long *shown, char 
   fputs("],\"variants\":[", h);
   for (int i = 0; i < r->nvariants; i++) {
     variant v;
-    char verr[256];
+    char verr[ERROR_MAX];
     if (variant_parse(r->variant[i], &v, verr, sizeof verr)) {
       error_set(err, errlen, "variant %s: %s", r->variant[i], verr);
       return -1;

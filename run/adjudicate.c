@@ -111,7 +111,7 @@ int adjudicate_format(const adjudicate_rules *r, char *buf, size_t len) {
 
 int adjudicate_pin(adjudicate_rules *r, const variant *vs, int nv, char *err, size_t errlen) {
   if (!r->egdb || strcmp(r->tables, "auto")) return 0;
-  char e[1024];
+  char e[ERROR_MAX];
   if (tablebase_pin_tables(vs, nv, r->tables, sizeof r->tables, e, sizeof e))
     return error_set(err, errlen, "--adjudicate egdb: %s", e), -1;
   if (!r->tables[0]) /* no variant of the run can have tables */
@@ -136,7 +136,7 @@ void adjudicate_close(adjudicator *a) {
 
 /* Opens the egdb rule's tables for each variant; at least one must have some. */
 static int open_tables(adjudicator *a, const variant *vs, char *err, size_t errlen) {
-  char e[1024];
+  char e[ERROR_MAX];
   int any = 0;
   for (int i = 0; i < a->nv; i++) {
     if (tablebase_init(&a->tb[i], a->rules.tables, e, sizeof e) ||
@@ -182,7 +182,7 @@ void adjudicate_start(const adjudicator *a, const variant *v, adjudicate_game *g
   memset(gs, 0, sizeof *gs);
   if (!a) return;
   gs->rules = &a->rules;
-  char key[128], e[256];
+  char key[128], e[ERROR_MAX];
   if (!a->tb || egdb_variant_key(v, key, sizeof key, e, sizeof e)) return;
   for (int i = 0; i < a->nv && !gs->tb; i++)
     if (a->tb[i].db && !strcmp(a->tb[i].key, key)) gs->tb = &a->tb[i];

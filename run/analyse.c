@@ -38,7 +38,7 @@ static int tables_open(const store_run *run, const char *dir, int *seeds, tables
   char missing[256] = "";
   for (int i = 0; i < run->nvariants; i++) {
     const char *name = run->variant[i];
-    char key[128], e[512];
+    char key[128], e[ERROR_MAX];
     if (variant_parse(name, &t->v[i], e, sizeof e)) {
       error_set(err, errlen, "run %" PRId64 ": stored variant '%s': %s", run->id, name, e);
       goto fail;
@@ -191,7 +191,7 @@ static int replay_game(void *ctx, const store_game *g) {
   const variant *v = &rp->t->v[g->variant_idx];
   const egdb *db = rp->t->db[g->variant_idx];
   board start;
-  char e[256];
+  char e[ERROR_MAX];
   if (notation_parse_position(g->opening, v, &start, e, sizeof e)) {
     snprintf(rp->err, rp->errlen, "run %" PRId64 ", series %d, game %d: opening: %s", g->run_id,
              g->series_no, g->game_no, e);

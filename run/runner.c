@@ -59,7 +59,7 @@ static player *get_player(runner_players *pl, int slot, int copy, char *err, siz
     pl->cap = ncap;
   }
   const char *spec = pl->s->slot_spec(pl->s->ctx, slot);
-  char perr[512];
+  char perr[ERROR_MAX];
   player *p = player_create(spec, perr, sizeof perr);
   if (!p) {
     error_set(err, errlen, "player %s: %s", spec, perr);
@@ -224,7 +224,7 @@ static long long pool_next(runner_pool *p, int *short_job) {
 static void *pool_worker(void *arg) {
   runner_pool *p = arg;
   runner_players *pl = runner_players_new(p->s);
-  char err[512];
+  char err[ERROR_MAX];
   int short_job = 0;
   pthread_mutex_lock(&p->mu);
   for (long long j; (j = pool_next(p, &short_job)) >= 0;) {
@@ -418,7 +418,7 @@ struct runner_run_state {
   int threads;          /* config.threads */
   int ending;           /* no more jobs: decided, stopped or failed */
   int failed;
-  char error[512];
+  char error[ERROR_MAX];
 };
 
 /* The schedule as a source: jobs in order, within the look-ahead. */
@@ -616,7 +616,7 @@ static void state_free(runner_run_state *st) {
 /* Starts the backend of plan pl on st; 1 when it started, 0 when there is
  * none or it failed (the run then fails with its error). */
 static int backend_start(runner_run_state *st, const run_plan *pl) {
-  char serr[512] = "";
+  char serr[ERROR_MAX] = "";
   if (!pl->backend) return 0;
   if (!pl->backend->start(pl->backend->ctx, st, st->s, serr, sizeof serr)) return 1;
   runner_fail(st, serr);

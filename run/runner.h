@@ -9,6 +9,7 @@
 #include "run/match.h"
 #include "run/pack.h"
 #include "core/board.h"
+#include "core/error.h"
 #include "core/variant.h"
 #include "players/player.h"
 
@@ -266,7 +267,7 @@ typedef struct runner_pool_given runner_pool_given;
 typedef struct runner_pool_done {
   runner_job_result r; /* r.job: its number */
   int failed;
-  char err[512];
+  char err[ERROR_MAX];
 } runner_pool_done;
 
 runner_pool_given *runner_pool_given_new(void);

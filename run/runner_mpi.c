@@ -353,7 +353,7 @@ static void send_end(proxy *p, peer *pe, int r, int abandon) {
 }
 
 static void fail_jobs(proxy *p, peer *pe, int r, const char *why) {
-  char msg[600];
+  char msg[ERROR_MAX + 320];
   for (; pe[r].out > 0; pe[r].out--) {
     snprintf(msg, sizeof msg, "rank %d %s", r, why);
     runner_put_result(p->st, NULL, msg);
@@ -367,7 +367,7 @@ static void proxy_handle(proxy *p, peer *pe, int r, int tag, const unsigned char
   pack_reader_init(&in, data, (size_t)len);
   uint64_t seq = pack_get_u64(&in);
   if (in.failed || seq != p->seq || r <= 0 || r >= p->nranks) return; /* stale */
-  char err[512], msg[700];
+  char err[ERROR_MAX], msg[ERROR_MAX + 320];
   switch (tag) {
   case TAG_WANT: {
     long long n = pack_get_int(&in, 0, 1 << 20);
@@ -596,7 +596,7 @@ static int send_played(wrun *w) {
   int n = runner_pool_given_collect(w->given, w->batch, BATCH);
   runner_pool_unlock(w->pool);
   if (!n) return 0;
-  char msg[1100];
+  char msg[ERROR_MAX + 320];
   int ok = 0;
   for (int i = 0; i < n; i++) {
     ok += !w->batch[i].failed;
@@ -737,7 +737,7 @@ static int serve_run(const runner_kind *const *kinds, int nkinds, const unsigned
   pack_reader in;
   pack_reader_init(&in, data, (size_t)len);
   wrun *w = calloc(1, sizeof *w);
-  char err[512], msg[1024];
+  char err[ERROR_MAX], msg[ERROR_MAX + 320];
   const runner_kind *k = NULL;
   uint64_t seq = pack_get_u64(&in);
   if (!w) {

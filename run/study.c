@@ -87,7 +87,7 @@ static int load_game(void *ctx, const store_game *g) {
   memset(st, 0, sizeof *st);
   /* Replay. */
   board start;
-  char perr[256];
+  char perr[ERROR_MAX];
   if (notation_parse_position(g->opening, v, &start, perr, sizeof perr))
     return load_fail(l, "series %d game %d: bad opening: %s", g, perr);
   game gm;
@@ -244,7 +244,7 @@ static int fit_variant(store *db, study *s, int vi, char *err, size_t errlen) {
   rating_result res = {0};
   rating_options ro = {0};
   int rc = -1;
-  char ferr[512];
+  char ferr[ERROR_MAX];
   if (rating_pool_load(&pool, db, &s->run.id, 1, s->run.variant[vi], ferr, sizeof ferr)) {
     error_set(err, errlen, "variant %s: %s", sv->name, ferr);
     goto out;
@@ -385,7 +385,7 @@ int study_compute(store *db, int64_t run_id, const study_options *opt, study **o
   s->bootstrap = opt && opt->bootstrap > 0 ? opt->bootstrap : DEFAULT_BOOTSTRAP;
   uint64_t seed = opt && opt->seed ? opt->seed : 1;
   for (int vi = 0; vi < s->nvariants; vi++) {
-    char verr[256];
+    char verr[ERROR_MAX];
     if (variant_parse(s->run.variant[vi], &l->v[vi], verr, sizeof verr)) {
       error_set(err, errlen, "run %lld, variant %s: %s", (long long)run_id, s->run.variant[vi], verr);
       goto out;

@@ -146,7 +146,7 @@ int study_resume(store *db, int64_t run_id, int threads, int bootstrap, atomic_i
                  tournament *t, char *err, size_t errlen) {
   int rc = tournament_reopen(db, run_id, threads, t, err, errlen);
   if (rc) return rc == 1 ? 0 : -1;
-  char e[256];
+  char e[ERROR_MAX];
   rc = study_play(t, db, bootstrap, stop, err, errlen);
   store_run_unlock(db, run_id, e, sizeof e);
   return rc;

@@ -54,7 +54,13 @@ int tournament_parse_openings(const char *text, int *plies, int *after, char *pa
       error_set(err, errlen, "openings: '%s' names no file", text);
       return -1;
     }
-    snprintf(path, pathlen, "%.*s", (int)len, text + 5);
+    if (len >= pathlen) {
+      error_set(err, errlen, "openings: the file's path is %zu bytes, longer than the %zu that fit", len,
+                pathlen - 1);
+      return -1;
+    }
+    memcpy(path, text + 5, len);
+    path[len] = '\0';
     if (!plus) return 0;
     if (!after) {
       error_set(err, errlen, "openings: '%s': +random:PLIES after a file is not taken here", text);
@@ -145,7 +151,7 @@ static int load_openings(tournament *t, const char *path, char *err, size_t errl
       return -1;
     }
     for (int k = 0; k < n; k++) {
-      char perr[256];
+      char perr[ERROR_MAX];
       if (notation_parse_position(r->position[k], &t->variants[v], &t->opening_file[v][k], perr,
                                   sizeof perr)) {
         error_set(err, errlen, "openings: %s position %d (variant %s): %s", path, k + 1, r->variant[v], perr);
@@ -167,7 +173,7 @@ static int load_openings(tournament *t, const char *path, char *err, size_t errl
 static int keep_weights_files(store_run *r, char *err, size_t errlen) {
   for (int i = 0; i < r->nplayers; i++) {
     player_config pc;
-    char perr[512];
+    char perr[ERROR_MAX];
     if (player_parse_spec(r->player_spec[i], &pc, perr, sizeof perr)) continue; /* said later */
     const char *path =
         player_type_takes(pc.type, "weights") ? player_config_text(&pc, "weights") : NULL;
@@ -191,7 +197,7 @@ static int pin_tables(tournament *t, char *err, size_t errlen) {
   store_run *r = &t->run;
   for (int i = 0; i < r->nplayers; i++) {
     size_t len = strlen(r->player_spec[i]) + LEVEL_SPEC_MAX + TABLEBASE_MAX_PINS * 32 + 64;
-    char *pinned = malloc(len), perr[1024];
+    char *pinned = malloc(len), perr[ERROR_MAX];
     if (!pinned) return error_set(err, errlen, "out of memory"), -1;
     int rc = tablebase_pin_spec(r->player_spec[i], t->variants, r->nvariants, pinned, len, perr,
                                 sizeof perr);
@@ -251,7 +257,7 @@ static int add_player(store_run *r, const char *spec, char *err, size_t errlen) 
   if (r->nplayers == STORE_MAX_PLAYERS)
     return error_set(err, errlen, "more than %d players", STORE_MAX_PLAYERS), -1;
   /* A resume does not read the levels file again (players/level.h). */
-  char resolved[LEVEL_SPEC_MAX + 512], e[1024];
+  char resolved[LEVEL_SPEC_MAX + 512], e[ERROR_MAX];
   if (level_resolve(spec, resolved, sizeof resolved, e, sizeof e))
     return error_set(err, errlen, "player %d: %s", r->nplayers + 1, e), -1;
   player_config cfg;
@@ -317,7 +323,7 @@ int tournament_add_variants(store_run *r, const char *text, char *err, size_t er
 static int describe_format(const tournament_config *c, tournament *t, char *fbuf, size_t len,
                            char *err, size_t errlen) {
   const char *format = c->format;
-  char e[512];
+  char e[ERROR_MAX];
   if (c->sprt) {
     if (rating_sprt_parse(c->sprt, &t->sprt, e, sizeof e))
       return error_set(err, errlen, "--sprt: %s", e), -1;
@@ -349,7 +355,7 @@ static int describe_adjudicate(const tournament_config *c, tournament *t, char *
 
 /* The run's clock settings into t. 0, or -1 with err naming --tc. */
 static int clock_settings(const tournament_config *c, tournament *t, char *err, size_t errlen) {
-  char e[256];
+  char e[ERROR_MAX];
   t->tc_margin_ms = (int)c->tc_margin;
   t->tc_settings = 1;
   if (c->tc && time_control_parse(c->tc, &t->tc, e, sizeof e))
@@ -366,7 +372,7 @@ int tournament_has_clock(const tournament *t) {
   int on = time_control_on(&t->tc);
   for (int i = 0; i < t->run.nplayers && !on; i++) {
     player_config cfg;
-    char e[512];
+    char e[ERROR_MAX];
     if (player_parse_spec(t->run.player_spec[i], &cfg, e, sizeof e)) continue;
     on = time_control_on(&cfg.tc);
     player_config_free(&cfg);
@@ -409,7 +415,7 @@ int tournament_describe(const tournament_config *c, const char *players, int thr
 /* The run loaded with its settings: the SPRT parsed. 0, or -1 with err. */
 static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t errlen) {
   tournament_config c;
-  char e[512];
+  char e[ERROR_MAX];
   if (store_run_load(db, run_id, &t->run, err, errlen) ||
       settings_load(tournament_settings, &t->run, &c, err, errlen))
     return -1;
@@ -433,7 +439,7 @@ static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t 
 int tournament_reopen(store *db, int64_t run_id, int threads, tournament *t, char *err,
                       size_t errlen) {
   store_run *r = &t->run;
-  char e[1024];
+  char e[ERROR_MAX];
   if (load_run(db, run_id, t, err, errlen)) return -1;
   if (r->status == STORE_FINISHED) return 1;
   if (store_run_resumable(r, err, errlen)) return -1;
@@ -454,7 +460,7 @@ int tournament_resume(store *db, int64_t run_id, int threads, atomic_int *stop, 
                       char *err, size_t errlen) {
   int rc = tournament_reopen(db, run_id, threads, t, err, errlen);
   if (rc) return rc == 1 ? 0 : -1;
-  char e[256];
+  char e[ERROR_MAX];
   rc = tournament_play(t, db, stop, err, errlen);
   store_run_unlock(db, run_id, e, sizeof e);
   return rc;
@@ -478,7 +484,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   for (int v = 0; v < r->nvariants; v++)
     if (variant_parse(r->variant[v], &t->variants[v], err, errlen)) return -1;
   if (series_parse(r->format, &t->format, err, errlen)) return -1;
-  char path[512];
+  char path[PATH_MAX];
   if (tournament_parse_openings(r->openings, &t->opening_plies, &t->opening_after, path,
                                 sizeof path, err, errlen))
     return -1;
@@ -486,7 +492,7 @@ int tournament_prepare(tournament *t, char *err, size_t errlen) {
   if (r->id == 0 && keep_weights_files(r, err, errlen)) return -1;
   if (r->id == 0 && pin_tables(t, err, errlen)) return -1;
   for (int i = 0; i < r->nplayers; i++) {
-    char perr[512];
+    char perr[ERROR_MAX];
     player *p = player_create(r->player_spec[i], perr, sizeof perr);
     if (!p) {
       error_set(err, errlen, "player %d (%s): %s", i + 1, r->player_name[i], perr);
@@ -893,7 +899,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   if (t->sprt_on) {
     t->sprt_result = rating_sprt_test(&t->sprt, &t->sprt_match, 0);
     if (t->sprt_result.decision) { /* decided before the stop: nothing left to play */
-      char serr[256];
+      char serr[ERROR_MAX];
       rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
       if (rc) error_set(err, errlen, "%s", serr);
       goto out;
@@ -923,7 +929,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
     rc = complete || (t->sprt_on && t->sprt_result.decision) ? 0 : 1;
   }
   {
-    char serr[256];
+    char serr[ERROR_MAX];
     store_status status = rc == 0 ? STORE_FINISHED : rc == 1 ? STORE_INTERRUPTED : STORE_FAILED;
     if (store_run_status(db, t->run.id, status, serr, sizeof serr) && rc >= 0) {
       error_set(err, errlen, "%s", serr);

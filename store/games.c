@@ -121,7 +121,7 @@ static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   row_rules *rr = ctx;
   int idx = sqlite3_column_int(st, 0);
   const char *name = (const char *)sqlite3_column_text(st, 1);
-  char verr[256];
+  char verr[ERROR_MAX];
   if (idx != rr->nvariants || idx >= STORE_MAX_VARIANTS) {
     error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range",
               rr->run_id, idx);
@@ -221,7 +221,7 @@ int store_game_records(const store_game *g, move_record **out, char *err, size_t
 /* Checks the move records of a game row, when it has them: one a move. */
 static int records_check(const store_game *g, const char *row, char *err, size_t errlen) {
   move_record *m;
-  char perr[200];
+  char perr[ERROR_MAX];
   int rc = store_game_records(g, &m, perr, sizeof perr);
   free(m);
   return rc < 0 ? row_fail(err, errlen, row, 400, "%s", perr) : 0;
@@ -231,7 +231,7 @@ static int records_check(const store_game *g, const char *row, char *err, size_t
  * index in range, the moves letters of its variant, the opening a position
  * of it. Returns 0, or -1 with a message naming the row. */
 static int game_row_check(const store_game *g, const row_rules *rr, char *err, size_t errlen) {
-  char row[96], perr[256];
+  char row[96], perr[ERROR_MAX];
   snprintf(row, sizeof row, "run %" PRId64 " game %d (series %d)", g->run_id, g->game_no,
            g->series_no);
   if (g->series_no < 0)

@@ -6,7 +6,7 @@
 
 int store_replay_game(const store_run *r, const store_game *g, variant *v, game *gm, char *err,
                       size_t errlen) {
-  char why[256];
+  char why[ERROR_MAX];
   board start;
   if (g->variant_idx < 0 || g->variant_idx >= r->nvariants) {
     error_set(err, errlen, "series %d game %d: no variant %d in the run", g->series_no, g->game_no,

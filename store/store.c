@@ -244,7 +244,7 @@ static int unwritable(const char *path, char *why, size_t n) {
  * of SQLite's words. */
 static void explain_unwritable(sqlite3 *db, const char *path, char *err, size_t errlen) {
   int code = db ? sqlite3_errcode(db) & 0xff : SQLITE_CANTOPEN;
-  char why[3200];
+  char why[ERROR_MAX];
   if ((code == SQLITE_READONLY || code == SQLITE_CANTOPEN) && unwritable(path, why, sizeof why))
     error_set(err, errlen, "store: cannot %s %s: %s", access(path, F_OK) ? "create" : "write",
               path, why);
@@ -350,7 +350,7 @@ static int open_writing(store *s, const char *path, int create, char *err, size_
   /* Said now rather than at the first write: READWRITE falls back to
    * read-only on a write-protected file, and SQLite reads through a -shm
    * file that it may not write. */
-  char why[3200];
+  char why[ERROR_MAX];
   int blocked = unwritable(path, why, sizeof why);
   if (!blocked && sqlite3_db_readonly(s->db, "main") == 1)
     blocked = snprintf(why, sizeof why, "the file is read-only") > 0;
@@ -394,7 +394,7 @@ int store_open_readonly(const char *path, store **out, char *err, size_t errlen)
   if (rc != 1) return rc;
   /* An older schema: upgraded once (its runs stay listed and exportable)
    * when the file can be written, then read. */
-  char why[3200];
+  char why[ERROR_MAX];
   if (unwritable(path, why, sizeof why))
     return error_set(err, errlen,
                      "store: %s has an older schema: it is upgraded once, by any oware command "

@@ -301,5 +301,22 @@ usage_error analyse --db "$long/x.db" --run 1 -- "/x.db: unable to open database
 usage_error tournament --players "random;greedy" --format games:2 --db "$long/x.db" -- \
   "/x.db: unable to open database file"
 
+# A file under a long folder is the file named, not a cut of its path: the openings file, a
+# plug-in and a --from-db database each went to a path cut at 511 or 1,023 bytes.
+mkdir -p "$long"
+printf '%s\n' 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S >"$long/ops.txt"
+run tournament --players "random;greedy" --format games:2 --openings "file:$long/ops.txt" \
+  --db "$tmp/longops.db" --quiet
+expect_rc 0
+expect_err_empty
+usage_error tournament --players "plugin:path=$long/none.so;random" --format games:2 \
+  --db "$tmp/longplug.db" -- "/none.so"
+run tune net --from-db "$long/none.db" --out "$tmp/net.bin" --db "$tmp/net.db"
+expect_rc 1
+expect_err_has "/none.db: unable to open database file"
+tail="$(printf 'g%.0s' {1..5000})"
+usage_error tournament --players "random;greedy" --format games:2 --openings "file:$long/$tail" \
+  --db "$tmp/longops2.db" -- "openings:" "longer than"
+
 echo "test_cli: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

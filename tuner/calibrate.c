@@ -427,7 +427,7 @@ int calibrate_parse_anchor(const char *text, char *spec, size_t speclen, double 
 int calibrate_check_knob(const char *base, const char *knob, double lo, double hi, int *integer,
                          char *err, size_t errlen) {
   player_config cfg;
-  char perr[512];
+  char perr[ERROR_MAX];
   if (player_parse_spec(base, &cfg, perr, sizeof perr)) {
     error_set(err, errlen, "base spec '%s': %s", base, perr);
     return -1;
@@ -475,7 +475,7 @@ void calibrate_spec(char *buf, size_t len, const char *base, const char *knob, d
 
 void calibrate_say(calibrate_progress_fn progress, void *ctx, const char *fmt, ...) {
   if (!progress) return;
-  char msg[1024];
+  char msg[ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);

@@ -93,7 +93,7 @@ static int add_pool(void *ctx, const char *spec) {
   if (s->c.npool == CALIBRATE_MAX_REFS - 1)
     return error_set(p->err, p->errlen, "--pool: more than %d players", CALIBRATE_MAX_REFS - 1),
            -1;
-  char resolved[LEVEL_SPEC_MAX + 512], e[1024];
+  char resolved[LEVEL_SPEC_MAX + 512], e[ERROR_MAX];
   if (level_resolve(spec, resolved, sizeof resolved, e, sizeof e))
     return error_set(p->err, p->errlen, "--pool: %s", e), -1;
   size_t len = strlen(resolved);
@@ -112,7 +112,7 @@ static int add_pool(void *ctx, const char *spec) {
 /* The anchor and the pool: parsed, none twice, none named as a level. */
 static int check_players(tuner_calibrate_setup *s, char *err, size_t errlen) {
   tuner_calibrate_config *c = &s->c;
-  char e[1024];
+  char e[ERROR_MAX];
   if (calibrate_parse_anchor(s->o.anchor, s->anchor_spec, sizeof s->anchor_spec, &c->anchor_elo,
                              err, errlen))
     return -1;
@@ -149,7 +149,7 @@ static int check_players(tuner_calibrate_setup *s, char *err, size_t errlen) {
 static int check_games(tuner_calibrate_setup *s, char *err, size_t errlen) {
   tuner_calibrate_options *o = &s->o;
   tuner_calibrate_config *c = &s->c;
-  char e[1024], opath[8];
+  char e[ERROR_MAX], opath[8];
   if (variant_parse(o->variant, &c->v, err, errlen)) return -1;
   e[0] = 0;
   if (tournament_parse_openings(o->openings, &c->opening_plies, NULL, opath, sizeof opath, e,
@@ -363,7 +363,7 @@ int tuner_calibrate_play(store *db, int64_t run_id, tuner_calibrate_setup *s,
     s->c.journal = NULL;
     store_status st = !rc ? STORE_FINISHED : stop && atomic_load(stop) ? STORE_INTERRUPTED
                                                                         : STORE_FAILED;
-    char e[256];
+    char e[ERROR_MAX];
     if (store_run_status(db, run_id, st, rc ? e : err, rc ? sizeof e : errlen)) rc = -1;
   }
   journal_close(&j);
@@ -380,7 +380,7 @@ int tuner_calibrate_resume(store *db, int64_t run_id, int threads,
   int rc = store_run_lock(db, run_id, err, errlen);
   if (rc) return rc;
   rc = tuner_calibrate_play(db, run_id, s, obs, stop, out, err, errlen);
-  char e[256];
+  char e[ERROR_MAX];
   store_run_unlock(db, run_id, e, sizeof e);
   return rc;
 }

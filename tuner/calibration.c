@@ -69,7 +69,7 @@ static int verify(const tuner_calibrate_config *c, tuner_calibration *out, char 
    * from the run's (round 0 keeps it, as before refinements existed). */
   pl->seed = c->seed ^ ((uint64_t)round * 0x9E3779B97F4A7C15ull);
   long long before = pl->games;
-  char e[1024];
+  char e[ERROR_MAX];
   if (out->has_verify) rating_result_free(&out->verify);
   out->has_verify = 0;
   if (calibrate_round_robin(pl, vspecs, vnames, nv, (int)((c->verify_games + 1) / 2), 0,
@@ -204,7 +204,7 @@ int tuner_calibrate(const tuner_calibrate_config *c, const tuner_calibrate_obser
   }
   calibrate_config cfg;
   search_config(c, ar, integer, obs, &cfg);
-  char e[1024];
+  char e[ERROR_MAX];
   calibrate_say(ar->play.progress, ar->play.progress_ctx, "reference pool: round robin, %lld games per pairing", c->ref_games);
   if (calibrate_arena_setup(ar, c->anchor_spec, c->anchor_elo, c->pool, c->npool, c->ladder,
                             c->lo, c->hi, c->log_scale, (int)((c->ref_games + 1) / 2), e,

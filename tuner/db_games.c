@@ -17,7 +17,7 @@ typedef struct reader {
   void *ctx;
   long long games, runs;
   int failed;
-  char err[512];
+  char err[ERROR_MAX];
   const store_run *run; /* the run being read */
   const char *only;     /* "ID,ID,...", or NULL: every run */
   int found;            /* runs of only met */
@@ -29,7 +29,7 @@ static int read_game(void *ctx, const store_game *g) {
       strcmp(d->run->variant[g->variant_idx], d->vname) || outcome_is_forfeit(g->end))
     return 0;
   board start;
-  char e[256];
+  char e[ERROR_MAX];
   if (notation_parse_position(g->opening, d->v, &start, e, sizeof e)) {
     error_set(d->err, sizeof d->err, "run %lld, series %d, game %d: opening: %s",
              (long long)g->run_id, g->series_no, g->game_no, e);

@@ -163,7 +163,7 @@ int tuner_ending_fit(const tuner_ending_config *c, tuner_ending_result *r, char 
   memset(r, 0, sizeof *r);
   if (c->width < 1) return error_set(err, errlen, "the width of a range is at least 1 seed"), -1;
   egdb *db;
-  char e[768];
+  char e[ERROR_MAX];
   if (egdb_open(c->egdb_dir, &c->v, c->seeds, 0, &db, e, sizeof e)) {
     char vname[160];
     variant_format(&c->v, vname, sizeof vname);

@@ -2,6 +2,7 @@
 #include "tuner/net_data.h"
 
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,11 +133,16 @@ static void subsample(tuner_net_set *set, size_t max, uint64_t seed) {
 /* The games of every database into k (the tables open). */
 static int read_games(const tuner_net_data_config *c, collector *k, tuner_net_data_counts *counts,
                       char *err, size_t errlen) {
-  char e[1024];
+  char e[ERROR_MAX];
   for (const char *p = c->from_db; *p;) {
     size_t l = strcspn(p, ",");
-    char path[1024];
-    snprintf(path, sizeof path, "%.*s", (int)(l < sizeof path - 1 ? l : sizeof path - 1), p);
+    char path[PATH_MAX];
+    if (l >= sizeof path)
+      return error_set(err, errlen, "--from-db: a path is %zu bytes, longer than the %zu that fit", l,
+                       sizeof path - 1),
+             -1;
+    memcpy(path, p, l);
+    path[l] = '\0';
     p += l + (p[l] == ',');
     long long games, runs;
     if (tuner_db_games_of(path, c->runs, &c->v, add_game, k, &games, &runs, e, sizeof e))
@@ -150,7 +156,7 @@ int tuner_net_collect(const tuner_net_data_config *c, tuner_net_set *train, tune
                       tuner_net_data_counts *counts, char *err, size_t errlen) {
   collector k = {c, {0}, NULL, 0, 0};
   memset(counts, 0, sizeof *counts);
-  char e[1024];
+  char e[ERROR_MAX];
   if (tablebase_init(&k.tb, c->egdb_weight > 0 ? c->egdb : "off", e, sizeof e) ||
       tablebase_new_game(&k.tb, &c->v, e, sizeof e)) {
     tablebase_free(&k.tb);

@@ -35,14 +35,14 @@ const settings_key tuner_net_loop_settings[] = {
 
 int tuner_net_loop_is(const store_run *run) {
   long long g = 0;
-  char e[256];
+  char e[ERROR_MAX];
   return run->kind == STORE_NET && !store_config_get_int(run, "generations", &g, e, sizeof e) &&
          g > 0;
 }
 
 /* The start network and the SPRT, checked. */
 static int check_loop(const tuner_net_loop_config *l, char *err, size_t errlen) {
-  char e[512];
+  char e[ERROR_MAX];
   rating_sprt sp;
   if (rating_sprt_parse(l->sprt, &sp, e, sizeof e))
     return error_set(err, errlen, "--sprt: %s", e), -1;
@@ -208,7 +208,7 @@ int tuner_net_loop_run(const tuner_net_loop_config *l, const tuner_net_config *c
   s->c = c, s->run_id = run_id;
   snprintf(s->best, sizeof s->best, "%s", l->start);
   tuner_net_step st = {l, c, db, run_id, 0, stop, obs};
-  char e[256];
+  char e[ERROR_MAX];
   if (!c->out) path_mkdirs("results", e, sizeof e); /* an error shows when a file is written */
   int rc = read_state(&st, s, err, errlen);
   for (st.generation = s->done + 1; !rc && st.generation <= l->generations; st.generation++)

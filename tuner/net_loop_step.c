@@ -57,7 +57,7 @@ static int new_round_robin(const tuner_net_step *s, const char *what, const char
   *id = t->run.id;
   if (store_run_lock(s->db, *id, err, errlen)) return -1;
   int rc = tournament_play(t, s->db, s->stop, err, errlen);
-  char e[256];
+  char e[ERROR_MAX];
   store_run_unlock(s->db, *id, e, sizeof e);
   return rc;
 }
@@ -126,7 +126,7 @@ static void relay_line(void *ctx, tuner_line kind, const char *text) {
 /* Trains the stored run id of configuration c, its status kept. */
 static int train_run(const tuner_net_step *s, const tuner_net_config *c, int64_t id,
                      tuner_net_result *res, char *err, size_t errlen) {
-  char e[256];
+  char e[ERROR_MAX];
   if (store_run_lock(s->db, id, err, errlen)) return -1;
   int rc = store_run_status(s->db, id, STORE_RUNNING, err, errlen);
   tuner_observer relay = {(void *)s->obs, relay_line, NULL, NULL};

@@ -179,7 +179,7 @@ static int epochs(tuner_net_trainer *t, const tuner_net_config *c, store *db, in
 int tuner_net_run(const tuner_net_config *c, store *db, int64_t run_id, const tuner_observer *obs,
                   atomic_int *stop, tuner_net_result *res, char *err, size_t errlen) {
   memset(res, 0, sizeof *res);
-  char out[1024], state[1100], e[512];
+  char out[1024], state[1100], e[ERROR_MAX];
   tuner_net_out(c, run_id, out, sizeof out);
   snprintf(state, sizeof state, "%s.state", out);
   if (!c->out) path_mkdirs("results", e, sizeof e); /* an error shows when the file is written */

@@ -138,7 +138,7 @@ int tuner_net_search(const char *spec, const variant *v, uint64_t seed, const bo
                          ns_pack};
   runner_sink k = {&s, ns_game, NULL, NULL};
   runner_config c = {threads < 1 ? 1 : threads, 0, NULL, NULL};
-  char e[1024];
+  char e[ERROR_MAX];
   int rc = runner_run(&sch, &k, &c, NULL, e, sizeof e);
   adjudicate_close(s.adj);
   if (rc) {

@@ -80,7 +80,7 @@ static int sp_prepare(void *ctx, int slot, player *p, char *err, size_t errlen) 
   player_param wp[EVAL_N];
   if (!sp->w) return 0;
   eval_params(sp->w, wp);
-  char perr[512];
+  char perr[ERROR_MAX];
   if (player_set_params(p, wp, EVAL_N, perr, sizeof perr)) {
     error_set(err, errlen, "texel: %s (the weights need a player with an evaluation, e.g. minimax)",
              perr);

@@ -29,7 +29,7 @@ static int add_game(void *ctx, const board *start, const int *moves, int plies, 
 int tuner_texel_from_db(const char *path, const variant *v, uint64_t seed, texel_set *set,
                         long long *games, long long *runs, char *err, size_t errlen) {
   db_reader d = {set, seed, v};
-  char e[768];
+  char e[ERROR_MAX];
   if (tuner_db_games(path, v, add_game, &d, games, runs, e, sizeof e))
     return error_set(err, errlen, "--from-db %s", e), -1;
   if (!set->n) {

@@ -49,7 +49,7 @@ const settings_key tuner_tune_settings[] = {
 
 int tuner_tune_check(tuner_tune_config *c, char *err, size_t errlen) {
   if (!c->player) return error_set(err, errlen, "--player SPEC is needed (a minimax player)"), -1;
-  char lerr[1024];
+  char lerr[ERROR_MAX];
   /* A level is tuned and stored as the spec it stands for. */
   if (level_resolve(c->player, c->resolved, sizeof c->resolved, lerr, sizeof lerr))
     return error_set(err, errlen, "--player: %s", lerr), -1;
@@ -62,7 +62,7 @@ int tuner_tune_check(tuner_tune_config *c, char *err, size_t errlen) {
   }
   if (c->validate_sprt) {
     rating_sprt sp;
-    char e[256];
+    char e[ERROR_MAX];
     if (rating_sprt_parse(c->validate_sprt, &sp, e, sizeof e))
       return error_set(err, errlen, "--validate-sprt: %s", e), -1;
     if (!c->validate) c->validate = 2000;
@@ -169,7 +169,7 @@ int tuner_tune_resume(store *db, int64_t run_id, const tuner_observer *obs, atom
              : (error_set(err, errlen, "out of memory"), -1);
   if (!rc) rc = store_run_lock(db, run_id, err, errlen);
   if (!rc) {
-    char e[256];
+    char e[ERROR_MAX];
     rc = resume_locked(db, &run, c, obs, stop, res, err, errlen);
     store_run_unlock(db, run_id, e, sizeof e);
   }

@@ -23,7 +23,7 @@ void tuner_report(const tuner_observer *obs, tuner_line kind, const char *fmt, .
 
 static int start_weights(const char *start, eval_weights *w, char *err, size_t errlen) {
   if (strncmp(start, "equal:", 6)) {
-    char e[512];
+    char e[ERROR_MAX];
     if (eval_load(start, w, e, sizeof e)) return error_set(err, errlen, "--start: %s", e), -1;
     return 0;
   }
@@ -55,7 +55,7 @@ static int tuned_params(const char *params, int *tuned, char *err, size_t errlen
 int tuner_weights_setup(const char *spec, const char *start, const char *params, eval_weights *w,
                         int *tuned, char *err, size_t errlen) {
   player_config pc;
-  char e[512];
+  char e[ERROR_MAX];
   if (player_parse_spec(spec, &pc, e, sizeof e))
     return error_set(err, errlen, "--player: %s", e), -1;
   int is_minimax = !strcmp(pc.type->name, "minimax");

@@ -49,7 +49,7 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
                    tuner_validation *out, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
   if (c->sprt) {
-    char e[256];
+    char e[ERROR_MAX];
     if (rating_sprt_parse(c->sprt, &out->sprt, e, sizeof e))
       return error_set(err, errlen, "--validate-sprt: %s", e), -1;
     out->has_sprt = 1;
