@@ -672,6 +672,35 @@ static void test_spec_playouts_by_default(void **state) {
   }
 }
 
+/* The specs of runs stored before budget=even was the default (schema
+ * 10) get budget=front, and only mcts specs without budget=. */
+static void test_spec_front_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"mcts", "mcts:budget=front"},
+      {"mcts:", "mcts:budget=front"},
+      {"mcts:tc=10+0.1", "mcts:tc=10+0.1,budget=front"},
+      {"mcts:name=\"a,budget=even\",tc=1", "mcts:name=\"a,budget=even\",tc=1,budget=front"},
+      {"mcts:tc=10+0.1,budget=even", NULL},
+      {"mcts:budget=front,playouts=5", NULL},
+      {"minimax:tc=10+0.1", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=mcts:tc=1", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *out;
+    int rc = mcts_spec_front_by_default(cases[i][0], &out);
+    if (!cases[i][1]) {
+      if (rc != 0) fail_msg("%s: changed to %s", cases[i][0], out);
+      assert_null(out);
+      continue;
+    }
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, cases[i][1]);
+    player_free(make(out));
+    free(out);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legal_games),     cmocka_unit_test(test_deterministic),
@@ -680,7 +709,7 @@ int main(void) {
       cmocka_unit_test(test_ply_limit),       cmocka_unit_test(test_repetition_history),
       cmocka_unit_test(test_speed),           cmocka_unit_test(test_strength),
       cmocka_unit_test(test_net_leaves),      cmocka_unit_test(test_spec_playouts_by_default),
-      cmocka_unit_test(test_clock_stops),
+      cmocka_unit_test(test_clock_stops),    cmocka_unit_test(test_spec_front_by_default),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
