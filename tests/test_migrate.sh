@@ -133,27 +133,29 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 11 by listing its runs,
+# has these player specs (space-separated, in order).
+migrated_specs() {
+  cp "$data/v$1/v$1.db" "v$1.db"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
+  "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 11 ] || fail "v$1.db not migrated to schema 11"
+  local got
+  got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
+  [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
+}
+
 # Schema 9 -> 10: an mcts spec's own movetime= searches for that time, where the playouts'
 # default (10000) stopped it first before; the runs before say so.
-cp "$data/v9/v9.db" v9.db
-[ "$(sqlite3 v9.db 'PRAGMA user_version')" = 9 ] || fail "the kept file is not schema 9"
-"$oware" runs --db v9.db >/dev/null || fail "runs of v9.db"
-[ "$(sqlite3 v9.db 'PRAGMA user_version')" = 11 ] || fail "v9.db not migrated to schema 11"
-[ "$(sqlite3 v9.db 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')" = \
-  "mcts:movetime=5,egdb=off,name=a,playouts=10000,budget=front mcts:movetime=5,playouts=300,egdb=off,name=b,budget=front greedy " ] ||
-  fail "v9.db: specs: $(sqlite3 v9.db 'SELECT spec FROM players ORDER BY idx')"
+migrated_specs 9 "mcts:movetime=5,egdb=off,name=a,playouts=10000,budget=front \
+mcts:movetime=5,playouts=300,egdb=off,name=b,budget=front greedy"
 
 # Schema 10 -> 11: mcts on a clock spends its own even budget by default, where it took
 # minimax's front-loaded share before; the runs before say budget=front (tests/data/v10/v10.db,
 # written by the oware of schema 10: a round robin of two mcts players, one with budget=even,
 # and greedy).
-cp "$data/v10/v10.db" v10.db
-[ "$(sqlite3 v10.db 'PRAGMA user_version')" = 10 ] || fail "the kept file is not schema 10"
-"$oware" runs --db v10.db >/dev/null || fail "runs of v10.db"
-[ "$(sqlite3 v10.db 'PRAGMA user_version')" = 11 ] || fail "v10.db not migrated to schema 11"
-[ "$(sqlite3 v10.db 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')" = \
-  "mcts:playouts=20,egdb=off,name=a,budget=front mcts:playouts=20,budget=even,egdb=off,name=b greedy " ] ||
-  fail "v10.db: specs: $(sqlite3 v10.db 'SELECT spec FROM players ORDER BY idx')"
+migrated_specs 10 "mcts:playouts=20,egdb=off,name=a,budget=front \
+mcts:playouts=20,budget=even,egdb=off,name=b greedy"
 
 # A newer schema stays an error.
 cp "$data/v4/v4.db" v12.db
