@@ -483,7 +483,7 @@ typedef struct clock_watch {
  * move, and early when the best child leads every other by more visits
  * than the iterations left to the aim at the rate so far could give one of
  * them (the move cannot change any more: the time is saved for the moves to
- * come). budget=front, the default, plays as before they came. */
+ * come). budget=front (the default before schema 11) has none of them. */
 static int clock_enough(const mcts *s, clock_watch *w, double used, long long done) {
   const node *root = &s->nodes[1], *ch = &s->nodes[root->child];
   if (s->even_budget && root->nchild <= 1) return 1;
@@ -691,7 +691,7 @@ static const player_option options[] = {
     {"policy", PLAYER_OPT_CHOICE, "random", 0, 0, "random|capture",
      "playout moves: uniformly random, or the biggest capture when there is one"},
     OPT_SOLVER(PLAYER_OPTION_OF),
-    {"budget", PLAYER_OPT_CHOICE, "front", 0, 0, "front|even",
+    {"budget", PLAYER_OPT_CHOICE, "even", 0, 0, "front|even",
      "on a clock (tc=): front = minimax's share, more early (time_budget_of); even = the time left "
      "over the moves a median game still lasts (time_budget_even_of), aimed at 1.5 times, with an "
      "early stop when the move cannot change and a forced move at once"},
@@ -703,6 +703,12 @@ static const player_option options[] = {
      "seeds) or a network file of oware tune net: the leaf's value drawn as a reward with the "
      "network's win chance, no playout"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+int mcts_spec_front_by_default(const char *spec, char **out) {
+  *out = NULL;
+  if (!player_spec_is_type(spec, "mcts") || player_spec_has(spec, "budget")) return 0;
+  return player_spec_append(spec, "budget=front", out) ? -1 : 1;
+}
 
 int mcts_spec_playouts_by_default(const char *spec, char **out) {
   *out = NULL;

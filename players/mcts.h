@@ -21,4 +21,10 @@ extern const player_type player_mcts;
  * out of memory. */
 int mcts_spec_playouts_by_default(const char *spec, char **out);
 
+/* A spec stored when mcts's budget= default was front (runs of store
+ * schemas up to 10), as it must be written now to play the same on a
+ * clock: an mcts spec without budget= gets budget=front after its options;
+ * any other spec is unchanged. Returns as mcts_spec_playouts_by_default. */
+int mcts_spec_front_by_default(const char *spec, char **out);
+
 #endif

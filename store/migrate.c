@@ -1,4 +1,4 @@
-/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs, eval=linear in the minimax specs of schema-8 runs, playouts=10000 in the mcts specs with movetime= of schema-9 runs. */
+/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs, eval=linear in the minimax specs of schema-8 runs, playouts=10000 in the mcts specs with movetime= of schema-9 runs, budget=front in the mcts specs of schema-10 runs. */
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
@@ -241,6 +241,15 @@ static int migrate_v10(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* Step 10 → 11: mcts on a clock spends its own even budget by default
+ * (budget=even) from schema 11 on, where before it took minimax's
+ * front-loaded share; the runs before say budget=front in their mcts specs
+ * (players/mcts.h), wherever a spec is stored. */
+static int migrate_v11(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, mcts_spec_front_by_default, "key IN ('player', 'base', 'search')", err,
+                       errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -248,7 +257,9 @@ static int migrate_v10(sqlite3 *db, char *err, size_t errlen) {
  * of the runs before it (migrate_v7), 7 → 8 the games' move_records
  * column (NULL: not recorded), 8 → 9 eval=linear made explicit in the
  * minimax specs of the runs before it (migrate_v9), 9 → 10 playouts=10000
- * in the mcts specs with movetime= of the runs before it (migrate_v10).
+ * in the mcts specs with movetime= of the runs before it (migrate_v10),
+ * 10 → 11 budget=front in the mcts specs of the runs before it
+ * (migrate_v11).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -284,6 +295,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 9:
       if (migrate_v10(db, err, errlen)) goto fail;
+      break;
+    case 10:
+      if (migrate_v11(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -106,7 +106,7 @@ cp t.db v5.db
 sqlite3 v5.db 'DROP TABLE analysis_mistakes; DROP TABLE analysis_seeds; DROP TABLE analysis;
   ALTER TABLE games DROP COLUMN move_records; PRAGMA user_version = 5'
 "$oware" runs --db v5.db >/dev/null
-check "schema 5 upgraded to 10" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 10
+check "schema 5 upgraded to 11" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 11
 "$oware" analyse --run 1 --db v5.db --egdb-dir eg --json >a5.json
 check "... and analysed" python3 -c "$judge" a5.json bounds
 

@@ -639,6 +639,25 @@ static void test_net_leaves(void **state) {
   player_free(r);
 }
 
+/* Checks a rule for the specs of older runs on n cases {spec, as written
+ * now (NULL: unchanged)}; each spec it gives must make a player. */
+static void check_spec_rule(int (*rule)(const char *, char **), const char *const cases[][2],
+                            size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char *out;
+    int rc = rule(cases[i][0], &out);
+    if (!cases[i][1]) {
+      if (rc != 0) fail_msg("%s: changed to %s", cases[i][0], out);
+      assert_null(out);
+      continue;
+    }
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, cases[i][1]);
+    player_free(make(out));
+    free(out);
+  }
+}
+
 /* The specs of runs stored before movetime= lifted the playouts' default
  * are written to play as they did (store schema 10). */
 static void test_spec_playouts_by_default(void **state) {
@@ -657,19 +676,24 @@ static void test_spec_playouts_by_default(void **state) {
       {"minimax:movetime=300", NULL},
       {"engine:cmd=oware,arg=uci,arg=--player,arg=mcts:movetime=3", NULL},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    char *out;
-    int rc = mcts_spec_playouts_by_default(cases[i][0], &out);
-    if (!cases[i][1]) {
-      if (rc != 0) fail_msg("%s: changed to %s", cases[i][0], out);
-      assert_null(out);
-      continue;
-    }
-    assert_int_equal(rc, 1);
-    assert_string_equal(out, cases[i][1]);
-    player_free(make(out)); /* and the spec it gives is one a player is made of */
-    free(out);
-  }
+  check_spec_rule(mcts_spec_playouts_by_default, cases, sizeof cases / sizeof cases[0]);
+}
+
+/* The specs of runs stored before budget=even was the default (schema
+ * 10) get budget=front, and only mcts specs without budget=. */
+static void test_spec_front_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"mcts", "mcts:budget=front"},
+      {"mcts:", "mcts:budget=front"},
+      {"mcts:tc=10+0.1", "mcts:tc=10+0.1,budget=front"},
+      {"mcts:name=\"a,budget=even\",tc=1", "mcts:name=\"a,budget=even\",tc=1,budget=front"},
+      {"mcts:tc=10+0.1,budget=even", NULL},
+      {"mcts:budget=front,playouts=5", NULL},
+      {"minimax:tc=10+0.1", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=mcts:tc=1", NULL},
+  };
+  check_spec_rule(mcts_spec_front_by_default, cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void) {
@@ -680,7 +704,7 @@ int main(void) {
       cmocka_unit_test(test_ply_limit),       cmocka_unit_test(test_repetition_history),
       cmocka_unit_test(test_speed),           cmocka_unit_test(test_strength),
       cmocka_unit_test(test_net_leaves),      cmocka_unit_test(test_spec_playouts_by_default),
-      cmocka_unit_test(test_clock_stops),
+      cmocka_unit_test(test_clock_stops),    cmocka_unit_test(test_spec_front_by_default),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

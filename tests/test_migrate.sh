@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
 # an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 10 (through 5 to 9) with its runs listed, exported and
+# study) opened by this oware: migrated to schema 11 (through 5 to 10) with its runs listed, exported and
 # resumed from their settings, with endgame tables in the cache that the old runs never read; and a
 # schema-7 database (tests/data/v7/v7.db, written by the oware of schema 7: a round robin stopped by
-# Ctrl-C after 26 of its 36 games) migrated to schema 10 (each game's move records: none in the old
+# Ctrl-C after 26 of its 36 games) migrated to schema 11 (each game's move records: none in the old
 # games; eval=linear in its minimax specs) and resumed to the uninterrupted run's games; and a
 # schema-9 database (tests/data/v9/v9.db: a round robin of two mcts players on movetime=, one
-# with playouts=, and greedy) migrated to schema 10 (playouts=10000 where the default capped
-# the movetime). Usage: test_migrate.sh OWARE DATA_DIR
+# with playouts=, and greedy) migrated to schema 11 (playouts=10000 where the default capped
+# the movetime); and a schema-10 database (tests/data/v10/v10.db: two mcts players, one with
+# budget=even, and greedy) migrated to schema 11 (budget=front where the default was front).
+# Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
 data=$(realpath "$2")
@@ -23,7 +25,7 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 10 ] || fail "not migrated to schema 10"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 11 ] || fail "not migrated to schema 11"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
 # network unless told otherwise; the old runs played the linear evaluation, and say so too.
@@ -116,7 +118,7 @@ wait $player 2>/dev/null || true
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 10 ] || fail "v7.db not migrated to schema 10"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 11 ] || fail "v7.db not migrated to schema 11"
 sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
 [ -s specs.txt ] && ! grep -v ',eval=linear$' specs.txt || fail "v7.db: minimax specs: $(cat specs.txt)"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NULL')" = 26 ] ||
@@ -131,23 +133,37 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 11 by listing its runs,
+# has these player specs (space-separated, in order).
+migrated_specs() {
+  cp "$data/v$1/v$1.db" "v$1.db"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
+  "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 11 ] || fail "v$1.db not migrated to schema 11"
+  local got
+  got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
+  [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
+}
+
 # Schema 9 -> 10: an mcts spec's own movetime= searches for that time, where the playouts'
 # default (10000) stopped it first before; the runs before say so.
-cp "$data/v9/v9.db" v9.db
-[ "$(sqlite3 v9.db 'PRAGMA user_version')" = 9 ] || fail "the kept file is not schema 9"
-"$oware" runs --db v9.db >/dev/null || fail "runs of v9.db"
-[ "$(sqlite3 v9.db 'PRAGMA user_version')" = 10 ] || fail "v9.db not migrated to schema 10"
-[ "$(sqlite3 v9.db 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')" = \
-  "mcts:movetime=5,egdb=off,name=a,playouts=10000 mcts:movetime=5,playouts=300,egdb=off,name=b greedy " ] ||
-  fail "v9.db: specs: $(sqlite3 v9.db 'SELECT spec FROM players ORDER BY idx')"
+migrated_specs 9 "mcts:movetime=5,egdb=off,name=a,playouts=10000,budget=front \
+mcts:movetime=5,playouts=300,egdb=off,name=b,budget=front greedy"
+
+# Schema 10 -> 11: mcts on a clock spends its own even budget by default, where it took
+# minimax's front-loaded share before; the runs before say budget=front (tests/data/v10/v10.db,
+# written by the oware of schema 10: a round robin of two mcts players, one with budget=even,
+# and greedy).
+migrated_specs 10 "mcts:playouts=20,egdb=off,name=a,budget=front \
+mcts:playouts=20,budget=even,egdb=off,name=b greedy"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v11.db
-sqlite3 v11.db 'PRAGMA user_version = 11'
+cp "$data/v4/v4.db" v12.db
+sqlite3 v12.db 'PRAGMA user_version = 12'
 set +e
-"$oware" runs --db v11.db 2>err.txt
+"$oware" runs --db v12.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 11, this one reads 10)' err.txt ||
-  fail "schema 11: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 12, this one reads 11)' err.txt ||
+  fail "schema 12: $(cat err.txt)"
 echo "ok"
