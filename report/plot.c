@@ -241,7 +241,7 @@ static void choose_elo(store *db, plot_run *r) {
       return;
     }
   }
-  char ferr[ERROR_MAX] = "";
+  char ferr[400] = "";
   rating_pool pool;
   rating_pool_init(&pool);
   rating_result res = {0};
