@@ -266,8 +266,7 @@ engine_says engine_read_line(const variant *v, char *line, size_t len, engine_li
     if (ty && ty - nm == 7 && !strncasecmp(nm, "Variant", 7)) {
       const char *d = strstr(ty, " default ");
       variant w;
-      char verr[ERROR_MAX];
-      if (d && !variant_parse(d + 9, &w, verr, sizeof verr))
+      if (d && !variant_parse(d + 9, &w, NULL, 0)) /* an unknown default is not shown */
         variant_format(&w, out->text, sizeof out->text);
       return out->kind = ENGINE_SAYS_VARIANT;
     }

@@ -327,9 +327,8 @@ static int names_player(const char *spec) {
   if (!item) return 0;
   const char *p = colon + 1;
   int named = 0;
-  char e[ERROR_MAX];
   while (*p && !named) {
-    if (player_spec_item(spec, &p, item, e, sizeof e)) break;
+    if (player_spec_item(spec, &p, item, NULL, 0)) break; /* the parser says why, later */
     named = !strncmp(item, "name=", 5);
     if (*p == ',') p++;
   }
