@@ -88,6 +88,7 @@ struct mm {
   uint32_t root_moves; /* the root moves searched (players/fight.h), or all legal ones */
   int root_some;       /* root_moves leaves some out: the root's score is not stored */
   int tb_off;          /* the tables are not probed in this search (fight.h) */
+  uint64_t tt_salt;    /* mixed into every hash key: the opponent's searches of a trap (0 else) */
   long long limit_all; /* node limit of all threads together (threads > 1) */
   /* shared by the threads during a search */
   atomic_int halt;             /* the helpers (or all, at a node limit) stop */
@@ -107,7 +108,7 @@ struct mm {
 #define TT_TABLES_OFF 0x6a09e667f3bcc909ULL
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
-  return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0);
+  return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^ s->tt_salt;
 }
 
 /* A position's term in the hash of a multiset of positions (a sum of
@@ -125,6 +126,16 @@ static inline void above_child(mm_thread *th, int top, int taken) {
                            ? 0
                            : th->above[top] + above_term(th->keys[top]);
 }
+
+/* The path gains c, the position after a move that took `taken`, at top + 1. */
+static inline void path_push(mm_thread *th, int top, const board *c, int taken) {
+  th->keys[top + 1] = c->key;
+  above_child(th, top, taken);
+  th->seen[c->key & 4095]++;
+}
+
+/* The path loses its position at top + 1. */
+static inline void path_pop(mm_thread *th, int top) { th->seen[th->keys[top + 1] & 4095]--; }
 
 /* Score of a game that ended in b for `why`, from the side to move. */
 static int end_score(const mm *s, const board *b, board_end why, int ply) {
@@ -215,6 +226,24 @@ static int occurrences(const mm_thread *th, int irrev, int top) {
 static int search(mm_thread *th, const board *b, int depth, int alpha, int beta, int ply, int irrev,
                   int top);
 
+/* How the game ends at b, the node at ply (keys[top], the stretch since
+ * the last capture from irrev): by the rules, by repetition on the path
+ * (not at the root, which the game has judged) or by the ply limit; its
+ * legal moves into *legal. */
+static inline board_end node_end(const mm_thread *th, const board *b, uint32_t *legal, int ply,
+                                 int irrev, int top) {
+  const mm *s = th->s;
+  board_end e = board_status(b, s->v, legal);
+  if (e == BOARD_END_NONE && ply > 0) {
+    if (s->v->repetition && th->seen[b->key & 4095] > 1 &&
+        occurrences(th, irrev, top) >= s->v->repetition)
+      e = BOARD_END_REPETITION;
+    else if (s->v->max_plies && s->game_plies + ply >= s->v->max_plies)
+      e = BOARD_END_PLY_LIMIT;
+  }
+  return e;
+}
+
 /* A selection sort step: the move of highest score among i..n-1 to place i
  * (the first of equals stays first). */
 static inline void pick_best(int *move, int *score, int i, int n) {
@@ -251,11 +280,9 @@ static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int
     pick_best(move, take, i, n);
     board child = *b;
     board_play(&child, s->v, move[i]);
-    th->keys[top + 1] = child.key;
-    th->above[top + 1] = 0;
-    th->seen[child.key & 4095]++;
+    path_push(th, top, &child, 1); /* a capture: nothing before it counts */
     int sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, top + 1, top + 1);
-    th->seen[child.key & 4095]--;
+    path_pop(th, top);
     if (th->aborted) return 0;
     if (sc > best) {
       best = sc;
@@ -282,14 +309,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
   if (ply > th->seldepth) th->seldepth = ply;
 
   uint32_t legal;
-  board_end e = board_status(b, s->v, &legal);
-  if (e == BOARD_END_NONE && ply > 0) {
-    if (s->v->repetition && th->seen[b->key & 4095] > 1 &&
-        occurrences(th, irrev, top) >= s->v->repetition)
-      e = BOARD_END_REPETITION;
-    else if (s->v->max_plies && s->game_plies + ply >= s->v->max_plies)
-      e = BOARD_END_PLY_LIMIT;
-  }
+  board_end e = node_end(th, b, &legal, ply, irrev, top);
   if (e != BOARD_END_NONE) return end_score(s, b, e, ply);
   tb_window tw = {-INF, INF, -INF, INF};
   int tb_score;
@@ -363,9 +383,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
     board child = *b;
     int taken = board_play(&child, s->v, move[i]);
     int nirrev = taken ? top + 1 : irrev;
-    th->keys[top + 1] = child.key;
-    above_child(th, top, taken);
-    th->seen[child.key & 4095]++;
+    path_push(th, top, &child, taken);
     int sc;
     if (i == 0) {
       sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
@@ -384,7 +402,7 @@ static int search(mm_thread *th, const board *b, int depth, int alpha, int beta,
       if (sc > alpha && sc < beta && !th->aborted)
         sc = -search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
     }
-    th->seen[child.key & 4095]--;
+    path_pop(th, top);
     if (th->aborted) return 0;
     if (sc > best) {
       best = sc;
@@ -654,6 +672,163 @@ static int fight_on(mm *s, const game *g, long long limit, long long *spent, cha
   return search_begin(s, g, limit ? limit - *spent : 0, err, errlen);
 }
 
+/* The opponent's searches of a trap keep their hash entries apart from the
+ * exact ones, which would show them the whole tree. */
+#define TT_TRAP 0xbb67ae8584caa73bULL
+
+/* A root move tied with the best, in a loss or a draw seen whole. */
+typedef struct trap {
+  int move;
+  board child;
+  int taken;    /* the move captured */
+  int irrev;    /* the child's stretch since the last capture begins at this index of keys */
+  int value;    /* its exact value for the mover */
+  int keep;     /* the opponent's replies that keep its result (lost: its win) */
+  int wrong;    /* those that lose it for the opponent (drawn: its loss) */
+  uint32_t bad; /* the replies that lose the opponent its result, by house */
+  int fooled;   /* the depths of the opponent's search that play one of them */
+} trap;
+
+/* The opponent's reply at t's child by a plain search of depth d (the
+ * tables off, its own hash entries); -1 when stopped. */
+static int trap_reply(mm_thread *th, const trap *t, int d) {
+  const mm *s = th->s;
+  const int top = s->root_top + 1;
+  uint32_t legal;
+  node_end(th, &t->child, &legal, 1, t->irrev, top);
+  int best = -INF, reply = -1;
+  for (uint32_t l = legal; l; l &= l - 1) {
+    board c = t->child;
+    int r = __builtin_ctz(l), taken = board_play(&c, s->v, r);
+    path_push(th, top, &c, taken);
+    int sc = -search(th, &c, d - 1, -INF, -best, 2, taken ? top + 1 : t->irrev, top + 1);
+    path_pop(th, top);
+    if (th->aborted) return -1;
+    if (sc > best) {
+      best = sc;
+      reply = r;
+    }
+  }
+  return reply;
+}
+
+/* t's exact value at depth d from the root and its replies, judged against
+ * the root's result `lost` (1) or drawn (0); 0, or -1 when stopped. */
+static int trap_judge(mm_thread *th, trap *t, int d, int lost) {
+  const mm *s = th->s;
+  const int top = s->root_top + 1;
+  t->value = -search(th, &t->child, d - 1, -INF, INF, 1, t->irrev, top);
+  if (th->aborted) return -1;
+  uint32_t legal;
+  if (node_end(th, &t->child, &legal, 1, t->irrev, top) != BOARD_END_NONE) {
+    t->keep = lost ? VARIANT_MAX_PITS + 1 : 0; /* no reply: the opponent cannot go wrong */
+    return 0;
+  }
+  for (uint32_t l = legal; l; l &= l - 1) {
+    board c = t->child;
+    int r = __builtin_ctz(l), taken = board_play(&c, s->v, r);
+    path_push(th, top, &c, taken);
+    /* For the mover at c: still a loss (lost), or a win (drawn)? */
+    int a = lost ? -WIN_BOUND - 1 : 0;
+    int sc = search(th, &c, d - 2, a, a + 1, 2, taken ? top + 1 : t->irrev, top + 1);
+    path_pop(th, top);
+    if (th->aborted) return -1;
+    if (sc <= a) {
+      t->keep++;
+    } else {
+      t->wrong++;
+      t->bad |= 1u << r;
+    }
+  }
+  return 0;
+}
+
+/* Whether a is the better trap: lost, the fewest replies that keep the
+ * opponent's win; drawn, the most that lose it for the opponent; then the
+ * depths at which its search goes wrong, the longest loss, the most seeds
+ * in the mover's store. */
+static int trap_better(const trap *a, const trap *b, int lost, int mover) {
+  if (lost && a->keep != b->keep) return a->keep < b->keep;
+  if (!lost && a->wrong != b->wrong) return a->wrong > b->wrong;
+  if (a->fooled != b->fooled) return a->fooled > b->fooled;
+  if (a->value != b->value) return a->value > b->value;
+  return a->child.store[mover] > b->child.store[mover];
+}
+
+/* After a search that saw a loss or a draw whole (score `best` at its
+ * deepest iteration, with best_move), the rest of the move's time or nodes
+ * goes to the opponent's chances to go wrong (issue 22 point 4), on the
+ * main thread alone: each root move of the best result is judged exactly,
+ * reply by reply, and then the opponent's plain search at depths 1, 2, ...
+ * is tried on each until the limit (trap_better orders them). The move
+ * chosen, or best_move when nothing tells them apart or the limit came
+ * first. */
+static int trap_choose(mm *s, const game *g, int best, int best_move, long long limit,
+                       long long *spent) {
+  const int lost = best < -WIN_BOUND;
+  if ((!lost && best != 0) || __builtin_popcount(s->root_moves) < 2) return best_move;
+  mm_thread *th = &s->th[0];
+  long long used = *spent + total_nodes(s);
+  if ((limit && used >= limit) || thread_begin(th, g)) return best_move;
+  *spent = used; /* the node count starts again */
+  th->limit = limit && s->threads == 1 ? limit - used : 0;
+  s->limit_all = s->threads > 1 && limit ? limit - used : 0;
+  atomic_store(&s->halt, 0);
+  atomic_store(&s->nodes_all, 0);
+  trap t[VARIANT_MAX_PITS];
+  int n = 0, first = 0, depth = MAXPLY - 2;
+  for (uint32_t l = s->root_moves; l; l &= l - 1) {
+    trap *c = &t[n];
+    *c = (trap){.move = __builtin_ctz(l), .child = g->pos};
+    c->taken = board_play(&c->child, s->v, c->move);
+    c->irrev = c->taken ? s->root_top + 1 : 0;
+    path_push(th, s->root_top, &c->child, c->taken);
+    int stopped = trap_judge(th, c, depth, lost);
+    path_pop(th, s->root_top);
+    /* A move better than the search found (a hash entry of another path
+     * can hide one): the search's move stands. */
+    if (stopped || (lost ? c->value >= -WIN_BOUND : c->value > 0)) {
+      n = 0;
+      break;
+    }
+    /* A draw is tied with the best only by another draw. */
+    if (lost || c->value == 0) {
+      if (c->move == best_move) first = n;
+      n++;
+    }
+  }
+  int chosen = best_move;
+  if (n > 1) {
+    /* The opponent's plain search at growing depths, while the limit allows:
+     * only whole rounds count. */
+    const uint64_t salt = s->tt_salt;
+    const int tb_off = s->tb_off;
+    s->tt_salt = TT_TRAP;
+    s->tb_off = 1;
+    int fooled[VARIANT_MAX_PITS] = {0};
+    for (int d = 1; d < depth - 1 && !th->aborted; d++) {
+      for (int i = 0; i < n && !th->aborted; i++) {
+        if (!t[i].bad) continue;
+        path_push(th, s->root_top, &t[i].child, t[i].taken);
+        int r = trap_reply(th, &t[i], d);
+        path_pop(th, s->root_top);
+        fooled[i] += r >= 0 && (t[i].bad >> r & 1u);
+      }
+      if (!th->aborted)
+        for (int i = 0; i < n; i++) t[i].fooled = fooled[i];
+    }
+    s->tt_salt = salt;
+    s->tb_off = tb_off;
+    int k = first;
+    for (int i = 0; i < n; i++)
+      if (trap_better(&t[i], &t[k], lost, g->pos.side)) k = i;
+    chosen = t[k].move;
+  }
+  free(th->keys);
+  th->keys = th->above = NULL;
+  return chosen;
+}
+
 static player_status choose(player *p, const game *g, const player_limits *lim, int *move,
                             player_info *info, char *err, size_t errlen) {
   mm *s = p->data;
@@ -727,6 +902,18 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     if (clock_budget.hard_ms > 0 && clock_enough(&clock_budget, &tm, d, best_move, sc, t0)) break;
   }
   helpers_park(s);
+  /* A loss or a draw seen whole with time or nodes left (never on a bare
+   * depth: the opponent's searches would have no end): the traps. */
+  if (done_depth == MAXPLY - 2 && !s->infinite && (s->deadline > 0 || limit) &&
+      (best_score < -WIN_BOUND || best_score == 0)) {
+    if (clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
+    int t = trap_choose(s, g, best_score, best_move, limit, &spent);
+    if (t != best_move) {
+      best_move = t;
+      pv[0] = t;
+      pvlen = 1;
+    }
+  }
   *move = best_move;
   if (info) {
     info->depth = done_depth;

@@ -1,4 +1,4 @@
-/* test_search_repetition.c: minimax's value under the repetition rule equals a brute force over the game with its whole history (issue 22 point 1). */
+/* test_search_repetition.c: minimax's value under the repetition rule equals a brute force over the game with its whole history (issue 22 point 1), and its traps in losses and draws seen whole (point 4). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +25,8 @@ typedef struct brute {
   game *stack; /* a game per ply, their arrays reused */
   long long rep_ends;
   long long horizon; /* leaves scored by the evaluation */
+  long long nodes, budget; /* past a budget (0: none), the value is not looked for */
+  int resolve_only;        /* the horizon scores 0: only resolved values are wanted */
 } brute;
 
 /* dst becomes a copy of src (dst's arrays grown as needed). */
@@ -52,6 +54,7 @@ static void game_copy(game *dst, const game *src) {
 }
 
 static int brute_value(brute *s, const game *g, int depth, int ply) {
+  if (s->budget && ++s->nodes > s->budget) return 0;
   if (g->end != BOARD_END_NONE) {
     s->rep_ends += g->end == BOARD_END_REPETITION;
     int side = g->pos.side, d = g->score2[side] - g->score2[1 - side];
@@ -59,6 +62,7 @@ static int brute_value(brute *s, const game *g, int depth, int ply) {
   }
   if (depth == 0) {
     s->horizon++;
+    if (s->resolve_only) return 0;
     int f[EVAL_N];
     eval_compute(&g->pos, &g->v, f);
     return eval_dot(s->w, f);
@@ -189,9 +193,120 @@ static void test_repetition_exact(void **state) {
   assert_true(t.positions >= 3000 && t.resolved >= 500 && s.rep_ends >= 10000);
 }
 
+/* The reference of test_traps, from the brute force: in g, resolved within
+ * the brute force's budget and lost or drawn for the mover, the root moves that give the
+ * opponent the most chances to go wrong (lost: the fewest replies that keep
+ * its win, a move that ends the game keeping it whole; drawn: among the
+ * drawing moves, the most replies that lose for it), as a mask; 0 when the
+ * position is neither lost nor drawn or a move's tree reaches the horizon. */
+static uint32_t ref_traps(brute *s, const game *g, int *lost) {
+  /* The shallowest even depth that resolves g, within the budget. */
+  int d, best = 0, resolved = 0;
+  for (d = 4; d <= 40 && !resolved; d += 2) {
+    long long horizon = s->horizon;
+    s->nodes = 0;
+    best = brute_value(s, g, d, 0);
+    if (s->nodes > s->budget) return 0;
+    resolved = s->horizon == horizon;
+  }
+  *lost = best < -PLAYER_WIN + 1000;
+  if (!resolved || (!*lost && best != 0)) return 0;
+  game c, gc;
+  memset(&c, 0, sizeof c);
+  memset(&gc, 0, sizeof gc);
+  uint32_t keep = 0;
+  int top = -1;
+  for (uint32_t l = g->legal; l; l &= l - 1) {
+    int m = __builtin_ctz(l);
+    game_copy(&c, g);
+    game_play(&c, m);
+    if (!*lost && -brute_value(s, &c, d - 1, 1) != 0) continue;
+    int kept = 0, wrong = 0;
+    for (uint32_t r = c.end == BOARD_END_NONE ? c.legal : 0; r; r &= r - 1) {
+      game_copy(&gc, &c);
+      game_play(&gc, __builtin_ctz(r));
+      int sc = brute_value(s, &gc, d - 2, 2);
+      kept += *lost ? sc < -PLAYER_WIN + 1000 : sc <= 0;
+      wrong += *lost ? sc >= -PLAYER_WIN + 1000 : sc > 0;
+    }
+    int key = *lost ? -(c.end == BOARD_END_NONE ? kept : VARIANT_MAX_PITS + 1) : wrong;
+    if (key > top) {
+      top = key;
+      keep = 0;
+    }
+    if (key == top) keep |= 1u << m;
+  }
+  game_free(&c);
+  game_free(&gc);
+  return keep;
+}
+
+/* Where minimax sees a loss or a draw whole with nodes to spare, it plays
+ * a move the reference keeps: the replies were judged by its own exact
+ * search, with the game's history (repetitions on the path count). Before,
+ * it played the longest loss or the first draw, whatever the replies. */
+static void test_traps(void **state) {
+  (void)state;
+  /* The sanitizer builds (OWARE_TEST_QUICK) look at a third of the games. */
+  const int games = getenv("OWARE_TEST_QUICK") ? 60 : 180;
+  const board_case boards[] = {{"houses=3,seeds=1", 0, games}, {"houses=4,seeds=1", 0, games}};
+  const char *rules[] = {"repetition=2,cycle=own", "repetition=3,cycle=split"};
+  brute s = {.budget = 20000, .resolve_only = 1};
+  eval_weights w;
+  eval_default(&w);
+  for (int i = 0; i < EVAL_N; i++) s.w[i] = (int)w.w[i];
+  s.stack = calloc(48, sizeof *s.stack);
+  assert_non_null(s.stack);
+  rng r;
+  rng_seed(&r, 2230);
+  int checked[2] = {0, 0}, narrowed = 0;
+  for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
+    for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++) {
+      char text[128], err[256];
+      snprintf(text, sizeof text, "abapa,%s,%s", boards[bi].board, rules[ri]);
+      variant v;
+      if (variant_parse(text, &v, err, sizeof err)) fail_msg("%s", err);
+      player *p = make("minimax:hash=1,tt_history=1,ending=off,egdb=off");
+      if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+      for (int n = 0; n < boards[bi].games; n++) {
+        game g;
+        int lost;
+        uint32_t want;
+        /* Every position of the game's next plies, with the history each has. */
+        int live = small_position(&g, &v, &r, 2);
+        for (int ply = 0; live && ply < 16; ply++, play_random(&g, &r), live = g.end == BOARD_END_NONE) {
+          if (__builtin_popcount(g.legal) < 2 || !(want = ref_traps(&s, &g, &lost)))
+            continue;
+          player_limits lim = {.nodes = 300000};
+          player_info info;
+          int m;
+          assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+          if (!(want >> m & 1u)) {
+            char pos[NOTATION_POSITION_MAX];
+            notation_format_position(&g.pos, &v, NULL, pos, sizeof pos);
+            fail_msg("%s, %s (%s, %d positions since the last capture): minimax plays house %d, "
+                     "the reference keeps %#x of %#x",
+                     text, pos, lost ? "lost" : "drawn", g.hist_len, m, want, g.legal);
+          }
+          checked[lost]++;
+          narrowed += want != g.legal;
+        }
+        game_free(&g);
+      }
+      player_free(p);
+    }
+  for (int i = 0; i < 48; i++) game_free(&s.stack[i]);
+  free(s.stack);
+  printf("traps: %d lost and %d drawn positions seen whole, %d with fewer moves kept\n", checked[1],
+         checked[0], narrowed);
+  const int wanted = getenv("OWARE_TEST_QUICK") ? 15 : 50;
+  assert_true(checked[1] >= wanted && checked[0] >= wanted && narrowed >= wanted);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repetition_exact),
+      cmocka_unit_test(test_traps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
