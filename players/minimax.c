@@ -65,6 +65,7 @@ struct mm {
   int qs;  /* quiescence: plies of captures past the horizon (0 = off) */
   int tt_history; /* tt_history=1: the table's key takes in the positions since the last capture */
   int tb_bounds;  /* tb_bounds=1: the tables' bounds narrow the window and bound the evaluation */
+  int traps;      /* traps=1: a loss or a draw seen whole spends the rest on the opponent's replies */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -902,9 +903,9 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     if (clock_budget.hard_ms > 0 && clock_enough(&clock_budget, &tm, d, best_move, sc, t0)) break;
   }
   helpers_park(s);
-  /* A loss or a draw seen whole with time or nodes left (never on a bare
-   * depth: the opponent's searches would have no end): the traps. */
-  if (done_depth == MAXPLY - 2 && !s->infinite && (s->deadline > 0 || limit) &&
+  /* traps=1, a loss or a draw seen whole with time or nodes left (never on
+   * a bare depth: the opponent's searches would have no end): the traps. */
+  if (s->traps && done_depth == MAXPLY - 2 && !s->infinite && (s->deadline > 0 || limit) &&
       (best_score < -WIN_BOUND || best_score == 0)) {
     if (clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
     int t = trap_choose(s, g, best_score, best_move, limit, &spent);
@@ -1049,6 +1050,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->qs = (int)player_config_int(c, "qs");
   s->tt_history = (int)player_config_int(c, "tt_history");
   s->tb_bounds = (int)player_config_int(c, "tb_bounds");
+  s->traps = (int)player_config_int(c, "traps");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -1131,6 +1133,10 @@ static const player_option options[] = {
      "1: the hash table's key takes in the positions since the last capture, so that a score a "
      "repetition decided is never reused after another history (exact; off by default: it lost "
      "an SPRT, docs/STRENGTH.md)"},
+    {"traps", PLAYER_OPT_INT, "0", 0, 1, NULL,
+     "1: a loss or a draw the search sees whole spends the rest of the move's time or nodes on "
+     "the opponent's chances to go wrong (its replies judged exactly, then its own search at "
+     "growing depths; off by default: it lost its SPRT, docs/STRENGTH.md row 41)"},
     {"tb_bounds", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "1: where the endgame tables bound a position's value without deciding it (a cycle can "
      "change it), the bounds narrow the search's window and the evaluation"},

@@ -241,8 +241,8 @@ static uint32_t ref_traps(brute *s, const game *g, int *lost) {
   return keep;
 }
 
-/* Where minimax sees a loss or a draw whole with nodes to spare, it plays
- * a move the reference keeps: the replies were judged by its own exact
+/* Where minimax (traps=1) sees a loss or a draw whole with nodes to spare,
+ * it plays a move the reference keeps: the replies were judged by its own exact
  * search, with the game's history (repetitions on the path count). Before,
  * it played the longest loss or the first draw, whatever the replies. */
 static void test_traps(void **state) {
@@ -266,7 +266,7 @@ static void test_traps(void **state) {
       snprintf(text, sizeof text, "abapa,%s,%s", boards[bi].board, rules[ri]);
       variant v;
       if (variant_parse(text, &v, err, sizeof err)) fail_msg("%s", err);
-      player *p = make("minimax:hash=1,tt_history=1,ending=off,egdb=off");
+      player *p = make("minimax:hash=1,tt_history=1,traps=1,ending=off,egdb=off");
       if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
       for (int n = 0; n < boards[bi].games; n++) {
         game g;
