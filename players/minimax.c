@@ -66,6 +66,7 @@ struct mm {
   int tt_history; /* tt_history=1: the table's key takes in the positions since the last capture */
   int tb_bounds;  /* tb_bounds=1: the tables' bounds narrow the window and bound the evaluation */
   int traps;      /* traps=1: a loss or a draw seen whole spends the rest on the opponent's replies */
+  int cap_exact;  /* cap_exact=1: a search cut short at the cap or on a win is checked with keys */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -89,6 +90,7 @@ struct mm {
   uint32_t root_moves; /* the root moves searched (players/fight.h), or all legal ones */
   int root_some;       /* root_moves leaves some out: the root's score is not stored */
   int tb_off;          /* the tables are not probed in this search (fight.h) */
+  int keyed;           /* the hash keys take in the history since the last capture (tt_history) */
   uint64_t tt_salt;    /* mixed into every hash key: the opponent's searches of a trap (0 else) */
   long long limit_all; /* node limit of all threads together (threads > 1) */
   /* shared by the threads during a search */
@@ -107,9 +109,15 @@ struct mm {
  * searches with them on: a table's proven result read back from the hash
  * table would hide the differences between lost moves that it searches for. */
 #define TT_TABLES_OFF 0x6a09e667f3bcc909ULL
+/* A search whose keys take in the history keeps its entries apart from
+ * those of one whose keys do not: where the history is empty (after a
+ * capture) the two keys would be equal, and the other's score there may
+ * rest on repetitions of other paths below. */
+#define TT_KEYED 0x3c6ef372fe94f82bULL
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
-  return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^ s->tt_salt;
+  return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
+         (s->keyed ? TT_KEYED : 0) ^ s->tt_salt;
 }
 
 /* A position's term in the hash of a multiset of positions (a sum of
@@ -123,7 +131,7 @@ static inline uint64_t above_term(uint64_t key) {
  * otherwise the parent's with the parent added (while the rule is on). */
 static inline void above_child(mm_thread *th, int top, int taken) {
   const mm *s = th->s;
-  th->above[top + 1] = taken || !s->tt_history || !s->v->repetition
+  th->above[top + 1] = taken || !s->keyed || !s->v->repetition
                            ? 0
                            : th->above[top] + above_term(th->keys[top]);
 }
@@ -604,6 +612,7 @@ static void root_setup(mm *s, const player *p, const game *g, const player_limit
   int lost = 0;
   s->root_moves = s->tb.db && !(lim && lim->infinite) ? fight_moves(&s->tb, g, &lost) : 0;
   s->tb_off = s->root_moves != 0;
+  s->keyed = s->tt_history;
   if (!s->root_moves) s->root_moves = g->legal;
   s->root_some = s->root_moves != g->legal;
   int movetime = s->movetime_ms;
@@ -671,6 +680,56 @@ static int fight_on(mm *s, const game *g, long long limit, long long *spent, cha
   s->tb_off = 1;
   if (limit && *spent >= limit) return 1;
   return search_begin(s, g, limit ? limit - *spent : 0, err, errlen);
+}
+
+/* After a search that reached its deepest iteration, or stopped on a win,
+ * with time or nodes left: under a repetition rule with hash keys that
+ * leave out the history (tt_history=0, the default: faster,
+ * docs/STRENGTH.md row 14), either can be false. In the endings that
+ * cycles decide, entries whose scores rest on repetitions of other paths
+ * cut the tree short (iteration 126 within a few ms, no line deeper than
+ * its seldepth, often 20-odd plies) or prove a win that is not there.
+ * What is left goes to the search again with the history in its keys
+ * (exact, test_search_repetition; its entries apart), on the main thread:
+ * when it proves a win, or its last whole iteration is at least as deep as
+ * the first search's longest line, its move, score and line replace the
+ * first's. 1 when they did. */
+static int exact_at_cap(mm *s, const game *g, long long limit, long long *spent, int seldepth,
+                        int *move, int *score, int *pv, int *pvlen) {
+  if (s->keyed || !s->v->repetition) return 0;
+  mm_thread *th = &s->th[0];
+  long long used = *spent + total_nodes(s);
+  if (limit && used >= limit) return 0;
+  s->keyed = 1;
+  if (thread_begin(th, g)) {
+    s->keyed = 0;
+    return 0;
+  }
+  *spent = used; /* the node count starts again */
+  th->limit = limit && s->threads == 1 ? limit - used : 0;
+  s->limit_all = s->threads > 1 && limit ? limit - used : 0;
+  atomic_store(&s->halt, 0);
+  atomic_store(&s->nodes_all, 0);
+  int done = 0, won = 0, sc, line[MAXPLY], len = 0;
+  for (int d = 1; d <= MAXPLY - 2 && !won; d++) {
+    sc = search_root(th, d);
+    if (th->aborted || th->pvlen[0] < 1) break;
+    done = d;
+    *score = sc;
+    won = sc > WIN_BOUND; /* proven: it will not change with depth */
+    len = th->pvlen[0];
+    memcpy(line, th->pv[0], (size_t)len * sizeof *line);
+  }
+  int taken = (done >= seldepth || won) && len > 0;
+  if (taken) {
+    *pvlen = len;
+    memcpy(pv, line, (size_t)len * sizeof *pv);
+    *move = pv[0];
+  }
+  s->keyed = taken;
+  free(th->keys);
+  th->keys = th->above = NULL;
+  return taken;
 }
 
 /* The opponent's searches of a trap keep their hash entries apart from the
@@ -903,6 +962,14 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     if (clock_budget.hard_ms > 0 && clock_enough(&clock_budget, &tm, d, best_move, sc, t0)) break;
   }
   helpers_park(s);
+  if (s->cap_exact && (done_depth == MAXPLY - 2 || best_score > WIN_BOUND) && !s->infinite &&
+      (s->deadline > 0 || limit)) {
+    if (clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
+    /* Its score is the one reported, even over a loss the first search
+     * proved (which fought on): that proof may rest on the same entries. */
+    if (exact_at_cap(s, g, limit, &spent, m->seldepth, &best_move, &best_score, pv, &pvlen))
+      proven = 0;
+  }
   /* traps=1, a loss or a draw seen whole with time or nodes left (never on
    * a bare depth: the opponent's searches would have no end): the traps. */
   if (s->traps && done_depth == MAXPLY - 2 && !s->infinite && (s->deadline > 0 || limit) &&
@@ -1051,6 +1118,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->tt_history = (int)player_config_int(c, "tt_history");
   s->tb_bounds = (int)player_config_int(c, "tb_bounds");
   s->traps = (int)player_config_int(c, "traps");
+  s->cap_exact = (int)player_config_int(c, "cap_exact");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -1137,6 +1205,11 @@ static const player_option options[] = {
      "1: a loss or a draw the search sees whole spends the rest of the move's time or nodes on "
      "the opponent's chances to go wrong (its replies judged exactly, then its own search at "
      "growing depths; off by default: it lost its SPRT, docs/STRENGTH.md row 41)"},
+    {"cap_exact", PLAYER_OPT_INT, "0", 0, 1, NULL,
+     "1: a search that reaches depth 126 or proves a win with time or nodes left is checked by "
+     "the same search with the history in its hash keys (exact under the repetition rule), "
+     "whose move and score replace the first's when it sees as deep or proves a win (off by "
+     "default: no gain measured, docs/STRENGTH.md row 42)"},
     {"tb_bounds", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "1: where the endgame tables bound a position's value without deciding it (a cycle can "
      "change it), the bounds narrow the search's window and the evaluation"},
