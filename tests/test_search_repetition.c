@@ -103,6 +103,32 @@ static player *make(const char *spec) {
   return p;
 }
 
+/* s gets minimax's default weights (ending=off) and a stack of n games. */
+static void brute_init(brute *s, int n) {
+  eval_weights w;
+  eval_default(&w);
+  for (int i = 0; i < EVAL_N; i++) s->w[i] = (int)w.w[i];
+  s->stack = calloc((size_t)n, sizeof *s->stack);
+  assert_non_null(s->stack);
+}
+
+static void brute_free(brute *s, int n) {
+  for (int i = 0; i < n; i++) game_free(&s->stack[i]);
+  free(s->stack);
+}
+
+/* *v: abapa on a small board under rules (text names it); a player of
+ * spec, its game begun. */
+static player *rule_player(const char *sizes, const char *rules, const char *spec, variant *v,
+                           char *text, size_t len) {
+  char err[256];
+  snprintf(text, len, "abapa,%s,%s", sizes, rules);
+  if (variant_parse(text, v, err, sizeof err)) fail_msg("%s", err);
+  player *p = make(spec);
+  if (player_new_game(p, v, 1, err, sizeof err)) fail_msg("%s", err);
+  return p;
+}
+
 /* Fails unless p's value of g at depth d is want. */
 static void expect_score(player *p, const game *g, int d, int want, const char *rules) {
   player_limits lim = {.depth = d};
@@ -174,19 +200,14 @@ static void test_repetition_exact(void **state) {
   const char *rules[] = {"repetition=2,cycle=own", "repetition=2,cycle=split",
                          "repetition=3,cycle=own", "repetition=3,cycle=split"};
   brute s = {0};
-  eval_weights w;
-  eval_default(&w);
-  for (int i = 0; i < EVAL_N; i++) s.w[i] = (int)w.w[i];
-  s.stack = calloc(32, sizeof *s.stack);
-  assert_non_null(s.stack);
+  brute_init(&s, 32);
   rng r;
   rng_seed(&r, 2222);
   tally t = {0};
   for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
     for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++)
       check_rules(&s, &boards[bi], rules[ri], &r, &t);
-  for (int i = 0; i < 32; i++) game_free(&s.stack[i]);
-  free(s.stack);
+  brute_free(&s, 32);
   printf("repetition in the search: %d positions equal to the brute force without a hash table, "
          "%d resolved ones with it too; %lld repetition ends inside the brute force\n",
          t.positions, t.resolved, s.rep_ends);
@@ -252,22 +273,17 @@ static void test_traps(void **state) {
   const board_case boards[] = {{"houses=3,seeds=1", 0, games}, {"houses=4,seeds=1", 0, games}};
   const char *rules[] = {"repetition=2,cycle=own", "repetition=3,cycle=split"};
   brute s = {.budget = 20000, .resolve_only = 1};
-  eval_weights w;
-  eval_default(&w);
-  for (int i = 0; i < EVAL_N; i++) s.w[i] = (int)w.w[i];
-  s.stack = calloc(48, sizeof *s.stack);
-  assert_non_null(s.stack);
+  brute_init(&s, 48);
   rng r;
   rng_seed(&r, 2230);
   int checked[2] = {0, 0}, narrowed = 0;
   for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
     for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++) {
       char text[128], err[256];
-      snprintf(text, sizeof text, "abapa,%s,%s", boards[bi].board, rules[ri]);
       variant v;
-      if (variant_parse(text, &v, err, sizeof err)) fail_msg("%s", err);
-      player *p = make("minimax:hash=1,tt_history=1,traps=1,ending=off,egdb=off");
-      if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+      player *p = rule_player(boards[bi].board, rules[ri],
+                              "minimax:hash=1,tt_history=1,traps=1,ending=off,egdb=off", &v, text,
+                              sizeof text);
       for (int n = 0; n < boards[bi].games; n++) {
         game g;
         int lost;
@@ -295,8 +311,7 @@ static void test_traps(void **state) {
       }
       player_free(p);
     }
-  for (int i = 0; i < 48; i++) game_free(&s.stack[i]);
-  free(s.stack);
+  brute_free(&s, 48);
   printf("traps: %d lost and %d drawn positions seen whole, %d with fewer moves kept\n", checked[1],
          checked[0], narrowed);
   const int wanted = getenv("OWARE_TEST_QUICK") ? 5 : 50;
@@ -318,22 +333,17 @@ static void test_exact_at_cap(void **state) {
   const board_case boards[] = {{"houses=4,seeds=1", 12, 150 / q}, {"houses=3,seeds=1", 14, 300 / q}};
   const char *rules[] = {"repetition=2,cycle=own", "repetition=3,cycle=split"};
   brute s = {0};
-  eval_weights w;
-  eval_default(&w);
-  for (int i = 0; i < EVAL_N; i++) s.w[i] = (int)w.w[i];
-  s.stack = calloc(32, sizeof *s.stack);
-  assert_non_null(s.stack);
+  brute_init(&s, 32);
   rng r;
   rng_seed(&r, 2231);
   int checked = 0;
   for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
     for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++) {
       char text[128], err[256];
-      snprintf(text, sizeof text, "abapa,%s,%s", boards[bi].board, rules[ri]);
       variant v;
-      if (variant_parse(text, &v, err, sizeof err)) fail_msg("%s", err);
-      player *p = make("minimax:hash=1,cap_exact=1,ending=off,egdb=off");
-      if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+      player *p = rule_player(boards[bi].board, rules[ri],
+                              "minimax:hash=1,cap_exact=1,ending=off,egdb=off", &v, text,
+                              sizeof text);
       for (int n = 0; n < boards[bi].games; n++) {
         game g;
         int live = small_position(&g, &v, &r, 2);
@@ -362,8 +372,7 @@ static void test_exact_at_cap(void **state) {
       }
       player_free(p);
     }
-  for (int i = 0; i < 32; i++) game_free(&s.stack[i]);
-  free(s.stack);
+  brute_free(&s, 32);
   printf("exact at the cap: %d resolved positions, minimax's value the brute force's\n", checked);
   assert_true(checked >= 300 / q);
 }
