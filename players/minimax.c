@@ -682,6 +682,22 @@ static int fight_on(mm *s, const game *g, long long limit, long long *spent, cha
   return search_begin(s, g, limit ? limit - *spent : 0, err, errlen);
 }
 
+/* Prepares the main thread alone (the helpers parked) for a search on
+ * what is left of the move's nodes after *spent and those counted so far,
+ * which *spent then takes in; 0, or -1 when nothing is left or out of
+ * memory (nothing changed). */
+static int main_alone(mm *s, const game *g, long long limit, long long *spent) {
+  mm_thread *th = &s->th[0];
+  long long used = *spent + total_nodes(s);
+  if ((limit && used >= limit) || thread_begin(th, g)) return -1;
+  *spent = used; /* the node count starts again */
+  th->limit = limit && s->threads == 1 ? limit - used : 0;
+  s->limit_all = s->threads > 1 && limit ? limit - used : 0;
+  atomic_store(&s->halt, 0);
+  atomic_store(&s->nodes_all, 0);
+  return 0;
+}
+
 /* After a search that reached its deepest iteration, or stopped on a win,
  * with time or nodes left: under a repetition rule with hash keys that
  * leave out the history (tt_history=0, the default: faster,
@@ -697,19 +713,12 @@ static int fight_on(mm *s, const game *g, long long limit, long long *spent, cha
 static int exact_at_cap(mm *s, const game *g, long long limit, long long *spent, int seldepth,
                         int *move, int *score, int *pv, int *pvlen) {
   if (s->keyed || !s->v->repetition) return 0;
-  mm_thread *th = &s->th[0];
-  long long used = *spent + total_nodes(s);
-  if (limit && used >= limit) return 0;
   s->keyed = 1;
-  if (thread_begin(th, g)) {
+  if (main_alone(s, g, limit, spent)) {
     s->keyed = 0;
     return 0;
   }
-  *spent = used; /* the node count starts again */
-  th->limit = limit && s->threads == 1 ? limit - used : 0;
-  s->limit_all = s->threads > 1 && limit ? limit - used : 0;
-  atomic_store(&s->halt, 0);
-  atomic_store(&s->nodes_all, 0);
+  mm_thread *th = &s->th[0];
   int done = 0, won = 0, sc, line[MAXPLY], len = 0;
   for (int d = 1; d <= MAXPLY - 2 && !won; d++) {
     sc = search_root(th, d);
@@ -827,14 +836,8 @@ static int trap_choose(mm *s, const game *g, int best, int best_move, long long 
                        long long *spent) {
   const int lost = best < -WIN_BOUND;
   if ((!lost && best != 0) || __builtin_popcount(s->root_moves) < 2) return best_move;
+  if (main_alone(s, g, limit, spent)) return best_move;
   mm_thread *th = &s->th[0];
-  long long used = *spent + total_nodes(s);
-  if ((limit && used >= limit) || thread_begin(th, g)) return best_move;
-  *spent = used; /* the node count starts again */
-  th->limit = limit && s->threads == 1 ? limit - used : 0;
-  s->limit_all = s->threads > 1 && limit ? limit - used : 0;
-  atomic_store(&s->halt, 0);
-  atomic_store(&s->nodes_all, 0);
   trap t[VARIANT_MAX_PITS];
   int n = 0, first = 0, depth = MAXPLY - 2;
   for (uint32_t l = s->root_moves; l; l &= l - 1) {
@@ -962,19 +965,17 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     if (clock_budget.hard_ms > 0 && clock_enough(&clock_budget, &tm, d, best_move, sc, t0)) break;
   }
   helpers_park(s);
-  if (s->cap_exact && (done_depth == MAXPLY - 2 || best_score > WIN_BOUND) && !s->infinite &&
-      (s->deadline > 0 || limit)) {
-    if (clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
-    /* Its score is the one reported, even over a loss the first search
-     * proved (which fought on): that proof may rest on the same entries. */
-    if (exact_at_cap(s, g, limit, &spent, m->seldepth, &best_move, &best_score, pv, &pvlen))
-      proven = 0;
-  }
-  /* traps=1, a loss or a draw seen whole with time or nodes left (never on
-   * a bare depth: the opponent's searches would have no end): the traps. */
-  if (s->traps && done_depth == MAXPLY - 2 && !s->infinite && (s->deadline > 0 || limit) &&
+  /* What is left of a limit (never on a bare depth: the searches below
+   * would have no end), on a clock its soft aim: cap_exact=1 and traps=1. */
+  const int spare = !s->infinite && (s->deadline > 0 || limit);
+  if (spare && clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
+  /* Its score is the one reported, even over a loss the first search
+   * proved (which fought on): that proof may rest on the same entries. */
+  if (spare && s->cap_exact && (done_depth == MAXPLY - 2 || best_score > WIN_BOUND) &&
+      exact_at_cap(s, g, limit, &spent, m->seldepth, &best_move, &best_score, pv, &pvlen))
+    proven = 0;
+  if (spare && s->traps && done_depth == MAXPLY - 2 &&
       (best_score < -WIN_BOUND || best_score == 0)) {
-    if (clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
     int t = trap_choose(s, g, best_score, best_move, limit, &spent);
     if (t != best_move) {
       best_move = t;
