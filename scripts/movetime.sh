@@ -8,7 +8,10 @@
 # With MOVETIME_EACH=FILE, each move also goes into FILE as a line
 # "PLY MOVES_BEFORE_IT MOVE MICROSECONDS DEPTH SCORE" (MOVES_BEFORE_IT "-" at
 # the start; DEPTH and SCORE, as "cp:N" or "mate:N", the last the engine's
-# info lines gave for the move, "-" when none did).
+# info lines gave for the move, "-" when none did). With MOVETIME_VARIANT=V
+# the game is played under rule variant V (the engine's Variant option).
+# scripts/movetime_tables.sh sorts the moves of MOVETIME_EACH by what the
+# endgame tables say of their positions.
 set -euo pipefail
 oware=$1 ms=${2:-100} max=${3:-400} spec=${4:-minimax} start=${5:-}
 coproc ENG { "$oware" uci --player "$spec"; }
@@ -23,6 +26,7 @@ wait_for() { # wait_for REGEX: reads lines until one matches; it is left in $lin
   echo "movetime.sh: no '$1' from the engine" >&2; exit 1
 }
 say uci; wait_for '^uciok'
+[ -n "${MOVETIME_VARIANT:-}" ] && say "setoption name Variant value $MOVETIME_VARIANT"
 say isready; wait_for '^readyok'
 say ucinewgame
 moves="" n=0 sum=0 lo=999999999 hi=0
