@@ -21,11 +21,11 @@ while read -r ply before move us depth score; do
   [ "$before" = - ] && before=
   args=(--variant "$variant")
   [ -n "$start" ] && args+=(--position "$start")
-  out=$("$oware" replay "${args[@]}" $before) || exit 1
+  out=$("$oware" replay "${args[@]}" ${before:+"$before"}) || exit 1
   pos=$(sed -n 's/^position //p' <<<"$out")
   legal=$(sed -n 's/^legal //p' <<<"$out")
   IFS=- read -r -a f <<<"$pos"
-  houses=$(((${#f[@]} - 3) ))
+  houses=$((${#f[@]} - 3))
   board=0 total=0
   for ((i = 0; i < houses; i++)); do board=$((board + f[i])); done
   total=$((board + f[houses] + f[houses + 1]))
