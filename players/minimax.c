@@ -481,11 +481,12 @@ static const player_option options[] = {
      "1: a loss or a draw the search sees whole spends the rest of the move's time or nodes on "
      "the opponent's chances to go wrong (its replies judged exactly, then its own search at "
      "growing depths; off by default: it lost its SPRT, docs/STRENGTH.md row 41)"},
-    {"cap_exact", PLAYER_OPT_INT, "0", 0, 1, NULL,
-     "1: a search that reaches depth 126 or proves a win with time or nodes left is checked by "
-     "the same search with the history in its hash keys (exact under the repetition rule), "
-     "whose move and score replace the first's when it sees as deep or proves a win (off by "
-     "default: no gain measured, docs/STRENGTH.md row 42)"},
+    {"cap_exact", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "1 (the default): a search that reaches depth 126 or proves a win with time or nodes left "
+     "is checked by the same search with the history in its hash keys (exact under the "
+     "repetition rule), whose move and score replace the first's when it sees as deep or proves "
+     "a win: the time the first search leaves in the endings that cycles decide is used "
+     "(docs/STRENGTH.md rows 42 and 43); 0: the first search's result stands"},
     {"tb_bounds", PLAYER_OPT_INT, "1", 0, 1, NULL,
      "1: where the endgame tables bound a position's value without deciding it (a cycle can "
      "change it), the bounds narrow the search's window and the evaluation"},
@@ -503,6 +504,12 @@ int minimax_spec_linear_by_default(const char *spec, char **out) {
   *out = NULL;
   if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "eval")) return 0;
   return player_spec_append(spec, "eval=linear", out) ? -1 : 1;
+}
+
+int minimax_spec_cap_off_by_default(const char *spec, char **out) {
+  *out = NULL;
+  if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "cap_exact")) return 0;
+  return player_spec_append(spec, "cap_exact=0", out) ? -1 : 1;
 }
 
 const player_type player_minimax = {

@@ -15,4 +15,9 @@ extern const player_type player_minimax;
  * when unchanged, -1 when out of memory. */
 int minimax_spec_linear_by_default(const char *spec, char **out);
 
+/* A spec stored when cap_exact was off by default (store schemas up to
+ * 11), as it must be written now to play the same: a minimax spec without
+ * cap_exact= gets cap_exact=0; the same contract as above. */
+int minimax_spec_cap_off_by_default(const char *spec, char **out);
+
 #endif

@@ -250,6 +250,15 @@ static int migrate_v11(sqlite3 *db, char *err, size_t errlen) {
                        errlen);
 }
 
+/* Step 11 → 12: minimax checks a search cut short at the cap or on a win
+ * with the history in its keys by default (cap_exact=1) from schema 12 on;
+ * the runs before say cap_exact=0 in their minimax specs (players/minimax.h),
+ * wherever a spec is stored. */
+static int migrate_v12(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, minimax_spec_cap_off_by_default, "key IN ('player', 'base', 'search')",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -259,7 +268,8 @@ static int migrate_v11(sqlite3 *db, char *err, size_t errlen) {
  * minimax specs of the runs before it (migrate_v9), 9 → 10 playouts=10000
  * in the mcts specs with movetime= of the runs before it (migrate_v10),
  * 10 → 11 budget=front in the mcts specs of the runs before it
- * (migrate_v11).
+ * (migrate_v11), 11 → 12 cap_exact=0 in the minimax specs of the runs
+ * before it (migrate_v12).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -298,6 +308,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 10:
       if (migrate_v11(db, err, errlen)) goto fail;
+      break;
+    case 11:
+      if (migrate_v12(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -102,11 +102,12 @@ check "no section without an analysis" bash -c '! grep -q "Endgame accuracy" rep
 
 # A database of schema 5 (this schema less the analysis tables and the games' move records, as
 # schema 5 was) is upgraded.
+schema=$(sqlite3 t.db 'PRAGMA user_version') # this oware's
 cp t.db v5.db
 sqlite3 v5.db 'DROP TABLE analysis_mistakes; DROP TABLE analysis_seeds; DROP TABLE analysis;
   ALTER TABLE games DROP COLUMN move_records; PRAGMA user_version = 5'
 "$oware" runs --db v5.db >/dev/null
-check "schema 5 upgraded to 11" test "$(sqlite3 v5.db 'PRAGMA user_version')" = 11
+check "schema 5 upgraded to $schema" test "$(sqlite3 v5.db 'PRAGMA user_version')" = "$schema"
 "$oware" analyse --run 1 --db v5.db --egdb-dir eg --json >a5.json
 check "... and analysed" python3 -c "$judge" a5.json bounds
 

@@ -334,6 +334,29 @@ static void test_auto(void **state) {
   player_free(pl);
 }
 
+/* A rule that rewrites stored specs (players/minimax.h) on its cases
+ * {spec, what it must read now (NULL: unchanged)}; each spec it gives is
+ * one a player is made of. */
+static void check_spec_rule(int (*rule)(const char *, char **), const char *const cases[][2],
+                            size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char *out;
+    int rc = rule(cases[i][0], &out);
+    if (!cases[i][1]) {
+      assert_int_equal(rc, 0);
+      assert_null(out);
+      continue;
+    }
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, cases[i][1]);
+    char err[512];
+    player *p = player_create(out, err, sizeof err);
+    if (!p) fail_msg("%s: %s", out, err);
+    player_free(p);
+    free(out);
+  }
+}
+
 /* The specs of runs stored before eval=auto, as they must read now. */
 static void test_spec_linear_by_default(void **state) {
   (void)state;
@@ -350,22 +373,24 @@ static void test_spec_linear_by_default(void **state) {
       {"engine:cmd=oware,arg=uci,arg=--player,arg=minimax", NULL},
       {"level:hard", NULL},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    char *out;
-    int rc = minimax_spec_linear_by_default(cases[i][0], &out);
-    if (!cases[i][1]) {
-      assert_int_equal(rc, 0);
-      assert_null(out);
-      continue;
-    }
-    assert_int_equal(rc, 1);
-    assert_string_equal(out, cases[i][1]);
-    char err[512]; /* and the spec it gives is one a player is made of */
-    player *p = player_create(out, err, sizeof err);
-    if (!p) fail_msg("%s: %s", out, err);
-    player_free(p);
-    free(out);
-  }
+  check_spec_rule(minimax_spec_linear_by_default, cases, sizeof cases / sizeof cases[0]);
+}
+
+/* The specs of runs stored before cap_exact=1 became the default (store
+ * schema 12), as they must read now. */
+static void test_spec_cap_off_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:cap_exact=0"},
+      {"minimax:nodes=300,egdb=off,name=a", "minimax:nodes=300,egdb=off,name=a,cap_exact=0"},
+      {"minimax:name=my\\,cap_exact=1", "minimax:name=my\\,cap_exact=1,cap_exact=0"},
+      {"minimax:movetime=100,cap_exact=1", NULL},
+      {"minimax:cap_exact=0", NULL},
+      {"mcts:playouts=30", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=minimax", NULL},
+      {"level:hard", NULL},
+  };
+  check_spec_rule(minimax_spec_cap_off_by_default, cases, sizeof cases / sizeof cases[0]);
 }
 
 static int setup(void **state) {
@@ -389,6 +414,7 @@ int main(void) {
       cmocka_unit_test(test_builtin),
       cmocka_unit_test(test_auto),
       cmocka_unit_test(test_spec_linear_by_default),
+      cmocka_unit_test(test_spec_cap_off_by_default),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
 # an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 11 (through 5 to 10) with its runs listed, exported and
+# study) opened by this oware: migrated to schema 12 (through 5 to 11) with its runs listed, exported and
 # resumed from their settings, with endgame tables in the cache that the old runs never read; and a
 # schema-7 database (tests/data/v7/v7.db, written by the oware of schema 7: a round robin stopped by
-# Ctrl-C after 26 of its 36 games) migrated to schema 11 (each game's move records: none in the old
-# games; eval=linear in its minimax specs) and resumed to the uninterrupted run's games; and a
+# Ctrl-C after 26 of its 36 games) migrated to schema 12 (each game's move records: none in the old
+# games; eval=linear and cap_exact=0 in its minimax specs) and resumed to the uninterrupted run's games; and a
 # schema-9 database (tests/data/v9/v9.db: a round robin of two mcts players on movetime=, one
-# with playouts=, and greedy) migrated to schema 11 (playouts=10000 where the default capped
+# with playouts=, and greedy) migrated to schema 12 (playouts=10000 where the default capped
 # the movetime); and a schema-10 database (tests/data/v10/v10.db: two mcts players, one with
-# budget=even, and greedy) migrated to schema 11 (budget=front where the default was front).
+# budget=even, and greedy) migrated to schema 12 (budget=front where the default was front); and a
+# schema-11 database (tests/data/v11/v11.db: two minimax players, one with cap_exact=1, and
+# greedy) migrated to schema 12 (cap_exact=0 where the default was off).
 # Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
@@ -25,14 +27,17 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 11 ] || fail "not migrated to schema 11"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 12 ] || fail "not migrated to schema 12"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
 # network unless told otherwise; the old runs played the linear evaluation, and say so too.
+# Schema 12: cap_exact is on unless told otherwise; the old runs say cap_exact=0.
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = \
-  "minimax:depth=1,egdb=off,eval=linear" ] || fail "run 3: the player's spec lacks egdb=off or eval=linear"
+  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0" ] ||
+  fail "run 3: the player's spec lacks egdb=off, eval=linear or cap_exact=0"
 [ "$(sqlite3 v4.db "SELECT value FROM run_config WHERE run_id = 3 AND key = 'player'")" = \
-  "minimax:depth=1,egdb=off,eval=linear" ] || fail "run 3: the player setting lacks egdb=off or eval=linear"
+  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0" ] ||
+  fail "run 3: the player setting lacks egdb=off, eval=linear or cap_exact=0"
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 1 ORDER BY idx" | tr '\n' ' ')" = \
   "random greedy " ] || fail "run 1: specs without egdb= changed"
 # Tables in the default folder (8 seeds): the resumes below must not read them.
@@ -114,13 +119,14 @@ wait $player 2>/dev/null || true
   fail "a run being created and played: exit $rc: $(cat err.txt)"
 
 # Schema 7 -> 8: the games gain their move records (time, score, depth), none in the old ones;
-# 8 -> 9: its minimax specs say eval=linear.
+# 8 -> 9: its minimax specs say eval=linear; 11 -> 12: and cap_exact=0.
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 11 ] || fail "v7.db not migrated to schema 11"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 12 ] || fail "v7.db not migrated to schema 12"
 sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
-[ -s specs.txt ] && ! grep -v ',eval=linear$' specs.txt || fail "v7.db: minimax specs: $(cat specs.txt)"
+[ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0$' specs.txt ||
+  fail "v7.db: minimax specs: $(cat specs.txt)"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NULL')" = 26 ] ||
   fail "v7.db: the old games have records"
 "$oware" export --db v7.db --run 1 --format pgn --out v7.pgn || fail "v7.db: export pgn"
@@ -133,13 +139,13 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
-# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 11 by listing its runs,
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 12 by listing its runs,
 # has these player specs (space-separated, in order).
 migrated_specs() {
   cp "$data/v$1/v$1.db" "v$1.db"
   [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
   "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
-  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 11 ] || fail "v$1.db not migrated to schema 11"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 12 ] || fail "v$1.db not migrated to schema 12"
   local got
   got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
   [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
@@ -157,13 +163,20 @@ mcts:movetime=5,playouts=300,egdb=off,name=b,budget=front greedy"
 migrated_specs 10 "mcts:playouts=20,egdb=off,name=a,budget=front \
 mcts:playouts=20,budget=even,egdb=off,name=b greedy"
 
+# Schema 11 -> 12: minimax checks a search cut short at the cap or on a win with the history in
+# its keys by default; the runs before say cap_exact=0 (tests/data/v11/v11.db, written by the
+# oware of schema 11: a round robin of two minimax players on nodes=, one with cap_exact=1, and
+# greedy).
+migrated_specs 11 "minimax:nodes=300,egdb=off,name=a,cap_exact=0 \
+minimax:nodes=300,cap_exact=1,egdb=off,name=b greedy"
+
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v12.db
-sqlite3 v12.db 'PRAGMA user_version = 12'
+cp "$data/v4/v4.db" v13.db
+sqlite3 v13.db 'PRAGMA user_version = 13'
 set +e
-"$oware" runs --db v12.db 2>err.txt
+"$oware" runs --db v13.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 12, this one reads 11)' err.txt ||
-  fail "schema 12: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 13, this one reads 12)' err.txt ||
+  fail "schema 13: $(cat err.txt)"
 echo "ok"

@@ -318,14 +318,22 @@ static void test_traps(void **state) {
   assert_true(checked[1] >= wanted && checked[0] >= wanted && narrowed >= wanted);
 }
 
-/* minimax with its hash table keyed without the history (tt_history=0,
- * the default) and cap_exact=1, with nodes to spare: where its first
- * search reaches iteration 126 or proves a win (entries whose scores
- * repetitions of other paths decided can bring either at once), the
+/* Whether a search's score has the brute force's value: equal, or a loss
+ * or a win both (how soon is not these tests'). */
+static int same_result(int score, int want) {
+  return score == want || (abs(want) > PLAYER_WIN - 1000 && (long long)score * want > 0 &&
+                           abs(score) > PLAYER_WIN - 1000);
+}
+
+/* minimax as it comes (its hash table keyed without the history,
+ * tt_history=0, and cap_exact=1, the defaults), with nodes to spare: where
+ * its first search reaches iteration 126 or proves a win (entries whose
+ * scores repetitions of other paths decided can bring either at once), the
  * search again with the history in its keys gives the value, and it
  * equals the brute force's on every position the brute force resolves.
- * Without it the first search's value stands, and some differ (209
- * against a win at 0-1-0-0-0-1-0-0-4-2-S). */
+ * With cap_exact=0 (the default up to store schema 11) the first search's
+ * value stands, and some differ (209 against a win at 0-1-0-0-0-1-0-0-4-2-S):
+ * the test counts them, to show it would fail without. */
 static void test_exact_at_cap(void **state) {
   (void)state;
   /* The sanitizer builds (OWARE_TEST_QUICK) look at a fifth of the games. */
@@ -336,14 +344,16 @@ static void test_exact_at_cap(void **state) {
   brute_init(&s, 32);
   rng r;
   rng_seed(&r, 2231);
-  int checked = 0;
+  int checked = 0, off_differs = 0;
   for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
     for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++) {
       char text[128], err[256];
       variant v;
-      player *p = rule_player(boards[bi].board, rules[ri],
-                              "minimax:hash=1,cap_exact=1,ending=off,egdb=off", &v, text,
-                              sizeof text);
+      player *p = rule_player(boards[bi].board, rules[ri], "minimax:hash=1,ending=off,egdb=off",
+                              &v, text, sizeof text);
+      player *off = rule_player(boards[bi].board, rules[ri],
+                                "minimax:hash=1,cap_exact=0,ending=off,egdb=off", &v, text,
+                                sizeof text);
       for (int n = 0; n < boards[bi].games; n++) {
         game g;
         int live = small_position(&g, &v, &r, 2);
@@ -352,29 +362,32 @@ static void test_exact_at_cap(void **state) {
           int want = brute_value(&s, &g, boards[bi].depth, 0);
           if (s.horizon != horizon) continue;
           player_limits lim = {.nodes = 2000000};
-          player_info info;
+          player_info info, info_off;
           int m;
           assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
-          /* A loss or a win by its result: how soon is not this test's. */
-          int same = info.score == want ||
-                     (abs(want) > PLAYER_WIN - 1000 && (long long)info.score * want > 0 &&
-                      abs(info.score) > PLAYER_WIN - 1000);
-          if (!same) {
+          assert_int_equal(player_choose(off, &g, &lim, &m, &info_off, err, sizeof err),
+                           PLAYER_OK);
+          if (!same_result(info.score, want)) {
             char pos[NOTATION_POSITION_MAX];
             notation_format_position(&g.pos, &v, NULL, pos, sizeof pos);
             fail_msg("%s, %s (%d positions since the last capture): minimax %d (depth %d), "
                      "brute force %d",
                      text, pos, g.hist_len, info.score, info.depth, want);
           }
+          off_differs += !same_result(info_off.score, want);
           checked++;
         }
         game_free(&g);
       }
       player_free(p);
+      player_free(off);
     }
   brute_free(&s, 32);
-  printf("exact at the cap: %d resolved positions, minimax's value the brute force's\n", checked);
+  printf("exact at the cap: %d resolved positions, minimax's value the brute force's "
+         "(cap_exact=0: %d differ)\n",
+         checked, off_differs);
   assert_true(checked >= 300 / q);
+  assert_true(off_differs > 0);
 }
 
 int main(void) {
