@@ -18,6 +18,7 @@
 #include "players/eval_net.h"
 #include "players/minimax.h"
 #include "players/player.h"
+#include "spec_rules.h"
 
 /* The forward pass may differ from the double reference by float rounding
  * only: at most this much relative to the scale of the output. */
@@ -332,29 +333,6 @@ static void test_auto(void **state) {
   assert_int_equal(player_set_param(pl, "store", 100, err, sizeof err), -1);
   assert_non_null(strstr(err, "'store' does not apply with a network"));
   player_free(pl);
-}
-
-/* A rule that rewrites stored specs (players/minimax.h) on its cases
- * {spec, what it must read now (NULL: unchanged)}; each spec it gives is
- * one a player is made of. */
-static void check_spec_rule(int (*rule)(const char *, char **), const char *const cases[][2],
-                            size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    char *out;
-    int rc = rule(cases[i][0], &out);
-    if (!cases[i][1]) {
-      assert_int_equal(rc, 0);
-      assert_null(out);
-      continue;
-    }
-    assert_int_equal(rc, 1);
-    assert_string_equal(out, cases[i][1]);
-    char err[512];
-    player *p = player_create(out, err, sizeof err);
-    if (!p) fail_msg("%s: %s", out, err);
-    player_free(p);
-    free(out);
-  }
 }
 
 /* The specs of runs stored before eval=auto, as they must read now. */

@@ -20,6 +20,7 @@
 #include "players/mcts.h"
 #include "players/player.h"
 #include "players/time_budget.h"
+#include "spec_rules.h"
 
 static int quick(void) {
   const char *q = getenv("OWARE_TEST_QUICK");
@@ -637,25 +638,6 @@ static void test_net_leaves(void **state) {
   assert_true(points >= games * 0.7);
   player_free(n);
   player_free(r);
-}
-
-/* Checks a rule for the specs of older runs on n cases {spec, as written
- * now (NULL: unchanged)}; each spec it gives must make a player. */
-static void check_spec_rule(int (*rule)(const char *, char **), const char *const cases[][2],
-                            size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    char *out;
-    int rc = rule(cases[i][0], &out);
-    if (!cases[i][1]) {
-      if (rc != 0) fail_msg("%s: changed to %s", cases[i][0], out);
-      assert_null(out);
-      continue;
-    }
-    assert_int_equal(rc, 1);
-    assert_string_equal(out, cases[i][1]);
-    player_free(make(out));
-    free(out);
-  }
 }
 
 /* The specs of runs stored before movetime= lifted the playouts' default
