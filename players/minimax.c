@@ -1,7 +1,5 @@
 /* minimax.c: the `minimax` player: settings, iterative deepening, the passes after a search. */
 #include <math.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +19,10 @@
 #include "players/minimax_tt.h"
 #include "players/player.h"
 #include "players/tablebase.h"
+
+#define MINIMAX_THREADS_MAX 64
+/* Positions the search for a table win's converting move may visit. */
+#define MINIMAX_CONVERT_BUDGET 100000
 
 /* Plays m without a search (a book move, a table win), reported as one. */
 static void play_at_once(player *p, double t0, int depth, int score, int m, int *move,

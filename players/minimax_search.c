@@ -10,11 +10,20 @@
 #include "core/thread.h"
 #include "players/minimax_search.h"
 
+/* A search with the tables off (fight.h) keeps its scores apart from the
+ * searches with them on: a table's proven result read back from the hash
+ * table would hide the differences between lost moves that it searches for. */
+#define TT_TABLES_OFF 0x6a09e667f3bcc909ULL
+/* A search whose keys take in the history keeps its entries apart from
+ * those of one whose keys do not: where the history is empty (after a
+ * capture) the two keys would be equal, and the other's score there may
+ * rest on repetitions of other paths below. */
+#define TT_KEYED 0x3c6ef372fe94f82bULL
+
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
          (s->keyed ? TT_KEYED : 0) ^ s->tt_salt;
 }
-
 
 /* Score of a game that ended in b for `why`, from the side to move. */
 static int end_score(const mm *s, const board *b, board_end why, int ply) {

@@ -15,11 +15,8 @@
 #include "players/tablebase.h"
 
 #define MAXPLY 128
-#define MINIMAX_THREADS_MAX 64
 #define INF (PLAYER_WIN + 1)
 #define WIN_BOUND (PLAYER_WIN - 1000)
-/* Positions the search for a table win's converting move may visit. */
-#define MINIMAX_CONVERT_BUDGET 100000
 
 typedef struct mm mm;
 
@@ -98,17 +95,6 @@ struct mm {
   int book_on;  /* the book is of this game's variant */
 };
 
-/* A search with the tables off (fight.h) keeps its scores apart from the
- * searches with them on: a table's proven result read back from the hash
- * table would hide the differences between lost moves that it searches for. */
-#define TT_TABLES_OFF 0x6a09e667f3bcc909ULL
-/* A search whose keys take in the history keeps its entries apart from
- * those of one whose keys do not: where the history is empty (after a
- * capture) the two keys would be equal, and the other's score there may
- * rest on repetitions of other paths below. */
-#define TT_KEYED 0x3c6ef372fe94f82bULL
-
-
 /* A position's term in the hash of a multiset of positions (a sum of
  * these: a position twice differs from once, the order does not count). */
 static inline uint64_t above_term(uint64_t key) {
@@ -136,7 +122,7 @@ static inline void path_push(mm_thread *th, int top, const board *c, int taken) 
 static inline void path_pop(mm_thread *th, int top) { th->seen[th->keys[top + 1] & 4095]--; }
 
 /* Repetition count of the position at keys[top] among positions since irrev. */
-static int occurrences(const mm_thread *th, int irrev, int top) {
+static inline int occurrences(const mm_thread *th, int irrev, int top) {
   int n = 1;
   uint64_t k = th->keys[top];
   for (int i = top - 2; i >= irrev; i -= 2) n += th->keys[i] == k;

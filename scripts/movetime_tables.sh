@@ -37,9 +37,9 @@ while read -r ply before move us depth score; do
   elif probe=$("$oware" egdb probe "$pos" --variant "$variant" --dir "$dir" 2>&1); then
     value=$(sed -n 's/^value \([0-9.]*\).*/\1/p' <<<"$probe")
     lo=${value%%..*} hi=${value##*..}
-    half2=$total # results compare 2 * (mine + value) with the total
-    if [ $((2 * (mine + lo))) -gt "$half2" ]; then class=won
-    elif [ $((2 * (mine + hi))) -lt "$half2" ]; then class=lost
+    # the mover's final seeds, mine + value, against half the total
+    if [ $((2 * (mine + lo))) -gt "$total" ]; then class=won
+    elif [ $((2 * (mine + hi))) -lt "$total" ]; then class=lost
     elif [ "$lo" = "$hi" ]; then class=drawn
     else class=cycle; fi
   elif [[ $probe == *"covers up to"* ]]; then
