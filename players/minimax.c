@@ -228,9 +228,10 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
      * tables prove is fought on: the search starts again with them off, for
      * the rest of the move's time or nodes (fight.h), for the move that
      * makes the opponent's win hardest to find; a loss found with the tables
-     * off may be put off longer by a deeper search (reductions). */
+     * off, or without any, may be put off longer by a deeper search
+     * (reductions): it goes on as it is. */
     if (sc > WIN_BOUND && !s->infinite) break;
-    if (sc < -WIN_BOUND && !s->tb_off && !s->infinite) {
+    if (sc < -WIN_BOUND && s->tb.db && !s->tb_off && !s->infinite) {
       proven = sc;
       int f = minimax_fight_on(s, g, limit, &spent, err, errlen);
       if (f < 0) return PLAYER_ERROR;

@@ -395,6 +395,75 @@ static void test_fights_on_above(void **state) {
   fights_on_above("auale", "minimax:nodes=20000,threads=2,book=off,egdb=%s", 0, 20000);
 }
 
+/* The depths of one move's iterations, as on_info reports them. */
+typedef struct depth_log {
+  int n, depth[256], score[256];
+} depth_log;
+
+static void log_depth(void *ctx, const player_info *info) {
+  depth_log *l = ctx;
+  if (l->n < 256) {
+    l->depth[l->n] = info->depth;
+    l->score[l->n++] = info->score;
+  }
+}
+
+/* Without tables a loss is the search's own: minimax searches on to the
+ * limit as one search (its iterations deepen without starting again at
+ * depth 1, as a fight on with the tables off would) and reports the last
+ * iteration's score (it used to start again, and to show the first
+ * proof's score over the later searches). */
+static void test_no_fight_without_tables(void **state) {
+  (void)state;
+  const char *vs[] = {"abapa", "auale"};
+  for (int k = 0; k < 2; k++) {
+    variant v;
+    char err[512], spec[512];
+    player *p = make_player(vs[k], "minimax:depth=12,book=off,egdb=off%.0s", &v, spec, sizeof spec);
+    depth_log log;
+    p->on_info = log_depth;
+    p->info_ctx = &log;
+    rng r;
+    rng_seed(&r, 2215 + (uint64_t)k);
+    int proven = 0;
+    const int wanted = quick() ? 10 : 40;
+    for (int tries = 0; tries < 3000 && proven < wanted; tries++) {
+      board start;
+      random_position(&v, 4 + (int)rng_below(&r, 8), (int)rng_below(&r, 2), &r, &start);
+      game g;
+      assert_int_equal(game_init(&g, &v, &start), 0);
+      if (g.end != BOARD_END_NONE || __builtin_popcount(g.legal) < 2) {
+        game_free(&g);
+        continue;
+      }
+      int m;
+      player_info info;
+      log.n = 0;
+      if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+      assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+      int lost = 0;
+      for (int i = 0; i < log.n; i++) lost |= log.score[i] < -PLAYER_WIN + 1000;
+      if (lost) {
+        proven++;
+        char pos[NOTATION_POSITION_MAX];
+        notation_format_position(&start, &v, NULL, pos, sizeof pos);
+        for (int i = 1; i < log.n; i++)
+          if (log.depth[i] <= log.depth[i - 1])
+            fail_msg("%s %s: depth %d after depth %d (the search started again)", vs[k], pos,
+                     log.depth[i], log.depth[i - 1]);
+        assert_true(log.n > 0);
+        if (info.score != log.score[log.n - 1])
+          fail_msg("%s %s: score %d reported, the last iteration's %d", vs[k], pos, info.score,
+                   log.score[log.n - 1]);
+      }
+      game_free(&g);
+    }
+    printf("%s: %d positions with a loss proven by the search without tables\n", vs[k], proven);
+    assert_true(proven > 0);
+    player_free(p);
+  }
+}
+
 /* Where the tables bound a position without deciding it, minimax keeps
  * its evaluation within the bounds: at depth 1 (no quiescence) the root's
  * score lies between the best of its moves' lowest and highest values that
@@ -535,7 +604,7 @@ int main(void) {
       cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
       cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
       cmocka_unit_test(test_wins_converted), cmocka_unit_test(test_fights_on),
-      cmocka_unit_test(test_fights_on_above),
+      cmocka_unit_test(test_fights_on_above), cmocka_unit_test(test_no_fight_without_tables),
       cmocka_unit_test(test_bounds_in_search),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
