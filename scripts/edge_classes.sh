@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# edge_classes.sh: a player's games of a run sorted by what the endgame tables say of the first position within them (the tables' edge), with its score by how the games ended.
+# Usage: edge_classes.sh OWARE DB RUN PLAYER EGDB_DIR SEEDS
+# Every game of run RUN in DB (`oware export --format csv`) that PLAYER (a
+# name of the run) played is replayed (`oware replay`) to its first
+# position with at most SEEDS seeds on the board while the game is on,
+# found by bisection (the seeds on the board never grow), and that
+# position is probed (`oware egdb probe --dir EGDB_DIR`). Its class, from
+# PLAYER's side: won, lost, drawn (the tables decide it whatever the
+# repetition rule), or cycle-sensitive with the results its bounds allow:
+# draw..win, loss..draw, open (loss..win); "never" when the game ended
+# above SEEDS. Prints per class the games, PLAYER's score, and the games
+# and score of each end (majority, no move, repetition, other); issue 22
+# reads its repetition endings where the cycles, not the tables, decide
+# (docs/STRENGTH.md). Exit 1 when a tool fails or nothing matches.
+set -euo pipefail
+[ $# -eq 6 ] || { sed -n '3p' "$0" >&2; exit 1; }
+oware=$1 db=$2 run=$3 who=$4 dir=$5 seeds=$6
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+
+board_seeds() { # a position's seeds on the board
+  local f i n=0
+  IFS=- read -r -a f <<<"$1"
+  for ((i = 0; i < ${#f[@]} - 3; i++)); do n=$((n + f[i])); done
+  echo "$n"
+}
+
+replay() { # VARIANT OPENING MOVES PLIES: "position status" after the first PLIES moves
+  local out mv=${3:0:$4}
+  out=$("$oware" replay --variant "$1" --position "$2" ${mv:+"$mv"}) || return 1
+  printf '%s %s\n' "$(sed -n 's/^position //p' <<<"$out")" "$(sed -n 's/^status //p' <<<"$out")"
+}
+
+class_of() { # VARIANT POSITION: the class for the side to move
+  local probe value lo hi f houses total mine
+  probe=$("$oware" egdb probe "$2" --variant "$1" --dir "$dir" 2>&1) || {
+    echo "edge_classes.sh: egdb probe $2 failed: $probe" >&2
+    return 1
+  }
+  value=$(sed -n 's/^value \([0-9.]*\).*/\1/p' <<<"$probe")
+  lo=${value%%..*} hi=${value##*..}
+  IFS=- read -r -a f <<<"$2"
+  houses=$((${#f[@]} - 3))
+  total=$(($(board_seeds "$2") + f[houses] + f[houses + 1]))
+  mine=${f[houses]}
+  [ "${f[houses + 2]}" = N ] && mine=${f[houses + 1]}
+  # the mover's result with each bound: its final seeds against half the total
+  local rlo=$(((2 * (mine + lo) > total) - (2 * (mine + lo) < total)))
+  local rhi=$(((2 * (mine + hi) > total) - (2 * (mine + hi) < total)))
+  echo "$rlo $rhi"
+}
+
+# series,game,round,south,north,opening,moves,score_south,score_north,winner,plies,end,seed,seconds,variant,detail
+"$oware" export --db "$db" --run "$run" --format csv >"$rows.csv" || exit 1
+trap 'rm -f "$rows" "$rows.csv"' EXIT
+while IFS=, read -r _ _ _ south north opening moves _ _ winner plies end _ _ variant _; do
+  [ "$south" = "$who" ] || [ "$north" = "$who" ] || continue
+  side=S
+  [ "$north" = "$who" ] && side=N
+  case $winner in
+  draw) points=0.5 ;;
+  south) points=$([ $side = S ] && echo 1 || echo 0) ;;
+  north) points=$([ $side = N ] && echo 1 || echo 0) ;;
+  esac
+  # the first ply at which the board holds at most SEEDS seeds, if the game is on there
+  read -r pos status < <(replay "$variant" "$opening" "$moves" "$plies") || exit 1
+  class=never
+  if [ "$(board_seeds "$opening")" -le "$seeds" ]; then
+    lo=0
+  elif [ "$(board_seeds "$pos")" -le "$seeds" ]; then
+    lo=0 hi=$plies # seeds(lo) > SEEDS, seeds(hi) <= SEEDS
+    while [ $((hi - lo)) -gt 1 ]; do
+      mid=$(((lo + hi) / 2))
+      read -r p _ < <(replay "$variant" "$opening" "$moves" "$mid") || exit 1
+      if [ "$(board_seeds "$p")" -le "$seeds" ]; then hi=$mid; else lo=$mid; fi
+    done
+    lo=$hi
+  else
+    lo=-1
+  fi
+  if [ "$lo" -ge 0 ]; then
+    read -r pos status < <(replay "$variant" "$opening" "$moves" "$lo") || exit 1
+    if [ "$status" = playing ]; then
+      read -r rlo rhi < <(class_of "$variant" "$pos") || exit 1
+      mover=${pos##*-}
+      if [ "$mover" != "$side" ]; then # PLAYER's side: the opponent's results reversed
+        t=$rlo rlo=$((-rhi)) rhi=$((-t))
+      fi
+      case "$rlo $rhi" in
+      "1 1") class=won ;; "-1 -1") class=lost ;; "0 0") class=drawn ;;
+      "0 1") class=draw..win ;; "-1 0") class=loss..draw ;; *) class=open ;;
+      esac
+    fi
+  fi
+  printf '%s %s %s\n' "$class" "${end// /-}" "$points" >>"$rows"
+done < <(tail -n +2 "$rows.csv")
+[ -s "$rows" ] || { echo "edge_classes.sh: no game of '$who' in run $run of $db" >&2; exit 1; }
+awk -v who="$who" -v seeds="$seeds" '
+  { c = $1; e = $2; if (e != "majority" && e != "no-move" && e != "repetition") e = "other"
+    n[c]++; p[c] += $3; ne[c, e]++; pe[c, e] += $3; N++; P += $3 }
+  function cell(g, q) { return g ? sprintf("%5d %5.1f%%", g, 100 * q / g) : sprintf("%5d %6s", 0, "-") }
+  END {
+    printf "%s at the tables'\'' edge (the first position with at most %d seeds): %d games, %.1f%%\n", who, seeds, N, 100 * P / N
+    printf "%-11s %12s %12s %12s %12s %12s\n", "class", "all", "majority", "no move", "repetition", "other"
+    split("won draw..win drawn open loss..draw lost never", order, " ")
+    for (k = 1; k <= 7; k++) {
+      c = order[k]; if (!(c in n)) continue
+      printf "%-11s %12s %12s %12s %12s %12s\n", c, cell(n[c], p[c]), cell(ne[c, "majority"], pe[c, "majority"]),
+        cell(ne[c, "no-move"], pe[c, "no-move"]), cell(ne[c, "repetition"], pe[c, "repetition"]), cell(ne[c, "other"], pe[c, "other"])
+    }
+  }' "$rows"

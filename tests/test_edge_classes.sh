@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# test_edge_classes.sh: scripts/edge_classes.sh end to end: perfect (tables to 8 seeds) against random from endings of 8 to 10 seeds (abapa); each side's games sorted by the class at the tables' edge: perfect scores all of its won entries, the two sides' tables mirror each other (won against lost, the same games, the points adding up), and the errors.
+# Usage: test_edge_classes.sh OWARE SCRIPTS_DIR
+set -u
+# shellcheck disable=SC2016 # the awk programs are in single quotes
+oware=$(realpath "$1")
+script=$(realpath "$2")/edge_classes.sh
+fails=0
+. "$(dirname "$0")/check.sh"
+check_tmp
+cd "$tmp" || exit 1
+
+nice -n 10 "$oware" egdb build --variant abapa --seeds 8 --dir eg --quiet >/dev/null || exit 1
+cat >op.txt <<'OPENINGS'
+1-1-1-0-1-1-1-0-1-1-1-1-19-19-S
+0-2-0-1-1-0-2-0-1-1-1-2-18-19-S
+1-0-2-0-1-1-0-2-0-1-0-1-18-21-S
+2-1-0-1-0-1-1-1-0-2-1-0-20-18-N
+0-1-0-2-0-1-1-0-2-0-0-1-20-20-S
+OPENINGS
+"$oware" tournament --players "perfect:egdb=eg,name=perfect;random" --openings file:op.txt \
+  --rounds 10 --db t.db --quiet --seed 5 --threads 1 >/dev/null || exit 1
+games=$(sqlite3 t.db 'SELECT count(*) FROM games')
+
+bash "$script" "$oware" t.db 1 perfect eg 8 >p.txt
+check "perfect: exits 0" test $? -eq 0
+bash "$script" "$oware" t.db 1 random eg 8 >r.txt
+check "random: exits 0" test $? -eq 0
+cat p.txt r.txt
+check "perfect: every game counted" grep -q "^perfect at the tables' edge (the first position with at most 8 seeds): $games games" p.txt
+# class games points: the "all" column as numbers
+table() { awk 'NR > 2 { printf "%s %d %.1f\n", $1, $2, $2 * $3 / 100 }' "$1"; }
+table p.txt >p.cls
+table r.txt >r.cls
+check "perfect: won entries, all won" awk '$1 == "won" && $3 == $2 { ok = 1 } END { exit !ok }' p.cls
+check "perfect: the classes add up to the games" awk -v n="$games" '{ s += $2 } END { exit s != n }' p.cls
+# random's table is perfect's seen from the other side
+mirror() {
+  awk 'BEGIN { m["won"] = "lost"; m["lost"] = "won"; m["draw..win"] = "loss..draw"
+               m["loss..draw"] = "draw..win" }
+       { c = ($1 in m) ? m[$1] : $1; print c, $2, $3 }' "$1" | sort
+}
+check "the two sides mirror each other" \
+  awk 'NR == FNR { g[$1] = $2; p[$1] = $3; next }
+       !($1 in g) || g[$1] != $2 || p[$1] + $3 != $2 { bad = 1 }
+       END { exit bad }' <(mirror r.cls) <(sort p.cls)
+check "random has a lost entry" grep -q '^lost ' r.cls
+
+# Errors: a player the run lacks, a missing run, missing tables, a wrong argument count.
+bash "$script" "$oware" t.db 1 nobody eg 8 >/dev/null 2>err.txt
+check "a player the run lacks: exit 1" test $? -eq 1
+check "  named" grep -q "no game of 'nobody' in run 1" err.txt
+bash "$script" "$oware" t.db 9 perfect eg 8 >/dev/null 2>err.txt
+check "a missing run: exit 1" test $? -eq 1
+bash "$script" "$oware" t.db 1 perfect nowhere 8 >/dev/null 2>err.txt
+check "missing tables: exit 1" test $? -eq 1
+check "  named" grep -q "egdb probe .* failed" err.txt
+bash "$script" "$oware" t.db 1 >/dev/null 2>err.txt
+check "too few arguments: exit 1" test $? -eq 1
+check "  the usage" grep -q "Usage: edge_classes.sh" err.txt
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failed"
+  exit 1
+fi
+echo "all passed"
