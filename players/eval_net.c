@@ -280,12 +280,27 @@ static int parse_file(const char *text, void *n, char *err, size_t errlen) {
   return eval_net_parse(text, n, err, errlen);
 }
 
-static const char default_text[] =
+static const char net1_text[] =
 #include "players/eval_net_default.h"
     ;
 
+static const char net2_text[] =
+#include "players/eval_net2.h"
+    ;
+
 int eval_net_default(eval_net *n, char *err, size_t errlen) {
-  return eval_net_parse(default_text, n, err, errlen);
+  return eval_net_parse(net2_text, n, err, errlen);
+}
+
+int eval_net_builtin(const char *name, eval_net *n, char *err, size_t errlen) {
+  if (!strcmp(name, "net")) return eval_net_parse(net1_text, n, err, errlen);
+  if (!strcmp(name, "net2")) return eval_net_parse(net2_text, n, err, errlen);
+  return 1;
+}
+
+int eval_net_named(const char *name, eval_net *n, char *err, size_t errlen) {
+  int rc = eval_net_builtin(name, n, err, errlen);
+  return rc == 1 ? eval_net_load(name, n, err, errlen) : rc;
 }
 
 int eval_net_load(const char *path, eval_net *n, char *err, size_t errlen) {

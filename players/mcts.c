@@ -663,8 +663,7 @@ static int create(player *p, char *err, size_t errlen) {
       destroy(p);
       return -1;
     }
-    if (!strcmp(ev, "net") ? eval_net_default(s->net, e, sizeof e)
-                           : eval_net_load(ev, s->net, e, sizeof e)) {
+    if (eval_net_named(ev, s->net, e, sizeof e)) {
       error_set(err, errlen, "mcts: eval=%s: %s", ev, e);
       destroy(p);
       return -1;
@@ -699,9 +698,9 @@ static const player_option options[] = {
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {"eval", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
-     "leaves: off (a playout to the game's end), net (the built-in network, 6 houses of 4 "
-     "seeds) or a network file of oware tune net: the leaf's value drawn as a reward with the "
-     "network's win chance, no playout"},
+     "leaves: off (a playout to the game's end), net or net2 (the built-in networks, 6 houses "
+     "of 4 seeds; minimax's eval= says which is which) or a network file of oware tune net: the "
+     "leaf's value drawn as a reward with the network's win chance, no playout"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 int mcts_spec_front_by_default(const char *spec, char **out) {

@@ -259,6 +259,22 @@ static int migrate_v12(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* Step 12 → 13: minimax's eval=auto takes the network net2 from schema 13
+ * on, where it took net before; the runs before say eval=net in their
+ * minimax specs where auto gave them a network (players/minimax.h): every
+ * players.spec, a network training's `search`, and a calibration's `base`
+ * when its knob is not a weight (a weight turns auto into the linear
+ * evaluation, as it did before). A tuning run's `player` is left as it is:
+ * spsa and texel set weights (the linear evaluation, as before), and the
+ * loop of generations names its network in every spec itself. */
+static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, minimax_spec_net1_by_default,
+                       "key = 'search' OR (key = 'base' AND run_id IN (SELECT run_id FROM"
+                       " run_config WHERE key = 'knob' AND value IN ('depth', 'nodes',"
+                       " 'movetime', 'noise')))",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -311,6 +327,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 11:
       if (migrate_v12(db, err, errlen)) goto fail;
+      break;
+    case 12:
+      if (migrate_v13(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -239,15 +239,31 @@ static void test_minimax_eval(void **state) {
   unlink(p);
 }
 
-/* The built-in network parses (its checksum holds) and minimax plays with it. */
+/* The built-in networks parse (their checksums hold), differ, are found by
+ * name (any other name is a file), and minimax plays with them. */
 static void test_builtin(void **state) {
   (void)state;
-  eval_net n;
+  eval_net n, n2, d;
   char err[512];
-  if (eval_net_default(&n, err, sizeof err)) fail_msg("%s", err);
+  if (eval_net_builtin("net", &n, err, sizeof err)) fail_msg("%s", err);
+  if (eval_net_builtin("net2", &n2, err, sizeof err)) fail_msg("%s", err);
+  if (eval_net_default(&d, err, sizeof err)) fail_msg("%s", err);
   assert_int_equal(n.houses, 6);
   assert_int_equal(n.seeds, 48);
+  assert_int_equal(n2.houses, 6);
+  assert_int_equal(n2.seeds, 48);
+  assert_true(eval_net_checksum(&n) != eval_net_checksum(&n2));
+  assert_true(eval_net_checksum(&d) == eval_net_checksum(&n2)); /* eval=auto's */
   eval_net_free(&n);
+  eval_net_free(&n2);
+  eval_net_free(&d);
+  assert_int_equal(eval_net_builtin("net3", &n, err, sizeof err), 1);
+  assert_int_equal(eval_net_named("/nonexistent/net2", &n, err, sizeof err), -1);
+  for (int k = 0; k < 2; k++) {
+    eval_net m;
+    if (eval_net_named(k ? "net2" : "net", &m, err, sizeof err)) fail_msg("%s", err);
+    eval_net_free(&m);
+  }
   player *pl = player_create("minimax:depth=4,egdb=off,eval=net", err, sizeof err);
   if (!pl) fail_msg("%s", err);
   variant v;
@@ -309,7 +325,7 @@ static int same_search(const char *spec_a, const char *spec_b, const char *vtext
   return same;
 }
 
-/* The default, eval=auto: the built-in network on its own board (6 houses
+/* The default, eval=auto: the built-in network net2 on its own board (6 houses
  * of 4 seeds, any rules), the linear evaluation on other boards and when
  * the spec or a tuner asks for the linear evaluation's parts; a weight set
  * on an explicit network is refused, named. */
@@ -317,7 +333,7 @@ static void test_auto(void **state) {
   (void)state;
   const char *base = "minimax:depth=5,hash=1,egdb=off";
   char net[128], lin[128], spec[256], err[512];
-  snprintf(net, sizeof net, "%s,eval=net", base);
+  snprintf(net, sizeof net, "%s,eval=net2", base);
   snprintf(lin, sizeof lin, "%s,eval=linear", base);
   assert_true(same_search(base, net, "abapa", 0));
   assert_false(same_search(base, lin, "abapa", 0));
@@ -328,6 +344,9 @@ static void test_auto(void **state) {
   snprintf(spec, sizeof spec, "%s,ending=on", base);
   assert_true(same_search(spec, lin, "abapa", 0));
   assert_true(same_search(base, lin, "abapa", 1));
+  char net1[128];
+  snprintf(net1, sizeof net1, "%s,eval=net", base); /* the network auto took before net2 */
+  assert_false(same_search(base, net1, "abapa", 0));
   player *pl = player_create(net, err, sizeof err);
   if (!pl) fail_msg("%s", err);
   assert_int_equal(player_set_param(pl, "store", 100, err, sizeof err), -1);
@@ -371,6 +390,31 @@ static void test_spec_cap_off_by_default(void **state) {
   check_spec_rule(minimax_spec_cap_off_by_default, cases, sizeof cases / sizeof cases[0]);
 }
 
+/* The specs of runs stored when eval=auto took the network net (store
+ * schemas 9 to 12), as they must read now. */
+static void test_spec_net1_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:eval=net"},
+      {"minimax:", "minimax:eval=net"},
+      {"minimax:nodes=300,egdb=off,name=a", "minimax:nodes=300,egdb=off,name=a,eval=net"},
+      {"minimax:eval=auto", "minimax:eval=net"},
+      {"minimax:depth=3,eval=auto,name=b", "minimax:depth=3,eval=net,name=b"},
+      {"minimax:name=my\\,eval=auto,eval=auto", "minimax:name=my\\,eval=auto,eval=net"},
+      {"minimax:name=\"x,eval=auto\"", "minimax:name=\"x,eval=auto\",eval=net"},
+      {"minimax:eval=auto,weights=w.txt", NULL},
+      {"minimax:ending=off", NULL},
+      {"minimax:eval=net", NULL},
+      {"minimax:eval=net2", NULL},
+      {"minimax:eval=linear", NULL},
+      {"minimax:eval=my.net", NULL},
+      {"mcts:eval=net", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=minimax", NULL},
+      {"level:hard", NULL},
+  };
+  check_spec_rule(minimax_spec_net1_by_default, cases, sizeof cases / sizeof cases[0]);
+}
+
 static int setup(void **state) {
   (void)state;
   return mkdtemp(tmpdir) ? 0 : -1;
@@ -393,6 +437,7 @@ int main(void) {
       cmocka_unit_test(test_auto),
       cmocka_unit_test(test_spec_linear_by_default),
       cmocka_unit_test(test_spec_cap_off_by_default),
+      cmocka_unit_test(test_spec_net1_by_default),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

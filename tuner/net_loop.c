@@ -46,9 +46,8 @@ static int check_loop(const tuner_net_loop_config *l, char *err, size_t errlen) 
   rating_sprt sp;
   if (rating_sprt_parse(l->sprt, &sp, e, sizeof e))
     return error_set(err, errlen, "--sprt: %s", e), -1;
-  if (!strcmp(l->start, "net")) return 0;
   eval_net n;
-  if (eval_net_load(l->start, &n, e, sizeof e))
+  if (eval_net_named(l->start, &n, e, sizeof e))
     return error_set(err, errlen, "--start: %s", e), -1;
   eval_net_free(&n);
   return 0;
@@ -191,10 +190,8 @@ static int generation(const tuner_net_step *st, loop_state *s, const tuner_obser
 static int write_best(const loop_state *s, char *out, size_t len, char *err, size_t errlen) {
   eval_net n;
   tuner_net_out(s->c, s->run_id, out, len);
-  int rc = strcmp(s->best, "net") ? eval_net_load(s->best, &n, err, errlen)
-                                  : eval_net_default(&n, err, errlen);
-  if (rc) return -1;
-  rc = eval_net_save(out, &n, err, errlen);
+  if (eval_net_named(s->best, &n, err, errlen)) return -1;
+  int rc = eval_net_save(out, &n, err, errlen);
   eval_net_free(&n);
   return rc;
 }
