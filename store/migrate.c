@@ -285,7 +285,8 @@ static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
  * in the mcts specs with movetime= of the runs before it (migrate_v10),
  * 10 → 11 budget=front in the mcts specs of the runs before it
  * (migrate_v11), 11 → 12 cap_exact=0 in the minimax specs of the runs
- * before it (migrate_v12).
+ * before it (migrate_v12), 12 → 13 eval=net in the minimax specs whose
+ * eval=auto gave that network (migrate_v13).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
