@@ -35,9 +35,11 @@ check "no tables: refused, saying where they were looked for" grep -q "adjudicat
 run egdb build --seeds 8 --quiet
 expect_rc 0
 
-# oware match --adjudicate egdb: the same rule on a match (minimax at depths 3 and 4 play the
-# same two games every time, both reaching the tables); each game line and the OGN say so.
-M=(match --south minimax:depth=3,egdb=off --north minimax:depth=4,egdb=off --games 2)
+# oware match --adjudicate egdb: the same rule on a match (minimax at depths 3 and 4 with the
+# network net play the same two games every time, both reaching the tables; with net2, auto's
+# since store schema 13, the second ends by majority above them); each game line and the OGN
+# say so.
+M=(match --south minimax:depth=3,egdb=off,eval=net --north minimax:depth=4,egdb=off,eval=net --games 2)
 run "${M[@]}" --adjudicate egdb --ogn m.ogn
 expect_rc 0
 check "match: the tables end both games adjudicated-egdb" test "$(grep -c '^game [12]: .*, adjudicated-egdb, [0-9]* plies: ' <<<"$out")" = 2
