@@ -470,7 +470,7 @@ static const player_option options[] = {
      "the static evaluation: auto (the built-in network net2 on boards of 6 houses of 4 seeds, "
      "the linear one elsewhere or when weights=, ending= or a weight is set), linear (the "
      "weights, with ending=), net or net2 (the built-in networks, for 6 houses of 4 seeds only: "
-     "net trained on 4,000 games of the linear evaluation, net2 on 20,000 of net's), or a "
+     "net trained on 4,000 games of the linear evaluation, net2 on 40,000 of its own), or a "
      "network file written by oware tune net (with a network, ending= and the weights do not "
      "apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,

@@ -200,9 +200,10 @@ check "rate --json: draws and resignations counted as the text says ($text)" tes
 run match --south minimax:depth=2,egdb=off --north greedy --games 4 --adjudicate 'draw=6,10000,3'
 expect_rc 0
 check "match: draw: every game ends adjudicated-draw at ply 6" test "$(grep -c '^game [0-9]*: .* draw, adjudicated-draw, 6 plies: ' <<<"$out")" = 4
-run match --south minimax:depth=2,egdb=off --north random --games 4 --adjudicate 'resign=0,2'
+# (eval=net scores South's first moves at or below 0, which resign=0,2 needs; net2 above it)
+run match --south minimax:depth=2,egdb=off,eval=net --north random --games 4 --adjudicate 'resign=0,2'
 expect_rc 0
-check "match: resign: games end adjudicated-resign, won by the other player" grep -qE '^game [0-9]*: minimax:depth=2,egdb=off \(S\) - random \(N\) .* north wins, adjudicated-resign, |^game [0-9]*: random \(S\) - minimax:depth=2,egdb=off \(N\) .* south wins, adjudicated-resign, ' <<<"$out"
+check "match: resign: games end adjudicated-resign, won by the other player" grep -qE '^game [0-9]*: minimax:depth=2,egdb=off,eval=net \(S\) - random \(N\) .* north wins, adjudicated-resign, |^game [0-9]*: random \(S\) - minimax:depth=2,egdb=off,eval=net \(N\) .* south wins, adjudicated-resign, ' <<<"$out"
 run match --south random --north random:seed=2 --games 4 --adjudicate 'resign=0,1;draw=0,10000,1'
 expect_rc 0
 check "match: players without a score never trigger draw or resign" bash -c '! grep -q adjudicated <<<"$0"' "$out"
