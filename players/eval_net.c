@@ -288,10 +288,6 @@ static const char net2_text[] =
 #include "players/eval_net2.h"
     ;
 
-int eval_net_default(eval_net *n, char *err, size_t errlen) {
-  return eval_net_parse(net2_text, n, err, errlen);
-}
-
 int eval_net_builtin(const char *name, eval_net *n, char *err, size_t errlen) {
   if (!strcmp(name, "net")) return eval_net_parse(net1_text, n, err, errlen);
   if (!strcmp(name, "net2")) return eval_net_parse(net2_text, n, err, errlen);

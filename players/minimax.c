@@ -377,8 +377,7 @@ static int load_net(mm *s, const player_config *c, char *err, size_t errlen) {
   if (!(s->net = calloc(1, sizeof *s->net)))
     return error_set(err, errlen, "minimax: out of memory"), -1;
   char e[ERROR_MAX];
-  if (strcmp(opt, "auto") ? eval_net_named(opt, s->net, e, sizeof e)
-                          : eval_net_default(s->net, e, sizeof e))
+  if (eval_net_named(strcmp(opt, "auto") ? opt : EVAL_NET_AUTO, s->net, e, sizeof e))
     return error_set(err, errlen, "minimax: eval=%s: %s", opt, e), -1;
   return 0;
 }

@@ -247,7 +247,7 @@ static void test_builtin(void **state) {
   char err[512];
   if (eval_net_builtin("net", &n, err, sizeof err)) fail_msg("%s", err);
   if (eval_net_builtin("net2", &n2, err, sizeof err)) fail_msg("%s", err);
-  if (eval_net_default(&d, err, sizeof err)) fail_msg("%s", err);
+  if (eval_net_builtin(EVAL_NET_AUTO, &d, err, sizeof err)) fail_msg("%s", err);
   assert_int_equal(n.houses, 6);
   assert_int_equal(n.seeds, 48);
   assert_int_equal(n2.houses, 6);
