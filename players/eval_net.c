@@ -288,9 +288,14 @@ static const char net2_text[] =
 #include "players/eval_net2.h"
     ;
 
+static const char net3_text[] =
+#include "players/eval_net3.h"
+    ;
+
 int eval_net_builtin(const char *name, eval_net *n, char *err, size_t errlen) {
   if (!strcmp(name, "net")) return eval_net_parse(net1_text, n, err, errlen);
   if (!strcmp(name, "net2")) return eval_net_parse(net2_text, n, err, errlen);
+  if (!strcmp(name, "net3")) return eval_net_parse(net3_text, n, err, errlen);
   return 1;
 }
 

@@ -90,14 +90,16 @@ int eval_net_parse(const char *text, eval_net *n, char *err, size_t errlen);
 int eval_net_load(const char *path, eval_net *n, char *err, size_t errlen);
 /* The built-in networks, files of networks trained by `oware tune net`
  * (docs/TUNING.md): "net", players/eval_net_default.h (issue 23: 4,000
- * games of the linear evaluation), and "net2", players/eval_net2.h (40,000
- * auale games of "net" and of its own first cut; issue 22).
- * eval_net_builtin returns 1 when name is neither, else 0 with *n or -1
- * with err; eval_net_named reads any other name as a network file. */
+ * games of the linear evaluation), "net2", players/eval_net2.h (40,000
+ * auale games of "net" and of its own first cut; issue 22), and "net3",
+ * players/eval_net3.h (a first layer of 64: those games and 20,000 of
+ * net2's own). eval_net_builtin returns 1 when name is none of them, else
+ * 0 with *n or -1 with err; eval_net_named reads any other name as a
+ * network file. */
 int eval_net_builtin(const char *name, eval_net *n, char *err, size_t errlen);
 int eval_net_named(const char *name, eval_net *n, char *err, size_t errlen);
-/* The built-in network minimax's eval=auto takes (store schema 13 on). */
-#define EVAL_NET_AUTO "net2"
+/* The built-in network minimax's eval=auto takes (store schema 14 on). */
+#define EVAL_NET_AUTO "net3"
 /* Written whole (temporary file, then rename). 0, or -1 with err. */
 int eval_net_save(const char *path, const eval_net *n, char *err, size_t errlen);
 

@@ -698,7 +698,7 @@ static const player_option options[] = {
      "tree size cap in MiB (16-byte nodes; then the leaves stop growing)"},
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL, TABLEBASE_OPTION_HELP},
     {"eval", PLAYER_OPT_TEXT, "off", 0, 0, NULL,
-     "leaves: off (a playout to the game's end), net or net2 (the built-in networks, 6 houses "
+     "leaves: off (a playout to the game's end), net, net2 or net3 (the built-in networks, 6 houses "
      "of 4 seeds; minimax's eval= says which is which) or a network file of oware tune net: the "
      "leaf's value drawn as a reward with the network's win chance, no playout"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};

@@ -1,5 +1,6 @@
 /* minimax.c: the `minimax` player: settings, iterative deepening, the passes after a search. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,9 +365,10 @@ static int set_param(player *p, const char *name, double value, char *err, size_
   return 0;
 }
 
-/* eval=: linear (s->net stays NULL), net or net2 (the built-in networks),
- * a network file loaded and checked, or auto: net2 unless the spec asks for
- * the linear evaluation's parts (weights= or ending=). */
+/* eval=: linear (s->net stays NULL), net, net2 or net3 (the built-in
+ * networks), a network file loaded and checked, or auto: EVAL_NET_AUTO
+ * (net3) unless the spec asks for the linear evaluation's parts (weights=
+ * or ending=). */
 static int load_net(mm *s, const player_config *c, char *err, size_t errlen) {
   const char *opt = player_config_text(c, "eval");
   if (!opt || !strcmp(opt, "linear")) return 0;
@@ -466,10 +468,11 @@ static const player_option options[] = {
      "more than 1 is faster but not reproducible: the same game gives other moves"},
     {"weights", PLAYER_OPT_TEXT, NULL, 0, 0, NULL, "evaluation weights file (name value lines)"},
     {"eval", PLAYER_OPT_TEXT, "auto", 0, 0, NULL,
-     "the static evaluation: auto (the built-in network net2 on boards of 6 houses of 4 seeds, "
+     "the static evaluation: auto (the built-in network net3 on boards of 6 houses of 4 seeds, "
      "the linear one elsewhere or when weights=, ending= or a weight is set), linear (the "
-     "weights, with ending=), net or net2 (the built-in networks, for 6 houses of 4 seeds only: "
-     "net trained on 4,000 games of the linear evaluation, net2 on 40,000 of its own), or a "
+     "weights, with ending=), net, net2 or net3 (the built-in networks, for 6 houses of 4 seeds "
+     "only: net trained on 4,000 games of the linear evaluation, net2 on 40,000 auale games of "
+     "its own, net3, twice as wide, on 60,000), or a "
      "network file written by oware tune net (with a network, ending= and the weights do not "
      "apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
@@ -516,34 +519,46 @@ int minimax_spec_cap_off_by_default(const char *spec, char **out) {
   return player_spec_append(spec, "cap_exact=0", out) ? -1 : 1;
 }
 
-int minimax_spec_net1_by_default(const char *spec, char **out) {
+/* A spec stored when eval=auto took the built-in network `was` (its name
+ * shorter than "auto"), as it must be written now: eval=WAS. */
+static int spec_auto_was(const char *spec, const char *was, char **out) {
   *out = NULL;
   if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "weights") ||
       player_spec_has(spec, "ending"))
     return 0; /* auto took (and takes) the linear evaluation there */
-  if (!player_spec_has(spec, "eval")) return player_spec_append(spec, "eval=net", out) ? -1 : 1;
+  char item[16];
+  snprintf(item, sizeof item, "eval=%s", was);
+  if (!player_spec_has(spec, "eval")) return player_spec_append(spec, item, out) ? -1 : 1;
   /* eval=auto as given (an item read whole, its text with no escapes) */
-  const size_t len = strlen(spec);
-  char *item = malloc(len + 1);
-  if (!item) return -1;
+  const size_t len = strlen(spec), wlen = strlen(item);
+  char *got = malloc(len + 1);
+  if (!got) return -1;
   int rc = 0;
   for (const char *p = strchr(spec, ':') + 1; *p; p += *p == ',') {
     const char *from = p;
-    if (player_spec_item(spec, &p, item, NULL, 0)) break;
-    if (strcmp(item, "eval=auto") || p - from != 9) continue;
-    if (!(*out = malloc(len))) { /* "auto" becomes "net": one byte shorter */
+    if (player_spec_item(spec, &p, got, NULL, 0)) break;
+    if (strcmp(got, "eval=auto") || p - from != 9) continue;
+    if (!(*out = malloc(len - 9 + wlen + 1))) {
       rc = -1;
       break;
     }
     const size_t at = (size_t)(from - spec);
     memcpy(*out, spec, at);
-    memcpy(*out + at, "eval=net", 8);
-    memcpy(*out + at + 8, p, len - (size_t)(p - spec) + 1);
+    memcpy(*out + at, item, wlen);
+    memcpy(*out + at + wlen, p, len - (size_t)(p - spec) + 1);
     rc = 1;
     break;
   }
-  free(item);
+  free(got);
   return rc;
+}
+
+int minimax_spec_net1_by_default(const char *spec, char **out) {
+  return spec_auto_was(spec, "net", out);
+}
+
+int minimax_spec_net2_by_default(const char *spec, char **out) {
+  return spec_auto_was(spec, "net2", out);
 }
 
 const player_type player_minimax = {

@@ -27,4 +27,9 @@ int minimax_spec_cap_off_by_default(const char *spec, char **out);
  * above. */
 int minimax_spec_net1_by_default(const char *spec, char **out);
 
+/* A spec stored when eval=auto took the network "net2" (store schema 13;
+ * net3 since), as it must be written now to play the same: eval=net2 where
+ * auto gave a network, by the rule above. */
+int minimax_spec_net2_by_default(const char *spec, char **out);
+
 #endif

@@ -275,6 +275,18 @@ static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* Step 13 → 14: minimax's eval=auto takes the network net3 from schema 14
+ * on, where it took net2 before; the runs before say eval=net2 where auto
+ * gave them a network, in the same specs as migrate_v13 (the runs of
+ * schema 12 and before say eval=net already, and keep it). */
+static int migrate_v14(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, minimax_spec_net2_by_default,
+                       "key = 'search' OR (key = 'base' AND run_id IN (SELECT run_id FROM"
+                       " run_config WHERE key = 'knob' AND value IN ('depth', 'nodes',"
+                       " 'movetime', 'noise')))",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -286,7 +298,8 @@ static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
  * 10 → 11 budget=front in the mcts specs of the runs before it
  * (migrate_v11), 11 → 12 cap_exact=0 in the minimax specs of the runs
  * before it (migrate_v12), 12 → 13 eval=net in the minimax specs whose
- * eval=auto gave that network (migrate_v13).
+ * eval=auto gave that network (migrate_v13), 13 → 14 eval=net2 in the same
+ * way (migrate_v14).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -331,6 +344,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 12:
       if (migrate_v13(db, err, errlen)) goto fail;
+      break;
+    case 13:
+      if (migrate_v14(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

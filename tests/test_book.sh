@@ -34,39 +34,40 @@ after2=$("$oware" replay Ca | sed -n 's/^position //p')
 check "a position after 2 plies is not in the book" \
   bash -c "'$oware' book show '$tmp/b1.bin' $after2 | grep -qx 'not in the book'"
 
-# What minimax plays at the start at depth 1 without the book, and with it.
+# What minimax plays at the start at depth 1 without the book, and with it (eval=net2: its
+# depth-1 move is not the book's, which the default search at depth 4 chose; net3's is).
 uci_go() { # uci_go SPEC [ARGS...]: the lines of `position startpos; go depth 1`
   local spec=$1
   shift
   printf 'position startpos\ngo depth 1\nisready\n' | "$oware" uci --player "$spec" "$@"
 }
-plain=$(uci_go minimax:depth=1)
+plain=$(uci_go minimax:depth=1,eval=net2)
 own=$(sed -n 's/^bestmove //p' <<<"$plain")
 check "(the test means something: depth 1 alone plays another move than the book)" test "$own" != "$bm"
-with=$(uci_go "minimax:depth=1,book=$tmp/b1.bin")
+with=$(uci_go "minimax:depth=1,eval=net2,book=$tmp/b1.bin")
 check "minimax:book= plays the book's move" grep -qx "bestmove $bm" <<<"$with"
 check "... reported as the book's search (depth 4, no node)" grep -qE "^info depth 4 seldepth 0 score cp -?[0-9]+ nodes 0 .* pv $bm\$" <<<"$with"
 check "the book is off by default (minimax searches)" grep -q '^info depth 1 seldepth 1 ' <<<"$plain"
 check "a game of oware match opens with the book's move" bash -c "
-  '$oware' match --south 'minimax:depth=1,book=$tmp/b1.bin' --north minimax:depth=1 --games 1 --ogn '$tmp/g.ogn' >/dev/null &&
+  '$oware' match --south 'minimax:depth=1,eval=net2,book=$tmp/b1.bin' --north minimax:depth=1,eval=net2 --games 1 --ogn '$tmp/g.ogn' >/dev/null &&
   grep -qE '^$bm [a-f] ' '$tmp/g.ogn'"
 # A book of another variant is left unused.
 "$oware" book build --variant auale --plies 1 --depth 4 --out "$tmp/auale.bin" >/dev/null
 check "a book of another variant is not used" \
-  bash -c "uci() { printf 'position startpos\ngo depth 1\nisready\n' | '$oware' uci --player \"\$1\"; }; uci 'minimax:depth=1,book=$tmp/auale.bin' | grep -q '^info depth 1 seldepth 1 '"
+  bash -c "uci() { printf 'position startpos\ngo depth 1\nisready\n' | '$oware' uci --player \"\$1\"; }; uci 'minimax:depth=1,eval=net2,book=$tmp/auale.bin' | grep -q '^info depth 1 seldepth 1 '"
 
 # OwnBook in oware uci: --book's file, off again with false.
 u=$(printf 'setoption name OwnBook value true\nposition startpos\ngo depth 1\nisready\nsetoption name OwnBook value false\ngo depth 1\nisready\n' |
-  "$oware" uci --player minimax:depth=1 --book "$tmp/b1.bin")
+  "$oware" uci --player minimax:depth=1,eval=net2 --book "$tmp/b1.bin")
 check "OwnBook true: uci plays the book's move" grep -qx "bestmove $bm" <<<"$(grep -m1 '^bestmove' <<<"$u")"
 check "OwnBook false: uci searches again" grep -qx "bestmove $own" <<<"$(grep '^bestmove' <<<"$u" | tail -1)"
 check "OwnBook without a book file is an error line naming it" bash -c "
-  printf 'setoption name OwnBook value true\nisready\n' | '$oware' uci --player minimax:depth=1 --book '$tmp/none.bin' |
+  printf 'setoption name OwnBook value true\nisready\n' | '$oware' uci --player minimax:depth=1,eval=net2 --book '$tmp/none.bin' |
   grep -q '^info string error: book $tmp/none.bin: cannot open it'"
 check "OwnBook takes the default file" bash -c "
   mkdir -p '$tmp/home/oware' && cp '$tmp/b1.bin' '$tmp/home/oware/book.bin' &&
   printf 'setoption name OwnBook value true\nposition startpos\ngo depth 1\nisready\n' |
-  XDG_CACHE_HOME='$tmp/home' '$oware' uci --player minimax:depth=1 | grep -qx 'bestmove $bm'"
+  XDG_CACHE_HOME='$tmp/home' '$oware' uci --player minimax:depth=1,eval=net2 | grep -qx 'bestmove $bm'"
 check "OwnBook for a player without a book says it has no effect" bash -c "
   printf 'setoption name OwnBook value true\nisready\n' | '$oware' uci --player random |
   grep -q '^info string option OwnBook true: .*no effect'"
@@ -74,7 +75,7 @@ check "OwnBook for a player without a book says it has no effect" bash -c "
 # Bad files: each a clear error, from book show and from minimax:book=.
 bad() { # bad NAME REGEX: the file fails to load with REGEX, in both places
   check "book show: $1" fails_with "$2" "$oware" book show "$tmp/$1"
-  check "minimax:book=: $1" fails_with "$2" "$oware" match --south "minimax:depth=1,book=$tmp/$1" --north random --games 1
+  check "minimax:book=: $1" fails_with "$2" "$oware" match --south "minimax:depth=1,eval=net2,book=$tmp/$1" --north random --games 1
 }
 head -c 100 "$tmp/b1.bin" >"$tmp/short.bin"
 bad short.bin 'not a book file \(shorter than the header\)'

@@ -243,25 +243,25 @@ static void test_minimax_eval(void **state) {
  * name (any other name is a file), and minimax plays with them. */
 static void test_builtin(void **state) {
   (void)state;
-  eval_net n, n2, d;
+  static const char *const names[] = {"net", "net2", "net3"};
+  eval_net n[3], d;
   char err[512];
-  if (eval_net_builtin("net", &n, err, sizeof err)) fail_msg("%s", err);
-  if (eval_net_builtin("net2", &n2, err, sizeof err)) fail_msg("%s", err);
+  for (int k = 0; k < 3; k++) {
+    if (eval_net_builtin(names[k], &n[k], err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(n[k].houses, 6);
+    assert_int_equal(n[k].seeds, 48);
+    for (int j = 0; j < k; j++) assert_true(eval_net_checksum(&n[j]) != eval_net_checksum(&n[k]));
+  }
+  assert_int_equal(n[2].n1, 64); /* net3 is twice as wide */
   if (eval_net_builtin(EVAL_NET_AUTO, &d, err, sizeof err)) fail_msg("%s", err);
-  assert_int_equal(n.houses, 6);
-  assert_int_equal(n.seeds, 48);
-  assert_int_equal(n2.houses, 6);
-  assert_int_equal(n2.seeds, 48);
-  assert_true(eval_net_checksum(&n) != eval_net_checksum(&n2));
-  assert_true(eval_net_checksum(&d) == eval_net_checksum(&n2)); /* eval=auto's */
-  eval_net_free(&n);
-  eval_net_free(&n2);
+  assert_true(eval_net_checksum(&d) == eval_net_checksum(&n[2])); /* eval=auto's */
+  for (int k = 0; k < 3; k++) eval_net_free(&n[k]);
   eval_net_free(&d);
-  assert_int_equal(eval_net_builtin("net3", &n, err, sizeof err), 1);
-  assert_int_equal(eval_net_named("/nonexistent/net2", &n, err, sizeof err), -1);
-  for (int k = 0; k < 2; k++) {
+  assert_int_equal(eval_net_builtin("net4", &d, err, sizeof err), 1);
+  assert_int_equal(eval_net_named("/nonexistent/net2", &d, err, sizeof err), -1);
+  for (int k = 0; k < 3; k++) {
     eval_net m;
-    if (eval_net_named(k ? "net2" : "net", &m, err, sizeof err)) fail_msg("%s", err);
+    if (eval_net_named(names[k], &m, err, sizeof err)) fail_msg("%s", err);
     eval_net_free(&m);
   }
   player *pl = player_create("minimax:depth=4,egdb=off,eval=net", err, sizeof err);
@@ -333,7 +333,7 @@ static void test_auto(void **state) {
   (void)state;
   const char *base = "minimax:depth=5,hash=1,egdb=off";
   char net[128], lin[128], spec[256], err[512];
-  snprintf(net, sizeof net, "%s,eval=net2", base);
+  snprintf(net, sizeof net, "%s,eval=net3", base);
   snprintf(lin, sizeof lin, "%s,eval=linear", base);
   assert_true(same_search(base, net, "abapa", 0));
   assert_false(same_search(base, lin, "abapa", 0));
@@ -344,9 +344,12 @@ static void test_auto(void **state) {
   snprintf(spec, sizeof spec, "%s,ending=on", base);
   assert_true(same_search(spec, lin, "abapa", 0));
   assert_true(same_search(base, lin, "abapa", 1));
-  char net1[128];
-  snprintf(net1, sizeof net1, "%s,eval=net", base); /* the network auto took before net2 */
-  assert_false(same_search(base, net1, "abapa", 0));
+  char before[128];
+  snprintf(before, sizeof before, "%s,eval=net", base); /* auto's network before net2 */
+  assert_false(same_search(base, before, "abapa", 0));
+  snprintf(before, sizeof before, "%s,eval=net2", base); /* and before net3 */
+  assert_false(same_search(base, before, "abapa", 0));
+  assert_false(same_search(base, before, "auale", 0));
   player *pl = player_create(net, err, sizeof err);
   if (!pl) fail_msg("%s", err);
   assert_int_equal(player_set_param(pl, "store", 100, err, sizeof err), -1);
@@ -415,6 +418,28 @@ static void test_spec_net1_by_default(void **state) {
   check_spec_rule(minimax_spec_net1_by_default, cases, sizeof cases / sizeof cases[0]);
 }
 
+/* The specs of runs stored when eval=auto took the network net2 (store
+ * schema 13), as they must read now: the rule of net's, another name. */
+static void test_spec_net2_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:eval=net2"},
+      {"minimax:nodes=300,egdb=off,name=a", "minimax:nodes=300,egdb=off,name=a,eval=net2"},
+      {"minimax:eval=auto", "minimax:eval=net2"},
+      {"minimax:depth=3,eval=auto,name=b", "minimax:depth=3,eval=net2,name=b"},
+      {"minimax:name=my\\,eval=auto,eval=auto", "minimax:name=my\\,eval=auto,eval=net2"},
+      {"minimax:name=\"x,eval=auto\"", "minimax:name=\"x,eval=auto\",eval=net2"},
+      {"minimax:eval=auto,weights=w.txt", NULL},
+      {"minimax:ending=off", NULL},
+      {"minimax:eval=net", NULL},
+      {"minimax:eval=net2", NULL},
+      {"minimax:eval=net3", NULL},
+      {"mcts:eval=net2", NULL},
+      {"level:hard", NULL},
+  };
+  check_spec_rule(minimax_spec_net2_by_default, cases, sizeof cases / sizeof cases[0]);
+}
+
 static int setup(void **state) {
   (void)state;
   return mkdtemp(tmpdir) ? 0 : -1;
@@ -438,6 +463,7 @@ int main(void) {
       cmocka_unit_test(test_spec_linear_by_default),
       cmocka_unit_test(test_spec_cap_off_by_default),
       cmocka_unit_test(test_spec_net1_by_default),
+      cmocka_unit_test(test_spec_net2_by_default),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

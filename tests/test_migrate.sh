@@ -1,21 +1,18 @@
 #!/usr/bin/env bash
-# test_migrate.sh: a schema-4 database (tests/data/v4/v4.db, written by the oware of schema 4:
-# an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a variant
-# study) opened by this oware: migrated to schema 13 (through 5 to 12) with its runs listed, exported and
-# resumed from their settings, with endgame tables in the cache that the old runs never read; and a
-# schema-7 database (tests/data/v7/v7.db, written by the oware of schema 7: a round robin stopped by
-# Ctrl-C after 26 of its 36 games) migrated to schema 13 (each game's move records: none in the old
-# games; eval=linear and cap_exact=0 in its minimax specs) and resumed to the uninterrupted run's games; and a
-# schema-9 database (tests/data/v9/v9.db: a round robin of two mcts players on movetime=, one
-# with playouts=, and greedy) migrated to schema 13 (playouts=10000 where the default capped
-# the movetime); and a schema-10 database (tests/data/v10/v10.db: two mcts players, one with
-# budget=even, and greedy) migrated to schema 13 (budget=front where the default was front); and a
-# schema-11 database (tests/data/v11/v11.db: two minimax players, one with cap_exact=1, and
-# greedy) migrated to schema 13 (cap_exact=0 where the default was off); and a schema-12
-# database (tests/data/v12/v12.db: a round robin of three minimax players, without eval=, with
-# eval=auto and with eval=net, and greedy, stopped by Ctrl-C after 6 of its 24 games) migrated
-# to schema 13 (eval=net where auto took that network) and resumed to the games of an
-# uninterrupted run of the migrated specs.
+# test_migrate.sh: databases written by older oware binaries (tests/data/vV/vV.db, schema V),
+# opened by this one and migrated to schema 14, one step at a time:
+# - v4: an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a
+#   variant study: its runs listed, exported and resumed from their settings, with endgame
+#   tables in the cache that the old runs never read;
+# - v7: a round robin stopped by Ctrl-C after 26 of its 36 games (no move records in the old
+#   games; eval=linear and cap_exact=0 in its minimax specs), resumed to the uninterrupted
+#   run's games;
+# - v9 (mcts on movetime=: playouts=10000), v10 (mcts: budget=front), v11 (minimax:
+#   cap_exact=0): the specs the upgrade rewrites;
+# - v12 and v13: a round robin of three minimax players (without eval=, with eval=auto, with
+#   auto's network named) and greedy, stopped by Ctrl-C after 6 of its 24 games: the network
+#   auto took then named in the specs (net, net2), resumed to the games of an uninterrupted
+#   run of the migrated specs.
 # Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
@@ -31,7 +28,7 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 13 ] || fail "not migrated to schema 13"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 14 ] || fail "not migrated to schema 14"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
 # network unless told otherwise; the old runs played the linear evaluation, and say so too.
@@ -127,7 +124,7 @@ wait $player 2>/dev/null || true
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 13 ] || fail "v7.db not migrated to schema 13"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 14 ] || fail "v7.db not migrated to schema 14"
 sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
 [ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0$' specs.txt ||
   fail "v7.db: minimax specs: $(cat specs.txt)"
@@ -143,13 +140,13 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
-# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 13 by listing its runs,
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 14 by listing its runs,
 # has these player specs (space-separated, in order).
 migrated_specs() {
   cp "$data/v$1/v$1.db" "v$1.db"
   [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
   "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
-  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 13 ] || fail "v$1.db not migrated to schema 13"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 14 ] || fail "v$1.db not migrated to schema 14"
   local got
   got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
   [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
@@ -174,39 +171,59 @@ mcts:playouts=20,budget=even,egdb=off,name=b greedy"
 migrated_specs 11 "minimax:nodes=300,egdb=off,name=a,cap_exact=0,eval=net \
 minimax:nodes=300,cap_exact=1,egdb=off,name=b,eval=net greedy"
 
-# Schema 12 -> 13: minimax's eval=auto takes the network net2, where it took net before; the runs
-# before say eval=net where auto gave them a network (tests/data/v12/v12.db, written by the oware
-# of schema 12). Resumed, the run plays what an uninterrupted run of the migrated specs plays
-# here, which the original specs (net2 by default) do not: the games after the stop are
-# compared (the 6 before it were played by the schema-12 oware, whose search was not this one's).
-migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net \
-minimax:nodes=3000,eval=net,egdb=off,name=b minimax:nodes=3000,eval=net,egdb=off,name=c greedy"
-[ "$(sqlite3 v12.db 'SELECT count(*) FROM games')" = 6 ] || fail "v12.db: not 6 games"
-"$oware" tournament --resume 1 --db v12.db --threads 1 --quiet >/dev/null || fail "resume v12.db"
-sqlite3 "$data/v12/v12.db" "SELECT series_no || ',' || game_no || ',' FROM games" | sed 's/^/^/' >old.txt
-after_stop() { # DB: the sum of run 1's games that v12.db did not have before its resume
-  "$oware" export --db "$1" --run 1 --format csv | tail -n +2 | grep -v -f old.txt |
+# after_stop V DB: the sum of run 1's games in DB that tests/data/vV/vV.db did not have (the
+# games before the stop were played by the old oware, whose search was not this one's).
+after_stop() {
+  sqlite3 "$data/v$1/v$1.db" "SELECT series_no || ',' || game_no || ',' FROM games" |
+    sed 's/^/^/' >"old$1.txt"
+  "$oware" export --db "$2" --run 1 --format csv | tail -n +2 | grep -v -f "old$1.txt" |
     cut -d, -f1-13,15- | sum
 }
-replay_specs() { # DB SPECS: a fresh run of v12.db's command with these players, after_stop
-  "$oware" tournament --players "$2" --format games:4 --openings random:2 --threads 1 --seed 3 \
-    --db "$1" --quiet >/dev/null || fail "run $1"
-  after_stop "$1"
+# resumed_as_migrated V OTHER: vV.db (stopped by Ctrl-C after 6 of its 24 games), migrated and
+# resumed, plays after its stop what a fresh run of its migrated specs plays (the same command),
+# and not what the players OTHER (the old specs as this oware reads them) play.
+resumed_as_migrated() {
+  [ "$(sqlite3 "v$1.db" 'SELECT count(*) FROM games')" = 6 ] || fail "v$1.db: not 6 games"
+  "$oware" tournament --resume 1 --db "v$1.db" --threads 1 --quiet >/dev/null ||
+    fail "resume v$1.db"
+  local resumed specs
+  resumed=$(after_stop "$1" "v$1.db")
+  [ "$(wc -l <"old$1.txt")" = 6 ] || fail "v$1.db: its games not read"
+  specs=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ';')
+  replay() { # DB SPECS: a fresh run of vV.db's command with these players, after_stop
+    "$oware" tournament --players "$2" --format games:4 --openings random:2 --threads 1 \
+      --seed 3 --db "$1" --quiet >/dev/null || fail "run $1"
+    after_stop "$3" "$1"
+  }
+  [ "$resumed" = "$(replay "v$1-migrated.db" "$specs" "$1")" ] ||
+    fail "v$1.db: the resumed run's games differ from an uninterrupted run of its specs"
+  [ "$resumed" != "$(replay "v$1-other.db" "$2" "$1")" ] ||
+    fail "v$1.db: the migrated specs play the games of $2"
 }
-[ "$(wc -l <old.txt)" = 6 ] || fail "v12.db: its games not read"
-resumed=$(after_stop v12.db)
-[ "$resumed" = "$(replay_specs v12-migrated.db "$(sqlite3 v12.db 'SELECT spec FROM players ORDER BY idx' | tr '\n' ';')")" ] ||
-  fail "v12.db: the resumed run's games differ from an uninterrupted run of its specs"
-[ "$resumed" != "$(replay_specs v12-auto.db "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net,egdb=off,name=c;greedy")" ] ||
-  fail "v12.db: eval=auto and eval=net play the same games"
+
+# Schema 12 -> 13: minimax's eval=auto takes the network net2, where it took net before; the runs
+# before say eval=net where auto gave them a network (tests/data/v12/v12.db, written by the oware
+# of schema 12: a round robin of minimax without eval=, with eval=auto and with eval=net, and
+# greedy). Resumed, the run plays what an uninterrupted run of the migrated specs plays here,
+# which the original specs (auto's network by default) do not.
+migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net \
+minimax:nodes=3000,eval=net,egdb=off,name=b minimax:nodes=3000,eval=net,egdb=off,name=c greedy"
+resumed_as_migrated 12 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net,egdb=off,name=c;greedy"
+
+# Schema 13 -> 14: eval=auto takes the network net3, where it took net2 before; the runs before
+# say eval=net2 where auto gave them a network (tests/data/v13/v13.db, written by the oware of
+# schema 13: the same round robin with eval=net2 for c), and resume as above.
+migrated_specs 13 "minimax:nodes=3000,egdb=off,name=a,eval=net2 \
+minimax:nodes=3000,eval=net2,egdb=off,name=b minimax:nodes=3000,eval=net2,egdb=off,name=c greedy"
+resumed_as_migrated 13 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net2,egdb=off,name=c;greedy"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v14.db
-sqlite3 v14.db 'PRAGMA user_version = 14'
+cp "$data/v4/v4.db" v15.db
+sqlite3 v15.db 'PRAGMA user_version = 15'
 set +e
-"$oware" runs --db v14.db 2>err.txt
+"$oware" runs --db v15.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 14, this one reads 13)' err.txt ||
-  fail "schema 14: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 15, this one reads 14)' err.txt ||
+  fail "schema 15: $(cat err.txt)"
 echo "ok"

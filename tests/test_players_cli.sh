@@ -6,9 +6,10 @@ plugin=$3
 # The node count of `oware bench search` at its default depth: the signature
 # of the search. It changes only when the search changes on purpose; then
 # update it here and give the new count in the commit message.
-BENCH_NODES=192261  # the default evaluation: the built-in network net2 (eval=auto)
+BENCH_NODES=135183  # the default evaluation: the built-in network net3 (eval=auto)
 BENCH_LINEAR=232823 # eval=linear, the signature before the network shipped
 BENCH_NET1=209444   # eval=net, the signature before net2 shipped (store schema 13)
+BENCH_NET2=192261   # eval=net2, the signature before net3 shipped (store schema 14)
 
 fails=0
 tmp=$(mktemp -d)
@@ -69,10 +70,11 @@ check "bench node count is the signature $BENCH_NODES (got $nodes)" test "$nodes
 check "bench search: MCTS's playouts and its network leaves, each a figure" \
   bash -c "test $rc = 0 && grep -Eq '^mcts playouts/s [0-9]+ \(2000 playouts' '$tmp/bench' &&
     grep -Eq '^mcts eval=net iterations/s [0-9]+ \(2000 iterations' '$tmp/bench'"
-"$oware" bench search --eval linear,net,net2 --repeat 1 >"$tmp/evals" 2>&1; rc=$?
-check "bench search --eval: net2's row counts the signature's nodes, net's and linear's their own" \
+"$oware" bench search --eval linear,net,net2,net3 --repeat 1 >"$tmp/evals" 2>&1; rc=$?
+check "bench search --eval: net3's row counts the signature's nodes, the others their own" \
   bash -c "test $rc = 0 && grep -Eq '^linear +$BENCH_LINEAR ' '$tmp/evals' &&
-    grep -Eq '^net +$BENCH_NET1 ' '$tmp/evals' && grep -Eq '^net2 +$BENCH_NODES ' '$tmp/evals'"
+    grep -Eq '^net +$BENCH_NET1 ' '$tmp/evals' && grep -Eq '^net2 +$BENCH_NET2 ' '$tmp/evals' &&
+    grep -Eq '^net3 +$BENCH_NODES ' '$tmp/evals'"
 "$oware" bench search --eval "linear,$tmp/none.net" --repeat 1 >/dev/null 2>"$tmp/err"; rc=$?
 check "bench search --eval with a missing network file names it" bash -c "test $rc != 0 && grep -q 'none.net' '$tmp/err'"
 "$oware" bench smp --threads 1,2 --depth 8 --repeat 1 >"$tmp/smp" 2>&1; rc=$?
