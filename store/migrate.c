@@ -259,6 +259,13 @@ static int migrate_v12(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* The run settings whose minimax specs played eval=auto's network (beside
+ * every players.spec): a network training's `search`, and a calibration's
+ * `base` when its knob is not a weight (migrate_v13, migrate_v14). */
+#define AUTO_NET_SETTINGS                                                                          \
+  "key = 'search' OR (key = 'base' AND run_id IN (SELECT run_id FROM run_config WHERE key ="      \
+  " 'knob' AND value IN ('depth', 'nodes', 'movetime', 'noise')))"
+
 /* Step 12 → 13: minimax's eval=auto takes the network net2 from schema 13
  * on, where it took net before; the runs before say eval=net in their
  * minimax specs where auto gave them a network (players/minimax.h): every
@@ -268,11 +275,7 @@ static int migrate_v12(sqlite3 *db, char *err, size_t errlen) {
  * spsa and texel set weights (the linear evaluation, as before), and the
  * loop of generations names its network in every spec itself. */
 static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_net1_by_default,
-                       "key = 'search' OR (key = 'base' AND run_id IN (SELECT run_id FROM"
-                       " run_config WHERE key = 'knob' AND value IN ('depth', 'nodes',"
-                       " 'movetime', 'noise')))",
-                       err, errlen);
+  return rewrite_specs(db, minimax_spec_net1_by_default, AUTO_NET_SETTINGS, err, errlen);
 }
 
 /* Step 13 → 14: minimax's eval=auto takes the network net3 from schema 14
@@ -280,11 +283,7 @@ static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
  * gave them a network, in the same specs as migrate_v13 (the runs of
  * schema 12 and before say eval=net already, and keep it). */
 static int migrate_v14(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_net2_by_default,
-                       "key = 'search' OR (key = 'base' AND run_id IN (SELECT run_id FROM"
-                       " run_config WHERE key = 'knob' AND value IN ('depth', 'nodes',"
-                       " 'movetime', 'noise')))",
-                       err, errlen);
+  return rewrite_specs(db, minimax_spec_net2_by_default, AUTO_NET_SETTINGS, err, errlen);
 }
 
 /* Upgrades an oware database of an older schema, one version at a time,
