@@ -197,7 +197,9 @@ resumed_as_migrated() {
   }
   [ "$resumed" = "$(replay "v$1-migrated.db" "$specs" "$1")" ] ||
     fail "v$1.db: the resumed run's games differ from an uninterrupted run of its specs"
-  [ "$resumed" != "$(replay "v$1-other.db" "$2" "$1")" ] ||
+  # The sanitizer pass (OWARE_TEST_QUICK) leaves out the run that shows the check means
+  # something: its games change nothing the migration's code does.
+  [ -n "${OWARE_TEST_QUICK:-}" ] || [ "$resumed" != "$(replay "v$1-other.db" "$2" "$1")" ] ||
     fail "v$1.db: the migrated specs play the games of $2"
 }
 
