@@ -210,7 +210,9 @@ resumed_as_migrated() {
 # which the original specs (auto's network by default) do not.
 migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net \
 minimax:nodes=3000,eval=net,egdb=off,name=b minimax:nodes=3000,eval=net,egdb=off,name=c greedy"
-resumed_as_migrated 12 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net,egdb=off,name=c;greedy"
+# (The sanitizer passes resume only the newest, v13 below: the same code, half the games.)
+[ -n "${OWARE_TEST_QUICK:-}" ] ||
+  resumed_as_migrated 12 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net,egdb=off,name=c;greedy"
 
 # Schema 13 -> 14: eval=auto takes the network net3, where it took net2 before; the runs before
 # say eval=net2 where auto gave them a network (tests/data/v13/v13.db, written by the oware of
