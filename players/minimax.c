@@ -519,8 +519,8 @@ int minimax_spec_cap_off_by_default(const char *spec, char **out) {
   return player_spec_append(spec, "cap_exact=0", out) ? -1 : 1;
 }
 
-/* A spec stored when eval=auto took the built-in network `was` (its name
- * shorter than "auto"), as it must be written now: eval=WAS. */
+/* A spec stored when eval=auto took the built-in network `was`, as it must
+ * be written now: eval=WAS (players/minimax.h, the rules below). */
 static int spec_auto_was(const char *spec, const char *was, char **out) {
   *out = NULL;
   if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "weights") ||

@@ -179,6 +179,12 @@ after_stop() {
   "$oware" export --db "$2" --run 1 --format csv | tail -n +2 | grep -v -f "old$1.txt" |
     cut -d, -f1-13,15- | sum
 }
+# fresh_run V DB SPECS: vV.db's command, run afresh into DB with these players; after_stop.
+fresh_run() {
+  "$oware" tournament --players "$3" --format games:4 --openings random:2 --threads 1 \
+    --seed 3 --db "$2" --quiet >/dev/null || fail "run $2"
+  after_stop "$1" "$2"
+}
 # resumed_as_migrated V OTHER: vV.db (stopped by Ctrl-C after 6 of its 24 games), migrated and
 # resumed, plays after its stop what a fresh run of its migrated specs plays (the same command),
 # and not what the players OTHER (the old specs as this oware reads them) play.
@@ -190,16 +196,11 @@ resumed_as_migrated() {
   resumed=$(after_stop "$1" "v$1.db")
   [ "$(wc -l <"old$1.txt")" = 6 ] || fail "v$1.db: its games not read"
   specs=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ';')
-  replay() { # DB SPECS: a fresh run of vV.db's command with these players, after_stop
-    "$oware" tournament --players "$2" --format games:4 --openings random:2 --threads 1 \
-      --seed 3 --db "$1" --quiet >/dev/null || fail "run $1"
-    after_stop "$3" "$1"
-  }
-  [ "$resumed" = "$(replay "v$1-migrated.db" "$specs" "$1")" ] ||
+  [ "$resumed" = "$(fresh_run "$1" "v$1-migrated.db" "$specs")" ] ||
     fail "v$1.db: the resumed run's games differ from an uninterrupted run of its specs"
   # The sanitizer pass (OWARE_TEST_QUICK) leaves out the run that shows the check means
   # something: its games change nothing the migration's code does.
-  [ -n "${OWARE_TEST_QUICK:-}" ] || [ "$resumed" != "$(replay "v$1-other.db" "$2" "$1")" ] ||
+  [ -n "${OWARE_TEST_QUICK:-}" ] || [ "$resumed" != "$(fresh_run "$1" "v$1-other.db" "$2")" ] ||
     fail "v$1.db: the migrated specs play the games of $2"
 }
 
