@@ -1,4 +1,4 @@
-/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, egdb=off made explicit in the specs of schema-6 runs, eval=linear in the minimax specs of schema-8 runs, playouts=10000 in the mcts specs with movetime= of schema-9 runs, budget=front in the mcts specs of schema-10 runs. */
+/* migrate.c: upgrading a database of an older schema, one version at a time in one transaction (docs/SCHEMA.md): the settings of schema-4 runs from their command lines, and the specs of older runs made to say the defaults they played. */
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
@@ -298,7 +298,9 @@ static int migrate_v14(sqlite3 *db, char *err, size_t errlen) {
  * (migrate_v11), 11 → 12 cap_exact=0 in the minimax specs of the runs
  * before it (migrate_v12), 12 → 13 eval=net in the minimax specs whose
  * eval=auto gave that network (migrate_v13), 13 → 14 eval=net2 in the same
- * way (migrate_v14).
+ * way (migrate_v14), 14 → 15 a calibration's anchor, pool and stored
+ * pairings named in the specs the steps gave its players and base
+ * (migrate_calibration.c).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -346,6 +348,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 13:
       if (migrate_v14(db, err, errlen)) goto fail;
+      break;
+    case 14:
+      if (store_sql_migrate_calibrations(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -114,6 +114,11 @@ int store_sql_create_schema(sqlite3 *db, char *err, size_t errlen);
 /* Upgrades a database of an older schema to STORE_SCHEMA_VERSION in one
  * transaction (docs/SCHEMA.md). */
 int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen);
+/* Its step 14 → 15 (migrate_calibration.c), inside its transaction: every
+ * calibration's anchor and pool settings, and the specs of its stored
+ * pairings (calibration_pairs), named as the earlier steps left its
+ * players' specs and its base, so that it resumes. */
+int store_sql_migrate_calibrations(sqlite3 *db, char *err, size_t errlen);
 /* Creates the registered drivers' tables that the database lacks, inside
  * the caller's write transaction. */
 int store_sql_create_registered(sqlite3 *db, char *err, size_t errlen);

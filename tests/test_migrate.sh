@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_migrate.sh: databases written by older oware binaries (tests/data/vV/vV.db, schema V),
-# opened by this one and migrated to schema 14, one step at a time:
+# opened by this one and migrated to schema 15, one step at a time:
 # - v4: an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a
 #   variant study: its runs listed, exported and resumed from their settings, with endgame
 #   tables in the cache that the old runs never read;
@@ -12,7 +12,8 @@
 # - v12 and v13: a round robin of three minimax players (without eval=, with eval=auto, with
 #   auto's network named) and greedy, stopped by Ctrl-C after 6 of its 24 games: the network
 #   auto took then named in the specs (net, net2), resumed to the games of an uninterrupted
-#   run of the migrated specs.
+#   run of the migrated specs;
+# - v13 and v14: a calibration stopped by Ctrl-C, resumed to an uninterrupted one's pairings.
 # Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
@@ -28,7 +29,7 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 14 ] || fail "not migrated to schema 14"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 15 ] || fail "not migrated to schema 15"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
 # network unless told otherwise; the old runs played the linear evaluation, and say so too.
@@ -124,7 +125,7 @@ wait $player 2>/dev/null || true
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 14 ] || fail "v7.db not migrated to schema 14"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 15 ] || fail "v7.db not migrated to schema 15"
 sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
 [ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0$' specs.txt ||
   fail "v7.db: minimax specs: $(cat specs.txt)"
@@ -140,13 +141,13 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
-# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 14 by listing its runs,
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 15 by listing its runs,
 # has these player specs (space-separated, in order).
 migrated_specs() {
   cp "$data/v$1/v$1.db" "v$1.db"
   [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
   "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
-  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 14 ] || fail "v$1.db not migrated to schema 14"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 15 ] || fail "v$1.db not migrated to schema 15"
   local got
   got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
   [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
@@ -222,13 +223,52 @@ migrated_specs 13 "minimax:nodes=3000,egdb=off,name=a,eval=net2 \
 minimax:nodes=3000,eval=net2,egdb=off,name=b minimax:nodes=3000,eval=net2,egdb=off,name=c greedy"
 resumed_as_migrated 13 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net2,egdb=off,name=c;greedy"
 
+# Schema 14 -> 15: a calibration stored before resumes. The earlier steps rewrote its players'
+# specs and its base, but neither its anchor and pool settings nor the specs of its stored
+# pairings: its resume stopped at "does not replay as it was stored" (and its anchor would have
+# played auto's network of the day). tests/data/v13/calibration.db, written by the oware of
+# schema 13 (minimax's depth calibrated on nodes=2000,egdb=off; the anchor and one pool player minimax
+# without eval=, stopped by Ctrl-C after 32 of its 81 pairings), and tests/data/v14/
+# calibration.db, the same file upgraded by the oware of schema 14, resume to the pairings and
+# levels of an uninterrupted calibration of their migrated settings (eval=net2 throughout).
+# calibration_setting V KEY: the setting KEY of run 1 in cV.db.
+calibration_setting() {
+  sqlite3 "c$1.db" "SELECT value FROM run_config WHERE run_id = 1 AND key = '$2'"
+}
+# calibration_resumes V: tests/data/vV/calibration.db resumed as cV.db, against fresh.db (the
+# uninterrupted calibration of the migrated settings, run once).
+calibration_resumes() {
+  cp "$data/v$1/calibration.db" "c$1.db"
+  [ "$(sqlite3 "c$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept calibration is not schema $1"
+  rm -f levels.txt # its --out
+  "$oware" calibrate --resume 1 --db "c$1.db" >"c$1.log" 2>&1 ||
+    fail "calibration of schema $1: resume: $(tail -1 "c$1.log")"
+  [ "$(calibration_setting "$1" anchor)" = "minimax:depth=2,egdb=off,eval=net2=1000" ] &&
+    [ "$(calibration_setting "$1" pool)" = "minimax:depth=3,egdb=off,eval=net2;greedy" ] &&
+    [ "$(calibration_setting "$1" base)" = "minimax:nodes=2000,egdb=off,eval=net2" ] ||
+    fail "calibration of schema $1: settings $(calibration_setting "$1" anchor) $(calibration_setting "$1" pool)"
+  if [ ! -f fresh.pairs ]; then
+    "$oware" calibrate --base "$(calibration_setting "$1" base)" --knob depth --range 1:6 \
+      --levels 'a=1000;b=1200' --anchor "$(calibration_setting "$1" anchor)" --pool "$(calibration_setting "$1" pool)" \
+      --games 8 --ladder 2 --seed 5 --threads 2 --db fresh.db --out fresh.txt >/dev/null 2>&1 ||
+      fail "fresh calibration"
+    sqlite3 fresh.db 'SELECT * FROM calibration_pairs ORDER BY step' >fresh.pairs
+  fi
+  [ "$(wc -l <fresh.pairs)" = 81 ] || fail "the fresh calibration has $(wc -l <fresh.pairs) pairings"
+  sqlite3 "c$1.db" 'SELECT * FROM calibration_pairs ORDER BY step' | cmp -s - fresh.pairs ||
+    fail "calibration of schema $1: its pairings differ from an uninterrupted run's"
+  cmp -s levels.txt fresh.txt || fail "calibration of schema $1: its levels differ"
+}
+calibration_resumes 13
+calibration_resumes 14
+
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v15.db
-sqlite3 v15.db 'PRAGMA user_version = 15'
+cp "$data/v4/v4.db" v16.db
+sqlite3 v16.db 'PRAGMA user_version = 16'
 set +e
-"$oware" runs --db v15.db 2>err.txt
+"$oware" runs --db v16.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 15, this one reads 14)' err.txt ||
-  fail "schema 15: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 16, this one reads 15)' err.txt ||
+  fail "schema 16: $(cat err.txt)"
 echo "ok"
