@@ -7,7 +7,10 @@
 # replay`) and probed (`oware egdb probe --dir EGDB_DIR`) and put in one
 # class: forced (one legal move), above (more seeds than the tables), won,
 # lost, drawn (the tables decide it whatever the repetition rule) or cycle
-# (cycle-sensitive: the bounds differ in result). Prints, per class, the
+# (cycle-sensitive: the bounds differ in result), or proven (a drawn or
+# cycle-sensitive position where the engine reported a proven win, score
+# "mate:N" with N > 0: its search proved the win through the tables' bounds
+# and the game's ends, the history on its path counted). Prints, per class, the
 # moves, how many took under 90% of MS, and the shortest and median times;
 # then every move under 90% in a lost, drawn or cycle class (issue 22's time
 # use: only a move the tables prove best for a win may be played at once).
@@ -42,6 +45,7 @@ while read -r ply before move us depth score; do
     elif [ $((2 * (mine + hi))) -lt "$total" ]; then class=lost
     elif [ "$lo" = "$hi" ]; then class=drawn
     else class=cycle; fi
+    if [[ $class =~ ^(drawn|cycle)$ && $score =~ ^mate:[1-9] ]]; then class=proven; fi
   elif [[ $probe == *"covers up to"* ]]; then
     class=above
   else
@@ -55,8 +59,8 @@ awk -v short="$short" -v ms="$ms" '
     if ($3 < short && ($1 == "lost" || $1 == "drawn" || $1 == "cycle")) bad[++nb] = $0 }
   END {
     printf "%-7s %6s %12s %10s %10s\n", "class", "moves", "under 90%", "min ms", "median ms"
-    split("above won cycle drawn lost forced", order, " ")
-    for (k = 1; k <= 6; k++) {
+    split("above won proven cycle drawn lost forced", order, " ")
+    for (k = 1; k <= 7; k++) {
       c = order[k]; if (!(c in n)) continue
       m = n[c]; for (i = 1; i <= m; i++) a[i] = t[c, i]
       for (i = 2; i <= m; i++) { x = a[i]; j = i - 1; while (j >= 1 && a[j] > x) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
