@@ -171,15 +171,10 @@ done:
   return ret;
 }
 
-/* A players' rule for the specs stored before a default changed
- * (tablebase_spec_off_by_default, minimax_spec_linear_by_default): 1 with
- * *out the spec as it must be written now, 0 unchanged, -1 out of memory. */
-typedef int (*spec_rule)(const char *spec, char **out);
-
-/* SQL's view of a spec_rule (its user data): the spec, or the new one. */
+/* SQL's view of a store_spec_rule (its user data): the spec, or the new one. */
 static void spec_by_rule(sqlite3_context *cx, int argc, sqlite3_value **argv) {
   (void)argc;
-  spec_rule rule = (spec_rule)(uintptr_t)sqlite3_user_data(cx);
+  store_spec_rule rule = (store_spec_rule)(uintptr_t)sqlite3_user_data(cx);
   const char *spec = (const char *)sqlite3_value_text(argv[0]);
   char *now = NULL;
   int rc = spec ? rule(spec, &now) : 0;
@@ -189,9 +184,12 @@ static void spec_by_rule(sqlite3_context *cx, int argc, sqlite3_value **argv) {
 }
 
 /* Rewrites every players.spec, and the run_config values that `where`
- * selects (a condition on the row), by rule, as oware_spec(value). */
-static int rewrite_specs(sqlite3 *db, spec_rule rule, const char *where, char *err,
+ * selects (a condition on the row), by rule, as oware_spec(value); and
+ * first, while their base is as it was, the calibrations' anchors, pools
+ * and stored pairings (migrate_calibration.c). */
+static int rewrite_specs(sqlite3 *db, store_spec_rule rule, const char *where, char *err,
                          size_t errlen) {
+  if (store_sql_calibrations_rewrite(db, rule, where, err, errlen)) return -1;
   if (sqlite3_create_function_v2(db, "oware_spec", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                                  (void *)(uintptr_t)rule, spec_by_rule, NULL, NULL,
                                  NULL) != SQLITE_OK)

@@ -1,4 +1,4 @@
-/* migrate_calibration.c: step 14 → 15 of the store's upgrade: a calibration's anchor, pool and stored pairings named in the specs its players and base were migrated to (docs/SCHEMA.md). */
+/* migrate_calibration.c: a calibration's anchor, pool and stored pairings through the store's upgrades: rewritten by each step's rule, and the repair of step 14 → 15 for the steps that left them out (docs/SCHEMA.md). */
 #include "core/error.h"
 #include "store/store_sql.h"
 
@@ -8,22 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One calibration as the earlier steps left it: its players (the anchor
- * and the pool, each stored under the spec it was given as its name, the
- * spec itself rewritten by the steps), its base (rewritten by the steps
- * when its knob is not a weight) and its knob. */
+/* One calibration and what its specs become: each of its players' specs
+ * (name[i], the spec the anchor and pool settings and the pairings say)
+ * becomes spec[i]; a spec of the base's knob on a base other than
+ * base_now (its pairings' ladder and level specs, "BASE,KNOB=V") becomes
+ * the same value on base_now. */
 typedef struct calibration {
   int64_t id;
   char **name, **spec;
   int n;
-  char *base, *knob;
+  char *base_now, *knob;
 } calibration;
 
 static void calibration_free(calibration *c) {
   for (int i = 0; i < c->n; i++) free(c->name[i]), free(c->spec[i]);
   free(c->name);
   free(c->spec);
-  free(c->base);
+  free(c->base_now);
   free(c->knob);
   memset(c, 0, sizeof *c);
 }
@@ -63,10 +64,11 @@ static int spec_now(const calibration *c, const char *s, char **out) {
       if (!strcmp(c->name[i], c->spec[i])) return 0;
       return (*out = strdup(c->spec[i])) ? 1 : -1;
     }
-  long at = c->base && c->knob ? knob_suffix(c, s) : -1;
-  if (at < 0 || ((size_t)at == strlen(c->base) && !strncmp(s, c->base, (size_t)at))) return 0;
+  const char *base = c->base_now;
+  long at = base && c->knob ? knob_suffix(c, s) : -1;
+  if (at < 0 || ((size_t)at == strlen(base) && !strncmp(s, base, (size_t)at))) return 0;
   /* calibrate_spec's separator for this base, then "KNOB=V". */
-  char *head = joined(c->base, strlen(c->base), strchr(c->base, ':') ? "," : ":");
+  char *head = joined(base, strlen(base), strchr(base, ':') ? "," : ":");
   if (!head) return -1;
   *out = joined(head, strlen(head), s + at + 1);
   free(head);
@@ -117,8 +119,13 @@ static int pool_now(const calibration *c, const char *pool, char **out) {
   return 1;
 }
 
-/* Loads run id's players and its base and knob into c. */
-static int calibration_load(sqlite3 *db, int64_t id, calibration *c, char *err, size_t errlen) {
+/* The repair's view of run id (step 14 → 15): its players' names (the
+ * specs as given, which the anchor and pool settings and the pairings
+ * still say) become their specs (as the steps rewrote them); its base is
+ * as the steps left it. */
+static int calibration_named(sqlite3 *db, int64_t id, store_spec_rule rule, const char *where,
+                             calibration *c, char *err, size_t errlen) {
+  (void)rule, (void)where;
   memset(c, 0, sizeof *c);
   c->id = id;
   sqlite3_stmt *st = NULL;
@@ -144,7 +151,7 @@ static int calibration_load(sqlite3 *db, int64_t id, calibration *c, char *err, 
     return -1;
   sqlite3_bind_int64(st, 1, id);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    char **to = !strcmp((const char *)sqlite3_column_text(st, 0), "base") ? &c->base : &c->knob;
+    char **to = !strcmp((const char *)sqlite3_column_text(st, 0), "base") ? &c->base_now : &c->knob;
     free(*to);
     if (!(*to = store_sql_column_dup(st, 1))) {
       sqlite3_finalize(st);
@@ -153,6 +160,82 @@ static int calibration_load(sqlite3 *db, int64_t id, calibration *c, char *err, 
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : store_sql_fail(db, err, errlen, "cannot read a calibration's settings");
+}
+
+/* Adds the player spec `name` (n bytes) to c, to become rule's spec. */
+static int ruled_add(calibration *c, store_spec_rule rule, const char *name, size_t n) {
+  char *given = joined(name, n, ""), *now = NULL;
+  int rc = given ? rule(given, &now) : -1;
+  if (rc >= 0 && !store_sql_strings_add(&c->name, c->n, given)) {
+    if (!store_sql_strings_add(&c->spec, c->n, rc ? now : given)) c->n++;
+    else free(c->name[c->n]), rc = -1;
+  } else {
+    rc = -1;
+  }
+  free(given);
+  free(now);
+  return rc < 0 ? -1 : 0;
+}
+
+/* A step's view of run id, before the step: the specs its anchor and pool
+ * settings say (its players) become rule's; its base becomes rule's when
+ * base_where selects its row of run_config (the step rewrites it then). */
+static int calibration_ruled(sqlite3 *db, int64_t id, store_spec_rule rule, const char *base_where,
+                             calibration *c, char *err, size_t errlen) {
+  memset(c, 0, sizeof *c);
+  c->id = id;
+  sqlite3_stmt *st = NULL;
+  if (store_sql_prepare(db, "SELECT key, value FROM run_config WHERE run_id = ? AND key IN"
+                            " ('base', 'knob', 'anchor', 'pool') AND type = 'text'", 0, &st, err,
+                        errlen))
+    return -1;
+  sqlite3_bind_int64(st, 1, id);
+  int rc, bad = 0;
+  char *base = NULL;
+  while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *key = (const char *)sqlite3_column_text(st, 0);
+    const char *value = (const char *)sqlite3_column_text(st, 1);
+    if (!value) continue;
+    if (!strcmp(key, "base")) {
+      bad = !(base = strdup(value));
+    } else if (!strcmp(key, "knob")) {
+      bad = !(c->knob = strdup(value));
+    } else if (!strcmp(key, "anchor")) {
+      const char *eq = strrchr(value, '=');
+      bad = eq && eq != value && ruled_add(c, rule, value, (size_t)(eq - value));
+    } else {
+      for (const char *p = value; *p && !bad;) {
+        size_t len = strcspn(p, ";");
+        bad = len && ruled_add(c, rule, p, len);
+        p += len + (p[len] == ';');
+      }
+    }
+  }
+  sqlite3_finalize(st);
+  if (!bad && rc != SQLITE_DONE) {
+    free(base);
+    return store_sql_fail(db, err, errlen, "cannot read a calibration's settings");
+  }
+  if (!bad && base) {
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM run_config WHERE run_id = %lld AND key ="
+                                " 'base' AND (%s)", (long long)id, base_where);
+    long long selected = 0;
+    if (!sql || store_sql_query_int(db, sql, &selected) != SQLITE_OK) {
+      sqlite3_free(sql);
+      free(base);
+      return sql ? store_sql_fail(db, err, errlen, "cannot read a calibration's base")
+                 : (error_set(err, errlen, "store: out of memory migrating calibration %" PRId64, id), -1);
+    }
+    sqlite3_free(sql);
+    char *now = NULL;
+    int r = selected ? rule(base, &now) : 0;
+    bad = r < 0;
+    if (r > 0) free(base), base = now;
+  }
+  c->base_now = base;
+  if (bad)
+    return error_set(err, errlen, "store: out of memory migrating calibration %" PRId64, id), -1;
+  return 0;
 }
 
 /* Rewrites the anchor and pool settings of c by their rules. */
@@ -237,7 +320,13 @@ done:
   return ret;
 }
 
-int store_sql_migrate_calibrations(sqlite3 *db, char *err, size_t errlen) {
+/* Each calibration of db, loaded by load (the rule, where: its arguments),
+ * its anchor and pool settings and its pairings rewritten. */
+typedef int (*calibration_loader)(sqlite3 *db, int64_t id, store_spec_rule rule, const char *where,
+                                  calibration *c, char *err, size_t errlen);
+
+static int calibrations_each(sqlite3 *db, calibration_loader load, store_spec_rule rule,
+                             const char *where, char *err, size_t errlen) {
   long long pairs = 0;
   if (store_sql_query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name ="
                               " 'calibration_pairs'", &pairs) != SQLITE_OK)
@@ -249,11 +338,20 @@ int store_sql_migrate_calibrations(sqlite3 *db, char *err, size_t errlen) {
   int rc, ret = 0;
   while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     calibration c;
-    ret = calibration_load(db, sqlite3_column_int64(st, 0), &c, err, errlen) ||
+    ret = load(db, sqlite3_column_int64(st, 0), rule, where, &c, err, errlen) ||
           settings_now(db, &c, err, errlen) || (pairs && pairings_now(db, &c, err, errlen));
     calibration_free(&c);
   }
   if (!ret && rc != SQLITE_DONE) ret = store_sql_fail(db, err, errlen, "cannot read the calibrations");
   sqlite3_finalize(st);
   return ret ? -1 : 0;
+}
+
+int store_sql_migrate_calibrations(sqlite3 *db, char *err, size_t errlen) {
+  return calibrations_each(db, calibration_named, NULL, NULL, err, errlen);
+}
+
+int store_sql_calibrations_rewrite(sqlite3 *db, store_spec_rule rule, const char *base_where,
+                                   char *err, size_t errlen) {
+  return calibrations_each(db, calibration_ruled, rule, base_where, err, errlen);
 }

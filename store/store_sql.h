@@ -114,10 +114,24 @@ int store_sql_create_schema(sqlite3 *db, char *err, size_t errlen);
 /* Upgrades a database of an older schema to STORE_SCHEMA_VERSION in one
  * transaction (docs/SCHEMA.md). */
 int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen);
-/* Its step 14 → 15 (migrate_calibration.c), inside its transaction: every
- * calibration's anchor and pool settings, and the specs of its stored
- * pairings (calibration_pairs), named as the earlier steps left its
- * players' specs and its base, so that it resumes. */
+/* A players' rule for the specs stored before a default changed
+ * (tablebase_spec_off_by_default, minimax_spec_linear_by_default): 1 with
+ * *out (malloc'ed) the spec as it must be written now, 0 unchanged, -1 out
+ * of memory. */
+typedef int (*store_spec_rule)(const char *spec, char **out);
+/* Within an upgrade's step that rewrites specs by rule (migrate.c), before
+ * it rewrites the run settings: every calibration's anchor and pool
+ * settings rewritten by rule (they are players), and its stored pairings
+ * (calibration_pairs) named as it will replay them: its players by rule,
+ * its base's knob values on the base as the step leaves it (rewritten by
+ * rule when base_where, a condition on its row of run_config, selects it). */
+int store_sql_calibrations_rewrite(sqlite3 *db, store_spec_rule rule, const char *base_where,
+                                   char *err, size_t errlen);
+/* The upgrade's step 14 → 15, inside its transaction: the repair of the
+ * steps before, which rewrote a calibration's players and base but not its
+ * anchor and pool settings nor its stored pairings: those named by the
+ * players' specs (the settings still say the specs given, the players'
+ * names) and on its base as it is, so that it resumes. */
 int store_sql_migrate_calibrations(sqlite3 *db, char *err, size_t errlen);
 /* Creates the registered drivers' tables that the database lacks, inside
  * the caller's write transaction. */
