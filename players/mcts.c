@@ -705,15 +705,19 @@ static const player_option options[] = {
 
 int mcts_spec_front_by_default(const char *spec, char **out) {
   *out = NULL;
-  if (!player_spec_is_type(spec, "mcts") || player_spec_has(spec, "budget")) return 0;
+  if (!player_spec_is_type(spec, "mcts")) return 0;
+  int has = player_spec_has(spec, "budget");
+  if (has) return has < 0 ? -1 : 0;
   return player_spec_append(spec, "budget=front", out) ? -1 : 1;
 }
 
 int mcts_spec_playouts_by_default(const char *spec, char **out) {
   *out = NULL;
-  if (!player_spec_is_type(spec, "mcts") || !player_spec_has(spec, "movetime") ||
-      player_spec_has(spec, "playouts"))
-    return 0;
+  if (!player_spec_is_type(spec, "mcts")) return 0;
+  int timed = player_spec_has(spec, "movetime");
+  if (timed <= 0) return timed;
+  int has = player_spec_has(spec, "playouts");
+  if (has) return has < 0 ? -1 : 0;
   return player_spec_append(spec, "playouts=10000", out) ? -1 : 1;
 }
 

@@ -507,28 +507,37 @@ static const player_option options[] = {
      "opening book file (oware book build): its move where it has the position; off = none"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-int minimax_spec_linear_by_default(const char *spec, char **out) {
+/* A minimax spec without option key, as it must be written now: with
+ * item added (the rules below). */
+static int spec_without(const char *spec, const char *key, const char *item, char **out) {
   *out = NULL;
-  if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "eval")) return 0;
-  return player_spec_append(spec, "eval=linear", out) ? -1 : 1;
+  if (!player_spec_is_type(spec, "minimax")) return 0;
+  int has = player_spec_has(spec, key);
+  if (has) return has < 0 ? -1 : 0;
+  return player_spec_append(spec, item, out) ? -1 : 1;
+}
+
+int minimax_spec_linear_by_default(const char *spec, char **out) {
+  return spec_without(spec, "eval", "eval=linear", out);
 }
 
 int minimax_spec_cap_off_by_default(const char *spec, char **out) {
-  *out = NULL;
-  if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "cap_exact")) return 0;
-  return player_spec_append(spec, "cap_exact=0", out) ? -1 : 1;
+  return spec_without(spec, "cap_exact", "cap_exact=0", out);
 }
 
 /* A spec stored when eval=auto took the built-in network `was`, as it must
  * be written now: eval=WAS (players/minimax.h, the rules below). */
 static int spec_auto_was(const char *spec, const char *was, char **out) {
   *out = NULL;
-  if (!player_spec_is_type(spec, "minimax") || player_spec_has(spec, "weights") ||
-      player_spec_has(spec, "ending"))
-    return 0; /* auto took (and takes) the linear evaluation there */
+  if (!player_spec_is_type(spec, "minimax")) return 0;
+  int linear = player_spec_has(spec, "weights");
+  if (!linear) linear = player_spec_has(spec, "ending");
+  if (linear) return linear < 0 ? -1 : 0; /* auto took (and takes) the linear evaluation there */
   char item[16];
   snprintf(item, sizeof item, "eval=%s", was);
-  if (!player_spec_has(spec, "eval")) return player_spec_append(spec, item, out) ? -1 : 1;
+  int has = player_spec_has(spec, "eval");
+  if (has < 0) return -1;
+  if (!has) return player_spec_append(spec, item, out) ? -1 : 1;
   /* eval=auto as given (an item read whole, its text with no escapes) */
   const size_t len = strlen(spec), wlen = strlen(item);
   char *got = malloc(len + 1);

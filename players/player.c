@@ -177,7 +177,7 @@ int player_spec_has(const char *spec, const char *key) {
   const char *p = strchr(spec, ':');
   if (!p) return 0;
   char *item = malloc(strlen(spec) + 1);
-  if (!item) return 0;
+  if (!item) return -1;
   size_t kl = strlen(key);
   int found = 0;
   for (p++; *p && !found; p += *p == ',') {

@@ -264,7 +264,8 @@ int player_spec_item(const char *spec, const char **pp, char *buf, char *err, si
 /* Whether spec is of player type `type` ("type" alone or "type:…"). */
 int player_spec_is_type(const char *spec, const char *type);
 /* Whether spec gives option key (an item "key=…", quoting as
- * player_spec_item; a spec that does not parse gives none): 1 or 0. */
+ * player_spec_item; a spec that does not parse gives none): 1 or 0, -1
+ * when out of memory (a rule that rewrites specs must not take it for 0). */
 int player_spec_has(const char *spec, const char *key);
 /* spec with item ("key=value") added after its options (after ':' when it
  * has none) into *out (malloc'ed): 0, or -1 out of memory (*out NULL). */

@@ -11,6 +11,10 @@ add_test(NAME test_players_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_pla
          $<TARGET_FILE:oware> ${CMAKE_CURRENT_SOURCE_DIR}/data $<TARGET_FILE:oware_plugin_example>)
 # Player specs: commas, quotes and backslashes in option values (docs/PLAYERS.md).
 oware_test(test_spec test_spec.c LIBS oware_players)
+# The rules the store's upgrades apply to old specs, with every allocation failing in turn
+# (the players' library's malloc wrapped).
+oware_test(test_spec_rules_oom test_spec_rules_oom.c LIBS oware_players)
+target_link_options(test_spec_rules_oom PRIVATE -Wl,--wrap=malloc)
 # Levels by name: the levels file and level:NAME specs (players/level.h).
 oware_test(test_level test_level.c LIBS oware_players)
 oware_shell_test(test_level_cli test_level.sh)
