@@ -92,40 +92,32 @@ static int anchor_now(const calibration *c, const char *anchor, char **out) {
 /* The pool setting "SPEC;SPEC;..." (as the calibration stores it: no
  * spaces, no empty item) with each spec as it is now: as spec_now. */
 static int pool_now(const calibration *c, const char *pool, char **out) {
-  char *acc = strdup("");
-  int changed = 0;
-  for (const char *p = pool; acc && *p;) {
-    const char *semi = strchr(p, ';');
-    size_t len = semi ? (size_t)(semi - p) : strlen(p);
+  sqlite3_str *acc = sqlite3_str_new(NULL);
+  int rc = 0, changed = 0;
+  for (const char *p = pool; *p && rc >= 0;) {
+    size_t len = strcspn(p, ";");
     char *item = joined(p, len, ""), *now = NULL;
-    int rc = item ? spec_now(c, item, &now) : -1;
-    char *next = NULL;
-    if (rc >= 0) {
-      const char *use = rc ? now : item;
-      char *sep = joined(acc, strlen(acc), *acc ? ";" : "");
-      next = sep ? joined(sep, strlen(sep), use) : NULL;
-      free(sep);
-    }
+    rc = item ? spec_now(c, item, &now) : -1;
+    if (rc >= 0) sqlite3_str_appendf(acc, "%s%s", p == pool ? "" : ";", rc ? now : item);
     changed |= rc > 0;
     free(item);
     free(now);
-    free(acc);
-    acc = next;
-    p += len + (semi != NULL);
+    p += len + (p[len] == ';');
   }
-  if (!acc) return -1;
-  if (!changed) return free(acc), 0;
-  *out = acc;
-  return 1;
+  /* (finish gives NULL for an empty text too: the error code tells.) */
+  int oom = sqlite3_str_errcode(acc) != SQLITE_OK;
+  char *text = sqlite3_str_finish(acc);
+  if (rc >= 0 && !oom && changed) *out = strdup(text);
+  sqlite3_free(text);
+  if (rc < 0 || oom) return -1;
+  return !changed ? 0 : *out ? 1 : -1;
 }
 
 /* The repair's view of run id (step 14 → 15): its players' names (the
  * specs as given, which the anchor and pool settings and the pairings
  * still say) become their specs (as the steps rewrote them); its base is
  * as the steps left it. */
-static int calibration_named(sqlite3 *db, int64_t id, store_spec_rule rule, const char *where,
-                             calibration *c, char *err, size_t errlen) {
-  (void)rule, (void)where;
+static int calibration_named(sqlite3 *db, int64_t id, calibration *c, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
   c->id = id;
   sqlite3_stmt *st = NULL;
@@ -320,13 +312,11 @@ done:
   return ret;
 }
 
-/* Each calibration of db, loaded by load (the rule, where: its arguments),
- * its anchor and pool settings and its pairings rewritten. */
-typedef int (*calibration_loader)(sqlite3 *db, int64_t id, store_spec_rule rule, const char *where,
-                                  calibration *c, char *err, size_t errlen);
-
-static int calibrations_each(sqlite3 *db, calibration_loader load, store_spec_rule rule,
-                             const char *where, char *err, size_t errlen) {
+/* Each calibration of db, its anchor and pool settings and its pairings
+ * rewritten: by rule (base_where: which base it rewrites), or without one
+ * by its players' names (the repair). */
+static int calibrations_each(sqlite3 *db, store_spec_rule rule, const char *base_where, char *err,
+                             size_t errlen) {
   long long pairs = 0;
   if (store_sql_query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name ="
                               " 'calibration_pairs'", &pairs) != SQLITE_OK)
@@ -338,7 +328,9 @@ static int calibrations_each(sqlite3 *db, calibration_loader load, store_spec_ru
   int rc, ret = 0;
   while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     calibration c;
-    ret = load(db, sqlite3_column_int64(st, 0), rule, where, &c, err, errlen) ||
+    int64_t id = sqlite3_column_int64(st, 0);
+    ret = (rule ? calibration_ruled(db, id, rule, base_where, &c, err, errlen)
+                : calibration_named(db, id, &c, err, errlen)) ||
           settings_now(db, &c, err, errlen) || (pairs && pairings_now(db, &c, err, errlen));
     calibration_free(&c);
   }
@@ -348,10 +340,10 @@ static int calibrations_each(sqlite3 *db, calibration_loader load, store_spec_ru
 }
 
 int store_sql_migrate_calibrations(sqlite3 *db, char *err, size_t errlen) {
-  return calibrations_each(db, calibration_named, NULL, NULL, err, errlen);
+  return calibrations_each(db, NULL, NULL, err, errlen);
 }
 
 int store_sql_calibrations_rewrite(sqlite3 *db, store_spec_rule rule, const char *base_where,
                                    char *err, size_t errlen) {
-  return calibrations_each(db, calibration_ruled, rule, base_where, err, errlen);
+  return calibrations_each(db, rule, base_where, err, errlen);
 }
