@@ -399,6 +399,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->tb_bounds = (int)player_config_int(c, "tb_bounds");
   s->traps = (int)player_config_int(c, "traps");
   s->cap_exact = (int)player_config_int(c, "cap_exact");
+  s->rfp = (int)player_config_int(c, "rfp");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -476,7 +477,12 @@ static const player_option options[] = {
      "network file written by oware tune net (with a network, ending= and the weights do not "
      "apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
-     "late-move reductions (0 = off: the search then equals plain negamax at its depth)"},
+     "late-move reductions (0 = off: with rfp=0 the search then equals plain negamax at its "
+     "depth)"},
+    {"rfp", PLAYER_OPT_INT, "150", 0, 10000, NULL,
+     "reverse futility pruning: within 3 plies of the horizon, off the principal line, a node "
+     "whose static evaluation beats beta by this many hundredths of a seed for each ply left is "
+     "cut at once (0 = off: the search then equals plain negamax at its depth, with lmr=0)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},
@@ -523,6 +529,10 @@ int minimax_spec_linear_by_default(const char *spec, char **out) {
 
 int minimax_spec_cap_off_by_default(const char *spec, char **out) {
   return spec_without(spec, "cap_exact", "cap_exact=0", out);
+}
+
+int minimax_spec_rfp_off_by_default(const char *spec, char **out) {
+  return spec_without(spec, "rfp", "rfp=0", out);
 }
 
 /* A spec stored when eval=auto took the built-in network `was`, as it must

@@ -20,6 +20,11 @@ int minimax_spec_linear_by_default(const char *spec, char **out);
  * cap_exact= gets cap_exact=0; the same contract as above. */
 int minimax_spec_cap_off_by_default(const char *spec, char **out);
 
+/* A spec stored before reverse futility pruning (rfp=150 by default from
+ * store schema 16 on), as it must be written now to play the same: a
+ * minimax spec without rfp= gets rfp=0; the same contract as above. */
+int minimax_spec_rfp_off_by_default(const char *spec, char **out);
+
 /* A spec stored when eval=auto took the network "net" (store schemas 9 to
  * 12; net2 since), as it must be written now to play the same: a minimax
  * spec whose evaluation was auto's network (no eval=, or eval=auto, and

@@ -19,6 +19,8 @@
  * capture) the two keys would be equal, and the other's score there may
  * rest on repetitions of other paths below. */
 #define TT_KEYED 0x3c6ef372fe94f82bULL
+/* Reverse futility pruning (rfp=) applies this near the horizon. */
+#define RFP_DEPTH 3
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
@@ -218,6 +220,19 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
           return sc;
       }
     }
+  }
+
+  /* Reverse futility: at a node of a null window (not on the principal
+   * line) within RFP_DEPTH plies of the horizon, a static evaluation that
+   * beats beta by rfp hundredths of a seed for each ply left is taken to
+   * hold: the side to move keeps its lead, and the node is cut at once. */
+  if (s->rfp && ply > 0 && depth <= RFP_DEPTH && beta - alpha == 1 && beta > -WIN_BOUND &&
+      beta < WIN_BOUND) {
+    int stand = evaluate(s, b);
+    if (stand < tw.ev_lo) stand = tw.ev_lo;
+    if (stand > tw.ev_hi) stand = tw.ev_hi;
+    const int seed = s->ev ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
+    if (stand - (long long)s->rfp * seed / 100 * depth >= beta) return stand;
   }
 
   /* Moves, ordered: TT move, captures (largest first), killers, history.

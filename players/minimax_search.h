@@ -57,6 +57,7 @@ struct mm {
   int tb_bounds;  /* tb_bounds=1: the tables' bounds narrow the window and bound the evaluation */
   int traps;      /* traps=1: a loss or a draw seen whole spends the rest on the opponent's replies */
   int cap_exact;  /* cap_exact=1: a search cut short at the cap or on a win is checked with keys */
+  int rfp;        /* reverse futility: the margin a ply in hundredths of a seed (rfp=N; 0 = off) */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */

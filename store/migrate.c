@@ -284,6 +284,14 @@ static int migrate_v14(sqlite3 *db, char *err, size_t errlen) {
   return rewrite_specs(db, minimax_spec_net2_by_default, AUTO_NET_SETTINGS, err, errlen);
 }
 
+/* Step 15 → 16: minimax prunes by reverse futility by default (rfp=150)
+ * from schema 16 on; the runs before say rfp=0 in their minimax specs
+ * (players/minimax.h), wherever a spec is stored, as migrate_v12. */
+static int migrate_v16(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, minimax_spec_rfp_off_by_default, "key IN ('player', 'base', 'search')",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -298,7 +306,8 @@ static int migrate_v14(sqlite3 *db, char *err, size_t errlen) {
  * eval=auto gave that network (migrate_v13), 13 → 14 eval=net2 in the same
  * way (migrate_v14), 14 → 15 a calibration's anchor, pool and stored
  * pairings named in the specs the steps gave its players and base
- * (migrate_calibration.c).
+ * (migrate_calibration.c), 15 → 16 rfp=0 in the minimax specs of the runs
+ * before it (migrate_v16).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -349,6 +358,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 14:
       if (store_sql_migrate_calibrations(db, err, errlen)) goto fail;
+      break;
+    case 15:
+      if (migrate_v16(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

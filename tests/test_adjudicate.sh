@@ -36,10 +36,10 @@ run egdb build --seeds 8 --quiet
 expect_rc 0
 
 # oware match --adjudicate egdb: the same rule on a match (minimax at depths 3 and 4 with the
-# network net play the same two games every time, both reaching the tables; with net2, auto's
-# since store schema 13, the second ends by majority above them); each game line and the OGN
-# say so.
-M=(match --south minimax:depth=3,egdb=off,eval=net --north minimax:depth=4,egdb=off,eval=net --games 2)
+# network net and without reverse futility pruning play the same two games every time, both
+# reaching the tables; with net2, auto's since store schema 13, or with rfp=150, the default
+# since schema 16, the second ends by majority above them); each game line and the OGN say so.
+M=(match --south minimax:depth=3,egdb=off,eval=net,rfp=0 --north minimax:depth=4,egdb=off,eval=net,rfp=0 --games 2)
 run "${M[@]}" --adjudicate egdb --ogn m.ogn
 expect_rc 0
 check "match: the tables end both games adjudicated-egdb" test "$(grep -c '^game [12]: .*, adjudicated-egdb, [0-9]* plies: ' <<<"$out")" = 2

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_migrate.sh: databases written by older oware binaries (tests/data/vV/vV.db, schema V),
-# opened by this one and migrated to schema 15, one step at a time:
+# opened by this one and migrated to schema 16, one step at a time (from schema 16 on, rfp=0 in
+# every minimax spec stored before):
 # - v4: an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a
 #   variant study: its runs listed, exported and resumed from their settings, with endgame
 #   tables in the cache that the old runs never read;
@@ -13,7 +14,9 @@
 #   auto's network named) and greedy, stopped by Ctrl-C after 6 of its 24 games: the network
 #   auto took then named in the specs (net, net2), resumed to the games of an uninterrupted
 #   run of the migrated specs;
-# - v13 and v14: a calibration stopped by Ctrl-C, resumed to an uninterrupted one's pairings.
+# - v13 and v14: a calibration stopped by Ctrl-C, resumed to an uninterrupted one's pairings;
+# - v15: the round robin of v12 and v13 with eval=net3 for its third player: rfp=0 written into
+#   the minimax specs, resumed to the games of an uninterrupted run of the migrated specs.
 # Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
 oware=$(realpath "$1")
@@ -29,17 +32,17 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 15 ] || fail "not migrated to schema 15"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 16 ] || fail "not migrated to schema 16"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
 # network unless told otherwise; the old runs played the linear evaluation, and say so too.
 # Schema 12: cap_exact is on unless told otherwise; the old runs say cap_exact=0.
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = \
-  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0" ] ||
-  fail "run 3: the player's spec lacks egdb=off, eval=linear or cap_exact=0"
+  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0,rfp=0" ] ||
+  fail "run 3: the player's spec lacks egdb=off, eval=linear, cap_exact=0 or rfp=0"
 [ "$(sqlite3 v4.db "SELECT value FROM run_config WHERE run_id = 3 AND key = 'player'")" = \
-  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0" ] ||
-  fail "run 3: the player setting lacks egdb=off, eval=linear or cap_exact=0"
+  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0,rfp=0" ] ||
+  fail "run 3: the player setting lacks egdb=off, eval=linear, cap_exact=0 or rfp=0"
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 1 ORDER BY idx" | tr '\n' ' ')" = \
   "random greedy " ] || fail "run 1: specs without egdb= changed"
 # Tables in the default folder (8 seeds): the resumes below must not read them.
@@ -125,9 +128,9 @@ wait $player 2>/dev/null || true
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 15 ] || fail "v7.db not migrated to schema 15"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 16 ] || fail "v7.db not migrated to schema 16"
 sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
-[ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0$' specs.txt ||
+[ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0,rfp=0$' specs.txt ||
   fail "v7.db: minimax specs: $(cat specs.txt)"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NULL')" = 26 ] ||
   fail "v7.db: the old games have records"
@@ -141,13 +144,13 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
-# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 15 by listing its runs,
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 16 by listing its runs,
 # has these player specs (space-separated, in order).
 migrated_specs() {
   cp "$data/v$1/v$1.db" "v$1.db"
   [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
   "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
-  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 15 ] || fail "v$1.db not migrated to schema 15"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 16 ] || fail "v$1.db not migrated to schema 16"
   local got
   got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
   [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
@@ -169,8 +172,8 @@ mcts:playouts=20,budget=even,egdb=off,name=b greedy"
 # its keys by default; the runs before say cap_exact=0 (tests/data/v11/v11.db, written by the
 # oware of schema 11: a round robin of two minimax players on nodes=, one with cap_exact=1, and
 # greedy).
-migrated_specs 11 "minimax:nodes=300,egdb=off,name=a,cap_exact=0,eval=net \
-minimax:nodes=300,cap_exact=1,egdb=off,name=b,eval=net greedy"
+migrated_specs 11 "minimax:nodes=300,egdb=off,name=a,cap_exact=0,eval=net,rfp=0 \
+minimax:nodes=300,cap_exact=1,egdb=off,name=b,eval=net,rfp=0 greedy"
 
 # after_stop V DB: the sum of run 1's games in DB that tests/data/vV/vV.db did not have (the
 # games before the stop were played by the old oware, whose search was not this one's).
@@ -210,8 +213,8 @@ resumed_as_migrated() {
 # of schema 12: a round robin of minimax without eval=, with eval=auto and with eval=net, and
 # greedy). Resumed, the run plays what an uninterrupted run of the migrated specs plays here,
 # which the original specs (auto's network by default) do not.
-migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net \
-minimax:nodes=3000,eval=net,egdb=off,name=b minimax:nodes=3000,eval=net,egdb=off,name=c greedy"
+migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net,rfp=0 \
+minimax:nodes=3000,eval=net,egdb=off,name=b,rfp=0 minimax:nodes=3000,eval=net,egdb=off,name=c,rfp=0 greedy"
 # (The sanitizer passes resume only the newest, v13 below: the same code, half the games.)
 [ -n "${OWARE_TEST_QUICK:-}" ] ||
   resumed_as_migrated 12 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net,egdb=off,name=c;greedy"
@@ -219,8 +222,8 @@ minimax:nodes=3000,eval=net,egdb=off,name=b minimax:nodes=3000,eval=net,egdb=off
 # Schema 13 -> 14: eval=auto takes the network net3, where it took net2 before; the runs before
 # say eval=net2 where auto gave them a network (tests/data/v13/v13.db, written by the oware of
 # schema 13: the same round robin with eval=net2 for c), and resume as above.
-migrated_specs 13 "minimax:nodes=3000,egdb=off,name=a,eval=net2 \
-minimax:nodes=3000,eval=net2,egdb=off,name=b minimax:nodes=3000,eval=net2,egdb=off,name=c greedy"
+migrated_specs 13 "minimax:nodes=3000,egdb=off,name=a,eval=net2,rfp=0 \
+minimax:nodes=3000,eval=net2,egdb=off,name=b,rfp=0 minimax:nodes=3000,eval=net2,egdb=off,name=c,rfp=0 greedy"
 resumed_as_migrated 13 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net2,egdb=off,name=c;greedy"
 
 # Schema 14 -> 15: a calibration stored before resumes. The earlier steps rewrote its players'
@@ -230,7 +233,8 @@ resumed_as_migrated 13 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,ev
 # schema 13 (minimax's depth calibrated on nodes=2000,egdb=off; the anchor and one pool player minimax
 # without eval=, stopped by Ctrl-C after 32 of its 81 pairings), and tests/data/v14/
 # calibration.db, the same file upgraded by the oware of schema 14, resume to the pairings and
-# levels of an uninterrupted calibration of their migrated settings (eval=net2 throughout).
+# levels of an uninterrupted calibration of their migrated settings (eval=net2 and, since
+# schema 16, rfp=0 throughout).
 # calibration_setting V KEY: the setting KEY of run 1 in cV.db.
 calibration_setting() {
   sqlite3 "c$1.db" "SELECT value FROM run_config WHERE run_id = 1 AND key = '$2'"
@@ -243,9 +247,9 @@ calibration_resumes() {
   rm -f levels.txt # its --out
   "$oware" calibrate --resume 1 --db "c$1.db" >"c$1.log" 2>&1 ||
     fail "calibration of schema $1: resume: $(tail -1 "c$1.log")"
-  [ "$(calibration_setting "$1" anchor)" = "minimax:depth=2,egdb=off,eval=net2=1000" ] &&
-    [ "$(calibration_setting "$1" pool)" = "minimax:depth=3,egdb=off,eval=net2;greedy" ] &&
-    [ "$(calibration_setting "$1" base)" = "minimax:nodes=2000,egdb=off,eval=net2" ] ||
+  [ "$(calibration_setting "$1" anchor)" = "minimax:depth=2,egdb=off,eval=net2,rfp=0=1000" ] &&
+    [ "$(calibration_setting "$1" pool)" = "minimax:depth=3,egdb=off,eval=net2,rfp=0;greedy" ] &&
+    [ "$(calibration_setting "$1" base)" = "minimax:nodes=2000,egdb=off,eval=net2,rfp=0" ] ||
     fail "calibration of schema $1: settings $(calibration_setting "$1" anchor) $(calibration_setting "$1" pool)"
   if [ ! -f fresh.pairs ]; then
     "$oware" calibrate --base "$(calibration_setting "$1" base)" --knob depth --range 1:6 \
@@ -262,13 +266,21 @@ calibration_resumes() {
 calibration_resumes 13
 calibration_resumes 14
 
+# Schema 15 -> 16: minimax prunes by reverse futility by default (rfp=150), where it did not
+# before; the runs before say rfp=0 (tests/data/v15/v15.db, written by the oware of schema 15:
+# the round robin of v12 and v13 with eval=net3 for c), and resume as above, against the same
+# specs without rfp=0.
+migrated_specs 15 "minimax:nodes=3000,egdb=off,name=a,rfp=0 \
+minimax:nodes=3000,eval=auto,egdb=off,name=b,rfp=0 minimax:nodes=3000,eval=net3,egdb=off,name=c,rfp=0 greedy"
+resumed_as_migrated 15 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net3,egdb=off,name=c;greedy"
+
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v16.db
-sqlite3 v16.db 'PRAGMA user_version = 16'
+cp "$data/v4/v4.db" v17.db
+sqlite3 v17.db 'PRAGMA user_version = 17'
 set +e
-"$oware" runs --db v16.db 2>err.txt
+"$oware" runs --db v17.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 16, this one reads 15)' err.txt ||
-  fail "schema 16: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 17, this one reads 16)' err.txt ||
+  fail "schema 17: $(cat err.txt)"
 echo "ok"

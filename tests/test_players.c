@@ -504,7 +504,7 @@ static void test_minimax_equals_negamax(void **state) {
   long long rep_ends = 0, ply_ends = 0;
   for (int vi = 0; vs[vi]; vi++) {
     variant v = var(vs[vi]);
-    player *p = make("minimax:hash=0,lmr=0,qs=0,ending=off");
+    player *p = make("minimax:hash=0,lmr=0,rfp=0,qs=0,ending=off");
     for (int k = 0; k < 40; k++) {
       /* A position deep in a random game, with its history for repetition. */
       game g;
@@ -656,7 +656,7 @@ static void test_forced_wins(void **state) {
   assert_int_equal(game_init(&g, &v, &b), 0);
   /* Exact at its depth: without reductions (with them a reduced quiet move
    * can hide a win that a full-width search of the same depth sees). */
-  player *p = make("minimax:depth=6,lmr=0");
+  player *p = make("minimax:depth=6,lmr=0,rfp=0");
   int m;
   player_info info;
   assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
