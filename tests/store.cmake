@@ -8,7 +8,7 @@ set_tests_properties(test_store PROPERTIES TIMEOUT 300)
 
 # A schema-4 database migrated on open: listed, exported, resumed from its settings.
 oware_shell_test(test_migrate test_migrate.sh)
-set_tests_properties(test_migrate PROPERTIES LABELS threads TIMEOUT 300)
+set_tests_properties(test_migrate PROPERTIES LABELS threads TIMEOUT 600)
 
 # A driver's settings table (store/settings.c): defaults, round trip, a missing or mistyped key.
 oware_test(test_settings test_settings.c LIBS oware_store)
