@@ -83,6 +83,14 @@ static int evaluate(mm *s, const board *b) {
   return e;
 }
 
+/* The static evaluation kept within the final difference the tables prove. */
+static inline int evaluate_within(mm *s, const board *b, const tb_window *tw) {
+  int e = evaluate(s, b);
+  if (e < tw->ev_lo) e = tw->ev_lo;
+  if (e > tw->ev_hi) e = tw->ev_hi;
+  return e;
+}
+
 /* The stop flags and the clock, every 256 nodes (a fraction of a
  * millisecond even on a loaded machine). One thread checks its node limit on
  * entering a node, in search; threads > 1 add their nodes to the shared
@@ -181,9 +189,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
   if (depth <= 0 || ply >= MAXPLY - 1) {
     /* The horizon: the static evaluation, or (quiescence) the side to move
      * may stand on it or go on with captures, up to qs plies past depth 0. */
-    int stand = evaluate(s, b);
-    if (stand < tw.ev_lo) stand = tw.ev_lo;
-    if (stand > tw.ev_hi) stand = tw.ev_hi;
+    int stand = evaluate_within(s, b, &tw);
     if (depth <= -s->qs || ply >= MAXPLY - 1 || stand >= beta) return stand;
     return quiesce(th, b, legal, stand, depth, alpha, beta, ply, top);
   }
@@ -228,9 +234,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
    * hold: the side to move keeps its lead, and the node is cut at once. */
   if (s->rfp && ply > 0 && depth <= RFP_DEPTH && beta - alpha == 1 && beta > -WIN_BOUND &&
       beta < WIN_BOUND) {
-    int stand = evaluate(s, b);
-    if (stand < tw.ev_lo) stand = tw.ev_lo;
-    if (stand > tw.ev_hi) stand = tw.ev_hi;
+    int stand = evaluate_within(s, b, &tw);
     const int seed = s->ev ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
     if (stand - (long long)s->rfp * seed / 100 * depth >= beta) return stand;
   }
