@@ -27,6 +27,10 @@ static inline uint64_t tt_key(const mm *s, const board *b) {
          (s->keyed ? TT_KEYED : 0) ^ s->tt_salt;
 }
 
+/* A seed in the evaluation's units: 100 with a network, the store's weight
+ * with the linear evaluation. */
+static inline int seed_unit(const mm *s) { return s->ev ? 100 : s->w[EVAL_STORE]; }
+
 /* Score of a game that ended in b for `why`, from the side to move. */
 static int end_score(const mm *s, const board *b, board_end why, int ply) {
   int score2[2];
@@ -53,7 +57,7 @@ static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *
     return 1;
   }
   if (s->tb_bounds) {
-    const int seed = s->ev ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
+    const int seed = seed_unit(s);
     tw->ev_lo = lo2 * seed / 2;
     tw->ev_hi = hi2 * seed / 2;
     if (lo2 == 0) tw->lo = 0;
@@ -235,8 +239,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
   if (s->rfp && ply > 0 && depth <= RFP_DEPTH && beta - alpha == 1 && beta > -WIN_BOUND &&
       beta < WIN_BOUND) {
     int stand = evaluate_within(s, b, &tw);
-    const int seed = s->ev ? 100 : s->w[EVAL_STORE]; /* a seed in the evaluation */
-    if (stand - (long long)s->rfp * seed / 100 * depth >= beta) return stand;
+    if (stand - (long long)s->rfp * seed_unit(s) / 100 * depth >= beta) return stand;
   }
 
   /* Moves, ordered: TT move, captures (largest first), killers, history.
