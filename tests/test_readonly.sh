@@ -134,8 +134,11 @@ mkfifo "$tmp/fifo"
 sqlite3 "$tmp/d/r.db" <"$tmp/fifo" >/dev/null 2>&1 &
 writer=$!
 exec 3>"$tmp/fifo"
+# The shell has no busy timeout of its own: without one, the UPDATE fails
+# ("database is locked") whenever a poll below holds the lock as it closes.
+echo ".timeout 20000" >&3
 echo "UPDATE runs SET name = 'renamed' WHERE id = 1;" >&3
-for _ in $(seq 100); do
+for _ in $(seq 300); do
   [ "$(sqlite3 "$tmp/d/r.db" 'SELECT name FROM runs WHERE id = 1' 2>/dev/null)" = renamed ] && break
   sleep 0.1
 done
