@@ -195,7 +195,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   int pv[MAXPLY], pvlen = 0;
   clock_watch tm = {-1, 0, 0};
   for (int d = 1; d <= maxdepth; d++) {
-    int sc = minimax_search_root(m, d);
+    int sc = minimax_search_root_around(m, d, best_score);
     if (m->aborted) {
       /* An unfinished iteration whose first root move was searched to the
        * end has a best move at least as well founded as the last completed
@@ -400,6 +400,8 @@ static int create(player *p, char *err, size_t errlen) {
   s->traps = (int)player_config_int(c, "traps");
   s->cap_exact = (int)player_config_int(c, "cap_exact");
   s->rfp = (int)player_config_int(c, "rfp");
+  s->fut = (int)player_config_int(c, "fut");
+  s->asp = (int)player_config_int(c, "asp");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -483,6 +485,13 @@ static const player_option options[] = {
      "reverse futility pruning: within 3 plies of the horizon, off the principal line, a node "
      "whose static evaluation beats beta by this many hundredths of a seed for each ply left is "
      "cut at once (0 = off: the search then equals plain negamax at its depth, with lmr=0)"},
+    {"asp", PLAYER_OPT_INT, "0", 0, 10000, NULL,
+     "aspiration windows: from depth 5 the root is searched first within this many hundredths "
+     "of a seed of the score before, the window doubled on a fail (0 = off: the full window)"},
+    {"fut", PLAYER_OPT_INT, "0", 0, 10000, NULL,
+     "futility pruning: within 2 plies of the horizon, off the principal line, where the static "
+     "evaluation and this many hundredths of a seed for each ply left do not reach alpha, the "
+     "moves that capture nothing after the first are not searched (0 = off)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},
@@ -533,6 +542,10 @@ int minimax_spec_cap_off_by_default(const char *spec, char **out) {
 
 int minimax_spec_rfp_off_by_default(const char *spec, char **out) {
   return spec_without(spec, "rfp", "rfp=0", out);
+}
+
+int minimax_spec_asp_off_by_default(const char *spec, char **out) {
+  return spec_without(spec, "asp", "asp=0", out);
 }
 
 /* A spec stored when eval=auto took the built-in network `was`, as it must

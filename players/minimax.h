@@ -25,6 +25,11 @@ int minimax_spec_cap_off_by_default(const char *spec, char **out);
  * minimax spec without rfp= gets rfp=0; the same contract as above. */
 int minimax_spec_rfp_off_by_default(const char *spec, char **out);
 
+/* A spec stored before aspiration windows (asp=50 by default from store
+ * schema 17 on), as it must be written now to play the same: a minimax
+ * spec without asp= gets asp=0; the same contract as above. */
+int minimax_spec_asp_off_by_default(const char *spec, char **out);
+
 /* A spec stored when eval=auto took the network "net" (store schemas 9 to
  * 12; net2 since), as it must be written now to play the same: a minimax
  * spec whose evaluation was auto's network (no eval=, or eval=auto, and

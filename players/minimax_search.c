@@ -21,6 +21,10 @@
 #define TT_KEYED 0x3c6ef372fe94f82bULL
 /* Reverse futility pruning (rfp=) applies this near the horizon. */
 #define RFP_DEPTH 3
+/* Futility pruning (fut=) applies this near the horizon. */
+#define FUT_DEPTH 2
+/* Aspiration windows (asp=) from this depth on. */
+#define ASP_DEPTH 5
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
@@ -236,10 +240,21 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
    * line) within RFP_DEPTH plies of the horizon, a static evaluation that
    * beats beta by rfp hundredths of a seed for each ply left is taken to
    * hold: the side to move keeps its lead, and the node is cut at once. */
-  if (s->rfp && ply > 0 && depth <= RFP_DEPTH && beta - alpha == 1 && beta > -WIN_BOUND &&
-      beta < WIN_BOUND) {
-    int stand = evaluate_within(s, b, &tw);
+  const int quiet_null = ply > 0 && beta - alpha == 1 && beta > -WIN_BOUND && beta < WIN_BOUND;
+  int stand = -INF;
+  if (s->rfp && quiet_null && depth <= RFP_DEPTH) {
+    stand = evaluate_within(s, b, &tw);
     if (stand - (long long)s->rfp * seed_unit(s) / 100 * depth >= beta) return stand;
+  }
+  /* Futility: at such a node within FUT_DEPTH plies of the horizon, where
+   * the static evaluation and fut hundredths of a seed for each ply left
+   * stay at or below alpha, only the first move and the captures are
+   * searched; the others are taken to be worth that much at most. */
+  int futile = -INF;
+  if (s->fut && quiet_null && depth <= FUT_DEPTH) {
+    if (stand == -INF) stand = evaluate_within(s, b, &tw);
+    int f = (int)(stand + (long long)s->fut * seed_unit(s) / 100 * depth);
+    if (f <= alpha) futile = f;
   }
 
   /* Moves, ordered: TT move, captures (largest first), killers, history.
@@ -266,6 +281,10 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
     pick_best(move, order, i, n);
     board child = *b;
     int taken = board_play(&child, s->v, move[i]);
+    if (futile > -INF && i > 0 && !taken) {
+      if (futile > best) best = futile;
+      continue;
+    }
     int nirrev = taken ? top + 1 : irrev;
     path_push(th, top, &child, taken);
     int sc;
@@ -348,13 +367,38 @@ int minimax_thread_begin(mm_thread *th, const game *g) {
   return 0;
 }
 
-/* One iteration of th from the root; the threads count who searches which depth. */
-int minimax_search_root(mm_thread *th, int d) {
+/* One iteration of th from the root within (alpha, beta); the threads
+ * count who searches which depth. */
+static int root_window(mm_thread *th, int d, int alpha, int beta) {
   mm *s = th->s;
   atomic_fetch_add_explicit(&s->at_depth[d], 1, memory_order_relaxed);
-  int sc = minimax_search(th, s->root, d, -INF, INF, 0, 0, s->root_top);
+  int sc = minimax_search(th, s->root, d, alpha, beta, 0, 0, s->root_top);
   atomic_fetch_sub_explicit(&s->at_depth[d], 1, memory_order_relaxed);
   return sc;
+}
+
+int minimax_search_root(mm_thread *th, int d) { return root_window(th, d, -INF, INF); }
+
+int minimax_search_root_around(mm_thread *th, int d, int prev) {
+  const mm *s = th->s;
+  if (!s->asp || d < ASP_DEPTH || prev <= -WIN_BOUND || prev >= WIN_BOUND)
+    return minimax_search_root(th, d);
+  int delta = s->asp * seed_unit(s) / 100;
+  if (delta < 1) delta = 1;
+  int alpha = prev - delta, beta = prev + delta;
+  for (;;) {
+    int sc = root_window(th, d, alpha, beta);
+    if (th->aborted) return sc;
+    if (sc <= alpha) {
+      delta *= 2;
+      alpha = sc - delta > -WIN_BOUND ? sc - delta : -INF;
+    } else if (sc >= beta) {
+      delta *= 2;
+      beta = sc + delta < WIN_BOUND ? sc + delta : INF;
+    } else {
+      return sc;
+    }
+  }
 }
 
 /* A helper of threads=N: iterative deepening from its own first depth, its

@@ -58,6 +58,8 @@ struct mm {
   int traps;      /* traps=1: a loss or a draw seen whole spends the rest on the opponent's replies */
   int cap_exact;  /* cap_exact=1: a search cut short at the cap or on a win is checked with keys */
   int rfp;        /* reverse futility: the margin a ply in hundredths of a seed (rfp=N; 0 = off) */
+  int fut;        /* futility: the margin a ply in hundredths of a seed (fut=N; 0 = off) */
+  int asp;        /* aspiration: the root's first window each side, hundredths of a seed (0 = off) */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -156,6 +158,10 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
 
 /* One iteration of th from the root, to depth d. */
 int minimax_search_root(mm_thread *th, int d);
+/* The main thread's iteration at depth d around the score prev of the one
+ * before: with asp=N a window of N hundredths of a seed each side, widened
+ * on a fail until the score falls inside; the full window otherwise. */
+int minimax_search_root_around(mm_thread *th, int d, int prev);
 
 /* Prepares th for a search from g's position; -1 when out of memory. */
 int minimax_thread_begin(mm_thread *th, const game *g);
