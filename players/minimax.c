@@ -485,7 +485,7 @@ static const player_option options[] = {
      "reverse futility pruning: within 3 plies of the horizon, off the principal line, a node "
      "whose static evaluation beats beta by this many hundredths of a seed for each ply left is "
      "cut at once (0 = off: the search then equals plain negamax at its depth, with lmr=0)"},
-    {"asp", PLAYER_OPT_INT, "0", 0, 10000, NULL,
+    {"asp", PLAYER_OPT_INT, "50", 0, 10000, NULL,
      "aspiration windows: from depth 5 the root is searched first within this many hundredths "
      "of a seed of the score before, the window doubled on a fail (0 = off: the full window)"},
     {"fut", PLAYER_OPT_INT, "0", 0, 10000, NULL,

@@ -292,6 +292,14 @@ static int migrate_v16(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* Step 16 → 17: minimax searches the root within aspiration windows by
+ * default (asp=50) from schema 17 on; the runs before say asp=0 in their
+ * minimax specs, as migrate_v16. */
+static int migrate_v17(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, minimax_spec_asp_off_by_default, "key IN ('player', 'base', 'search')",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -307,7 +315,7 @@ static int migrate_v16(sqlite3 *db, char *err, size_t errlen) {
  * way (migrate_v14), 14 → 15 a calibration's anchor, pool and stored
  * pairings named in the specs the steps gave its players and base
  * (migrate_calibration.c), 15 → 16 rfp=0 in the minimax specs of the runs
- * before it (migrate_v16).
+ * before it (migrate_v16), 16 → 17 asp=0 in the same way (migrate_v17).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -361,6 +369,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 15:
       if (migrate_v16(db, err, errlen)) goto fail;
+      break;
+    case 16:
+      if (migrate_v17(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -410,6 +410,23 @@ static void test_spec_rfp_off_by_default(void **state) {
   check_spec_rule(minimax_spec_rfp_off_by_default, cases, sizeof cases / sizeof cases[0]);
 }
 
+/* The specs of runs stored before asp=50 became the default (store
+ * schema 17), as they must read now. */
+static void test_spec_asp_off_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:asp=0"},
+      {"minimax:nodes=3000,egdb=off,name=a", "minimax:nodes=3000,egdb=off,name=a,asp=0"},
+      {"minimax:name=my\\,asp=90", "minimax:name=my\\,asp=90,asp=0"},
+      {"minimax:movetime=100,asp=50", NULL},
+      {"minimax:asp=0,depth=3", NULL},
+      {"mcts:playouts=30", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=minimax", NULL},
+      {"level:hard", NULL},
+  };
+  check_spec_rule(minimax_spec_asp_off_by_default, cases, sizeof cases / sizeof cases[0]);
+}
+
 /* The specs of runs stored when eval=auto took the network net (store
  * schemas 9 to 12), as they must read now. */
 static void test_spec_net1_by_default(void **state) {
@@ -480,6 +497,7 @@ int main(void) {
       cmocka_unit_test(test_spec_linear_by_default),
       cmocka_unit_test(test_spec_cap_off_by_default),
       cmocka_unit_test(test_spec_rfp_off_by_default),
+      cmocka_unit_test(test_spec_asp_off_by_default),
       cmocka_unit_test(test_spec_net1_by_default),
       cmocka_unit_test(test_spec_net2_by_default),
   };
