@@ -34,6 +34,10 @@ static inline uint64_t tt_key(const mm *s, const board *b) {
 /* A seed in the evaluation's units: 100 with a network, the store's weight
  * with the linear evaluation. */
 static inline int seed_unit(const mm *s) { return s->ev ? 100 : s->w[EVAL_STORE]; }
+/* A margin given in hundredths of a seed (rfp=, fut=, asp=), in the evaluation's units. */
+static inline int seed_hundredths(const mm *s, int n) {
+  return (int)((long long)n * seed_unit(s) / 100);
+}
 
 /* Score of a game that ended in b for `why`, from the side to move. */
 static int end_score(const mm *s, const board *b, board_end why, int ply) {
@@ -240,20 +244,20 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
    * line) within RFP_DEPTH plies of the horizon, a static evaluation that
    * beats beta by rfp hundredths of a seed for each ply left is taken to
    * hold: the side to move keeps its lead, and the node is cut at once. */
-  const int quiet_null = ply > 0 && beta - alpha == 1 && beta > -WIN_BOUND && beta < WIN_BOUND;
+  const int null_window = ply > 0 && beta - alpha == 1 && beta > -WIN_BOUND && beta < WIN_BOUND;
   int stand = -INF;
-  if (s->rfp && quiet_null && depth <= RFP_DEPTH) {
+  if (s->rfp && null_window && depth <= RFP_DEPTH) {
     stand = evaluate_within(s, b, &tw);
-    if (stand - (long long)s->rfp * seed_unit(s) / 100 * depth >= beta) return stand;
+    if (stand - (long long)seed_hundredths(s, s->rfp) * depth >= beta) return stand;
   }
   /* Futility: at such a node within FUT_DEPTH plies of the horizon, where
    * the static evaluation and fut hundredths of a seed for each ply left
    * stay at or below alpha, only the first move and the captures are
    * searched; the others are taken to be worth that much at most. */
   int futile = -INF;
-  if (s->fut && quiet_null && depth <= FUT_DEPTH) {
+  if (s->fut && null_window && depth <= FUT_DEPTH) {
     if (stand == -INF) stand = evaluate_within(s, b, &tw);
-    int f = (int)(stand + (long long)s->fut * seed_unit(s) / 100 * depth);
+    int f = (int)(stand + (long long)seed_hundredths(s, s->fut) * depth);
     if (f <= alpha) futile = f;
   }
 
@@ -383,7 +387,7 @@ int minimax_search_root_around(mm_thread *th, int d, int prev) {
   const mm *s = th->s;
   if (!s->asp || d < ASP_DEPTH || prev <= -WIN_BOUND || prev >= WIN_BOUND)
     return minimax_search_root(th, d);
-  int delta = s->asp * seed_unit(s) / 100;
+  int delta = seed_hundredths(s, s->asp);
   if (delta < 1) delta = 1;
   int alpha = prev - delta, beta = prev + delta;
   for (;;) {
