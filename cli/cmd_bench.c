@@ -225,7 +225,9 @@ static const char search_usage[] =
     "leaves (eval=net) in place of playouts.\n"
     "--eval E,E,...: instead, the evaluations side by side (auto, the default; linear;\n"
     "net; or a network file of oware tune net): for each, the node count at depth D, the median nodes per\n"
-    "second and time to depth D of R runs, and the depth in 1 s from the start.\n";
+    "second and time to depth D of R runs, and the depth in 1 s from the start.\n"
+    "--settings S;S;...: the same for minimax settings (each a list of name=value, as\n"
+    "after \"minimax:\", e.g. \";nmp=2\": empty, the defaults, shown as (defaults)).\n";
 
 /* One move of spec from abapa's start within lim: its info and the wall
  * seconds it took; -1 after printing an error. */
@@ -265,14 +267,17 @@ static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
 /* --eval: each evaluation's nodes, nodes/s, time to depth and depth in 1 s,
  * a line each (the runs of all evaluations interleaved, so that a change
  * in the machine's load falls on all of them). */
-static int bench_evals(const char *cmd, const char *list, int depth, int repeat) {
+static int bench_evals(const char *cmd, const char *list, int settings, int depth, int repeat) {
   char specs[8][640], names[8][512];
   int n = 0;
+  const char *sep = settings ? ";" : ",";
   for (const char *p = list; *p && n < 8; n++) {
-    size_t l = strcspn(p, ",");
+    size_t l = strcspn(p, sep);
     snprintf(names[n], sizeof names[n], "%.*s", (int)(l < 511 ? l : 511), p);
-    snprintf(specs[n], sizeof specs[n], "minimax:egdb=off,eval=%.511s", names[n]);
-    p += l + (p[l] == ',');
+    /* settings after egdb=off: a later name replaces an earlier one */
+    snprintf(specs[n], sizeof specs[n], "minimax:egdb=off%s%.511s",
+             !settings ? ",eval=" : names[n][0] ? "," : "", names[n]);
+    p += l + (p[l] == *sep);
   }
   double secs[8][101], nps[8][101];
   long long nodes[8];
@@ -282,15 +287,16 @@ static int bench_evals(const char *cmd, const char *list, int depth, int repeat)
       if (nodes[e] < 0) return CLI_EXIT_FAIL;
       nps[e][k] = (double)nodes[e] / secs[e][k];
     }
-  printf("%-24s %12s %12s %14s %12s\n", "eval", "nodes", "nodes/s", "s to depth", "depth in 1s");
+  printf("%-24s %12s %12s %14s %12s\n", settings ? "settings" : "eval", "nodes", "nodes/s",
+         "s to depth", "depth in 1s");
   for (int e = 0; e < n; e++) {
     double one_nps;
     int d1 = depth_in_one_second(cmd, specs[e], &one_nps);
     if (d1 < 0) return CLI_EXIT_FAIL;
     qsort(secs[e], (size_t)repeat, sizeof(double), cli_cmp_double);
     qsort(nps[e], (size_t)repeat, sizeof(double), cli_cmp_double);
-    printf("%-24s %12lld %12.0f %14.4f %12d\n", names[e], nodes[e], nps[e][repeat / 2],
-           secs[e][repeat / 2], d1);
+    printf("%-24s %12lld %12.0f %14.4f %12d\n", names[e][0] ? names[e] : "(defaults)", nodes[e],
+           nps[e][repeat / 2], secs[e][repeat / 2], d1);
   }
   printf("(depth %d, median of %d runs; nodes/s and seconds over the nine bench positions)\n",
          depth, repeat);
@@ -301,7 +307,7 @@ static int bench_search(int argc, char **argv) {
   const char *cmd = "bench search";
   long long depth, repeat, playouts;
   int nodes_only = 0, nargs, rc;
-  const char *evals = NULL;
+  const char *evals = NULL, *settings = NULL;
   cli_option opts[] = {
       CLI_O_INT("depth", &depth, 1, 30, "D", BENCH_DEPTH_TEXT, "search depth"),
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs"),
@@ -309,11 +315,15 @@ static int bench_search(int argc, char **argv) {
       CLI_O_FLAG("nodes-only", &nodes_only, "print the node count alone (for the signature test)"),
       CLI_O_TEXT("eval", &evals, "E,E,...", NULL,
                  "compare evaluations side by side (linear or network files, at most 8)"),
+      CLI_O_TEXT("settings", &settings, "S;S;...", NULL,
+                 "compare minimax settings side by side (at most 8)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, search_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
-  if (evals) return bench_evals(cmd, evals, (int)depth, (int)repeat);
+  if (evals && settings) return cli_error(cmd, "--eval and --settings: give one"), CLI_EXIT_USAGE;
+  if (evals) return bench_evals(cmd, evals, 0, (int)depth, (int)repeat);
+  if (settings) return bench_evals(cmd, settings, 1, (int)depth, (int)repeat);
   double secs;
   if (nodes_only) {
     long long n = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, 0);
