@@ -227,7 +227,7 @@ static const char search_usage[] =
     "net; or a network file of oware tune net): for each, the node count at depth D, the median nodes per\n"
     "second and time to depth D of R runs, and the depth in 1 s from the start.\n"
     "--settings S;S;...: the same for minimax settings (each a list of name=value, as\n"
-    "after \"minimax:\", e.g. \";nmp=2\": empty, the defaults, shown as (defaults)).\n";
+    "after \"minimax:\", e.g. \";rfp=0\": empty, the defaults, shown as (defaults)).\n";
 
 /* One move of spec from abapa's start within lim: its info and the wall
  * seconds it took; -1 after printing an error. */

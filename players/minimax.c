@@ -402,7 +402,6 @@ static int create(player *p, char *err, size_t errlen) {
   s->rfp = (int)player_config_int(c, "rfp");
   s->fut = (int)player_config_int(c, "fut");
   s->asp = (int)player_config_int(c, "asp");
-  s->nmp = (int)player_config_int(c, "nmp");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -493,11 +492,6 @@ static const player_option options[] = {
      "futility pruning: within 2 plies of the horizon, off the principal line, where the static "
      "evaluation and this many hundredths of a seed for each ply left do not reach alpha, the "
      "moves that capture nothing after the first are not searched (0 = off)"},
-    {"nmp", PLAYER_OPT_INT, "0", 0, 8, NULL,
-     "null-move pruning: off the principal line, 3 plies or more from the horizon, with 16 seeds "
-     "or more on the board and a static evaluation at or above beta, the side to move passes; "
-     "when a search this many plies shallower (one more from depth 8) still reaches beta, the "
-     "node is cut (0 = off)"},
     {"qs", PLAYER_OPT_INT, "8", 0, 64, NULL,
      "quiescence: plies of captures searched past the horizon (0 = off: the static "
      "evaluation there)"},

@@ -25,11 +25,6 @@
 #define FUT_DEPTH 2
 /* Aspiration windows (asp=) from this depth on. */
 #define ASP_DEPTH 5
-/* Null-move pruning (nmp=) from this depth on, with at least this many
- * seeds on the board: in thin endings a move is often worse than none
- * (zugzwang), and the pass would be a bad guide. */
-#define NMP_DEPTH 3
-#define NMP_SEEDS 16
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
@@ -42,13 +37,6 @@ static inline int seed_unit(const mm *s) { return s->ev ? 100 : s->w[EVAL_STORE]
 /* A margin given in hundredths of a seed (rfp=, fut=, asp=), in the evaluation's units. */
 static inline int seed_hundredths(const mm *s, int n) {
   return (int)((long long)n * seed_unit(s) / 100);
-}
-
-/* Whether b suits a null move: NMP_SEEDS seeds or more on the board and
- * seeds in both rows (a pass to an empty row would end the game). */
-static inline int null_move_fits(const mm *s, const board *b) {
-  int seeds = s->v->total - b->store[0] - b->store[1];
-  return seeds >= NMP_SEEDS && board_row(b, s->v, 0) && board_row(b, s->v, 1);
 }
 
 /* Score of a game that ended in b for `why`, from the side to move. */
@@ -262,30 +250,6 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
     stand = evaluate_within(s, b, &tw);
     if (stand - (long long)seed_hundredths(s, s->rfp) * depth >= beta) return stand;
   }
-  /* Null move: at such a node, at least NMP_DEPTH plies from the horizon,
-   * with NMP_SEEDS seeds or more on the board, both rows sown and a static
-   * evaluation at or above beta, the side to move passes (never twice in a
-   * row); when a search nmp plies shallower (one more from depth 8) still
-   * reaches beta, the node is cut. The pass is not a move of the game: the
-   * stretch of the history after it starts afresh, as after a capture. */
-  if (s->nmp && null_window && depth >= NMP_DEPTH && !th->passed[ply] &&
-      __builtin_popcount(legal) >= 2 && null_move_fits(s, b)) {
-    if (stand == -INF) stand = evaluate_within(s, b, &tw);
-    if (stand >= beta) {
-      board pass = *b;
-      pass.side ^= 1;
-      pass.key = board_compute_key(&pass, s->v);
-      path_push(th, top, &pass, 1);
-      th->passed[ply + 1] = 1;
-      int r = s->nmp + (depth >= 8);
-      int sc = -minimax_search(th, &pass, depth - 1 - r, -beta, -beta + 1, ply + 1, top + 1,
-                               top + 1);
-      th->passed[ply + 1] = 0;
-      path_pop(th, top);
-      if (th->aborted) return 0;
-      if (sc >= beta) return sc > WIN_BOUND ? beta : sc;
-    }
-  }
   /* Futility: at such a node within FUT_DEPTH plies of the horizon, where
    * the static evaluation and fut hundredths of a seed for each ply left
    * stay at or below alpha, only the first move and the captures are
@@ -395,7 +359,6 @@ int minimax_thread_begin(mm_thread *th, const game *g) {
   th->seldepth = 0;
   memset(th->history, 0, sizeof th->history);
   memset(th->killer, -1, sizeof th->killer);
-  memset(th->passed, 0, sizeof th->passed);
   size_t n = (size_t)g->hist_len + MAXPLY + 2;
   th->keys = malloc(2 * n * sizeof *th->keys);
   if (!th->keys) return -1;

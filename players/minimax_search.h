@@ -35,7 +35,6 @@ typedef struct mm_thread {
   int pvlen[MAXPLY];
   int seldepth;
   int root_score; /* score of the root's best move so far in this iteration */
-  uint8_t passed[MAXPLY]; /* the node at this ply was reached by a null move (nmp=) */
   uint64_t *keys; /* positions since the last capture, game then path */
   /* above[i]: a hash of the multiset of the positions before keys[i] since
    * the last capture (0 when the rule is off): the part of the history a
@@ -61,7 +60,6 @@ struct mm {
   int rfp;        /* reverse futility: the margin a ply in hundredths of a seed (rfp=N; 0 = off) */
   int fut;        /* futility: the margin a ply in hundredths of a seed (fut=N; 0 = off) */
   int asp;        /* aspiration: the root's first window each side, hundredths of a seed (0 = off) */
-  int nmp;        /* null move: its search this many plies shallower (nmp=N; 0 = off) */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */

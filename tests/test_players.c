@@ -642,61 +642,6 @@ static void test_quiescence(void **state) {
   game_free(&g);
 }
 
-/* Null-move pruning (nmp=): it prunes where the board is full (fewer
- * nodes over openings of every variant of 24 seeds or more, a legal move
- * each time), and never where fewer than 16 seeds are left on it (the seeds
- * on the board only fall along a line, so no node of such a search may
- * pass). */
-static void test_null_move(void **state) {
-  (void)state;
-  char err[256];
-  int m0, m1;
-  player_info off, on;
-  long long nodes_off = 0, nodes_on = 0;
-  for (int k = 0; variants[k]; k++) {
-    variant v = var(variants[k]);
-    if (v.total < 24) continue;
-    game g;
-    board b = opening(&v, 500 + (uint64_t)k, 4);
-    assert_int_equal(game_init(&g, &v, &b), 0);
-    player *p0 = make("minimax:depth=10,egdb=off,nmp=0");
-    player *p2 = make("minimax:depth=10,egdb=off,nmp=2");
-    assert_int_equal(player_choose(p0, &g, NULL, &m0, &off, err, sizeof err), PLAYER_OK);
-    assert_int_equal(player_choose(p2, &g, NULL, &m1, &on, err, sizeof err), PLAYER_OK);
-    nodes_off += off.nodes;
-    nodes_on += on.nodes;
-    assert_true(g.legal >> m1 & 1);
-    player_free(p0);
-    player_free(p2);
-    game_free(&g);
-  }
-  printf("null move: %lld nodes against %lld without, at depth 10\n", nodes_on, nodes_off);
-  assert_true(nodes_on < nodes_off);
-  variant v = var("auale");
-  rng r;
-  rng_seed(&r, 91);
-  int tried = 0;
-  player *p0 = make("minimax:depth=9,egdb=off,nmp=0");
-  player *p3 = make("minimax:depth=9,egdb=off,nmp=3");
-  while (tried < 40) {
-    board b;
-    if (fixture_random_ending(&r, &v, &b)) continue;
-    game g;
-    assert_int_equal(game_init(&g, &v, &b), 0);
-    player_new_game(p0, &v, 0, err, sizeof err);
-    player_new_game(p3, &v, 0, err, sizeof err);
-    assert_int_equal(player_choose(p0, &g, NULL, &m0, &off, err, sizeof err), PLAYER_OK);
-    assert_int_equal(player_choose(p3, &g, NULL, &m1, &on, err, sizeof err), PLAYER_OK);
-    assert_int_equal(m1, m0);
-    assert_int_equal(on.score, off.score);
-    assert_int_equal(on.nodes, off.nodes);
-    game_free(&g);
-    tried++;
-  }
-  player_free(p0);
-  player_free(p3);
-}
-
 /* Forced wins: a random endgame where a plain search proves a win in n
  * plies; minimax must find a winning move with the exact distance. */
 static void test_forced_wins(void **state) {
@@ -807,7 +752,6 @@ int main(void) {
       cmocka_unit_test(test_limits),
       cmocka_unit_test(test_minimax_equals_negamax),
       cmocka_unit_test(test_forced_wins),
-      cmocka_unit_test(test_null_move),
       cmocka_unit_test(test_quiescence),
       cmocka_unit_test(test_ending_eval),
       cmocka_unit_test(test_strength_ladder),

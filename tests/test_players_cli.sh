@@ -81,15 +81,15 @@ check "bench search --eval: net3's row counts the signature's nodes, the others 
     grep -Eq '^net3 +$BENCH_NODES ' '$tmp/evals'"
 "$oware" bench search --eval "linear,$tmp/none.net" --repeat 1 >/dev/null 2>"$tmp/err"; rc=$?
 check "bench search --eval with a missing network file names it" bash -c "test $rc != 0 && grep -q 'none.net' '$tmp/err'"
-"$oware" bench search --settings ";lmr=0;nmp=2" --depth 8 --repeat 1 >"$tmp/settings" 2>&1; rc=$?
+"$oware" bench search --settings ";lmr=0;rfp=0" --depth 8 --repeat 1 >"$tmp/settings" 2>&1; rc=$?
 check "bench search --settings: a row each, the defaults' row (empty settings) the signature's nodes at its depth" \
   bash -c "test $rc = 0 && test \$(grep -Ec '^[(a-z=0-9)]+ +[0-9]+ +[0-9]+ ' '$tmp/settings') = 3 &&
     grep -Eq '^\(defaults\) +$("$oware" bench search --nodes-only --depth 8) ' '$tmp/settings' &&
-    grep -Eq '^lmr=0 +[0-9]+ ' '$tmp/settings' && grep -Eq '^nmp=2 +[0-9]+ ' '$tmp/settings' &&
+    grep -Eq '^lmr=0 +[0-9]+ ' '$tmp/settings' && grep -Eq '^rfp=0 +[0-9]+ ' '$tmp/settings' &&
     ! grep -Eq '^lmr=0 +$("$oware" bench search --nodes-only --depth 8) ' '$tmp/settings'"
-"$oware" bench search --settings "nmp=2;nmp=99" --repeat 1 >/dev/null 2>"$tmp/err"; rc=$?
-check "bench search --settings with a bad value names it" bash -c "test $rc != 0 && grep -q 'nmp' '$tmp/err'"
-"$oware" bench search --settings "nmp=2" --eval net >/dev/null 2>"$tmp/err"; rc=$?
+"$oware" bench search --settings "rfp=0;lmr=7" --repeat 1 >/dev/null 2>"$tmp/err"; rc=$?
+check "bench search --settings with a bad value names it" bash -c "test $rc != 0 && grep -q 'lmr' '$tmp/err'"
+"$oware" bench search --settings "rfp=0" --eval net >/dev/null 2>"$tmp/err"; rc=$?
 check "bench search --settings with --eval exits 2" bash -c "test $rc = 2 && grep -q 'give one' '$tmp/err'"
 "$oware" bench smp --threads 1,2 --depth 8 --repeat 1 >"$tmp/smp" 2>&1; rc=$?
 check "bench smp prints a line for 1 and 2 threads" bash -c "test $rc = 0 && grep -q '^threads  1: .* speed-up 1.00' '$tmp/smp' && grep -q '^threads  2: .* nodes/s, speed-up ' '$tmp/smp'"
