@@ -402,6 +402,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->rfp = (int)player_config_int(c, "rfp");
   s->fut = (int)player_config_int(c, "fut");
   s->asp = (int)player_config_int(c, "asp");
+  s->iir = (int)player_config_int(c, "iir");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -488,6 +489,9 @@ static const player_option options[] = {
     {"asp", PLAYER_OPT_INT, "50", 0, 10000, NULL,
      "aspiration windows: from depth 5 the root is searched first within this many hundredths "
      "of a seed of the score before, the window doubled on a fail (0 = off: the full window)"},
+    {"iir", PLAYER_OPT_INT, "0", 0, 1, NULL,
+     "1: internal iterative reduction: a node 4 plies or more from the horizon that the hash "
+     "table has no move for is searched a ply shallower (0 = off)"},
     {"fut", PLAYER_OPT_INT, "0", 0, 10000, NULL,
      "futility pruning: within 2 plies of the horizon, off the principal line, where the static "
      "evaluation and this many hundredths of a seed for each ply left do not reach alpha, the "

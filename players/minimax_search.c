@@ -25,6 +25,8 @@
 #define FUT_DEPTH 2
 /* Aspiration windows (asp=) from this depth on. */
 #define ASP_DEPTH 5
+/* Internal iterative reduction (iir=1) from this depth on. */
+#define IIR_DEPTH 4
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
@@ -239,6 +241,12 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
       }
     }
   }
+
+  /* Internal iterative reduction: a node far from the horizon that the hash
+   * table has no move for (new, or its entry lost) has no good first move
+   * to order by; a ply less costs little, and the next iteration, with the
+   * move this one stores, searches it in full. */
+  if (s->iir && use_tt && tt_move < 0 && depth >= IIR_DEPTH && ply > 0) depth--;
 
   /* Reverse futility: at a node of a null window (not on the principal
    * line) within RFP_DEPTH plies of the horizon, a static evaluation that

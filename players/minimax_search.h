@@ -60,6 +60,7 @@ struct mm {
   int rfp;        /* reverse futility: the margin a ply in hundredths of a seed (rfp=N; 0 = off) */
   int fut;        /* futility: the margin a ply in hundredths of a seed (fut=N; 0 = off) */
   int asp;        /* aspiration: the root's first window each side, hundredths of a seed (0 = off) */
+  int iir;        /* iir=1: a node with no hash move from IIR_DEPTH on is searched a ply shallower */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
