@@ -480,18 +480,20 @@ static const player_option options[] = {
      "network file written by oware tune net (with a network, ending= and the weights do not "
      "apply)"},
     {"lmr", PLAYER_OPT_INT, "1", 0, 1, NULL,
-     "late-move reductions (0 = off: with rfp=0 the search then equals plain negamax at its "
-     "depth)"},
+     "late-move reductions (0 = off: with rfp=0 and iir=0 the search then equals plain negamax "
+     "at its depth)"},
     {"rfp", PLAYER_OPT_INT, "150", 0, 10000, NULL,
      "reverse futility pruning: within 3 plies of the horizon, off the principal line, a node "
      "whose static evaluation beats beta by this many hundredths of a seed for each ply left is "
-     "cut at once (0 = off: the search then equals plain negamax at its depth, with lmr=0)"},
+     "cut at once (0 = off: the search then equals plain negamax at its depth, with lmr=0 and "
+     "iir=0)"},
     {"asp", PLAYER_OPT_INT, "50", 0, 10000, NULL,
      "aspiration windows: from depth 5 the root is searched first within this many hundredths "
      "of a seed of the score before, the window doubled on a fail (0 = off: the full window)"},
-    {"iir", PLAYER_OPT_INT, "0", 0, 1, NULL,
-     "1: internal iterative reduction: a node 4 plies or more from the horizon that the hash "
-     "table has no move for is searched a ply shallower (0 = off)"},
+    {"iir", PLAYER_OPT_INT, "1", 0, 1, NULL,
+     "internal iterative reduction: a node 4 plies or more from the horizon that the hash table "
+     "has no move for is searched a ply shallower (0 = off: with lmr=0 and rfp=0 the search then "
+     "equals plain negamax at its depth)"},
     {"fut", PLAYER_OPT_INT, "0", 0, 10000, NULL,
      "futility pruning: within 2 plies of the horizon, off the principal line, where the static "
      "evaluation and this many hundredths of a seed for each ply left do not reach alpha, the "
@@ -550,6 +552,10 @@ int minimax_spec_rfp_off_by_default(const char *spec, char **out) {
 
 int minimax_spec_asp_off_by_default(const char *spec, char **out) {
   return spec_without(spec, "asp", "asp=0", out);
+}
+
+int minimax_spec_iir_off_by_default(const char *spec, char **out) {
+  return spec_without(spec, "iir", "iir=0", out);
 }
 
 /* A spec stored when eval=auto took the built-in network `was`, as it must

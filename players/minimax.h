@@ -30,6 +30,11 @@ int minimax_spec_rfp_off_by_default(const char *spec, char **out);
  * spec without asp= gets asp=0; the same contract as above. */
 int minimax_spec_asp_off_by_default(const char *spec, char **out);
 
+/* A spec stored before internal iterative reduction (iir=1 by default from
+ * store schema 18 on), as it must be written now to play the same: a
+ * minimax spec without iir= gets iir=0; the same contract as above. */
+int minimax_spec_iir_off_by_default(const char *spec, char **out);
+
 /* A spec stored when eval=auto took the network "net" (store schemas 9 to
  * 12; net2 since), as it must be written now to play the same: a minimax
  * spec whose evaluation was auto's network (no eval=, or eval=auto, and

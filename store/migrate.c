@@ -300,6 +300,14 @@ static int migrate_v17(sqlite3 *db, char *err, size_t errlen) {
                        err, errlen);
 }
 
+/* Step 17 → 18: minimax reduces the nodes the hash table has no move for by
+ * default (iir=1) from schema 18 on; the runs before say iir=0 in their
+ * minimax specs, as migrate_v16. */
+static int migrate_v18(sqlite3 *db, char *err, size_t errlen) {
+  return rewrite_specs(db, minimax_spec_iir_off_by_default, "key IN ('player', 'base', 'search')",
+                       err, errlen);
+}
+
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
@@ -315,7 +323,8 @@ static int migrate_v17(sqlite3 *db, char *err, size_t errlen) {
  * way (migrate_v14), 14 → 15 a calibration's anchor, pool and stored
  * pairings named in the specs the steps gave its players and base
  * (migrate_calibration.c), 15 → 16 rfp=0 in the minimax specs of the runs
- * before it (migrate_v16), 16 → 17 asp=0 in the same way (migrate_v17).
+ * before it (migrate_v16), 16 → 17 asp=0 in the same way (migrate_v17),
+ * 17 → 18 iir=0 in the same way (migrate_v18).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -372,6 +381,9 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
       break;
     case 16:
       if (migrate_v17(db, err, errlen)) goto fail;
+      break;
+    case 17:
+      if (migrate_v18(db, err, errlen)) goto fail;
       break;
     default:
       error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);

@@ -10,7 +10,7 @@
 
 /* The schema version this code writes and reads (PRAGMA user_version), and
  * the application id that marks an oware database (PRAGMA application_id). */
-#define STORE_SCHEMA_VERSION 17
+#define STORE_SCHEMA_VERSION 18
 #define STORE_APPLICATION_ID 0x4f574152 /* "OWAR" */
 
 typedef struct store store;

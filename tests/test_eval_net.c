@@ -427,6 +427,23 @@ static void test_spec_asp_off_by_default(void **state) {
   check_spec_rule(minimax_spec_asp_off_by_default, cases, sizeof cases / sizeof cases[0]);
 }
 
+/* The specs of runs stored before iir=1 became the default (store schema
+ * 18), as they must read now. */
+static void test_spec_iir_off_by_default(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"minimax", "minimax:iir=0"},
+      {"minimax:nodes=3000,egdb=off,name=a", "minimax:nodes=3000,egdb=off,name=a,iir=0"},
+      {"minimax:name=my\\,iir=1", "minimax:name=my\\,iir=1,iir=0"},
+      {"minimax:movetime=100,iir=1", NULL},
+      {"minimax:iir=0,depth=3", NULL},
+      {"mcts:playouts=30", NULL},
+      {"engine:cmd=oware,arg=uci,arg=--player,arg=minimax", NULL},
+      {"level:hard", NULL},
+  };
+  check_spec_rule(minimax_spec_iir_off_by_default, cases, sizeof cases / sizeof cases[0]);
+}
+
 /* The specs of runs stored when eval=auto took the network net (store
  * schemas 9 to 12), as they must read now. */
 static void test_spec_net1_by_default(void **state) {
@@ -498,6 +515,7 @@ int main(void) {
       cmocka_unit_test(test_spec_cap_off_by_default),
       cmocka_unit_test(test_spec_rfp_off_by_default),
       cmocka_unit_test(test_spec_asp_off_by_default),
+      cmocka_unit_test(test_spec_iir_off_by_default),
       cmocka_unit_test(test_spec_net1_by_default),
       cmocka_unit_test(test_spec_net2_by_default),
   };

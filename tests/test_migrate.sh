@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_migrate.sh: databases written by older oware binaries (tests/data/vV/vV.db, schema V),
-# opened by this one and migrated to schema 17, one step at a time (from schema 16 on, rfp=0 in
-# every minimax spec stored before, from 17 on asp=0):
+# opened by this one and migrated to schema 18, one step at a time (from schema 16 on, rfp=0 in
+# every minimax spec stored before, from 17 on asp=0, from 18 on iir=0):
 # - v4: an SPRT tournament and a file-openings tournament cut short, an SPSA run cut short, a
 #   variant study: its runs listed, exported and resumed from their settings, with endgame
 #   tables in the cache that the old runs never read;
@@ -18,6 +18,8 @@
 # - v15: the round robin of v12 and v13 with eval=net3 for its third player: rfp=0 written into
 #   the minimax specs, resumed to the games of an uninterrupted run of the migrated specs;
 # - v16: the same round robin written by the oware of schema 16: asp=0 written in the same way,
+#   resumed in the same way;
+# - v17: the same round robin written by the oware of schema 17: iir=0 written in the same way,
 #   resumed in the same way.
 # Usage: test_migrate.sh OWARE DATA_DIR
 set -euo pipefail
@@ -34,17 +36,17 @@ cp "$data/v4/v4.db" v4.db
 # Listed (the open migrates), every run with its kind and status.
 "$oware" runs --db v4.db >runs.txt || fail "runs"
 cat runs.txt
-[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 17 ] || fail "not migrated to schema 17"
+[ "$(sqlite3 v4.db 'PRAGMA user_version')" = 18 ] || fail "not migrated to schema 18"
 # Schema 7: minimax reads the default folder's endgame tables unless told not to; the old runs
 # played without, and their specs now say so. Schema 9: minimax evaluates with the built-in
 # network unless told otherwise; the old runs played the linear evaluation, and say so too.
 # Schema 12: cap_exact is on unless told otherwise; the old runs say cap_exact=0.
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 3")" = \
-  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0,rfp=0,asp=0" ] ||
-  fail "run 3: the player's spec lacks egdb=off, eval=linear, cap_exact=0, rfp=0 or asp=0"
+  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0,rfp=0,asp=0,iir=0" ] ||
+  fail "run 3: the player's spec lacks egdb=off, eval=linear, cap_exact=0, rfp=0, asp=0 or iir=0"
 [ "$(sqlite3 v4.db "SELECT value FROM run_config WHERE run_id = 3 AND key = 'player'")" = \
-  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0,rfp=0,asp=0" ] ||
-  fail "run 3: the player setting lacks egdb=off, eval=linear, cap_exact=0, rfp=0 or asp=0"
+  "minimax:depth=1,egdb=off,eval=linear,cap_exact=0,rfp=0,asp=0,iir=0" ] ||
+  fail "run 3: the player setting lacks egdb=off, eval=linear, cap_exact=0, rfp=0, asp=0 or iir=0"
 [ "$(sqlite3 v4.db "SELECT spec FROM players WHERE run_id = 1 ORDER BY idx" | tr '\n' ' ')" = \
   "random greedy " ] || fail "run 1: specs without egdb= changed"
 # Tables in the default folder (8 seeds): the resumes below must not read them.
@@ -130,9 +132,9 @@ wait $player 2>/dev/null || true
 cp "$data/v7/v7.db" v7.db
 [ "$(sqlite3 v7.db 'PRAGMA user_version')" = 7 ] || fail "the kept file is not schema 7"
 "$oware" runs --db v7.db >/dev/null || fail "runs of v7.db"
-[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 17 ] || fail "v7.db not migrated to schema 17"
+[ "$(sqlite3 v7.db 'PRAGMA user_version')" = 18 ] || fail "v7.db not migrated to schema 18"
 sqlite3 v7.db "SELECT spec FROM players WHERE run_id = 1 AND spec LIKE 'minimax%'" >specs.txt
-[ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0,rfp=0,asp=0$' specs.txt ||
+[ -s specs.txt ] && ! grep -v ',eval=linear,cap_exact=0,rfp=0,asp=0,iir=0$' specs.txt ||
   fail "v7.db: minimax specs: $(cat specs.txt)"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NULL')" = 26 ] ||
   fail "v7.db: the old games have records"
@@ -146,13 +148,13 @@ grep -q '{' v7.pgn && fail "v7.db: old games exported with comments"
 [ "$(sqlite3 v7.db 'SELECT count(*) FROM games WHERE move_records IS NOT NULL')" = 10 ] ||
   fail "v7.db: the new games lack records"
 
-# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 17 by listing its runs,
+# migrated_specs V SPECS: tests/data/vV/vV.db, of schema V, upgraded to 18 by listing its runs,
 # has these player specs (space-separated, in order).
 migrated_specs() {
   cp "$data/v$1/v$1.db" "v$1.db"
   [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = "$1" ] || fail "the kept file is not schema $1"
   "$oware" runs --db "v$1.db" >/dev/null || fail "runs of v$1.db"
-  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 17 ] || fail "v$1.db not migrated to schema 17"
+  [ "$(sqlite3 "v$1.db" 'PRAGMA user_version')" = 18 ] || fail "v$1.db not migrated to schema 18"
   local got
   got=$(sqlite3 "v$1.db" 'SELECT spec FROM players ORDER BY idx' | tr '\n' ' ')
   [ "$got" = "$2 " ] || fail "v$1.db: specs: $got"
@@ -174,8 +176,8 @@ mcts:playouts=20,budget=even,egdb=off,name=b greedy"
 # its keys by default; the runs before say cap_exact=0 (tests/data/v11/v11.db, written by the
 # oware of schema 11: a round robin of two minimax players on nodes=, one with cap_exact=1, and
 # greedy).
-migrated_specs 11 "minimax:nodes=300,egdb=off,name=a,cap_exact=0,eval=net,rfp=0,asp=0 \
-minimax:nodes=300,cap_exact=1,egdb=off,name=b,eval=net,rfp=0,asp=0 greedy"
+migrated_specs 11 "minimax:nodes=300,egdb=off,name=a,cap_exact=0,eval=net,rfp=0,asp=0,iir=0 \
+minimax:nodes=300,cap_exact=1,egdb=off,name=b,eval=net,rfp=0,asp=0,iir=0 greedy"
 
 # after_stop V DB: the sum of run 1's games in DB that tests/data/vV/vV.db did not have (the
 # games before the stop were played by the old oware, whose search was not this one's).
@@ -215,17 +217,17 @@ resumed_as_migrated() {
 # of schema 12: a round robin of minimax without eval=, with eval=auto and with eval=net, and
 # greedy). Resumed, the run plays what an uninterrupted run of the migrated specs plays here,
 # which the original specs (auto's network by default) do not.
-migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net,rfp=0,asp=0 \
-minimax:nodes=3000,eval=net,egdb=off,name=b,rfp=0,asp=0 minimax:nodes=3000,eval=net,egdb=off,name=c,rfp=0,asp=0 greedy"
-# (The sanitizer passes resume only the newest, v16 below: the same code, a third of the games.)
+migrated_specs 12 "minimax:nodes=3000,egdb=off,name=a,eval=net,rfp=0,asp=0,iir=0 \
+minimax:nodes=3000,eval=net,egdb=off,name=b,rfp=0,asp=0,iir=0 minimax:nodes=3000,eval=net,egdb=off,name=c,rfp=0,asp=0,iir=0 greedy"
+# (The sanitizer passes resume only the newest, v17 below: the same code, a third of the games.)
 [ -n "${OWARE_TEST_QUICK:-}" ] ||
   resumed_as_migrated 12 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net,egdb=off,name=c;greedy"
 
 # Schema 13 -> 14: eval=auto takes the network net3, where it took net2 before; the runs before
 # say eval=net2 where auto gave them a network (tests/data/v13/v13.db, written by the oware of
 # schema 13: the same round robin with eval=net2 for c), and resume as above.
-migrated_specs 13 "minimax:nodes=3000,egdb=off,name=a,eval=net2,rfp=0,asp=0 \
-minimax:nodes=3000,eval=net2,egdb=off,name=b,rfp=0,asp=0 minimax:nodes=3000,eval=net2,egdb=off,name=c,rfp=0,asp=0 greedy"
+migrated_specs 13 "minimax:nodes=3000,egdb=off,name=a,eval=net2,rfp=0,asp=0,iir=0 \
+minimax:nodes=3000,eval=net2,egdb=off,name=b,rfp=0,asp=0,iir=0 minimax:nodes=3000,eval=net2,egdb=off,name=c,rfp=0,asp=0,iir=0 greedy"
 [ -n "${OWARE_TEST_QUICK:-}" ] ||
   resumed_as_migrated 13 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net2,egdb=off,name=c;greedy"
 
@@ -237,7 +239,7 @@ minimax:nodes=3000,eval=net2,egdb=off,name=b,rfp=0,asp=0 minimax:nodes=3000,eval
 # without eval=, stopped by Ctrl-C after 32 of its 81 pairings), and tests/data/v14/
 # calibration.db, the same file upgraded by the oware of schema 14, resume to the pairings and
 # levels of an uninterrupted calibration of their migrated settings (eval=net2 and, since
-# schema 16, rfp=0 throughout, and since 17 asp=0).
+# schema 16, rfp=0 throughout, since 17 asp=0 and since 18 iir=0).
 # calibration_setting V KEY: the setting KEY of run 1 in cV.db.
 calibration_setting() {
   sqlite3 "c$1.db" "SELECT value FROM run_config WHERE run_id = 1 AND key = '$2'"
@@ -250,9 +252,9 @@ calibration_resumes() {
   rm -f levels.txt # its --out
   "$oware" calibrate --resume 1 --db "c$1.db" >"c$1.log" 2>&1 ||
     fail "calibration of schema $1: resume: $(tail -1 "c$1.log")"
-  [ "$(calibration_setting "$1" anchor)" = "minimax:depth=2,egdb=off,eval=net2,rfp=0,asp=0=1000" ] &&
-    [ "$(calibration_setting "$1" pool)" = "minimax:depth=3,egdb=off,eval=net2,rfp=0,asp=0;greedy" ] &&
-    [ "$(calibration_setting "$1" base)" = "minimax:nodes=2000,egdb=off,eval=net2,rfp=0,asp=0" ] ||
+  [ "$(calibration_setting "$1" anchor)" = "minimax:depth=2,egdb=off,eval=net2,rfp=0,asp=0,iir=0=1000" ] &&
+    [ "$(calibration_setting "$1" pool)" = "minimax:depth=3,egdb=off,eval=net2,rfp=0,asp=0,iir=0;greedy" ] &&
+    [ "$(calibration_setting "$1" base)" = "minimax:nodes=2000,egdb=off,eval=net2,rfp=0,asp=0,iir=0" ] ||
     fail "calibration of schema $1: settings $(calibration_setting "$1" anchor) $(calibration_setting "$1" pool)"
   if [ ! -f fresh.pairs ]; then
     "$oware" calibrate --base "$(calibration_setting "$1" base)" --knob depth --range 1:6 \
@@ -273,25 +275,34 @@ calibration_resumes 14
 # before; the runs before say rfp=0 (tests/data/v15/v15.db, written by the oware of schema 15:
 # the round robin of v12 and v13 with eval=net3 for c), and resume as above, against the same
 # specs without rfp=0.
-migrated_specs 15 "minimax:nodes=3000,egdb=off,name=a,rfp=0,asp=0 \
-minimax:nodes=3000,eval=auto,egdb=off,name=b,rfp=0,asp=0 minimax:nodes=3000,eval=net3,egdb=off,name=c,rfp=0,asp=0 greedy"
+migrated_specs 15 "minimax:nodes=3000,egdb=off,name=a,rfp=0,asp=0,iir=0 \
+minimax:nodes=3000,eval=auto,egdb=off,name=b,rfp=0,asp=0,iir=0 minimax:nodes=3000,eval=net3,egdb=off,name=c,rfp=0,asp=0,iir=0 greedy"
 [ -n "${OWARE_TEST_QUICK:-}" ] ||
   resumed_as_migrated 15 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net3,egdb=off,name=c;greedy"
 
 # Schema 16 -> 17: minimax searches the root within aspiration windows by default (asp=50), where
 # it did not before; the runs before say asp=0 (tests/data/v16/v16.db, written by the oware of
 # schema 16: the same round robin), and resume as above, against the same specs without asp=0.
-migrated_specs 16 "minimax:nodes=3000,egdb=off,name=a,asp=0 \
-minimax:nodes=3000,eval=auto,egdb=off,name=b,asp=0 minimax:nodes=3000,eval=net3,egdb=off,name=c,asp=0 greedy"
-resumed_as_migrated 16 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net3,egdb=off,name=c;greedy"
+migrated_specs 16 "minimax:nodes=3000,egdb=off,name=a,asp=0,iir=0 \
+minimax:nodes=3000,eval=auto,egdb=off,name=b,asp=0,iir=0 minimax:nodes=3000,eval=net3,egdb=off,name=c,asp=0,iir=0 greedy"
+[ -n "${OWARE_TEST_QUICK:-}" ] ||
+  resumed_as_migrated 16 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net3,egdb=off,name=c;greedy"
+
+# Schema 17 -> 18: minimax searches a ply shallower the nodes its hash table has no move for
+# (iir=1), where it did not before; the runs before say iir=0 (tests/data/v17/v17.db, written by
+# the oware of schema 17: the same round robin), and resume as above, against the same specs
+# without iir=0.
+migrated_specs 17 "minimax:nodes=3000,egdb=off,name=a,iir=0 \
+minimax:nodes=3000,eval=auto,egdb=off,name=b,iir=0 minimax:nodes=3000,eval=net3,egdb=off,name=c,iir=0 greedy"
+resumed_as_migrated 17 "minimax:nodes=3000,egdb=off,name=a;minimax:nodes=3000,eval=auto,egdb=off,name=b;minimax:nodes=3000,eval=net3,egdb=off,name=c;greedy"
 
 # A newer schema stays an error.
-cp "$data/v4/v4.db" v18.db
-sqlite3 v18.db 'PRAGMA user_version = 18'
+cp "$data/v4/v4.db" v19.db
+sqlite3 v19.db 'PRAGMA user_version = 19'
 set +e
-"$oware" runs --db v18.db 2>err.txt
+"$oware" runs --db v19.db 2>err.txt
 rc=$?
 set -e
-[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 18, this one reads 17)' err.txt ||
-  fail "schema 18: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'written by a newer oware (schema 19, this one reads 18)' err.txt ||
+  fail "schema 19: $(cat err.txt)"
 echo "ok"

@@ -695,7 +695,7 @@ static void test_forced_wins(void **state) {
   assert_int_equal(game_init(&g, &v, &b), 0);
   /* Exact at its depth: without reductions (with them a reduced quiet move
    * can hide a win that a full-width search of the same depth sees). */
-  player *p = make("minimax:depth=6,lmr=0,rfp=0");
+  player *p = make("minimax:depth=6,lmr=0,rfp=0,iir=0");
   int m;
   player_info info;
   assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);

@@ -170,7 +170,7 @@ static void check_rules(brute *s, const board_case *bc, const char *rules, rng *
   /* No reductions, no pruning and no quiescence: minimax's value is plain
    * negamax's at its depth (docs/PLAYERS.md). */
   player *plain = make("minimax:hash=0,lmr=0,rfp=0,qs=0,ending=off,egdb=off");
-  player *tt = make("minimax:hash=1,tt_history=1,lmr=0,rfp=0,qs=0,ending=off,egdb=off");
+  player *tt = make("minimax:hash=1,tt_history=1,lmr=0,rfp=0,iir=0,qs=0,ending=off,egdb=off");
   if (player_new_game(plain, &v, 1, err, sizeof err) || player_new_game(tt, &v, 1, err, sizeof err))
     fail_msg("%s", err);
   for (int n = 0; n < bc->games; n++) {

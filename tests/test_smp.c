@@ -96,7 +96,7 @@ static void test_forced_wins(void **state) {
       notation_parse_position("1-0-0-0-0-1-1-0-0-0-1-0-24-20-S", &v, &b, err, sizeof err), 0);
   for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
     char spec[64];
-    snprintf(spec, sizeof spec, "minimax:depth=6,lmr=0,rfp=0,threads=%d", thread_counts[t]);
+    snprintf(spec, sizeof spec, "minimax:depth=6,lmr=0,rfp=0,iir=0,threads=%d", thread_counts[t]);
     player *p = make(spec);
     int m;
     player_info info;
@@ -107,9 +107,9 @@ static void test_forced_wins(void **state) {
   }
   /* Positions with few seeds where one thread (no reductions: exact at its
    * depth) proves a win in 3 or 5. */
-  player *one = make("minimax:depth=5,lmr=0,rfp=0");
-  player *many[2] = {make("minimax:depth=5,lmr=0,rfp=0,threads=2"),
-                     make("minimax:depth=5,lmr=0,rfp=0,threads=4")};
+  player *one = make("minimax:depth=5,lmr=0,rfp=0,iir=0");
+  player *many[2] = {make("minimax:depth=5,lmr=0,rfp=0,iir=0,threads=2"),
+                     make("minimax:depth=5,lmr=0,rfp=0,iir=0,threads=4")};
   rng r;
   rng_seed(&r, 77);
   int found = 0;

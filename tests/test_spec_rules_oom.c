@@ -75,6 +75,8 @@ static void test_rules_out_of_memory(void **state) {
       {minimax_spec_rfp_off_by_default, "minimax:nodes=300"},
       {minimax_spec_asp_off_by_default, "minimax:asp=90,nodes=300"},
       {minimax_spec_asp_off_by_default, "minimax:nodes=300"},
+      {minimax_spec_iir_off_by_default, "minimax:iir=1,nodes=300"},
+      {minimax_spec_iir_off_by_default, "minimax:nodes=300"},
       {minimax_spec_net1_by_default, "minimax:nodes=300,weights=w.txt"},
       {minimax_spec_net1_by_default, "minimax:nodes=300,ending=on"},
       {minimax_spec_net1_by_default, "minimax:nodes=300,eval=net2"},
