@@ -264,10 +264,12 @@ static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
   return info.depth;
 }
 
-/* --eval: each evaluation's nodes, nodes/s, time to depth and depth in 1 s,
- * a line each (the runs of all evaluations interleaved, so that a change
- * in the machine's load falls on all of them). */
-static int bench_evals(const char *cmd, const char *list, int settings, int depth, int repeat) {
+/* --eval (settings 0: a list of evaluations, by commas) or --settings (1:
+ * of minimax settings, by semicolons): each item's nodes, nodes/s, time to
+ * depth and depth in 1 s, a line each (the runs of all items interleaved,
+ * so that a change in the machine's load falls on all of them). */
+static int bench_side_by_side(const char *cmd, const char *list, int settings, int depth,
+                              int repeat) {
   char specs[8][640], names[8][512];
   int n = 0;
   const char *sep = settings ? ";" : ",";
@@ -322,8 +324,8 @@ static int bench_search(int argc, char **argv) {
   cli_command_spec spec = {cmd, search_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   if (evals && settings) return cli_error(cmd, "--eval and --settings: give one"), CLI_EXIT_USAGE;
-  if (evals) return bench_evals(cmd, evals, 0, (int)depth, (int)repeat);
-  if (settings) return bench_evals(cmd, settings, 1, (int)depth, (int)repeat);
+  if (evals) return bench_side_by_side(cmd, evals, 0, (int)depth, (int)repeat);
+  if (settings) return bench_side_by_side(cmd, settings, 1, (int)depth, (int)repeat);
   double secs;
   if (nodes_only) {
     long long n = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, 0);

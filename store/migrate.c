@@ -206,125 +206,80 @@ static int rewrite_specs(sqlite3 *db, store_spec_rule rule, const char *where, c
   return rc;
 }
 
-/* Step 6 → 7: minimax and mcts read the endgame tables by default
- * (egdb=auto) from schema 7 on; a run stored before played them with
- * egdb=off, the default then, which its specs (players, and a tuning run's
- * `player` setting) now say, so that a resume plays the same games. Which
- * specs change and how is the players' business (players/tablebase.h). */
-static int migrate_v7(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, tablebase_spec_off_by_default, "key = 'player'", err, errlen);
-}
-
-/* Step 8 → 9: minimax evaluates with the built-in network by default
- * (eval=auto) from schema 9 on; a run stored before played the linear
- * evaluation, which its minimax specs now say: every players.spec, a
- * tuning run's `player` setting, a calibration's `base` and a network
- * training's `search` (the loop of generations names its evaluation in
- * every spec it stores, and adds eval= to its `player` itself: left as it
- * is). Which specs change is minimax's business (players/minimax.h). */
-static int migrate_v9(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_linear_by_default,
-                       "key IN ('base', 'search') OR (key = 'player' AND run_id IN"
-                       " (SELECT id FROM runs WHERE kind IN ('spsa', 'texel')))",
-                       err, errlen);
-}
-
-/* Step 9 → 10: an mcts spec's own movetime= searches for that time from
- * schema 10 on, where before the playouts' default (10000) stopped it
- * first; the runs before say playouts=10000 in such specs (players/mcts.h),
- * wherever a spec is stored (the run's players, a tuning run's `player`, a
- * calibration's `base`, a network training's `search`). */
-static int migrate_v10(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, mcts_spec_playouts_by_default, "key IN ('player', 'base', 'search')",
-                       err, errlen);
-}
-
-/* Step 10 → 11: mcts on a clock spends its own even budget by default
- * (budget=even) from schema 11 on, where before it took minimax's
- * front-loaded share; the runs before say budget=front in their mcts specs
- * (players/mcts.h), wherever a spec is stored. */
-static int migrate_v11(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, mcts_spec_front_by_default, "key IN ('player', 'base', 'search')", err,
-                       errlen);
-}
-
-/* Step 11 → 12: minimax checks a search cut short at the cap or on a win
- * with the history in its keys by default (cap_exact=1) from schema 12 on;
- * the runs before say cap_exact=0 in their minimax specs (players/minimax.h),
- * wherever a spec is stored. */
-static int migrate_v12(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_cap_off_by_default, "key IN ('player', 'base', 'search')",
-                       err, errlen);
-}
-
 /* The run settings whose minimax specs played eval=auto's network (beside
  * every players.spec): a network training's `search`, and a calibration's
- * `base` when its knob is not a weight (migrate_v13, migrate_v14). */
+ * `base` when its knob is not a weight (steps 12 → 13 and 13 → 14). */
 #define AUTO_NET_SETTINGS                                                                          \
   "key = 'search' OR (key = 'base' AND run_id IN (SELECT run_id FROM run_config WHERE key ="      \
   " 'knob' AND value IN ('depth', 'nodes', 'movetime', 'noise')))"
+/* Every run setting that holds a spec: a tuning run's `player`, a
+ * calibration's `base`, a network training's `search`. */
+#define EVERY_SPEC_SETTING "key IN ('player', 'base', 'search')"
 
-/* Step 12 → 13: minimax's eval=auto takes the network net2 from schema 13
- * on, where it took net before; the runs before say eval=net in their
- * minimax specs where auto gave them a network (players/minimax.h): every
- * players.spec, a network training's `search`, and a calibration's `base`
- * when its knob is not a weight (a weight turns auto into the linear
- * evaluation, as it did before). A tuning run's `player` is left as it is:
- * spsa and texel set weights (the linear evaluation, as before), and the
- * loop of generations names its network in every spec itself. */
-static int migrate_v13(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_net1_by_default, AUTO_NET_SETTINGS, err, errlen);
-}
+/* A step that changes no table: a player's default changed, and the runs
+ * stored before say in their specs what they played with, so that a resume
+ * plays the same games. Which specs change and how is the players' business
+ * (players/tablebase.h, players/minimax.h, players/mcts.h); `where` selects
+ * the run settings rewritten beside every players.spec (rewrite_specs). */
+typedef struct spec_step {
+  long long from; /* the step from schema `from` to from + 1 */
+  store_spec_rule rule;
+  const char *where;
+} spec_step;
 
-/* Step 13 → 14: minimax's eval=auto takes the network net3 from schema 14
- * on, where it took net2 before; the runs before say eval=net2 where auto
- * gave them a network, in the same specs as migrate_v13 (the runs of
- * schema 12 and before say eval=net already, and keep it). */
-static int migrate_v14(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_net2_by_default, AUTO_NET_SETTINGS, err, errlen);
-}
+static const spec_step spec_steps[] = {
+    /* 6 → 7: minimax and mcts read the endgame tables by default
+     * (egdb=auto); the runs before played with egdb=off, the default then. */
+    {6, tablebase_spec_off_by_default, "key = 'player'"},
+    /* 8 → 9: minimax evaluates with the built-in network by default
+     * (eval=auto); the runs before played the linear evaluation. A tuning
+     * run of the loop of generations names its evaluation in every spec it
+     * stores, and adds eval= to its `player` itself: left as it is. */
+    {8, minimax_spec_linear_by_default,
+     "key IN ('base', 'search') OR (key = 'player' AND run_id IN"
+     " (SELECT id FROM runs WHERE kind IN ('spsa', 'texel')))"},
+    /* 9 → 10: an mcts spec's own movetime= searches for that time, where
+     * before the playouts' default (10000) stopped it first. */
+    {9, mcts_spec_playouts_by_default, EVERY_SPEC_SETTING},
+    /* 10 → 11: mcts on a clock spends its own even budget by default
+     * (budget=even), where before it took minimax's front-loaded share. */
+    {10, mcts_spec_front_by_default, EVERY_SPEC_SETTING},
+    /* 11 → 12: minimax checks a search cut short at the cap or on a win
+     * with the history in its keys by default (cap_exact=1). */
+    {11, minimax_spec_cap_off_by_default, EVERY_SPEC_SETTING},
+    /* 12 → 13: eval=auto takes the network net2, where it took net: the
+     * runs before say eval=net where auto gave them a network. A tuning
+     * run's `player` is left as it is: spsa and texel set weights (the
+     * linear evaluation, as before), and the loop of generations names its
+     * network in every spec itself. */
+    {12, minimax_spec_net1_by_default, AUTO_NET_SETTINGS},
+    /* 13 → 14: eval=auto takes net3, where it took net2, in the same specs
+     * (the runs of schema 12 and before say eval=net already, and keep it). */
+    {13, minimax_spec_net2_by_default, AUTO_NET_SETTINGS},
+    /* 15 → 16: minimax prunes by reverse futility by default (rfp=150). */
+    {15, minimax_spec_rfp_off_by_default, EVERY_SPEC_SETTING},
+    /* 16 → 17: minimax searches the root within aspiration windows (asp=50). */
+    {16, minimax_spec_asp_off_by_default, EVERY_SPEC_SETTING},
+    /* 17 → 18: minimax reduces the nodes the hash table has no move for
+     * (iir=1). */
+    {17, minimax_spec_iir_off_by_default, EVERY_SPEC_SETTING},
+};
 
-/* Step 15 → 16: minimax prunes by reverse futility by default (rfp=150)
- * from schema 16 on; the runs before say rfp=0 in their minimax specs
- * (players/minimax.h), wherever a spec is stored, as migrate_v12. */
-static int migrate_v16(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_rfp_off_by_default, "key IN ('player', 'base', 'search')",
-                       err, errlen);
-}
-
-/* Step 16 → 17: minimax searches the root within aspiration windows by
- * default (asp=50) from schema 17 on; the runs before say asp=0 in their
- * minimax specs, as migrate_v16. */
-static int migrate_v17(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_asp_off_by_default, "key IN ('player', 'base', 'search')",
-                       err, errlen);
-}
-
-/* Step 17 → 18: minimax reduces the nodes the hash table has no move for by
- * default (iir=1) from schema 18 on; the runs before say iir=0 in their
- * minimax specs, as migrate_v16. */
-static int migrate_v18(sqlite3 *db, char *err, size_t errlen) {
-  return rewrite_specs(db, minimax_spec_iir_off_by_default, "key IN ('player', 'base', 'search')",
-                       err, errlen);
+/* The spec step from schema v, or NULL. */
+static const spec_step *spec_step_from(long long v) {
+  for (size_t i = 0; i < sizeof spec_steps / sizeof spec_steps[0]; i++)
+    if (spec_steps[i].from == v) return &spec_steps[i];
+  return NULL;
 }
 
 /* Upgrades an oware database of an older schema, one version at a time,
  * all in one transaction (docs/SCHEMA.md). Step v upgrades version v to
  * v + 1: 1 → 2 adds the ratings table, 4 → 5 the run settings, openings,
- * files and locks (migrate_v5), 6 → 7 egdb=off made explicit in the specs
- * of the runs before it (migrate_v7), 7 → 8 the games' move_records
- * column (NULL: not recorded), 8 → 9 eval=linear made explicit in the
- * minimax specs of the runs before it (migrate_v9), 9 → 10 playouts=10000
- * in the mcts specs with movetime= of the runs before it (migrate_v10),
- * 10 → 11 budget=front in the mcts specs of the runs before it
- * (migrate_v11), 11 → 12 cap_exact=0 in the minimax specs of the runs
- * before it (migrate_v12), 12 → 13 eval=net in the minimax specs whose
- * eval=auto gave that network (migrate_v13), 13 → 14 eval=net2 in the same
- * way (migrate_v14), 14 → 15 a calibration's anchor, pool and stored
+ * files and locks (migrate_v5), 7 → 8 the games' move_records column
+ * (NULL: not recorded), 14 → 15 a calibration's anchor, pool and stored
  * pairings named in the specs the steps gave its players and base
- * (migrate_calibration.c), 15 → 16 rfp=0 in the minimax specs of the runs
- * before it (migrate_v16), 16 → 17 asp=0 in the same way (migrate_v17),
- * 17 → 18 iir=0 in the same way (migrate_v18).
+ * (migrate_calibration.c); the steps from 6, 8 to 13 and from 15 on
+ * rewrite the specs stored before a player's default changed (spec_steps).
  * The drivers' tables that versions 3
  * (tuning), 4 (variant_metrics) and 6 (the analysis tables) added are
  * theirs: created after the steps when registered
@@ -349,45 +304,21 @@ int store_sql_migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
     case 4:
       if (migrate_v5(db, err, errlen)) goto fail;
       break;
-    case 6:
-      if (migrate_v7(db, err, errlen)) goto fail;
-      break;
     case 7: /* each move's time, score and depth; none in the games before */
       if (store_sql_exec(db, "ALTER TABLE games ADD COLUMN move_records TEXT", err, errlen)) goto fail;
-      break;
-    case 8:
-      if (migrate_v9(db, err, errlen)) goto fail;
-      break;
-    case 9:
-      if (migrate_v10(db, err, errlen)) goto fail;
-      break;
-    case 10:
-      if (migrate_v11(db, err, errlen)) goto fail;
-      break;
-    case 11:
-      if (migrate_v12(db, err, errlen)) goto fail;
-      break;
-    case 12:
-      if (migrate_v13(db, err, errlen)) goto fail;
-      break;
-    case 13:
-      if (migrate_v14(db, err, errlen)) goto fail;
       break;
     case 14:
       if (store_sql_migrate_calibrations(db, err, errlen)) goto fail;
       break;
-    case 15:
-      if (migrate_v16(db, err, errlen)) goto fail;
-      break;
-    case 16:
-      if (migrate_v17(db, err, errlen)) goto fail;
-      break;
-    case 17:
-      if (migrate_v18(db, err, errlen)) goto fail;
-      break;
-    default:
-      error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v, STORE_SCHEMA_VERSION, path);
-      goto fail;
+    default: {
+      const spec_step *st = spec_step_from(v);
+      if (!st) {
+        error_set(err, errlen, "store: no upgrade from schema %lld to %d: %s", v,
+                  STORE_SCHEMA_VERSION, path);
+        goto fail;
+      }
+      if (rewrite_specs(db, st->rule, st->where, err, errlen)) goto fail;
+    }
     }
   }
   if (store_sql_create_registered(db, err, errlen)) goto fail;
