@@ -12,10 +12,17 @@
 # above SEEDS. Prints per class the games, PLAYER's score, and the games
 # and score of each end (majority, no move, repetition, other); issue 22
 # reads its repetition endings where the cycles, not the tables, decide
-# (docs/STRENGTH.md). Exit 1 when a tool fails or nothing matches.
+# (docs/STRENGTH.md). A second table sorts the same games by PLAYER's own
+# view of the edge: the score it reported for its first move there (the
+# game's move records, `games.move_records`): ahead (above +EVEN
+# centiseeds, default 300: three seeds), even, behind, "no score" when it
+# reported none (or the game has no records), "never" as above. Exit 1 when
+# a tool fails or nothing matches.
 set -euo pipefail
 [ $# -eq 6 ] || { sed -n '3p' "$0" >&2; exit 1; }
 oware=$1 db=$2 run=$3 who=$4 dir=$5 seeds=$6
+even=${EVEN:-300}
+[[ $even =~ ^[0-9]+$ ]] || { echo "edge_classes.sh: EVEN must be a number of centiseeds, not '$even'" >&2; exit 1; }
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 
@@ -53,8 +60,16 @@ class_of() { # VARIANT POSITION: the class for the side to move
 
 # series,game,round,south,north,opening,moves,score_south,score_north,winner,plies,end,seed,seconds,variant,detail
 "$oware" export --db "$db" --run "$run" --format csv >"$rows.csv" || exit 1
-trap 'rm -f "$rows" "$rows.csv"' EXIT
-while IFS=, read -r _ _ _ south north opening moves _ _ winner plies end _ _ variant _; do
+trap 'rm -f "$rows" "$rows.csv" "$rows.rec"' EXIT
+# each game's move records (MS/SCORE/DEPTH a move), by "series,game"
+sqlite3 -readonly "$db" "SELECT series_no || ',' || game_no || '|' || coalesce(move_records, '')
+                         FROM games WHERE run_id = $run" >"$rows.rec" || {
+  echo "edge_classes.sh: cannot read the move records of run $run in $db" >&2
+  exit 1
+}
+declare -A records=()
+while IFS='|' read -r sg rec; do records[$sg]=$rec; done <"$rows.rec"
+while IFS=, read -r series game _ south north opening moves _ _ winner plies end _ _ variant _; do
   [ "$south" = "$who" ] || [ "$north" = "$who" ] || continue
   side=S
   [ "$north" = "$who" ] && side=N
@@ -65,7 +80,7 @@ while IFS=, read -r _ _ _ south north opening moves _ _ winner plies end _ _ var
   esac
   # the first ply at which the board holds at most SEEDS seeds, if the game is on there
   read -r pos status < <(replay "$variant" "$opening" "$moves" "$plies") || exit 1
-  class=never
+  class=never band=never
   if [ "$(board_seeds "$opening")" -le "$seeds" ]; then
     lo=0
   elif [ "$(board_seeds "$pos")" -le "$seeds" ]; then
@@ -92,13 +107,27 @@ while IFS=, read -r _ _ _ south north opening moves _ _ winner plies end _ _ var
       "0 1") class=draw..win ;; "-1 0") class=loss..draw ;; *) class=open ;;
       esac
     fi
+    # PLAYER's first move from the edge on: its record's score
+    band="no-score"
+    read -r -a rec <<<"${records[$series,$game]:-}"
+    k=$lo
+    [ "${pos##*-}" = "$side" ] || k=$((lo + 1))
+    if [ "$status" = playing ] && [ "$k" -lt "${#rec[@]}" ]; then
+      IFS=/ read -r _ sc dp <<<"${rec[$k]}"
+      if [ "$dp" != 0 ]; then
+        if [ "$sc" -gt "$even" ]; then band=ahead
+        elif [ "$sc" -lt "-$even" ]; then band=behind
+        else band=even; fi
+      fi
+    fi
   fi
-  printf '%s %s %s\n' "$class" "${end// /-}" "$points" >>"$rows"
+  printf '%s %s %s %s\n' "$class" "${end// /-}" "$points" "$band" >>"$rows"
 done < <(tail -n +2 "$rows.csv")
 [ -s "$rows" ] || { echo "edge_classes.sh: no game of '$who' in run $run of $db" >&2; exit 1; }
-awk -v who="$who" -v seeds="$seeds" '
+awk -v who="$who" -v seeds="$seeds" -v even="$even" '
   { c = $1; e = $2; if (e != "majority" && e != "no-move" && e != "repetition") e = "other"
-    n[c]++; p[c] += $3; ne[c, e]++; pe[c, e] += $3; N++; P += $3 }
+    n[c]++; p[c] += $3; ne[c, e]++; pe[c, e] += $3; N++; P += $3
+    b = $4; m[b]++; q[b] += $3; me[b, e]++; qe[b, e] += $3 }
   function cell(g, q) { return g ? sprintf("%5d %5.1f%%", g, 100 * q / g) : sprintf("%5d %6s", 0, "-") }
   END {
     printf "%s at the tables'\'' edge (the first position with at most %d seeds): %d games, %.1f%%\n", who, seeds, N, 100 * P / N
@@ -108,5 +137,13 @@ awk -v who="$who" -v seeds="$seeds" '
       c = order[k]; if (!(c in n)) continue
       printf "%-11s %12s %12s %12s %12s %12s\n", c, cell(n[c], p[c]), cell(ne[c, "majority"], pe[c, "majority"]),
         cell(ne[c, "no-move"], pe[c, "no-move"]), cell(ne[c, "repetition"], pe[c, "repetition"]), cell(ne[c, "other"], pe[c, "other"])
+    }
+    printf "\n%s by its own score at its first move there (even: within %d centiseeds)\n", who, even
+    printf "%-11s %12s %12s %12s %12s %12s\n", "score", "all", "majority", "no move", "repetition", "other"
+    split("ahead even behind no-score never", order, " ")
+    for (k = 1; k <= 5; k++) {
+      b = order[k]; if (!(b in m)) continue
+      printf "%-11s %12s %12s %12s %12s %12s\n", b, cell(m[b], q[b]), cell(me[b, "majority"], qe[b, "majority"]),
+        cell(me[b, "no-move"], qe[b, "no-move"]), cell(me[b, "repetition"], qe[b, "repetition"]), cell(me[b, "other"], qe[b, "other"])
     }
   }' "$rows"

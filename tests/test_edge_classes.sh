@@ -29,7 +29,9 @@ check "random: exits 0" test $? -eq 0
 cat p.txt r.txt
 check "perfect: every game counted" grep -q "^perfect at the tables' edge (the first position with at most 8 seeds): $games games" p.txt
 # class games points: the "all" column as numbers
-table() { awk 'NR > 2 { printf "%s %d %.1f\n", $1, $2, $2 * $3 / 100 }' "$1"; }
+table() { awk 'NF == 0 { exit } NR > 2 { printf "%s %d %.1f\n", $1, $2, $2 * $3 / 100 }' "$1"; }
+# the second table (by the player's own score at the edge), the same way
+bands() { awk 'NF == 0 { on = 1; n = 0; next } on && ++n > 2 { printf "%s %d %.1f\n", $1, $2, $2 * $3 / 100 }' "$1"; }
 table p.txt >p.cls
 table r.txt >r.cls
 check "perfect: won entries, all won" awk '$1 == "won" && $3 == $2 { ok = 1 } END { exit !ok }' p.cls
@@ -45,6 +47,32 @@ check "the two sides mirror each other" \
        !($1 in g) || g[$1] != $2 || p[$1] + $3 != $2 { bad = 1 }
        END { exit bad }' <(mirror r.cls) <(sort p.cls)
 check "random has a lost entry" grep -q '^lost ' r.cls
+
+# The second table: each game by the player's own score at its first move
+# within the tables (its move records). Random reports no search: all "no
+# score"; perfect reports its table values without a depth (no search
+# either); minimax at depth 4 reports a score for every move.
+bands p.txt >p.bnd
+bands r.txt >r.bnd
+check "perfect: the bands add up to the games" awk -v n="$games" '{ s += $2 } END { exit s != n }' p.bnd
+check "random: no score at the edge" awk '$1 != "no-score" && $1 != "never" { bad = 1 } END { exit bad || NR == 0 }' r.bnd
+"$oware" tournament --players "minimax:depth=4,egdb=off,name=mm;random" --openings file:op.txt \
+  --rounds 10 --db m.db --quiet --seed 5 --threads 1 >/dev/null 2>&1 || exit 1
+bash "$script" "$oware" m.db 1 mm eg 8 >m.txt
+check "minimax: exits 0" test $? -eq 0
+cat m.txt
+bands m.txt >m.bnd
+check "minimax: a score for every game at the edge" \
+  awk '$1 == "no-score" { bad = 1 } $1 != "never" { n += $2 } END { exit bad || n == 0 }' m.bnd
+check "minimax: ahead of random somewhere" grep -q '^ahead ' m.bnd
+# the band's width: with EVEN at a million centiseeds every score is even
+EVEN=1000000 bash "$script" "$oware" m.db 1 mm eg 8 >w.txt
+bands w.txt >w.bnd
+check "EVEN=1000000: every scored game even" awk '$1 == "ahead" || $1 == "behind" { bad = 1 } END { exit bad }' w.bnd
+check "  the same games" test "$(awk '{ s += $2 } END { print s }' w.bnd)" = "$(awk '{ s += $2 } END { print s }' m.bnd)"
+EVEN=x bash "$script" "$oware" m.db 1 mm eg 8 >/dev/null 2>err.txt
+check "EVEN not a number: exit 1" test $? -eq 1
+check "  named" grep -q "EVEN must be a number of centiseeds, not 'x'" err.txt
 
 # Errors: a player the run lacks, a missing run, missing tables, a wrong argument count.
 bash "$script" "$oware" t.db 1 nobody eg 8 >/dev/null 2>err.txt
