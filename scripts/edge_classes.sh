@@ -125,25 +125,24 @@ while IFS=, read -r series game _ south north opening moves _ _ winner plies end
 done < <(tail -n +2 "$rows.csv")
 [ -s "$rows" ] || { echo "edge_classes.sh: no game of '$who' in run $run of $db" >&2; exit 1; }
 awk -v who="$who" -v seeds="$seeds" -v even="$even" '
-  { c = $1; e = $2; if (e != "majority" && e != "no-move" && e != "repetition") e = "other"
-    n[c]++; p[c] += $3; ne[c, e]++; pe[c, e] += $3; N++; P += $3
-    b = $4; m[b]++; q[b] += $3; me[b, e]++; qe[b, e] += $3 }
+  # column 1 of a row: its class; column 4: its score band; a table for each
+  { e = $2; if (e != "majority" && e != "no-move" && e != "repetition") e = "other"
+    N++; P += $3
+    for (t = 1; t <= 2; t++) { r = $(t == 1 ? 1 : 4); n[t, r]++; p[t, r] += $3; ne[t, r, e]++; pe[t, r, e] += $3 } }
   function cell(g, q) { return g ? sprintf("%5d %5.1f%%", g, 100 * q / g) : sprintf("%5d %6s", 0, "-") }
+  function table(t, head, rows,   order, k, c, j, ends) {
+    printf "%-11s %12s %12s %12s %12s %12s\n", head, "all", "majority", "no move", "repetition", "other"
+    split("majority no-move repetition other", ends, " ")
+    for (k = 1; k <= split(rows, order, " "); k++) {
+      c = order[k]; if (!((t, c) in n)) continue
+      printf "%-11s %12s", c, cell(n[t, c], p[t, c])
+      for (j = 1; j <= 4; j++) printf " %12s", cell(ne[t, c, ends[j]], pe[t, c, ends[j]])
+      printf "\n"
+    }
+  }
   END {
     printf "%s at the tables'\'' edge (the first position with at most %d seeds): %d games, %.1f%%\n", who, seeds, N, 100 * P / N
-    printf "%-11s %12s %12s %12s %12s %12s\n", "class", "all", "majority", "no move", "repetition", "other"
-    split("won draw..win drawn open loss..draw lost never", order, " ")
-    for (k = 1; k <= 7; k++) {
-      c = order[k]; if (!(c in n)) continue
-      printf "%-11s %12s %12s %12s %12s %12s\n", c, cell(n[c], p[c]), cell(ne[c, "majority"], pe[c, "majority"]),
-        cell(ne[c, "no-move"], pe[c, "no-move"]), cell(ne[c, "repetition"], pe[c, "repetition"]), cell(ne[c, "other"], pe[c, "other"])
-    }
+    table(1, "class", "won draw..win drawn open loss..draw lost never")
     printf "\n%s by its own score at its first move there (even: within %d centiseeds)\n", who, even
-    printf "%-11s %12s %12s %12s %12s %12s\n", "score", "all", "majority", "no move", "repetition", "other"
-    split("ahead even behind no-score never", order, " ")
-    for (k = 1; k <= 5; k++) {
-      b = order[k]; if (!(b in m)) continue
-      printf "%-11s %12s %12s %12s %12s %12s\n", b, cell(m[b], q[b]), cell(me[b, "majority"], qe[b, "majority"]),
-        cell(me[b, "no-move"], qe[b, "no-move"]), cell(me[b, "repetition"], qe[b, "repetition"]), cell(me[b, "other"], qe[b, "other"])
-    }
+    table(2, "score", "ahead even behind no-score never")
   }' "$rows"
