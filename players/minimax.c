@@ -403,6 +403,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->fut = (int)player_config_int(c, "fut");
   s->asp = (int)player_config_int(c, "asp");
   s->iir = (int)player_config_int(c, "iir");
+  s->hmalus = (int)player_config_int(c, "hmalus");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -494,6 +495,10 @@ static const player_option options[] = {
      "internal iterative reduction: a node 4 plies or more from the horizon that the hash table "
      "has no move for is searched a ply shallower (0 = off: with lmr=0 and rfp=0 the search then "
      "equals plain negamax at its depth)"},
+    {"hmalus", PLAYER_OPT_INT, "0", 0, 1, NULL,
+     "history malus: at a cut by a move that captures nothing, the moves that capture nothing "
+     "searched before it lose in the move-ordering history what it gains (0 = off: only the "
+     "cutting move is credited)"},
     {"fut", PLAYER_OPT_INT, "0", 0, 10000, NULL,
      "futility pruning: within 2 plies of the horizon, off the principal line, where the static "
      "evaluation and this many hundredths of a seed for each ply left do not reach alpha, the "

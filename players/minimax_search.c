@@ -127,8 +127,15 @@ static void check_limits(mm_thread *th) {
   }
 }
 
-
-
+/* The move-ordering history of `side`'s move m gains `bonus` (a loss when
+ * negative); all of it is halved when one entry passes 2^20 either way. */
+static void history_credit(mm_thread *th, int side, int m, int bonus) {
+  int *h = &th->history[side][m];
+  *h += bonus;
+  if (*h > (1 << 20) || *h < -(1 << 20))
+    for (int a = 0; a < 2; a++)
+      for (int j = 0; j < VARIANT_MAX_PITS; j++) th->history[a][j] /= 2;
+}
 
 /* A selection sort step: the move of highest score among i..n-1 to place i
  * (the first of equals stays first). */
@@ -289,6 +296,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
 
   const int alpha0 = alpha;
   int best = -INF, best_move = __builtin_ctz(legal);
+  int quiet[VARIANT_MAX_PITS], nquiet = 0; /* the moves searched that capture nothing */
   for (int i = 0; i < n; i++) {
     pick_best(move, order, i, n);
     board child = *b;
@@ -299,6 +307,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
     }
     int nirrev = taken ? top + 1 : irrev;
     path_push(th, top, &child, taken);
+    if (!taken) quiet[nquiet++] = move[i];
     int sc;
     if (i == 0) {
       sc = -minimax_search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
@@ -331,10 +340,10 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
         th->pvlen[ply] = th->pvlen[ply + 1] > ply + 1 ? th->pvlen[ply + 1] : ply + 1;
         if (alpha >= beta) {
           if (!taken) {
-            th->history[b->side][move[i]] += depth * depth;
-            if (th->history[b->side][move[i]] > (1 << 20))
-              for (int a = 0; a < 2; a++)
-                for (int m = 0; m < VARIANT_MAX_PITS; m++) th->history[a][m] >>= 1;
+            history_credit(th, b->side, move[i], depth * depth);
+            if (s->hmalus)
+              for (int j = 0; j + 1 < nquiet; j++) /* the last is the cutting move */
+                history_credit(th, b->side, quiet[j], -depth * depth);
             if (th->killer[ply][0] != move[i]) {
               th->killer[ply][1] = th->killer[ply][0];
               th->killer[ply][0] = move[i];

@@ -61,6 +61,7 @@ struct mm {
   int fut;        /* futility: the margin a ply in hundredths of a seed (fut=N; 0 = off) */
   int asp;        /* aspiration: the root's first window each side, hundredths of a seed (0 = off) */
   int iir;        /* iir=1: a node with no hash move from IIR_DEPTH on is searched a ply shallower */
+  int hmalus;     /* hmalus=1: a quiet cut takes from the history of the quiet moves searched before it */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
