@@ -106,18 +106,18 @@ while IFS=, read -r series game _ south north opening moves _ _ winner plies end
       "1 1") class=won ;; "-1 -1") class=lost ;; "0 0") class=drawn ;;
       "0 1") class=draw..win ;; "-1 0") class=loss..draw ;; *) class=open ;;
       esac
-    fi
-    # PLAYER's first move from the edge on: its record's score
-    band="no-score"
-    read -r -a rec <<<"${records[$series,$game]:-}"
-    k=$lo
-    [ "${pos##*-}" = "$side" ] || k=$((lo + 1))
-    if [ "$status" = playing ] && [ "$k" -lt "${#rec[@]}" ]; then
-      IFS=/ read -r _ sc dp <<<"${rec[$k]}"
-      if [ "$dp" != 0 ]; then
-        if [ "$sc" -gt "$even" ]; then band=ahead
-        elif [ "$sc" -lt "-$even" ]; then band=behind
-        else band=even; fi
+      # PLAYER's first move from the edge on: its record's score
+      band="no-score"
+      read -r -a rec <<<"${records[$series,$game]:-}"
+      k=$lo
+      [ "$mover" = "$side" ] || k=$((lo + 1))
+      if [ "$k" -lt "${#rec[@]}" ]; then
+        IFS=/ read -r _ sc dp <<<"${rec[$k]}"
+        if [ "$dp" != 0 ]; then
+          if [ "$sc" -gt "$even" ]; then band=ahead
+          elif [ "$sc" -lt "-$even" ]; then band=behind
+          else band=even; fi
+        fi
       fi
     fi
   fi

@@ -56,11 +56,15 @@ bands p.txt >p.bnd
 bands r.txt >r.bnd
 check "perfect: the bands add up to the games" awk -v n="$games" '{ s += $2 } END { exit s != n }' p.bnd
 check "random: no score at the edge" awk '$1 != "no-score" && $1 != "never" { bad = 1 } END { exit bad || NR == 0 }' r.bnd
-"$oware" tournament --players "minimax:depth=4,egdb=off,name=mm;random" --openings file:op.txt \
+# and one more opening, whose only move captures the board under 8 seeds
+# and ends the game: "never" in both tables
+{ cat op.txt; echo 0-0-0-0-0-1-2-2-1-1-1-1-22-17-S; } >op2.txt
+"$oware" tournament --players "minimax:depth=4,egdb=off,name=mm;random" --openings file:op2.txt \
   --rounds 10 --db m.db --quiet --seed 5 --threads 1 >/dev/null 2>&1 || exit 1
 bash "$script" "$oware" m.db 1 mm eg 8 >m.txt
 check "minimax: exits 0" test $? -eq 0
 cat m.txt
+table m.txt >m.cls
 bands m.txt >m.bnd
 check "minimax: a score for every game at the edge" \
   awk '$1 == "no-score" { bad = 1 } $1 != "never" { n += $2 } END { exit bad || n == 0 }' m.bnd
@@ -70,6 +74,11 @@ EVEN=1000000 bash "$script" "$oware" m.db 1 mm eg 8 >w.txt
 bands w.txt >w.bnd
 check "EVEN=1000000: every scored game even" awk '$1 == "ahead" || $1 == "behind" { bad = 1 } END { exit bad }' w.bnd
 check "  the same games" test "$(awk '{ s += $2 } END { print s }' w.bnd)" = "$(awk '{ s += $2 } END { print s }' m.bnd)"
+# a game that ended at the edge, or above it, is "never" in both tables
+for f in p r m; do
+  check "$f: the same games never at the edge in both tables" \
+    test "$(awk '$1 == "never" { print $2 }' $f.cls)" = "$(awk '$1 == "never" { print $2 }' $f.bnd)"
+done
 EVEN=x bash "$script" "$oware" m.db 1 mm eg 8 >/dev/null 2>err.txt
 check "EVEN not a number: exit 1" test $? -eq 1
 check "  named" grep -q "EVEN must be a number of centiseeds, not 'x'" err.txt
