@@ -19,7 +19,10 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       *move = m; /* reservoir sampling: each tie equally likely */
     }
   }
-  if (info) info->score = 100 * best, info->scored = 1;
+  /* Its score, the seeds the move takes, comes from a search of one ply:
+   * depth 1 (depth 0 says no search was made, and a game's records would
+   * drop the score: core/move_record.h). */
+  if (info) info->score = 100 * best, info->scored = 1, info->depth = 1;
   return PLAYER_OK;
 }
 

@@ -50,11 +50,12 @@ check "random has a lost entry" grep -q '^lost ' r.cls
 
 # The second table: each game by the player's own score at its first move
 # within the tables (its move records). Random reports no search: all "no
-# score"; perfect reports its table values without a depth (no search
-# either); minimax at depth 4 reports a score for every move.
+# score"; perfect reports its table values as a search of one ply, and
+# minimax at depth 4 its score, for every move.
 bands p.txt >p.bnd
 bands r.txt >r.bnd
 check "perfect: the bands add up to the games" awk -v n="$games" '{ s += $2 } END { exit s != n }' p.bnd
+check "perfect: a score at every edge" awk '$1 == "no-score" { bad = 1 } END { exit bad }' p.bnd
 check "random: no score at the edge" awk '$1 != "no-score" && $1 != "never" { bad = 1 } END { exit bad || NR == 0 }' r.bnd
 # and one more opening, whose only move captures the board under 8 seeds
 # and ends the game: "never" in both tables

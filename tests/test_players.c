@@ -235,6 +235,11 @@ static void test_params(void **state) {
   assert_null(player_params(gr)->name);
   assert_int_equal(player_set_params(gr, wp, EVAL_N, err, sizeof err), -1);
   assert_non_null(strstr(err, "takes no parameters"));
+  /* greedy's score is a search of one ply's: kept in a game's records */
+  assert_int_equal(player_new_game(gr, &v, 1, err, sizeof err), 0);
+  assert_int_equal(player_choose(gr, &g, NULL, &m1, &i1, err, sizeof err), PLAYER_OK);
+  assert_int_equal(i1.scored, 1);
+  assert_int_equal(i1.depth, 1);
   player_free(gr);
   /* mcts: playouts. */
   player *mc = make("mcts:playouts=100");
