@@ -16,8 +16,9 @@
 # view of the edge: the score it reported for its first move there (the
 # game's move records, `games.move_records`): ahead (above +EVEN
 # centiseeds, default 300: three seeds), even, behind, "no score" when it
-# reported none (or the game has no records), "never" as above. Exit 1 when
-# a tool fails or nothing matches.
+# reported none (or the game has no records), "no turn" when the game ended
+# there before PLAYER's move, "never" as above. Exit 1 when a tool fails or
+# nothing matches.
 set -euo pipefail
 [ $# -eq 6 ] || { sed -n '3p' "$0" >&2; exit 1; }
 oware=$1 db=$2 run=$3 who=$4 dir=$5 seeds=$6
@@ -111,7 +112,9 @@ while IFS=, read -r series game _ south north opening moves _ _ winner plies end
       read -r -a rec <<<"${records[$series,$game]:-}"
       k=$lo
       [ "$mover" = "$side" ] || k=$((lo + 1))
-      if [ "$k" -lt "${#rec[@]}" ]; then
+      if [ "$k" -ge "$plies" ]; then
+        band=no-turn # the game ended before PLAYER's turn there
+      elif [ "$k" -lt "${#rec[@]}" ]; then
         IFS=/ read -r _ sc dp <<<"${rec[$k]}"
         if [ "$dp" != 0 ]; then
           if [ "$sc" -gt "$even" ]; then band=ahead
@@ -144,5 +147,5 @@ awk -v who="$who" -v seeds="$seeds" -v even="$even" '
     printf "%s at the tables'\'' edge (the first position with at most %d seeds): %d games, %.1f%%\n", who, seeds, N, 100 * P / N
     table(1, "class", "won draw..win drawn open loss..draw lost never")
     printf "\n%s by its own score at its first move there (even: within %d centiseeds)\n", who, even
-    table(2, "score", "ahead even behind no-score never")
+    table(2, "score", "ahead even behind no-score no-turn never")
   }' "$rows"

@@ -56,10 +56,11 @@ bands p.txt >p.bnd
 bands r.txt >r.bnd
 check "perfect: the bands add up to the games" awk -v n="$games" '{ s += $2 } END { exit s != n }' p.bnd
 check "perfect: a score at every edge" awk '$1 == "no-score" { bad = 1 } END { exit bad }' p.bnd
-check "random: no score at the edge" awk '$1 != "no-score" && $1 != "never" { bad = 1 } END { exit bad || NR == 0 }' r.bnd
-# and one more opening, whose only move captures the board under 8 seeds
-# and ends the game: "never" in both tables
-{ cat op.txt; echo 0-0-0-0-0-1-2-2-1-1-1-1-22-17-S; } >op2.txt
+check "random: no score at the edge" awk '$1 != "no-score" && $1 != "no-turn" && $1 != "never" { bad = 1 } END { exit bad || NR == 0 }' r.bnd
+# and two more openings whose only move captures and ends the game: from 9
+# seeds, "never" in both tables; from 8, South's move at the edge, so that
+# North had no turn there
+{ cat op.txt; echo 0-0-0-0-0-1-2-2-1-1-1-1-22-17-S; echo 0-0-0-0-0-1-2-1-1-1-1-1-22-18-S; } >op2.txt
 "$oware" tournament --players "minimax:depth=4,egdb=off,name=mm;random" --openings file:op2.txt \
   --rounds 10 --db m.db --quiet --seed 5 --threads 1 >/dev/null 2>&1 || exit 1
 bash "$script" "$oware" m.db 1 mm eg 8 >m.txt
@@ -70,6 +71,7 @@ bands m.txt >m.bnd
 check "minimax: a score for every game at the edge" \
   awk '$1 == "no-score" { bad = 1 } $1 != "never" { n += $2 } END { exit bad || n == 0 }' m.bnd
 check "minimax: ahead of random somewhere" grep -q '^ahead ' m.bnd
+check "minimax: no turn at the edge, as North from the last opening" grep -q '^no-turn ' m.bnd
 # the band's width: with EVEN at a million centiseeds every score is even
 EVEN=1000000 bash "$script" "$oware" m.db 1 mm eg 8 >w.txt
 bands w.txt >w.bnd
