@@ -296,7 +296,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
 
   const int alpha0 = alpha;
   int best = -INF, best_move = __builtin_ctz(legal);
-  int quiet[VARIANT_MAX_PITS], nquiet = 0; /* the moves searched that capture nothing */
+  int quiet[VARIANT_MAX_PITS], nquiet = 0; /* hmalus=1: the moves searched that capture nothing */
   for (int i = 0; i < n; i++) {
     pick_best(move, order, i, n);
     board child = *b;
@@ -307,7 +307,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
     }
     int nirrev = taken ? top + 1 : irrev;
     path_push(th, top, &child, taken);
-    if (!taken) quiet[nquiet++] = move[i];
+    if (s->hmalus && !taken) quiet[nquiet++] = move[i]; /* kept only for the malus */
     int sc;
     if (i == 0) {
       sc = -minimax_search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
