@@ -254,7 +254,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
       exact_at_cap(s, g, limit, &spent, m->seldepth, &best_move, &best_score, pv, &pvlen))
     proven = 0;
   if (spare && s->traps && done_depth == MAXPLY - 2 &&
-      (best_score < -WIN_BOUND || best_score == 0)) {
+      (best_score < -WIN_BOUND || best_score == minimax_draw_score(s, g->pos.side))) {
     int t = minimax_trap_choose(s, g, best_score, best_move, limit, &spent);
     if (t != best_move) {
       best_move = t;
@@ -404,6 +404,7 @@ static int create(player *p, char *err, size_t errlen) {
   s->asp = (int)player_config_int(c, "asp");
   s->iir = (int)player_config_int(c, "iir");
   s->hmalus = (int)player_config_int(c, "hmalus");
+  s->contempt = (int)player_config_int(c, "contempt");
   const char *ef = player_config_text(c, "ending");
   if (ef && strcmp(ef, "off")) {
     if (!(s->ending = malloc(sizeof *s->ending))) {
@@ -499,6 +500,12 @@ static const player_option options[] = {
      "history malus: at a cut by a move that captures nothing, the moves that capture nothing "
      "searched before it lose in the move-ordering history what it gains (0 = off: only the "
      "cutting move is credited)"},
+    {"contempt", PLAYER_OPT_INT, "0", -10000, 10000, NULL,
+     "a draw (by the rules or proven by the tables) is worth this many hundredths of a seed "
+     "less to the side the player moves for, and as much more to its opponent: above 0 it "
+     "plays on for a win where a draw is at hand (against a weaker opponent), below 0 it takes "
+     "the draw (against a stronger one); the scores it reports count it (0 = off: a draw is "
+     "even)"},
     {"fut", PLAYER_OPT_INT, "0", 0, 10000, NULL,
      "futility pruning: within 2 plies of the horizon, off the principal line, where the static "
      "evaluation and this many hundredths of a seed for each ply left do not reach alpha, the "

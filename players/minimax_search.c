@@ -19,6 +19,9 @@
  * capture) the two keys would be equal, and the other's score there may
  * rest on repetitions of other paths below. */
 #define TT_KEYED 0x3c6ef372fe94f82bULL
+/* With contempt=N a draw scores for North as root otherwise than for
+ * South: the entries of the two are kept apart. */
+#define TT_CONTEMPT_NORTH 0xa54ff53a5f1d36f1ULL
 /* Reverse futility pruning (rfp=) applies this near the horizon. */
 #define RFP_DEPTH 3
 /* Futility pruning (fut=) applies this near the horizon. */
@@ -30,7 +33,8 @@
 
 static inline uint64_t tt_key(const mm *s, const board *b) {
   return b->key ^ s->zstore[b->store[0]] ^ (s->tb_off ? TT_TABLES_OFF : 0) ^
-         (s->keyed ? TT_KEYED : 0) ^ s->tt_salt;
+         (s->keyed ? TT_KEYED : 0) ^ (s->contempt && s->root->side ? TT_CONTEMPT_NORTH : 0) ^
+         s->tt_salt;
 }
 
 /* A seed in the evaluation's units: 100 with a network, the store's weight
@@ -41,19 +45,25 @@ static inline int seed_hundredths(const mm *s, int n) {
   return (int)((long long)n * seed_unit(s) / 100);
 }
 
+int minimax_draw_score(const mm *s, int side) {
+  if (!s->contempt) return 0;
+  int c = seed_hundredths(s, s->contempt);
+  return side == s->root->side ? -c : c;
+}
+
 /* Score of a game that ended in b for `why`, from the side to move. */
 static int end_score(const mm *s, const board *b, board_end why, int ply) {
   int score2[2];
   board_final(b, s->v, why, score2);
   int d = score2[b->side] - score2[1 - b->side];
-  return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
+  return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : minimax_draw_score(s, b->side);
 }
 
 /* What the endgame tables say of a node: bounds on its evaluation and on
  * its score (INF when none). */
 typedef struct tb_window {
   int ev_lo, ev_hi; /* the final difference they prove, at the store's weight a seed */
-  int lo, hi;       /* 0 where they prove at least (lo) or at most (hi) a draw */
+  int lo, hi;       /* a draw's score where they prove at least (lo) or at most (hi) a draw */
 } tb_window;
 
 /* Probes b for a node at ply: 1 with *score when the tables decide it (a
@@ -63,15 +73,17 @@ static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *
   int lo2, hi2;
   if (!tablebase_bounds(&s->tb, b, s->v, &lo2, &hi2)) return 0;
   if (lo2 > 0 || hi2 < 0 || (lo2 == 0 && hi2 == 0)) {
-    *score = lo2 > 0 ? PLAYER_WIN - 200 - ply : hi2 < 0 ? -PLAYER_WIN + 200 + ply : 0;
+    *score = lo2 > 0   ? PLAYER_WIN - 200 - ply
+             : hi2 < 0 ? -PLAYER_WIN + 200 + ply
+                       : minimax_draw_score(s, b->side);
     return 1;
   }
   if (s->tb_bounds) {
     const int seed = seed_unit(s);
     tw->ev_lo = lo2 * seed / 2;
     tw->ev_hi = hi2 * seed / 2;
-    if (lo2 == 0) tw->lo = 0;
-    if (hi2 == 0) tw->hi = 0;
+    if (lo2 == 0) tw->lo = minimax_draw_score(s, b->side);
+    if (hi2 == 0) tw->hi = minimax_draw_score(s, b->side);
   }
   return 0;
 }

@@ -62,6 +62,7 @@ struct mm {
   int asp;        /* aspiration: the root's first window each side, hundredths of a seed (0 = off) */
   int iir;        /* iir=1: a node with no hash move from IIR_DEPTH on is searched a ply shallower */
   int hmalus;     /* hmalus=1: a quiet cut takes from the history of the quiet moves searched before it */
+  int contempt;   /* contempt=N: a draw is worth N hundredths of a seed less to the root's side */
   int threads;
   eval_ending *ending; /* ending=: corrections in endings (NULL: off) */
   int ending_builtin;  /* ending=on: the built-in table, for abapa's board only */
@@ -151,6 +152,11 @@ static inline board_end node_end(const mm_thread *th, const board *b, uint32_t *
   }
   return e;
 }
+
+/* What a draw scores for `side` to move in the search of s: 0, or with
+ * contempt=N that many hundredths of a seed below even for the root's
+ * side and as much above for its opponent (minimax_search.c). */
+int minimax_draw_score(const mm *s, int side);
 
 /* The search of th at b, the node at ply (keys[top]; the stretch since the
  * last capture begins at irrev): negamax alpha-beta, fail-soft, its value

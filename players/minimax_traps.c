@@ -59,8 +59,8 @@ static int trap_judge(mm_thread *th, trap *t, int d, int lost) {
     board c = t->child;
     int r = __builtin_ctz(l), taken = board_play(&c, s->v, r);
     path_push(th, top, &c, taken);
-    /* For the mover at c: still a loss (lost), or a win (drawn)? */
-    int a = lost ? -WIN_BOUND - 1 : 0;
+    /* For the mover at c (the root's side): still a loss (lost), or a win (drawn)? */
+    int a = lost ? -WIN_BOUND - 1 : minimax_draw_score(s, c.side);
     int sc = minimax_search(th, &c, d - 2, a, a + 1, 2, taken ? top + 1 : t->irrev, top + 1);
     path_pop(th, top);
     if (th->aborted) return -1;
@@ -96,8 +96,8 @@ static int trap_better(const trap *a, const trap *b, int lost, int mover) {
  * first. */
 int minimax_trap_choose(mm *s, const game *g, int best, int best_move, long long limit,
                        long long *spent) {
-  const int lost = best < -WIN_BOUND;
-  if ((!lost && best != 0) || __builtin_popcount(s->root_moves) < 2) return best_move;
+  const int lost = best < -WIN_BOUND, draw = minimax_draw_score(s, g->pos.side);
+  if ((!lost && best != draw) || __builtin_popcount(s->root_moves) < 2) return best_move;
   if (minimax_main_alone(s, g, limit, spent)) return best_move;
   mm_thread *th = &s->th[0];
   trap t[VARIANT_MAX_PITS];
@@ -112,12 +112,12 @@ int minimax_trap_choose(mm *s, const game *g, int best, int best_move, long long
     path_pop(th, s->root_top);
     /* A move better than the search found (a hash entry of another path
      * can hide one): the search's move stands. */
-    if (stopped || (lost ? c->value >= -WIN_BOUND : c->value > 0)) {
+    if (stopped || (lost ? c->value >= -WIN_BOUND : c->value > draw)) {
       n = 0;
       break;
     }
     /* A draw is tied with the best only by another draw. */
-    if (lost || c->value == 0) {
+    if (lost || c->value == draw) {
       if (c->move == best_move) first = n;
       n++;
     }

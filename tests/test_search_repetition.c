@@ -1,4 +1,4 @@
-/* test_search_repetition.c: minimax's value under the repetition rule equals a brute force over the game with its whole history (issue 22 point 1), and its traps in losses and draws seen whole (point 4). */
+/* test_search_repetition.c: minimax's value under the repetition rule equals a brute force over the game with its whole history (issue 22 point 1), its traps in losses and draws seen whole (point 4), and its draws under contempt=N. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +27,7 @@ typedef struct brute {
   long long horizon; /* leaves scored by the evaluation */
   long long nodes, budget; /* past a budget (0: none), the value is not looked for */
   int resolve_only;        /* the horizon scores 0: only resolved values are wanted */
+  int contempt, root_side; /* a draw scores -contempt for root_side to move, +contempt else */
 } brute;
 
 /* dst becomes a copy of src (dst's arrays grown as needed). */
@@ -58,7 +59,9 @@ static int brute_value(brute *s, const game *g, int depth, int ply) {
   if (g->end != BOARD_END_NONE) {
     s->rep_ends += g->end == BOARD_END_REPETITION;
     int side = g->pos.side, d = g->score2[side] - g->score2[1 - side];
-    return d > 0 ? PLAYER_WIN - ply : d < 0 ? -PLAYER_WIN + ply : 0;
+    return d > 0   ? PLAYER_WIN - ply
+           : d < 0 ? -PLAYER_WIN + ply
+                   : (side == s->root_side ? -s->contempt : s->contempt);
   }
   if (depth == 0) {
     s->horizon++;
@@ -284,6 +287,10 @@ static void test_traps(void **state) {
       player *p = rule_player(boards[bi].board, rules[ri],
                               "minimax:hash=1,tt_history=1,traps=1,ending=off,egdb=off", &v, text,
                               sizeof text);
+      /* With contempt a draw scores otherwise, and is still told apart. */
+      player *pc = rule_player(boards[bi].board, rules[ri],
+                               "minimax:hash=1,tt_history=1,traps=1,ending=off,egdb=off,contempt=30",
+                               &v, text, sizeof text);
       for (int n = 0; n < boards[bi].games; n++) {
         game g;
         int lost;
@@ -296,13 +303,17 @@ static void test_traps(void **state) {
           player_limits lim = {.nodes = 300000};
           player_info info;
           int m;
-          assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
-          if (!(want >> m & 1u)) {
-            char pos[NOTATION_POSITION_MAX];
-            notation_format_position(&g.pos, &v, NULL, pos, sizeof pos);
-            fail_msg("%s, %s (%s, %d positions since the last capture): minimax plays house %d, "
-                     "the reference keeps %#x of %#x",
-                     text, pos, lost ? "lost" : "drawn", g.hist_len, m, want, g.legal);
+          for (int k = 0; k < 2; k++) {
+            assert_int_equal(player_choose(k ? pc : p, &g, &lim, &m, &info, err, sizeof err),
+                             PLAYER_OK);
+            if (!(want >> m & 1u)) {
+              char pos[NOTATION_POSITION_MAX];
+              notation_format_position(&g.pos, &v, NULL, pos, sizeof pos);
+              fail_msg("%s, %s (%s, %d positions since the last capture): minimax%s plays house "
+                       "%d, the reference keeps %#x of %#x",
+                       text, pos, lost ? "lost" : "drawn", g.hist_len, k ? " (contempt=30)" : "",
+                       m, want, g.legal);
+            }
           }
           checked[lost]++;
           narrowed += want != g.legal;
@@ -310,6 +321,7 @@ static void test_traps(void **state) {
         game_free(&g);
       }
       player_free(p);
+      player_free(pc);
     }
   brute_free(&s, 48);
   printf("traps: %d lost and %d drawn positions seen whole, %d with fewer moves kept\n", checked[1],
@@ -390,11 +402,71 @@ static void test_exact_at_cap(void **state) {
   assert_true(off_differs > 0);
 }
 
+/* contempt=N: every draw the search meets (by the rules, a repetition's
+ * included) scores N hundredths of a seed below even for the root's side
+ * and as much above for its opponent, as in the brute force; a player that
+ * searches for South and then for North (one hash table: the entries of
+ * the two are kept apart) gives the brute force's value on every position
+ * it resolves. Without the draws' new score, the values differ where a
+ * draw decides (counted). */
+static void test_contempt(void **state) {
+  (void)state;
+  const int q = getenv("OWARE_TEST_QUICK") ? 4 : 1;
+  const board_case boards[] = {{"houses=4,seeds=1", 10, 120 / q}, {"houses=3,seeds=1", 12, 240 / q}};
+  const char *rules[] = {"repetition=2,cycle=own", "repetition=3,cycle=split"};
+  const int contempt = 30; /* hundredths of a seed */
+  brute s = {0};
+  brute_init(&s, 32);
+  rng r;
+  rng_seed(&r, 2232);
+  int checked = 0, moved = 0, resolved = 0, sides[2] = {0, 0};
+  for (size_t bi = 0; bi < sizeof boards / sizeof *boards; bi++)
+    for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++) {
+      char text[128];
+      variant v;
+      player *plain = rule_player(boards[bi].board, rules[ri],
+                                  "minimax:hash=0,lmr=0,rfp=0,qs=0,ending=off,egdb=off,contempt=30",
+                                  &v, text, sizeof text);
+      player *tt = rule_player(
+          boards[bi].board, rules[ri],
+          "minimax:hash=1,tt_history=1,lmr=0,rfp=0,iir=0,qs=0,ending=off,egdb=off,contempt=30", &v,
+          text, sizeof text);
+      for (int n = 0; n < boards[bi].games; n++) {
+        game g;
+        if (small_position(&g, &v, &r, 2 + (int)rng_below(&r, 12))) {
+          long long horizon = s.horizon;
+          s.root_side = g.pos.side;
+          s.contempt = 0;
+          int even = brute_value(&s, &g, boards[bi].depth, 0);
+          s.contempt = contempt * s.w[EVAL_STORE] / 100;
+          int want = brute_value(&s, &g, boards[bi].depth, 0);
+          expect_score(plain, &g, boards[bi].depth, want, text);
+          checked++;
+          moved += want != even;
+          if (s.horizon == horizon) { /* resolved at both: the hash table's values are exact */
+            expect_score(tt, &g, boards[bi].depth, want, text);
+            resolved++;
+            sides[g.pos.side]++;
+          }
+        }
+        game_free(&g);
+      }
+      player_free(plain);
+      player_free(tt);
+    }
+  brute_free(&s, 32);
+  printf("contempt: %d positions equal to the brute force (%d of them with a value a draw "
+         "moved), %d resolved ones with a hash table (South %d, North %d to move)\n",
+         checked, moved, resolved, sides[0], sides[1]);
+  assert_true(checked >= 500 / q && moved >= 50 / q && sides[0] >= 20 / q && sides[1] >= 20 / q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repetition_exact),
       cmocka_unit_test(test_traps),
       cmocka_unit_test(test_exact_at_cap),
+      cmocka_unit_test(test_contempt),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
