@@ -319,6 +319,7 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
     }
     int nirrev = taken ? top + 1 : irrev;
     path_push(th, top, &child, taken);
+    if (use_tt && depth >= 3) mmtt_prefetch(&s->tt, tt_key(s, &child) ^ th->above[top + 1]);
     if (s->hmalus && !taken) quiet[nquiet++] = move[i]; /* kept only for the malus */
     int sc;
     if (i == 0) {
