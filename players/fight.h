@@ -18,7 +18,8 @@
  *  - drawn (the best moves draw): those moves, after which the opponent
  *    has the most replies that lose.
  * A move that ends the game (by the rules, or by repetition with the
- * game's positions since the last capture) counts by how it ends. The
+ * game's positions since the last capture) counts by how it ends, and
+ * among moves of its result it comes last: it leaves no way to go wrong. The
  * replies are judged by the tables alone (their repetitions are not
  * counted). Among the moves kept, the caller's search with the tables off
  * decides: the loss seen latest, or the position that looks best.

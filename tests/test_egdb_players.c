@@ -260,7 +260,7 @@ static int ref_result(const egdb *db, const variant *v, const board *b) {
  * is undecided or wins. */
 static uint32_t ref_fight(const egdb *db, const game *g) {
   const variant *v = &g->v;
-  int res[VARIANT_MAX_PITS], root = -1, best = -VARIANT_MAX_PITS - 1;
+  int res[VARIANT_MAX_PITS], root = -1, best = -VARIANT_MAX_PITS - 2;
   for (int m = 0; m < v->pits; m++) {
     if (!(g->legal >> m & 1u)) continue;
     board c = g->pos;
@@ -277,14 +277,16 @@ static uint32_t ref_fight(const egdb *db, const game *g) {
     board_play(&c, v, m);
     int count = 0; /* lost: the replies that keep the win; drawn: those that lose */
     uint32_t legal;
-    if (board_status(&c, v, &legal) == BOARD_END_NONE)
+    int score = -VARIANT_MAX_PITS - 1; /* a move that ends the game: last */
+    if (board_status(&c, v, &legal) == BOARD_END_NONE) {
       for (int q = 0; q < v->pits; q++) {
         if (!(legal >> q & 1u)) continue;
         board d = c;
         board_play(&d, v, q);
         count += ref_result(db, v, &d) == (root ? -1 : 1);
       }
-    int score = root ? -count : count;
+      score = root ? -count : count;
+    }
     if (score > best) {
       best = score;
       keep = 0;
@@ -292,6 +294,46 @@ static uint32_t ref_fight(const egdb *db, const game *g) {
     if (score == best) keep |= 1u << m;
   }
   return keep;
+}
+
+/* Game 42 of issue 22's match of 2026-12-05 (auale, tables to 20): North,
+ * lost, had d, which plays on, and e, which repeats the position after the
+ * last capture's eleventh move and so ends the game (26-22 by the rows).
+ * fight_moves counted e's replies as if the game went on, kept e alone, and
+ * the game was given up at once in 9 of that match's 15 losses by
+ * repetition. A move that ends the game now comes last; minimax plays d. */
+static void test_fight_not_given_up(void **state) {
+  (void)state;
+  variant v;
+  char err[512], spec[512];
+  player *p = make_player("auale", "minimax:depth=5,book=off,egdb=%s", &v, spec, sizeof spec);
+  board start;
+  assert_int_equal(notation_parse_position("0-0-0-1-0-1-0-0-0-1-0-1-24-20-S", &v, &start, err,
+                                           sizeof err),
+                   0);
+  game g;
+  assert_int_equal(game_init(&g, &v, &start), 0);
+  int mv[32];
+  int n = notation_parse_moves("DdEfAeBfFbCaAcBbDdCcE", &v, mv, 32, err, sizeof err);
+  assert_int_equal(n, 21);
+  for (int i = 0; i < n; i++) assert_int_equal(game_play(&g, mv[i]), 0);
+  int d = notation_move_index(&v, 'd'), e = notation_move_index(&v, 'e');
+  assert_int_equal(g.legal, (1u << d) | (1u << e));
+  tablebase tb;
+  assert_int_equal(tablebase_init(&tb, tmpdir, err, sizeof err), 0);
+  assert_int_equal(tablebase_new_game(&tb, &v, err, sizeof err), 0);
+  int lost = -1;
+  uint32_t keep = fight_moves(&tb, &g, &lost);
+  assert_int_equal(lost, 1);
+  assert_int_equal(keep, 1u << d);
+  int m;
+  player_info info;
+  if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+  assert_int_equal(player_choose(p, &g, NULL, &m, &info, err, sizeof err), PLAYER_OK);
+  assert_int_equal(m, d);
+  tablebase_free(&tb);
+  game_free(&g);
+  player_free(p);
 }
 
 /* Positions whose every move the tables decide, none a win (lost, drawn,
@@ -610,6 +652,7 @@ int main(void) {
       cmocka_unit_test(test_minimax_egdb),  cmocka_unit_test(test_mcts_egdb),
       cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
       cmocka_unit_test(test_wins_converted), cmocka_unit_test(test_fights_on),
+      cmocka_unit_test(test_fight_not_given_up),
       cmocka_unit_test(test_fights_on_above), cmocka_unit_test(test_no_fight_without_tables),
       cmocka_unit_test(test_bounds_in_search),
   };
