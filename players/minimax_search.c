@@ -200,6 +200,19 @@ static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int
   return best;
 }
 
+/* Whether root move m at b ends the game: by the rules, or by a repetition
+ * of the game's positions since the last capture. */
+static int root_move_ends(mm_thread *th, const board *b, int m, int irrev, int top) {
+  const mm *s = th->s;
+  board child = *b;
+  int taken = board_play(&child, s->v, m);
+  path_push(th, top, &child, taken);
+  uint32_t legal;
+  board_end e = node_end(th, &child, &legal, 1, taken ? top + 1 : irrev, top + 1);
+  path_pop(th, top);
+  return e != BOARD_END_NONE;
+}
+
 int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta, int ply,
                    int irrev, int top) {
   mm *s = th->s;
@@ -308,6 +321,13 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
 
   const int alpha0 = alpha;
   int best = -INF, best_move = __builtin_ctz(legal);
+  /* At the root, a move that plays on is preferred to one that ends the
+   * game at the same score: of two draws, the one that leaves the opponent
+   * a game to go wrong in (a repetition draw taken at once used to be
+   * played wherever it came first). While the best move ends the game, a
+   * move that does not is searched as if alpha were one lower, so that a
+   * tie shows and replaces it. */
+  int best_ends = 0;
   int quiet[VARIANT_MAX_PITS], nquiet = 0; /* hmalus=1: the moves searched that capture nothing */
   for (int i = 0; i < n; i++) {
     pick_best(move, order, i, n);
@@ -317,6 +337,8 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
       if (futile > best) best = futile;
       continue;
     }
+    const int ends = ply == 0 && root_move_ends(th, b, move[i], irrev, top);
+    const int a = alpha - (ply == 0 && best_ends && !ends); /* the alpha this move must beat */
     int nirrev = taken ? top + 1 : irrev;
     path_push(th, top, &child, taken);
     if (use_tt && depth >= 3) mmtt_prefetch(&s->tt, tt_key(s, &child) ^ th->above[top + 1]);
@@ -331,21 +353,21 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
       int r = 0;
       if (s->lmr && depth >= 3 && i >= 2 && !taken && order[i] < (1 << 28))
         r = 1 + (depth >= 5 && i >= 3) + (depth >= 9 && i >= 4);
-      sc = alpha + 1;
+      sc = a + 1;
       if (r)
-        sc = -minimax_search(th, &child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, nirrev,
-                             top + 1);
-      if (sc > alpha && !th->aborted)
-        sc = -minimax_search(th, &child, depth - 1, -alpha - 1, -alpha, ply + 1, nirrev, top + 1);
-      if (sc > alpha && sc < beta && !th->aborted)
-        sc = -minimax_search(th, &child, depth - 1, -beta, -alpha, ply + 1, nirrev, top + 1);
+        sc = -minimax_search(th, &child, depth - 1 - r, -a - 1, -a, ply + 1, nirrev, top + 1);
+      if (sc > a && !th->aborted)
+        sc = -minimax_search(th, &child, depth - 1, -a - 1, -a, ply + 1, nirrev, top + 1);
+      if (sc > a && sc < beta && !th->aborted)
+        sc = -minimax_search(th, &child, depth - 1, -beta, -a, ply + 1, nirrev, top + 1);
     }
     path_pop(th, top);
     if (th->aborted) return 0;
-    if (sc > best) {
+    if (sc > best || (a < alpha && sc == best)) {
       best = sc;
       best_move = move[i];
-      if (sc > alpha) {
+      best_ends = ends;
+      if (sc > a) {
         alpha = sc;
         if (ply == 0) th->root_score = sc;
         th->pv[ply][ply] = move[i];

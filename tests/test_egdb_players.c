@@ -1,4 +1,4 @@
-/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won; perfect and minimax convert won endings (no repetition end first). */
+/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won; perfect and minimax convert won endings (no repetition end first); minimax fights on when lost and plays on in draws. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -336,6 +336,75 @@ static void test_fight_not_given_up(void **state) {
   player_free(p);
 }
 
+/* g: auale from start with moves played (the history since the last capture). */
+static void game_after(game *g, const variant *v, const char *start, const char *moves) {
+  char err[256];
+  board b;
+  if (notation_parse_position(start, v, &b, err, sizeof err)) fail_msg("%s: %s", start, err);
+  assert_int_equal(game_init(g, v, &b), 0);
+  int mv[128];
+  int n = notation_parse_moves(moves, v, mv, 128, err, sizeof err);
+  if (n < 0) fail_msg("%s: %s", moves, err);
+  for (int i = 0; i < n; i++) assert_int_equal(game_play(g, mv[i]), 0);
+}
+
+/* Six positions of issue 22's match of 2026-12-05 (auale, tables to 20;
+ * games 82, 159, 262, 350, 788 and 807), each from its last capture, where
+ * new took a repetition draw at once (24-24) though another move drew too
+ * and played on. The tables decide none of them (cycle-sensitive, or
+ * lost): the choice is the search's. Minimax now plays a move that plays
+ * on, and its own search after that move, with the history, sees the draw
+ * whole. Before, it played the repetition in all six (the move searched
+ * first of the tied ones). */
+static void test_play_on_in_draws(void **state) {
+  (void)state;
+  static const struct {
+    const char *start, *moves;
+    char ends; /* the move that repeats */
+  } cases[] = {
+      {"1-1-0-0-0-1-0-1-1-0-1-0-21-21-S", "BcCeAbBdDcCeEdDeEfFcCdBbDcE", 'a'},
+      {"0-1-1-0-1-0-1-0-0-0-1-1-21-21-N", "eBaEbCcEdDeEfFcCbBcCaAdDbBe", 'C'},
+      {"0-2-0-0-1-0-0-2-0-0-1-0-21-21-S", "BeEbDdCeEcDdEeFfCcBbDdEaCeAcBdD", 'b'},
+      {"1-0-0-1-1-1-1-1-0-0-0-0-21-21-N", "aAbBdEcDeCdEeDfFbEaBcCeAdBbDcCeEdDeEfFcCdBbDcE", 'a'},
+      {"1-0-0-1-1-1-0-0-2-1-1-0-20-20-S", "AeBdEeDcCeEdDeEfFdDeAaCcEdDbBeEdD", 'c'},
+      {"1-1-0-0-0-1-1-0-0-0-0-0-21-23-N", "aBbCcDdAeBfFaAbCcBdEe", 'D'},
+  };
+  variant v;
+  char err[512], spec[512];
+  player *p = make_player("auale", "minimax:book=off,egdb=%s", &v, spec, sizeof spec);
+  if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    game g, after;
+    game_after(&g, &v, cases[k].start, cases[k].moves);
+    const int e = notation_move_index(&v, cases[k].ends);
+    /* The repeating move draws by the rows. */
+    game_after(&after, &v, cases[k].start, cases[k].moves);
+    assert_int_equal(game_play(&after, e), 0);
+    assert_int_equal(after.end, BOARD_END_REPETITION);
+    assert_true(after.score2[0] == after.score2[1]);
+    game_free(&after);
+    player_limits lim = {.nodes = 3000000};
+    player_info info;
+    int m;
+    assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+    if (m == e || info.score != 0)
+      fail_msg("case %zu (%s %s): minimax plays house %d with %d; house %d repeats", k,
+               cases[k].start, cases[k].moves, m, info.score, e);
+    /* The move played draws: the opponent's search after it sees a draw whole. */
+    game_after(&after, &v, cases[k].start, cases[k].moves);
+    assert_int_equal(game_play(&after, m), 0);
+    assert_int_equal(after.end, BOARD_END_NONE);
+    int r;
+    assert_int_equal(player_choose(p, &after, &lim, &r, &info, err, sizeof err), PLAYER_OK);
+    if (info.score != 0 || info.depth < 120)
+      fail_msg("case %zu: after house %d the opponent's search gives %d at depth %d", k, m,
+               info.score, info.depth);
+    game_free(&after);
+    game_free(&g);
+  }
+  player_free(p);
+}
+
 /* Positions whose every move the tables decide, none a win (lost, drawn,
  * or cycle-sensitive with decided moves): fight_moves keeps the moves the
  * reference keeps; minimax with the tables searches them on to its depth
@@ -653,6 +722,7 @@ int main(void) {
       cmocka_unit_test(test_missing),       cmocka_unit_test(test_spec_off_by_default),
       cmocka_unit_test(test_wins_converted), cmocka_unit_test(test_fights_on),
       cmocka_unit_test(test_fight_not_given_up),
+      cmocka_unit_test(test_play_on_in_draws),
       cmocka_unit_test(test_fights_on_above), cmocka_unit_test(test_no_fight_without_tables),
       cmocka_unit_test(test_bounds_in_search),
   };
