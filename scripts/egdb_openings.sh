@@ -23,7 +23,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$oware" tournament --players "$players" --format games:"$games" --openings random:8 \
   --seed "$seed" --threads 1 --db "$tmp/t.db" --quiet >/dev/null
-"$oware" export --run 1 --db "$tmp/t.db" --format csv --out "$tmp/games.csv"
 
 # seeds_at START MOVES K: "SEEDS STATUS POSITION" after the first K moves.
 seeds_at() {
@@ -36,8 +35,10 @@ seeds_at() {
 
 RANDOM=$seed
 : >"$tmp/all"
-# CSV columns: series,game,round,south,north,opening,moves,... (no commas inside).
-tail -n +2 "$tmp/games.csv" | cut -d, -f6,7 | while IFS=, read -r start moves; do
+# Each game's opening and moves, in game order, read from the database (the
+# CSV export quotes the players' specs, whose commas a cut would split).
+sqlite3 -separator ' ' "$tmp/t.db" 'select opening, moves from games order by series_no, game_no' |
+while read -r start moves; do
   target=$((lo + RANDOM % (hi - lo + 1)))
   a=0 b=${#moves} # the answer lies in a..b; b: the end (maybe above target)
   while [ "$a" -lt "$b" ]; do

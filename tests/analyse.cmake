@@ -8,3 +8,7 @@ set_tests_properties(test_analyse_cli PROPERTIES TIMEOUT 300)
 add_test(NAME test_edge_classes COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_edge_classes.sh
          $<TARGET_FILE:oware> ${PROJECT_SOURCE_DIR}/scripts)
 set_tests_properties(test_edge_classes PROPERTIES TIMEOUT 300)
+# scripts/egdb_openings.sh: endgame openings from a quick tournament.
+add_test(NAME test_egdb_openings COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_egdb_openings.sh
+         $<TARGET_FILE:oware> ${PROJECT_SOURCE_DIR}/scripts)
+set_tests_properties(test_egdb_openings PROPERTIES TIMEOUT 300)
