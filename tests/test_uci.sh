@@ -161,13 +161,15 @@ out=$( (printf 'position startpos\ngo wtime 600000 btime 600000\n'; sleep 3; pri
   timeout 30 "$oware" uci --player mcts:playouts=30)
 check "go wtime/btime: mcts:playouts=30 keeps its playouts (its bestmove before the readyok)" \
   bash -c "grep -E '^(bestmove|readyok)' <<<'$out' | head -1 | grep -q '^bestmove [A-F]$'"
-# ... and is still held to the clock's share: depth 60 stops within about 3400 / 34 ms.
+# ... and is still held to the clock's share: depth 60 stops within the move's hard limit, 4 times
+# an aim of about 3400 / 34 ms (the aim itself was the bound, and a loaded machine or the thread
+# sanitizer let the last iteration end at 114 ms), long before the quit 1.5 s later.
 out=$( (printf 'position startpos\ngo wtime 3400 btime 3400\n'; sleep 1.5; printf 'quit\n') |
   timeout 10 "$oware" uci --player minimax:depth=60)
 t=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/.* time \([0-9]*\).*/\1/')
 d=$(grep '^info depth' <<<"$out" | tail -1 | sed 's/^info depth \([0-9]*\).*/\1/')
 check "go wtime/btime: minimax:depth=60 answers within the share (depth ${d:-?} at ${t:-?} ms)" \
-  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 100 && test '${d:-60}' -lt 60"
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test '${t:-999}' -le 400 && test '${d:-60}' -lt 60"
 # UCI_LimitStrength and UCI_Elo: a level at any Elo of the default levels file plays instead.
 lv=$2/levels-curve.txt
 out=$(printf 'uci\nsetoption name UCI_Elo value 100\nsetoption name UCI_LimitStrength value true\nisready\nposition startpos\ngo movetime 100\nsetoption name UCI_Elo value 500\nsetoption name UCI_Elo value x\nsetoption name UCI_LimitStrength value maybe\nisready\n' |
