@@ -296,6 +296,18 @@ static uint32_t ref_fight(const egdb *db, const game *g) {
   return keep;
 }
 
+/* g: a game of v from start with moves played (the history since the last capture). */
+static void game_after(game *g, const variant *v, const char *start, const char *moves) {
+  char err[256];
+  board b;
+  if (notation_parse_position(start, v, &b, err, sizeof err)) fail_msg("%s: %s", start, err);
+  assert_int_equal(game_init(g, v, &b), 0);
+  int mv[128];
+  int n = notation_parse_moves(moves, v, mv, 128, err, sizeof err);
+  if (n < 0) fail_msg("%s: %s", moves, err);
+  for (int i = 0; i < n; i++) assert_int_equal(game_play(g, mv[i]), 0);
+}
+
 /* Game 42 of issue 22's match of 2026-12-05 (auale, tables to 20): North,
  * lost, had d, which plays on, and e, which repeats the position after the
  * last capture's eleventh move and so ends the game (26-22 by the rows).
@@ -307,16 +319,8 @@ static void test_fight_not_given_up(void **state) {
   variant v;
   char err[512], spec[512];
   player *p = make_player("auale", "minimax:depth=5,book=off,egdb=%s", &v, spec, sizeof spec);
-  board start;
-  assert_int_equal(notation_parse_position("0-0-0-1-0-1-0-0-0-1-0-1-24-20-S", &v, &start, err,
-                                           sizeof err),
-                   0);
   game g;
-  assert_int_equal(game_init(&g, &v, &start), 0);
-  int mv[32];
-  int n = notation_parse_moves("DdEfAeBfFbCaAcBbDdCcE", &v, mv, 32, err, sizeof err);
-  assert_int_equal(n, 21);
-  for (int i = 0; i < n; i++) assert_int_equal(game_play(&g, mv[i]), 0);
+  game_after(&g, &v, "0-0-0-1-0-1-0-0-0-1-0-1-24-20-S", "DdEfAeBfFbCaAcBbDdCcE");
   int d = notation_move_index(&v, 'd'), e = notation_move_index(&v, 'e');
   assert_int_equal(g.legal, (1u << d) | (1u << e));
   tablebase tb;
@@ -334,18 +338,6 @@ static void test_fight_not_given_up(void **state) {
   tablebase_free(&tb);
   game_free(&g);
   player_free(p);
-}
-
-/* g: auale from start with moves played (the history since the last capture). */
-static void game_after(game *g, const variant *v, const char *start, const char *moves) {
-  char err[256];
-  board b;
-  if (notation_parse_position(start, v, &b, err, sizeof err)) fail_msg("%s: %s", start, err);
-  assert_int_equal(game_init(g, v, &b), 0);
-  int mv[128];
-  int n = notation_parse_moves(moves, v, mv, 128, err, sizeof err);
-  if (n < 0) fail_msg("%s: %s", moves, err);
-  for (int i = 0; i < n; i++) assert_int_equal(game_play(g, mv[i]), 0);
 }
 
 /* Six positions of issue 22's match of 2026-12-05 (auale, tables to 20;
