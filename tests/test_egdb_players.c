@@ -364,7 +364,10 @@ static void test_play_on_in_draws(void **state) {
   variant v;
   char err[512], spec[512];
   player *p = make_player("auale", "minimax:book=off,egdb=%s", &v, spec, sizeof spec);
-  if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+  /* traps=1 spends the time left on the tied moves' replies: it plays on too. */
+  player *pt = make_player("auale", "minimax:book=off,traps=1,egdb=%s", &v, spec, sizeof spec);
+  if (player_new_game(p, &v, 1, err, sizeof err) || player_new_game(pt, &v, 1, err, sizeof err))
+    fail_msg("%s", err);
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     game g, after;
     game_after(&g, &v, cases[k].start, cases[k].moves);
@@ -382,6 +385,11 @@ static void test_play_on_in_draws(void **state) {
     if (m == e || info.score != 0)
       fail_msg("case %zu (%s %s): minimax plays house %d with %d; house %d repeats", k,
                cases[k].start, cases[k].moves, m, info.score, e);
+    int mt;
+    assert_int_equal(player_choose(pt, &g, &lim, &mt, &info, err, sizeof err), PLAYER_OK);
+    if (mt == e || info.score != 0)
+      fail_msg("case %zu: minimax:traps=1 plays house %d with %d; house %d repeats", k, mt,
+               info.score, e);
     /* The move played draws: the opponent's search after it sees a draw whole. */
     game_after(&after, &v, cases[k].start, cases[k].moves);
     assert_int_equal(game_play(&after, m), 0);
@@ -395,6 +403,7 @@ static void test_play_on_in_draws(void **state) {
     game_free(&g);
   }
   player_free(p);
+  player_free(pt);
 }
 
 /* Positions whose every move the tables decide, none a win (lost, drawn,
