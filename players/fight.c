@@ -1,17 +1,20 @@
 /* fight.c: the moves to search in a position the tables decide as a loss or a draw (fight.h). */
 #include "players/fight.h"
 
+/* +1, 0, -1: the final result for the side to move at b, over there for e. */
+static int final_result(const board *b, const variant *v, board_end e) {
+  int s2[2];
+  board_final(b, v, e, s2);
+  int d = s2[b->side] - s2[1 - b->side];
+  return (d > 0) - (d < 0);
+}
+
 /* +1, 0, -1: the result for the side to move at b when the game is over
  * there or the tables decide it; 2 when neither. */
 static int result_of(const tablebase *tb, const board *b, const variant *v) {
   uint32_t legal;
   board_end e = board_status(b, v, &legal);
-  if (e != BOARD_END_NONE) {
-    int s2[2];
-    board_final(b, v, e, s2);
-    int d = s2[b->side] - s2[1 - b->side];
-    return (d > 0) - (d < 0);
-  }
+  if (e != BOARD_END_NONE) return final_result(b, v, e);
   int r;
   return tablebase_result(tb, b, v, &r) ? r : 2;
 }
@@ -24,19 +27,16 @@ static int child_result(const tablebase *tb, const game *g, const board *c, int 
                         int *ended) {
   const variant *v = &g->v;
   uint32_t legal;
-  *ended = board_status(c, v, &legal) != BOARD_END_NONE;
-  if (!*ended && v->repetition && !taken) {
+  board_end e = board_status(c, v, &legal);
+  if (e == BOARD_END_NONE && v->repetition && !taken) {
     int n = 1;
     for (int i = 0; i < g->hist_len; i++) n += g->hist[i] == c->key;
-    if (n >= v->repetition) {
-      *ended = 1;
-      int s2[2];
-      board_final(c, v, BOARD_END_REPETITION, s2);
-      int d = s2[c->side] - s2[1 - c->side];
-      return (d > 0) - (d < 0);
-    }
+    if (n >= v->repetition) e = BOARD_END_REPETITION;
   }
-  return result_of(tb, c, v);
+  *ended = e != BOARD_END_NONE;
+  if (*ended) return final_result(c, v, e);
+  int r;
+  return tablebase_result(tb, c, v, &r) ? r : 2;
 }
 
 /* The opponent's replies at c (its move) after which the mover's result

@@ -200,19 +200,6 @@ static int quiesce(mm_thread *th, const board *b, uint32_t legal, int stand, int
   return best;
 }
 
-/* Whether root move m at b ends the game: by the rules, or by a repetition
- * of the game's positions since the last capture. */
-static int root_move_ends(mm_thread *th, const board *b, int m, int irrev, int top) {
-  const mm *s = th->s;
-  board child = *b;
-  int taken = board_play(&child, s->v, m);
-  path_push(th, top, &child, taken);
-  uint32_t legal;
-  board_end e = node_end(th, &child, &legal, 1, taken ? top + 1 : irrev, top + 1);
-  path_pop(th, top);
-  return e != BOARD_END_NONE;
-}
-
 int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta, int ply,
                    int irrev, int top) {
   mm *s = th->s;
@@ -337,10 +324,12 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
       if (futile > best) best = futile;
       continue;
     }
-    const int ends = ply == 0 && root_move_ends(th, b, move[i], irrev, top);
-    const int a = alpha - (ply == 0 && best_ends && !ends); /* the alpha this move must beat */
     int nirrev = taken ? top + 1 : irrev;
     path_push(th, top, &child, taken);
+    uint32_t child_legal;
+    const int ends =
+        ply == 0 && node_end(th, &child, &child_legal, 1, nirrev, top + 1) != BOARD_END_NONE;
+    const int a = alpha - (ply == 0 && best_ends && !ends); /* the alpha this move must beat */
     if (use_tt && depth >= 3) mmtt_prefetch(&s->tt, tt_key(s, &child) ^ th->above[top + 1]);
     if (s->hmalus && !taken) quiet[nquiet++] = move[i]; /* kept only for the malus */
     int sc;
