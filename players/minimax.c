@@ -138,7 +138,7 @@ static void root_setup(mm *s, const player *p, const game *g, const player_limit
  * (exact, test_search_repetition; its entries apart), on the main thread:
  * when it proves a win, or its last whole iteration is at least as deep as
  * the first search's longest line, its move, score and line replace the
- * first's. 1 when they did. */
+ * first's (nothing of it otherwise). 1 when they did. */
 static int exact_at_cap(mm *s, const game *g, long long limit, long long *spent, int seldepth,
                         int *move, int *score, int *pv, int *pvlen) {
   if (s->keyed || !s->v->repetition) return 0;
@@ -148,18 +148,19 @@ static int exact_at_cap(mm *s, const game *g, long long limit, long long *spent,
     return 0;
   }
   mm_thread *th = &s->th[0];
-  int done = 0, won = 0, sc, line[MAXPLY], len = 0;
+  int done = 0, won = 0, sc, keyed_score = 0, line[MAXPLY], len = 0;
   for (int d = 1; d <= MAXPLY - 2 && !won; d++) {
     sc = minimax_search_root(th, d);
     if (th->aborted || th->pvlen[0] < 1) break;
     done = d;
-    *score = sc;
+    keyed_score = sc;
     won = sc > WIN_BOUND; /* proven: it will not change with depth */
     len = th->pvlen[0];
     memcpy(line, th->pv[0], (size_t)len * sizeof *line);
   }
   int taken = (done >= seldepth || won) && len > 0;
   if (taken) {
+    *score = keyed_score;
     *pvlen = len;
     memcpy(pv, line, (size_t)len * sizeof *pv);
     *move = pv[0];

@@ -67,7 +67,8 @@
  *                       spec sets depth, nodes, playouts or movetime, a
  *                       plug-in, or a go with depth or nodes, keeps those
  *                       limits and is held to the aim by a movetime.
- *                       -> info lines after each iteration, then bestmove X
+ *                       -> info lines after each iteration (the last one
+ *                       the answer's: one more when it differs), then bestmove X
  *                       (`bestmove 0000` when the game is over). Under
  *                       `infinite` the bestmove waits for stop.
  *   stop, quit          end the search (its bestmove is still printed);
@@ -129,6 +130,7 @@ struct uci_server {
   int infinite;
   game g;
   player_limits lim;
+  player_info said; /* the search's last info line (depth 0: none yet) */
   double line_time; /* clock_now() when the current command line was read */
   double go_time;   /* line_time of the search's go: set before its thread starts */
   pthread_mutex_t lock; /* guards stop_requested */
@@ -197,6 +199,19 @@ static void on_info(void *ctx, const player_info *in) {
   long long nps = in->seconds > 0 ? (long long)((double)in->nodes / in->seconds) : 0;
   say(s, "info depth %d seldepth %d score %s nodes %lld nps %lld time %lld%s%s", in->depth,
       in->seldepth, score, in->nodes, nps, ms, n > 0 ? " pv " : "", pv);
+  s->said = *in;
+}
+
+/* Whether the chosen result (move m, info) differs from the last info line
+ * said: a search's last iteration is not always its answer (minimax checks
+ * a result at the cap with the history in its keys, fights on over a loss
+ * the tables prove and shows that loss, traps=1 picks among tied moves). */
+static int answer_differs(const server *s, int m, const player_info *in) {
+  const player_info *a = &s->said;
+  if (!in->scored) return 0;
+  if (!a->depth || a->pvlen < 1 || a->pv[0] != m) return 1;
+  return a->depth != in->depth || a->score != in->score || a->pvlen != in->pvlen ||
+         memcmp(a->pv, in->pv, (size_t)in->pvlen * sizeof *in->pv);
 }
 
 /* ---- The search thread. ---- */
@@ -215,7 +230,17 @@ static void *search_main(void *arg) {
     s->lim.movetime_ms = left < 1 ? 1 : (int)left;
   }
   if (s->lim.clock) s->lim.time_ms -= (long long)spent;
+  memset(&s->said, 0, sizeof s->said);
   player_status st = player_choose(s->searcher, &s->g, &s->lim, &m, &info, err, sizeof err);
+  /* The last info line before bestmove is the answer's (what a GUI or a
+   * tournament's move records read). */
+  if (st == PLAYER_OK && answer_differs(s, m, &info)) {
+    if (info.pvlen < 1 || info.pv[0] != m) {
+      info.pv[0] = m;
+      info.pvlen = 1;
+    }
+    on_info(s, &info);
+  }
   if (s->infinite) {
     /* "infinite": the bestmove waits for stop (or quit). */
     pthread_mutex_lock(&s->lock);

@@ -117,6 +117,31 @@ send "go depth 3"
 check "a proven win is a mate score" expect '^bestmove F$'
 check "... mate 1" has '^info depth 1 .*score mate 1 .*pv F$'
 
+# The last info line before bestmove is the answer's (what a GUI shows, and what a tournament
+# records for the move). Here (abapa, 3 seeds, the tables to 6 on) the search's last iteration
+# says cp 194 at the cap, and its check with the history in its keys (cap_exact=1) finds a win
+# in 12 moves, which replaces it: that line came last only from 2026-12-06 on.
+tables="${TMPDIR:-/tmp}/oware-uci-tables-$$"
+"$oware" egdb build --seeds 6 --dir "$tables" --quiet >/dev/null 2>&1
+send "setoption name egdb value $tables"
+send ucinewgame
+send "position fen 0-0-0-0-0-0-1-0-0-1-0-1-23-22-N"
+send "go nodes 20000"
+check "a result replaced after the search's last iteration is answered" expect '^bestmove f$'
+check "... and said in the last info line before bestmove (mate 12, pv from f)" \
+  bash -c "grep '^info depth' <<<'$got' | tail -1 | grep -qE ' score mate 12 .* pv f[A-Fa-f]*$'"
+check "... where the search's last iteration said cp 194" has '^info depth 126 .* score cp 194 '
+rm -rf "$tables"
+send "setoption name egdb value off"
+# And a check that does not replace the result leaves it whole: here the search proves a win in
+# 7 and the check with the history in its keys runs out of nodes before it proves one; the
+# answer is still the win (the check's own last score, cp 1433, took its place before).
+send "position fen 2-2-1-0-0-0-0-0-1-1-0-0-23-18-S"
+send "go nodes 20000"
+check "a result the check does not replace is answered" expect '^bestmove C$'
+check "... with its own score (mate 7) in the last info line" \
+  bash -c "grep '^info depth' <<<'$got' | tail -1 | grep -qE ' score mate 7 .* pv C[A-Fa-f]*$'"
+
 send "setoption name Variant value auale,houses=5"
 send ucinewgame
 send "position startpos moves E"
@@ -177,8 +202,8 @@ out=$(printf 'uci\nsetoption name UCI_Elo value 100\nsetoption name UCI_LimitStr
 check "uci offers UCI_LimitStrength and UCI_Elo over the levels' range" bash -c "grep -qx 'option name UCI_LimitStrength type check default false' <<<'$out' && grep -qx 'option name UCI_Elo type spin default 200 min -200 max 200' <<<'$out'"
 check "UCI_LimitStrength true plays the level at UCI_Elo (100: 32 playouts)" \
   grep -qx 'info string UCI_Elo 100 plays mcts:playouts=32,egdb=off,name=elo100,seed=1' <<<"$out"
-check "... which answers the go (mcts: no info depth lines of minimax)" \
-  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && ! grep -q '^info depth' <<<'$out'"
+check "... which answers the go (mcts: one info line, its answer's, where minimax:depth=4 has four)" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && test \"\$(grep -c '^info depth' <<<'$out')\" = 1"
 check "UCI_Elo outside the range is an error naming it" \
   grep -q "^info string error: option UCI_Elo is '500'; allowed: a whole number from -200 to 200" <<<"$out"
 check "UCI_Elo not a number is an error" grep -q "^info string error: option UCI_Elo is 'x'" <<<"$out"
