@@ -225,6 +225,8 @@ typedef struct rate_fit_args {
   int json, read_only;
   int64_t run_id;         /* the one run rated, else 0 */
   const long long *ends;  /* the rated games by end reason (OUTCOME_NENDS), or NULL */
+  const store_end_score *scores; /* each player's games by end reason, nscores rows */
+  int nscores;
 } rate_fit_args;
 
 /* Fits the pool, prints the ratings (or says there are no games), stores
@@ -235,7 +237,7 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
   if (pool->n == 0) {
     if (a->anchor)
       return cli_error(cmd, "unknown anchor '%s': there are no games in %s", a->anchor, scope);
-    if (a->json) cli_json_rating(stdout, scope, NULL, 0, res, NULL, NULL);
+    if (a->json) cli_json_rating(stdout, scope, NULL, 0, res, NULL, NULL, NULL, 0);
     else printf("No games to rate in %s.\n", scope);
     return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   }
@@ -245,11 +247,13 @@ static int rate_fit(const char *cmd, rate_fit_args *a, rating_pool *pool, store 
     return strstr(err, "unknown anchor") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
   }
   if (a->json && db && a->run_id) {
-    if (cli_json_rating_run(stdout, scope, a->anchor, a->anchor_elo, res, pool, a->ends, db,
+    if (cli_json_rating_run(stdout, scope, a->anchor, a->anchor_elo, res, pool, a->ends,
+                            a->scores, a->nscores, db,
                             a->run_id, err, sizeof err))
       return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   } else if (a->json) {
-    cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool, a->ends);
+    cli_json_rating(stdout, scope, a->anchor, a->anchor_elo, res, pool, a->ends, a->scores,
+                    a->nscores);
   } else {
     rate_print(scope, a->anchor, a->anchor_elo, pool, res);
   }
@@ -291,6 +295,19 @@ static int rate_adjudicated(const long long *counts) {
   return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* Each player's games by end reason into *rows (n of them): of the
+ * database's rated games, or of the file's when there is no database. 0,
+ * or the exit code after an error. */
+static int rate_end_scores(const char *cmd, store *db, int all, const int64_t *runs, int nruns,
+                           const char *vname, const pgn_file *f, store_end_score **rows, int *n) {
+  char err[ERROR_MAX];
+  if (!db) return pgn_file_end_scores(f, rows, n) ? cli_error(cmd, "out of memory"), CLI_EXIT_FAIL : 0;
+  if (!store_end_scores(db, all ? NULL : runs, all ? 0 : nruns, vname, rows, n, err, sizeof err))
+    return 0;
+  cli_error(cmd, "%s", err);
+  return CLI_EXIT_FAIL;
+}
+
 /* The rated games of a file read without --db (the records with a result)
  * by end reason into ends, from each record's Termination. */
 static void rate_file_end_counts(const pgn_file *f, long long ends[OUTCOME_NENDS]) {
@@ -313,6 +330,8 @@ int cli_rate(int argc, char **argv) {
   int json = 0, again = 0;
   double anchor_elo = 0;
   store *db = NULL;
+  store_end_score *scores = NULL;
+  int nscores = 0;
   rating_pool pool;
   rating_result res;
   rating_pool_init(&pool);
@@ -383,11 +402,20 @@ int cli_rate(int argc, char **argv) {
   else if (counted &&
            (rc = rate_end_counts(cmd, db, all, runs, nruns, variant_text ? variant_name : NULL, ends)))
     goto out;
+  if (counted && (rc = rate_end_scores(cmd, db, all, runs, nruns,
+                                       variant_text ? variant_name : NULL, &games, &scores, &nscores)))
+    goto out;
   rate_fit_args fa = {scope, anchor ? anchor_name : NULL, anchor_elo, (int)boot, (uint64_t)seed,
-                      json, read_only, nruns == 1 ? runs[0] : 0, counted ? ends : NULL};
+                      json, read_only, nruns == 1 ? runs[0] : 0, counted ? ends : NULL,
+                      scores, nscores};
   rc = rate_fit(cmd, &fa, &pool, db, &res);
+  if (rc == CLI_EXIT_OK && counted && !json && nscores) {
+    putchar('\n');
+    rating_print_ends(stdout, &res, scores, nscores);
+  }
   if (rc == CLI_EXIT_OK && counted && !json) rc = rate_adjudicated(ends);
 out:
+  free(scores);
   pgn_file_free(&games);
   rating_result_free(&res);
   rating_pool_free(&pool);

@@ -6,6 +6,7 @@
 
 #include "core/outcome.h"
 #include "report/plot.h"
+#include "stats/proportion.h"
 #include "report/study_report.h"
 
 void cli_json_str(FILE *f, const char *s) {
@@ -137,18 +138,64 @@ static void adjudicated_field(FILE *f, const long long *ends) {
   fputc('}', f);
 }
 
+/* "games":G,"wins":W,"draws":D,"losses":L,"score":{"value","lo","hi"} (the
+ * score's 95% Wilson interval; value null without games). */
+static void end_result(FILE *f, long long wins, long long draws, long long losses) {
+  long long games = wins + draws + losses;
+  proportion_interval pi;
+  proportion_wilson(wins + 0.5 * draws, games, &pi);
+  fprintf(f, "\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"score\":{\"value\":",
+          games, wins, draws, losses);
+  cli_json_num(f, pi.value);
+  num_field(f, "lo", pi.lo);
+  num_field(f, "hi", pi.hi);
+  fputc('}', f);
+}
+
+/* ,"ends":[{"name":N,"by":{END:{games, wins, draws, losses, score,
+ * "own":{the same}}}}]: each player of r (rank order) with its games by
+ * end reason, and of them those that ended on its own move
+ * (rating_print_ends). */
+static void end_scores_field(FILE *f, const rating_result *r, const store_end_score *rows, int n) {
+  fputs(",\n\"ends\":[", f);
+  for (int k = 0; k < r->n; k++) {
+    const char *name = r->player[r->order[k]].name;
+    fputs(k ? ",\n{\"name\":" : "{\"name\":", f);
+    cli_json_str(f, name);
+    fputs(",\"by\":{", f);
+    int first = 1;
+    for (int e = 0; e < OUTCOME_NENDS; e++)
+      for (int i = 0; i < n; i++) {
+        const store_end_score *x = &rows[i];
+        if ((int)x->end != e || strcmp(x->name, name)) continue;
+        fprintf(f, "%s\"%s\":{", first ? "" : ",", outcome_end_name((outcome_end)e));
+        end_result(f, x->wins, x->draws, x->losses);
+        fputs(",\"own\":{", f);
+        end_result(f, x->own_wins, x->own_draws, x->own_losses);
+        fputs("}}", f);
+        first = 0;
+      }
+    fputs("}}", f);
+  }
+  fputc(']', f);
+}
+
 void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                     const rating_result *r, const rating_pool *pool, const long long *ends) {
+                     const rating_result *r, const rating_pool *pool, const long long *ends,
+                     const store_end_score *scores, int nscores) {
   rating_body(f, scope, anchor, anchor_elo, r, pool);
   if (ends) adjudicated_field(f, ends);
+  if (scores) end_scores_field(f, r, scores, nscores);
   fputs("}\n", f);
 }
 
 int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double anchor_elo,
                         const rating_result *r, const rating_pool *pool, const long long *ends,
-                        store *db, int64_t run_id, char *err, size_t errlen) {
+                        const store_end_score *scores, int nscores, store *db, int64_t run_id,
+                        char *err, size_t errlen) {
   rating_body(f, scope, anchor, anchor_elo, r, pool);
   if (ends) adjudicated_field(f, ends);
+  if (scores) end_scores_field(f, r, scores, nscores);
   store_run run;
   store_run_init(&run);
   int rc = store_run_load(db, run_id, &run, err, errlen) || cli_json_run_sprt(f, db, &run, err, errlen);
@@ -391,7 +438,7 @@ void cli_json_calibration(FILE *f, const tuner_calibrate_config *c, const tuner_
     fprintf(f, ",\"games\":%lld,\"bounded\":%s}", pt->games, pt->bounded ? "true" : "false");
   }
   fputs("]},\n\"verification\":", f);
-  cli_json_rating(f, "verification", c->anchor_spec, c->anchor_elo, &r->verify, NULL, NULL);
+  cli_json_rating(f, "verification", c->anchor_spec, c->anchor_elo, &r->verify, NULL, NULL, NULL, 0);
   fputs(",\"levels\":[", f);
   for (int k = 0; k < cr->nlevels; k++) {
     int i = r->order[k];

@@ -27,14 +27,18 @@ void cli_json_run(FILE *f, const store_run *r, long long games);
  * matrix of probabilities); with two players in pool also "match": the
  * statistics of the first ranked against the second; with ends (the rated
  * games counted by end reason, OUTCOME_NENDS of them; NULL: none) also
- * "adjudicated": {games, of, and one count per adjudicated-* end}. */
+ * "adjudicated": {games, of, and one count per adjudicated-* end}; with
+ * scores (nscores rows, as store_end_scores gives them) also "ends": per
+ * player in rank order, its games by end reason (rating_print_ends). */
 void cli_json_rating(FILE *f, const char *scope, const char *anchor, double anchor_elo,
-                     const rating_result *r, const rating_pool *pool, const long long *ends);
+                     const rating_result *r, const rating_pool *pool, const long long *ends,
+                     const store_end_score *scores, int nscores);
 /* The same, then (when run has an SPRT setting) its "sprt" object as
  * cli_json_run_sprt writes it. 0, or -1 with err. */
 int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double anchor_elo,
                         const rating_result *r, const rating_pool *pool, const long long *ends,
-                        store *db, int64_t run_id, char *err, size_t errlen);
+                        const store_end_score *scores, int nscores, store *db, int64_t run_id,
+                        char *err, size_t errlen);
 
 /* An SPRT's settings and outcome as fields (no braces): llr, lower, upper,
  * decision, elo0, elo1, alpha, beta, model (the format of `oware sprt`). */

@@ -2,6 +2,7 @@
 #include "report/pgn.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -675,6 +676,62 @@ static int file_names(const pgn_file *f, names *l) {
     name_index(l, f->games[i].south, 1);
     name_index(l, f->games[i].north, 1);
   }
+  return 0;
+}
+
+/* The row of (name, e) in rows[0..*n-1], added when new; NULL out of
+ * memory. */
+static store_end_score *end_score_row(store_end_score **rows, int *n, int *cap, const char *name,
+                                      outcome_end e) {
+  for (int i = 0; i < *n; i++)
+    if ((*rows)[i].end == e && !strcmp((*rows)[i].name, name)) return &(*rows)[i];
+  if (*n == *cap) {
+    int c = *cap ? 2 * *cap : 16;
+    store_end_score *r = realloc(*rows, (size_t)c * sizeof *r);
+    if (!r) return NULL;
+    *rows = r;
+    *cap = c;
+  }
+  store_end_score *r = &(*rows)[(*n)++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->name, sizeof r->name, "%s", name);
+  r->end = e;
+  return r;
+}
+
+static int end_score_cmp(const void *a, const void *b) {
+  const store_end_score *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (int)x->end - (int)y->end;
+}
+
+int pgn_file_end_scores(const pgn_file *f, store_end_score **rows, int *n) {
+  int cap = 0;
+  *rows = NULL;
+  *n = 0;
+  for (int k = 0; k < f->n; k++) {
+    const pgn_game *g = &f->games[k];
+    outcome_end e;
+    if (g->winner == PGN_NO_RESULT || !strcmp(g->south, g->north)) continue;
+    if (outcome_end_parse(g->end, &e)) e = OUTCOME_FORFEIT_ERROR; /* as pgn_file_store keeps it */
+    /* The last ply's side: a South move is a capital letter. */
+    int last = g->plies > 0 ? (g->moves[g->plies - 1] >= 'a') : -1;
+    for (int side = 0; side < 2; side++) {
+      store_end_score *r = end_score_row(rows, n, &cap, side ? g->north : g->south, e);
+      if (!r) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+        return -1;
+      }
+      int res = g->winner < 0 ? 0 : g->winner == side ? 1 : -1, own = last == side;
+      long long *count[3] = {&r->losses, &r->draws, &r->wins};
+      long long *own_count[3] = {&r->own_losses, &r->own_draws, &r->own_wins};
+      (*count[res + 1])++;
+      if (own) (*own_count[res + 1])++;
+    }
+  }
+  if (*n) qsort(*rows, (size_t)*n, sizeof **rows, end_score_cmp);
   return 0;
 }
 

@@ -64,6 +64,14 @@ void pgn_file_free(pgn_file *f);
  * the same games stored as a run. Returns 0, or -1 with a message. */
 int pgn_file_pool(const pgn_file *f, rating_pool *p, char *err, size_t errlen);
 
+/* The file's games with a result by player and end reason (each record's
+ * end; one this oware does not know counts as forfeit-error, as
+ * pgn_file_store keeps it), as
+ * store_end_scores gives a run's: *n rows in *rows (malloc'd, the caller
+ * frees it; NULL when none), ordered by name then end. 0, or -1 out of
+ * memory (nothing allocated). */
+int pgn_file_end_scores(const pgn_file *f, store_end_score **rows, int *n);
+
 /* The setting under which an imported run keeps its file's source_hash. */
 #define PGN_SOURCE_KEY "source_hash"
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/proportion.h"
 #include "store/rating_store.h"
 
 void rating_match_print(FILE *out, const char *first, const char *second, const rating_match *m,
@@ -71,6 +72,47 @@ void rating_print_table(FILE *out, const rating_result *r) {
           out);
 }
 
+/* "54.6% [43.4, 65.3]" (points out of games), or "-" without games. */
+static void print_score(FILE *out, double points, long long games) {
+  if (!games) {
+    fprintf(out, " %20s", "-");
+    return;
+  }
+  proportion_interval pi;
+  proportion_wilson(points, games, &pi);
+  char text[48];
+  snprintf(text, sizeof text, "%.1f%% [%.1f, %.1f]", 100.0 * pi.value, 100.0 * pi.lo,
+           100.0 * pi.hi);
+  fprintf(out, " %20s", text);
+}
+
+void rating_print_ends(FILE *out, const rating_result *r, const store_end_score *rows, int n) {
+  if (n <= 0) return;
+  int w = name_width(r, 4, 24);
+  fprintf(out,
+          "Score by end (95%% Wilson intervals; own: the games that ended on the player's own "
+          "move):\n%-*s %-18s %6s %6s %6s %6s %20s %6s %20s\n",
+          w, "Name", "End", "Games", "W", "D", "L", "Score", "Own", "Own score");
+  for (int k = 0; k < r->n; k++) {
+    const char *name = r->player[r->order[k]].name;
+    int first = 1;
+    for (int e = 0; e < OUTCOME_NENDS; e++)
+      for (int i = 0; i < n; i++) {
+        const store_end_score *x = &rows[i];
+        if ((int)x->end != e || strncmp(x->name, name, RATING_NAME_MAX - 1)) continue;
+        long long games = x->wins + x->draws + x->losses;
+        long long own = x->own_wins + x->own_draws + x->own_losses;
+        fprintf(out, "%-*.*s %-18s %6lld %6lld %6lld %6lld", w, w, first ? name : "",
+                outcome_end_name((outcome_end)e), games, x->wins, x->draws, x->losses);
+        print_score(out, x->wins + 0.5 * x->draws, games);
+        fprintf(out, " %6lld", own);
+        print_score(out, x->own_wins + 0.5 * x->own_draws, own);
+        fputc('\n', out);
+        first = 0;
+      }
+  }
+}
+
 void rating_print_los(FILE *out, const rating_result *r) {
   if (r->n < 2) return;
   int w = name_width(r, 4, 24);
@@ -125,6 +167,12 @@ int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const ratin
     fputc('\n', out);
     rating_print_los(out, &res);
   }
+  store_end_score *ends = NULL;
+  int nends = 0;
+  if (store_end_scores(db, &run_id, 1, NULL, &ends, &nends, err, errlen)) goto done;
+  if (nends) fputc('\n', out);
+  rating_print_ends(out, &res, ends, nends);
+  free(ends);
   if (save) {
     store_rating *rows = calloc((size_t)res.n, sizeof *rows);
     char scope[64];

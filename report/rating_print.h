@@ -37,6 +37,13 @@ void rating_print_los(FILE *out, const rating_result *r);
 int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const rating_sprt *sprt,
                      char *err, size_t errlen);
 
+/* Prints each player's score by how its games ended (rows as
+ * store_end_scores gives them, n of them; nothing when n is 0), players in
+ * rank order and ends in the order of outcome_end: games, wins, draws,
+ * losses, score with its 95% Wilson interval, and of those games the ones
+ * that ended on the player's own move with its score there. */
+void rating_print_ends(FILE *out, const rating_result *r, const store_end_score *rows, int n);
+
 /* A blank line, then rating_print_run with the ratings stored: the block
  * that ends a tournament or a study. */
 int rating_print_section(store *db, int64_t run_id, FILE *out, char *err, size_t errlen);

@@ -1,4 +1,4 @@
-/* end_counts.c: how the games of runs ended, counted by end reason (what `oware rate` says of adjudicated games). */
+/* end_counts.c: how the games of runs ended, counted by end reason in all and per player with its score (what `oware rate` says of them). */
 #include "store/store.h"
 #include "core/error.h"
 #include "store/store_sql.h"
@@ -58,4 +58,77 @@ long long store_end_adjudicated(const long long counts[OUTCOME_NENDS], long long
     if (outcome_is_adjudicated((outcome_end)e)) adjudicated += counts[e];
   }
   return adjudicated;
+}
+
+typedef struct score_scan {
+  store_end_score *rows;
+  int n, cap;
+} score_scan;
+
+/* A (name, end_reason, wins, draws, losses, own wins, own draws, own
+ * losses) row. */
+static int score_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  score_scan *sc = ctx;
+  const char *name = (const char *)sqlite3_column_text(st, 0);
+  const char *end = (const char *)sqlite3_column_text(st, 1);
+  outcome_end e;
+  if (outcome_end_parse(end, &e))
+    return error_set(err, errlen, "store: a game's end reason '%s' is unknown", end ? end : "NULL"),
+           -1;
+  if (sc->n == sc->cap) {
+    int cap = sc->cap ? 2 * sc->cap : 16;
+    store_end_score *r = realloc(sc->rows, (size_t)cap * sizeof *r);
+    if (!r) return error_set(err, errlen, "store: out of memory"), -1;
+    sc->rows = r;
+    sc->cap = cap;
+  }
+  store_end_score *r = &sc->rows[sc->n++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->name, sizeof r->name, "%s", name ? name : "");
+  r->end = e;
+  long long *v[] = {&r->wins, &r->draws, &r->losses, &r->own_wins, &r->own_draws, &r->own_losses};
+  for (int i = 0; i < 6; i++) *v[i] = sqlite3_column_int64(st, 2 + i);
+  return 0;
+}
+
+int store_end_scores(store *s, const int64_t *runs, int nruns, const char *variant_name,
+                     store_end_score **rows, int *n, char *err, size_t errlen) {
+  *rows = NULL;
+  *n = 0;
+  size_t len = 1536 + 24 * (size_t)nruns, at;
+  char *sql = malloc(len);
+  if (!sql) return error_set(err, errlen, "store: out of memory"), -1;
+  /* r: the game's result for the player (1 won, 0 drawn, -1 lost); own:
+   * the last ply was its move (a South move is a capital letter). */
+  at = (size_t)snprintf(
+      sql, len,
+      "SELECT name, end_reason, sum(r = 1), sum(r = 0), sum(r = -1), sum(own AND r = 1), "
+      "sum(own AND r = 0), sum(own AND r = -1) FROM (SELECT p.name AS name, g.end_reason AS "
+      "end_reason, CASE WHEN g.winner < 0 THEN 0 WHEN (g.winner = 0) = (p.idx = g.south_idx) "
+      "THEN 1 ELSE -1 END AS r, g.moves <> '' AND (substr(g.moves, -1) = upper(substr(g.moves, "
+      "-1))) = (p.idx = g.south_idx) AS own FROM games g JOIN variants v ON v.run_id = g.run_id "
+      "AND v.idx = g.variant_idx JOIN players p ON p.run_id = g.run_id AND (p.idx = g.south_idx "
+      "OR p.idx = g.north_idx) WHERE (?1 IS NULL OR v.name = ?1)");
+  for (int i = 0; i < nruns; i++)
+    at += (size_t)snprintf(sql + at, len - at, "%s%" PRId64, i ? "," : " AND g.run_id IN (",
+                           runs[i]);
+  snprintf(sql + at, len - at, "%s) GROUP BY name, end_reason ORDER BY name, end_reason",
+           nruns ? ")" : "");
+  sqlite3_stmt *st;
+  int rc = store_sql_prepare(store_sqlite(s), sql, 0, &st, err, errlen);
+  free(sql);
+  if (rc) return -1;
+  if (variant_name && sqlite3_bind_text(st, 1, variant_name, -1, SQLITE_STATIC) != SQLITE_OK) {
+    sqlite3_finalize(st);
+    return store_sql_fail(store_sqlite(s), err, errlen, "cannot count end reasons");
+  }
+  score_scan sc = {0};
+  if (store_sql_rows(store_sqlite(s), st, score_row, &sc, err, errlen,
+                     "cannot count the players' end reasons")) {
+    free(sc.rows);
+    return -1;
+  }
+  *rows = sc.rows;
+  *n = sc.n;
+  return 0;
 }

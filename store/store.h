@@ -304,6 +304,25 @@ int store_end_counts(store *s, const int64_t *runs, int nruns, const char *varia
  * adjudication ended (adjudicated-*); *games gets all of them. */
 long long store_end_adjudicated(const long long counts[OUTCOME_NENDS], long long *games);
 
+/* One player's games of one end reason (store_end_scores), by its result,
+ * and of them those that ended on its own move: the last ply of the game's
+ * moves was its own (a repetition it made, a capture of the majority, a
+ * move that left the opponent none). Players are matched by name over
+ * runs, as the ratings match them. */
+typedef struct store_end_score {
+  char name[128];
+  outcome_end end;
+  long long wins, draws, losses;
+  long long own_wins, own_draws, own_losses;
+} store_end_score;
+/* Each player's games of runs[0..nruns-1] (nruns 0: every run; of variant
+ * `variant` only unless it is NULL) by end reason, as *n rows in *rows
+ * (malloc'd; the caller frees it; NULL when none), ordered by name then
+ * end reason. A reason this oware does not know is an error. 0, or -1
+ * with err (nothing allocated). */
+int store_end_scores(store *s, const int64_t *runs, int nruns, const char *variant,
+                     store_end_score **rows, int *n, char *err, size_t errlen);
+
 /* Runs, newest first: calls fn for each (for `oware runs`); r is valid
  * during the call only. */
 /* The newest run of kind `kind` whose setting `key` is the text `value`:
