@@ -5,6 +5,7 @@
 #include "core/outfile.h"
 #include "core/path.h"
 #include "report/viewer.h"
+#include "stats/proportion.h"
 
 #include <errno.h>
 #include <math.h>
@@ -501,6 +502,43 @@ static void write_pairings(out *o, const plot_run *r) {
   table_end(o);
 }
 
+/* Each player's games by end reason (rows of store_end_scores), players
+ * in the run's order: the numbers of `oware rate`'s "Score by end". */
+static void write_end_scores(out *o, const plot_run *r, const store_end_score *rows, int n) {
+  if (n <= 0) return;
+  heading(o, 3, "score-by-end", "Each player's score by end");
+  para(o, NULL, "The score with its 95% Wilson interval; own: the games that ended on the "
+                "player's own move (its move was the game's last), with its score there.");
+  table t;
+  table_begin(o, &t, "player|end|>games|>W|>D|>L|>score %|>95% interval|>own|>own score %");
+  for (int i = 0; i < r->run.nplayers; i++)
+    for (int e = 0; e < OUTCOME_NENDS; e++)
+      for (int k = 0; k < n; k++) {
+        const store_end_score *x = &rows[k];
+        if ((int)x->end != e || strcmp(x->name, r->run.player_name[i])) continue;
+        long long games = x->wins + x->draws + x->losses;
+        long long own = x->own_wins + x->own_draws + x->own_losses;
+        proportion_interval pi;
+        proportion_wilson(x->wins + 0.5 * x->draws, games, &pi);
+        row_begin(o, &t);
+        cell_text(o, &t, x->name);
+        cell_text(o, &t, outcome_end_name((outcome_end)e));
+        cell(o, &t, "%lld", games);
+        cell(o, &t, "%lld", x->wins);
+        cell(o, &t, "%lld", x->draws);
+        cell(o, &t, "%lld", x->losses);
+        cell(o, &t, "%.1f", 100.0 * pi.value);
+        cell(o, &t, "%.1f … %.1f", 100.0 * pi.lo, 100.0 * pi.hi);
+        cell(o, &t, "%lld", own);
+        if (own)
+          cell(o, &t, "%.1f", 100.0 * ((double)x->own_wins + 0.5 * (double)x->own_draws) / (double)own);
+        else
+          cell(o, &t, "-");
+        row_end(o);
+      }
+  table_end(o);
+}
+
 static const char *const chart_alt[PLOT_NKINDS] = {
     "Each player's rating with its 95% interval",
     "Each player's stored Elo against the games played in the run",
@@ -668,6 +706,8 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   if (plot_run_load_opt(db, run_id, opt, &r, err, errlen)) return -1;
   int rc = -1;
   analyse_result *acc = NULL; /* the run's stored endgame analysis, if any */
+  store_end_score *ends = NULL; /* each player's games by end reason */
+  int nends = 0;
   FILE *h = NULL, *m = NULL;
   outfile hf = {0}, mf = {0}; /* index.html and report.md: each written whole or not at all */
   char hpath[4200], mpath[4200], ogn[64], ognpath[4200];
@@ -678,6 +718,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   /* Charts: those of games for a run with games, the tuning chart for a run
    * with tuning iterations. */
   if (r->games && analyse_load(db, run_id, &acc, err, errlen) < 0) goto done;
+  if (r->games && store_end_scores(db, &run_id, 1, NULL, &ends, &nends, err, errlen)) goto done;
   unsigned kinds = (r->games ? PLOT_ALL & ~(unsigned)(PLOT_TUNING | PLOT_TIME) : 0u) |
                    (r->ntuning ? (unsigned)PLOT_TUNING : 0u) |
                    (r->time_games ? (unsigned)PLOT_TIME : 0u);
@@ -717,6 +758,7 @@ int report_write_opt(store *db, int64_t run_id, const char *outdir, const plot_o
   write_standings(&o, r);
   write_ratings(&o, r);
   write_pairings(&o, r);
+  write_end_scores(&o, r, ends, nends);
   write_charts(&o, r, &res, outdir, opt);
   if (acc) write_accuracy(&o, r, acc, outdir, opt, log);
   long long viewed = 0;
@@ -732,6 +774,7 @@ done:
   outfile_abort(&hf); /* nothing left to do after a commit */
   outfile_abort(&mf);
   analyse_free(acc);
+  free(ends);
   plot_run_free(r);
   return rc;
 }

@@ -9,5 +9,5 @@ set_tests_properties(test_rating PROPERTIES TIMEOUT 300)
 # The statistics alone: linked with oware_stats (GSL) and no arena, no SQLite.
 oware_test(test_stats test_stats.c LIBS oware_stats)
 set_tests_properties(test_stats PROPERTIES TIMEOUT 300)
-# `oware rate`'s score by end (text, --json, a PGN file, a tournament's end) against the games counted apart.
+# `oware rate`'s score by end (text, --json, a PGN file, a tournament's end, the report) against the games counted apart.
 oware_shell_test(test_rate_ends test_rate_ends.sh)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_rate_ends.sh: end to end: `oware rate`'s score by end (text, --json, a PGN file alone, the
+# test_rate_ends.sh: end to end: `oware rate`'s score by end (text, --json, a PGN file alone, the report, the
 # table at a tournament's end) against the games counted here apart, game by game, from the
 # database: each player's wins, draws and losses per end reason, and of them the games that
 # ended on its own move (the last letter of the moves: capital for South).
@@ -83,6 +83,14 @@ expect_rc 0
 run rate --pgn t.pgn
 expect_rc 0
 check "rate --pgn FILE: the same table from the file's records" test "$(table "$out")" = "$want_table"
+
+# The run's report has the same table (report.md, and index.html's section).
+run report --db t.db --run 1 --out rep
+expect_rc 0
+got_report=$(awk -F' *[|] *' '/^### Each player.s score by end/ {on = 1} on && /^$/ && rows {exit}
+  on && /^[|] [^-]/ && $2 != "player" {rows = 1; print $2, $3, $5, $6, $7, $10}' rep/report.md | sort)
+check "report: each player's score by end, as counted" test -n "$want" -a "$got_report" = "$want_table"
+check "... in index.html too" grep -q 'id="score-by-end"' rep/index.html
 
 # A run of one end only, and --variant that keeps no game: the table is there, or not at all.
 run rate --db t.db --variant abapa
