@@ -25,27 +25,38 @@ static int end_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   return 0;
 }
 
-int store_end_counts(store *s, const int64_t *runs, int nruns, const char *variant_name,
-                     long long counts[OUTCOME_NENDS], char *err, size_t errlen) {
-  memset(counts, 0, OUTCOME_NENDS * sizeof *counts);
-  size_t len = 512 + 24 * (size_t)nruns, at;
+/* Prepares "HEAD WHERE (?1 IS NULL OR v.name = ?1) [AND g.run_id IN
+ * (runs)]TAIL" with variant_name bound to ?1: HEAD selects from games g
+ * joined with variants v (and whatever else it needs). 0, or -1 with err. */
+static int prepare_filtered(store *s, const char *head, const char *tail, const int64_t *runs,
+                            int nruns, const char *variant_name, sqlite3_stmt **st, char *err,
+                            size_t errlen) {
+  size_t len = strlen(head) + strlen(tail) + 64 + 24 * (size_t)nruns, at;
   char *sql = malloc(len);
   if (!sql) return error_set(err, errlen, "store: out of memory"), -1;
-  at = (size_t)snprintf(sql, len,
-                        "SELECT g.end_reason, count(*) FROM games g JOIN variants v ON v.run_id "
-                        "= g.run_id AND v.idx = g.variant_idx WHERE (?1 IS NULL OR v.name = ?1)");
+  at = (size_t)snprintf(sql, len, "%s WHERE (?1 IS NULL OR v.name = ?1)", head);
   for (int i = 0; i < nruns; i++)
     at += (size_t)snprintf(sql + at, len - at, "%s%" PRId64, i ? "," : " AND g.run_id IN (",
                            runs[i]);
-  snprintf(sql + at, len - at, "%s GROUP BY g.end_reason", nruns ? ")" : "");
-  sqlite3_stmt *st;
-  int rc = store_sql_prepare(store_sqlite(s), sql, 0, &st, err, errlen);
+  snprintf(sql + at, len - at, "%s%s", nruns ? ")" : "", tail);
+  int rc = store_sql_prepare(store_sqlite(s), sql, 0, st, err, errlen);
   free(sql);
   if (rc) return -1;
-  if (variant_name && sqlite3_bind_text(st, 1, variant_name, -1, SQLITE_STATIC) != SQLITE_OK) {
-    sqlite3_finalize(st);
+  if (variant_name && sqlite3_bind_text(*st, 1, variant_name, -1, SQLITE_STATIC) != SQLITE_OK) {
+    sqlite3_finalize(*st);
     return store_sql_fail(store_sqlite(s), err, errlen, "cannot count end reasons");
   }
+  return 0;
+}
+
+int store_end_counts(store *s, const int64_t *runs, int nruns, const char *variant_name,
+                     long long counts[OUTCOME_NENDS], char *err, size_t errlen) {
+  memset(counts, 0, OUTCOME_NENDS * sizeof *counts);
+  sqlite3_stmt *st;
+  if (prepare_filtered(s, "SELECT g.end_reason, count(*) FROM games g JOIN variants v ON v.run_id "
+                          "= g.run_id AND v.idx = g.variant_idx",
+                       " GROUP BY g.end_reason", runs, nruns, variant_name, &st, err, errlen))
+    return -1;
   end_scan es = {counts};
   return store_sql_rows(store_sqlite(s), st, end_row, &es, err, errlen, "cannot count end reasons");
 }
@@ -95,33 +106,21 @@ int store_end_scores(store *s, const int64_t *runs, int nruns, const char *varia
                      store_end_score **rows, int *n, char *err, size_t errlen) {
   *rows = NULL;
   *n = 0;
-  size_t len = 1536 + 24 * (size_t)nruns, at;
-  char *sql = malloc(len);
-  if (!sql) return error_set(err, errlen, "store: out of memory"), -1;
   /* r: the game's result for the player (1 won, 0 drawn, -1 lost); own:
    * the last ply was its move (a South move is a capital letter). */
-  at = (size_t)snprintf(
-      sql, len,
-      "SELECT name, end_reason, sum(r = 1), sum(r = 0), sum(r = -1), sum(own AND r = 1), "
-      "sum(own AND r = 0), sum(own AND r = -1) FROM (SELECT p.name AS name, g.end_reason AS "
-      "end_reason, CASE WHEN g.winner < 0 THEN 0 WHEN (g.winner = 0) = (p.idx = g.south_idx) "
-      "THEN 1 ELSE -1 END AS r, g.moves <> '' AND (substr(g.moves, -1) = upper(substr(g.moves, "
-      "-1))) = (p.idx = g.south_idx) AS own FROM games g JOIN variants v ON v.run_id = g.run_id "
-      "AND v.idx = g.variant_idx JOIN players p ON p.run_id = g.run_id AND (p.idx = g.south_idx "
-      "OR p.idx = g.north_idx) WHERE (?1 IS NULL OR v.name = ?1)");
-  for (int i = 0; i < nruns; i++)
-    at += (size_t)snprintf(sql + at, len - at, "%s%" PRId64, i ? "," : " AND g.run_id IN (",
-                           runs[i]);
-  snprintf(sql + at, len - at, "%s) GROUP BY name, end_reason ORDER BY name, end_reason",
-           nruns ? ")" : "");
   sqlite3_stmt *st;
-  int rc = store_sql_prepare(store_sqlite(s), sql, 0, &st, err, errlen);
-  free(sql);
-  if (rc) return -1;
-  if (variant_name && sqlite3_bind_text(st, 1, variant_name, -1, SQLITE_STATIC) != SQLITE_OK) {
-    sqlite3_finalize(st);
-    return store_sql_fail(store_sqlite(s), err, errlen, "cannot count end reasons");
-  }
+  if (prepare_filtered(
+          s,
+          "SELECT name, end_reason, sum(r = 1), sum(r = 0), sum(r = -1), sum(own AND r = 1), "
+          "sum(own AND r = 0), sum(own AND r = -1) FROM (SELECT p.name AS name, g.end_reason AS "
+          "end_reason, CASE WHEN g.winner < 0 THEN 0 WHEN (g.winner = 0) = (p.idx = g.south_idx) "
+          "THEN 1 ELSE -1 END AS r, g.moves <> '' AND (substr(g.moves, -1) = upper(substr(g.moves, "
+          "-1))) = (p.idx = g.south_idx) AS own FROM games g JOIN variants v ON v.run_id = g.run_id "
+          "AND v.idx = g.variant_idx JOIN players p ON p.run_id = g.run_id AND (p.idx = g.south_idx "
+          "OR p.idx = g.north_idx)",
+          ") GROUP BY name, end_reason ORDER BY name, end_reason", runs, nruns, variant_name, &st,
+          err, errlen))
+    return -1;
   score_scan sc = {0};
   if (store_sql_rows(store_sqlite(s), st, score_row, &sc, err, errlen,
                      "cannot count the players' end reasons")) {
