@@ -138,9 +138,10 @@ static void root_setup(mm *s, const player *p, const game *g, const player_limit
  * (exact, test_search_repetition; its entries apart), on the main thread:
  * when it proves a win, or its last whole iteration is at least as deep as
  * the first search's longest line, its move, score and line replace the
- * first's (nothing of it otherwise). 1 when they did. */
+ * first's, and its depth the reported one when deeper (nothing of it
+ * otherwise). 1 when they did. */
 static int exact_at_cap(mm *s, const game *g, long long limit, long long *spent, int seldepth,
-                        int *move, int *score, int *pv, int *pvlen) {
+                        int *move, int *score, int *depth, int *pv, int *pvlen) {
   if (s->keyed || !s->v->repetition) return 0;
   s->keyed = 1;
   if (minimax_main_alone(s, g, limit, spent)) {
@@ -161,6 +162,7 @@ static int exact_at_cap(mm *s, const game *g, long long limit, long long *spent,
   int taken = (done >= seldepth || won) && len > 0;
   if (taken) {
     *score = keyed_score;
+    if (done > *depth) *depth = done;
     *pvlen = len;
     memcpy(pv, line, (size_t)len * sizeof *pv);
     *move = pv[0];
@@ -248,11 +250,13 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   /* What is left of a limit (never on a bare depth: the searches below
    * would have no end), on a clock its soft aim: cap_exact=1 and traps=1. */
   const int spare = !s->infinite && (s->deadline > 0 || limit);
+  int shown_depth = done_depth; /* reported: the check's when it replaces the result deeper */
   if (spare && clock_budget.hard_ms > 0) s->deadline = t0 + clock_budget.soft_ms / 1000.0;
   /* Its score is the one reported, even over a loss the first search
    * proved (which fought on): that proof may rest on the same entries. */
   if (spare && s->cap_exact && (done_depth == MAXPLY - 2 || best_score > WIN_BOUND) &&
-      exact_at_cap(s, g, limit, &spent, m->seldepth, &best_move, &best_score, pv, &pvlen))
+      exact_at_cap(s, g, limit, &spent, m->seldepth, &best_move, &best_score, &shown_depth, pv,
+                   &pvlen))
     proven = 0;
   if (spare && s->traps && done_depth == MAXPLY - 2 &&
       (best_score < -WIN_BOUND || best_score == minimax_draw_score(s, g->pos.side))) {
@@ -265,7 +269,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   }
   *move = best_move;
   if (info) {
-    info->depth = done_depth;
+    info->depth = shown_depth;
     info->seldepth = m->seldepth;
     info->score = proven && best_score <= WIN_BOUND ? proven : best_score;
     info->scored = 1;

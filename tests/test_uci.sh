@@ -142,6 +142,22 @@ check "a result the check does not replace is answered" expect '^bestmove C$'
 check "... with its own score (mate 7) in the last info line" \
   bash -c "grep '^info depth' <<<'$got' | tail -1 | grep -qE ' score mate 7 .* pv C[A-Fa-f]*$'"
 
+# A win claimed by hash entries of another history, which the check does not confirm (issue
+# 22's match, game 994, auale: a drawn 2-seed ending of forced moves, replayed in one session
+# from ply 81): the first search stops at depth 3 on "mate 3"; the check says a draw, seen
+# whole. The answer's line says so, at the check's depth, not the first search's 3.
+g994=AeCbBcCeDbFdAcCaCdAcEaAdBfCdEcFcAbBaAdEbCeEdCeBcFcDaFeEaAdCeEcBeFaDbBeCdEeAcBfFdEeAfFaAbBcCdDeEf
+send "setoption name Variant value auale"
+send ucinewgame
+for ply in 81 83 85 87 89 91 93; do
+  send "position fen 7-3-2-1-8-4-3-2-1-0-9-8-0-0-S moves ${g994:0:$ply}"
+  send "go nodes 20000"
+  expect '^bestmove ' >/dev/null
+done
+check "a forced move of game 994: the first search claims mate 3" has '^info depth 3 .* score mate 3 '
+check "... the answer's line says the draw, at depth 126" \
+  bash -c "grep '^info depth' <<<'$got' | tail -1 | grep -qE '^info depth 126 .* score cp 0 .* pv e'"
+
 send "setoption name Variant value auale,houses=5"
 send ucinewgame
 send "position startpos moves E"
