@@ -6,7 +6,7 @@
 
 #include "core/outcome.h"
 #include "report/plot.h"
-#include "stats/proportion.h"
+#include "report/rating_print.h"
 #include "report/study_report.h"
 
 void cli_json_str(FILE *f, const char *s) {
@@ -138,17 +138,15 @@ static void adjudicated_field(FILE *f, const long long *ends) {
   fputc('}', f);
 }
 
-/* "games":G,"wins":W,"draws":D,"losses":L,"score":{"value","lo","hi"} (the
- * score's 95% Wilson interval; value null without games). */
-static void end_result(FILE *f, long long wins, long long draws, long long losses) {
-  long long games = wins + draws + losses;
-  proportion_interval pi;
-  proportion_wilson(wins + 0.5 * draws, games, &pi);
+/* "games":G,"wins":W,"draws":D,"losses":L,"score":{"value","lo","hi"} (its
+ * 95% Wilson interval; value null without games). */
+static void end_result(FILE *f, long long games, long long wins, long long draws,
+                       long long losses, const proportion_interval *score) {
   fprintf(f, "\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"score\":{\"value\":",
           games, wins, draws, losses);
-  cli_json_num(f, pi.value);
-  num_field(f, "lo", pi.lo);
-  num_field(f, "hi", pi.hi);
+  cli_json_num(f, score->value);
+  num_field(f, "lo", score->lo);
+  num_field(f, "hi", score->hi);
   fputc('}', f);
 }
 
@@ -164,17 +162,18 @@ static void end_scores_field(FILE *f, const rating_result *r, const store_end_sc
     cli_json_str(f, name);
     fputs(",\"by\":{", f);
     int first = 1;
-    for (int e = 0; e < OUTCOME_NENDS; e++)
-      for (int i = 0; i < n; i++) {
-        const store_end_score *x = &rows[i];
-        if ((int)x->end != e || strcmp(x->name, name)) continue;
-        fprintf(f, "%s\"%s\":{", first ? "" : ",", outcome_end_name((outcome_end)e));
-        end_result(f, x->wins, x->draws, x->losses);
-        fputs(",\"own\":{", f);
-        end_result(f, x->own_wins, x->own_draws, x->own_losses);
-        fputs("}}", f);
-        first = 0;
-      }
+    for (int e = 0; e < OUTCOME_NENDS; e++) {
+      const store_end_score *x = rating_end_find(rows, n, name, e);
+      if (!x) continue;
+      rating_end_numbers v;
+      rating_end_numbers_of(x, &v);
+      fprintf(f, "%s\"%s\":{", first ? "" : ",", outcome_end_name((outcome_end)e));
+      end_result(f, v.games, x->wins, x->draws, x->losses, &v.score);
+      fputs(",\"own\":{", f);
+      end_result(f, v.own, x->own_wins, x->own_draws, x->own_losses, &v.own_score);
+      fputs("}}", f);
+      first = 0;
+    }
     fputs("}}", f);
   }
   fputc(']', f);

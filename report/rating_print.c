@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/proportion.h"
 #include "store/rating_store.h"
 
 void rating_match_print(FILE *out, const char *first, const char *second, const rating_match *m,
@@ -72,17 +71,26 @@ void rating_print_table(FILE *out, const rating_result *r) {
           out);
 }
 
-/* "54.6% [43.4, 65.3]" (points out of games), or "-" without games. */
-static void print_score(FILE *out, double points, long long games) {
-  if (!games) {
-    fprintf(out, " %20s", "-");
-    return;
-  }
-  proportion_interval pi;
-  proportion_wilson(points, games, &pi);
-  char text[48];
-  snprintf(text, sizeof text, "%.1f%% [%.1f, %.1f]", 100.0 * pi.value, 100.0 * pi.lo,
-           100.0 * pi.hi);
+void rating_end_numbers_of(const store_end_score *x, rating_end_numbers *out) {
+  out->games = x->wins + x->draws + x->losses;
+  out->own = x->own_wins + x->own_draws + x->own_losses;
+  proportion_wilson(x->wins + 0.5 * x->draws, out->games, &out->score);
+  proportion_wilson(x->own_wins + 0.5 * x->own_draws, out->own, &out->own_score);
+}
+
+const store_end_score *rating_end_find(const store_end_score *rows, int n, const char *name,
+                                       int e) {
+  for (int i = 0; i < n; i++)
+    if ((int)rows[i].end == e && !strcmp(rows[i].name, name)) return &rows[i];
+  return NULL;
+}
+
+/* "54.6% [43.4, 65.3]", or "-" without games. */
+static void print_score(FILE *out, const proportion_interval *pi, long long games) {
+  char text[48] = "-";
+  if (games)
+    snprintf(text, sizeof text, "%.1f%% [%.1f, %.1f]", 100.0 * pi->value, 100.0 * pi->lo,
+             100.0 * pi->hi);
   fprintf(out, " %20s", text);
 }
 
@@ -96,20 +104,19 @@ void rating_print_ends(FILE *out, const rating_result *r, const store_end_score 
   for (int k = 0; k < r->n; k++) {
     const char *name = r->player[r->order[k]].name;
     int first = 1;
-    for (int e = 0; e < OUTCOME_NENDS; e++)
-      for (int i = 0; i < n; i++) {
-        const store_end_score *x = &rows[i];
-        if ((int)x->end != e || strncmp(x->name, name, RATING_NAME_MAX - 1)) continue;
-        long long games = x->wins + x->draws + x->losses;
-        long long own = x->own_wins + x->own_draws + x->own_losses;
-        fprintf(out, "%-*.*s %-18s %6lld %6lld %6lld %6lld", w, w, first ? name : "",
-                outcome_end_name((outcome_end)e), games, x->wins, x->draws, x->losses);
-        print_score(out, x->wins + 0.5 * x->draws, games);
-        fprintf(out, " %6lld", own);
-        print_score(out, x->own_wins + 0.5 * x->own_draws, own);
-        fputc('\n', out);
-        first = 0;
-      }
+    for (int e = 0; e < OUTCOME_NENDS; e++) {
+      const store_end_score *x = rating_end_find(rows, n, name, e);
+      if (!x) continue;
+      rating_end_numbers v;
+      rating_end_numbers_of(x, &v);
+      fprintf(out, "%-*.*s %-18s %6lld %6lld %6lld %6lld", w, w, first ? name : "",
+              outcome_end_name((outcome_end)e), v.games, x->wins, x->draws, x->losses);
+      print_score(out, &v.score, v.games);
+      fprintf(out, " %6lld", v.own);
+      print_score(out, &v.own_score, v.own);
+      fputc('\n', out);
+      first = 0;
+    }
   }
 }
 

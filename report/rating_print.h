@@ -9,6 +9,7 @@
 #include "store/store.h"
 #include "stats/elo_fit.h"
 #include "stats/match_stats.h"
+#include "stats/proportion.h"
 #include "stats/sprt.h"
 
 /* Prints the match block as fastchess does (Elo, nElo, LOS, draw ratio,
@@ -36,6 +37,19 @@ void rating_print_los(FILE *out, const rating_result *r);
  * a line that says so. Returns 0, or -1 with err. */
 int rating_print_run(store *db, int64_t run_id, FILE *out, int save, const rating_sprt *sprt,
                      char *err, size_t errlen);
+
+/* One row of store_end_scores as the tables show it: its games, the
+ * score (W + D/2 out of games) with its 95% Wilson interval, and the same
+ * for the games that ended on the player's own move (value NaN without
+ * games). */
+typedef struct rating_end_numbers {
+  long long games, own;
+  proportion_interval score, own_score;
+} rating_end_numbers;
+void rating_end_numbers_of(const store_end_score *x, rating_end_numbers *out);
+/* The row of player name and end e among rows[0..n-1], or NULL. */
+const store_end_score *rating_end_find(const store_end_score *rows, int n, const char *name,
+                                       int e);
 
 /* Prints each player's score by how its games ended (rows as
  * store_end_scores gives them, n of them; nothing when n is 0), players in

@@ -5,7 +5,7 @@
 #include "core/outfile.h"
 #include "core/path.h"
 #include "report/viewer.h"
-#include "stats/proportion.h"
+#include "report/rating_print.h"
 
 #include <errno.h>
 #include <math.h>
@@ -512,30 +512,25 @@ static void write_end_scores(out *o, const plot_run *r, const store_end_score *r
   table t;
   table_begin(o, &t, "player|end|>games|>W|>D|>L|>score %|>95% interval|>own|>own score %");
   for (int i = 0; i < r->run.nplayers; i++)
-    for (int e = 0; e < OUTCOME_NENDS; e++)
-      for (int k = 0; k < n; k++) {
-        const store_end_score *x = &rows[k];
-        if ((int)x->end != e || strcmp(x->name, r->run.player_name[i])) continue;
-        long long games = x->wins + x->draws + x->losses;
-        long long own = x->own_wins + x->own_draws + x->own_losses;
-        proportion_interval pi;
-        proportion_wilson(x->wins + 0.5 * x->draws, games, &pi);
-        row_begin(o, &t);
-        cell_text(o, &t, x->name);
-        cell_text(o, &t, outcome_end_name((outcome_end)e));
-        cell(o, &t, "%lld", games);
-        cell(o, &t, "%lld", x->wins);
-        cell(o, &t, "%lld", x->draws);
-        cell(o, &t, "%lld", x->losses);
-        cell(o, &t, "%.1f", 100.0 * pi.value);
-        cell(o, &t, "%.1f … %.1f", 100.0 * pi.lo, 100.0 * pi.hi);
-        cell(o, &t, "%lld", own);
-        if (own)
-          cell(o, &t, "%.1f", 100.0 * ((double)x->own_wins + 0.5 * (double)x->own_draws) / (double)own);
-        else
-          cell(o, &t, "-");
-        row_end(o);
-      }
+    for (int e = 0; e < OUTCOME_NENDS; e++) {
+      const store_end_score *x = rating_end_find(rows, n, r->run.player_name[i], e);
+      if (!x) continue;
+      rating_end_numbers v;
+      rating_end_numbers_of(x, &v);
+      row_begin(o, &t);
+      cell_text(o, &t, x->name);
+      cell_text(o, &t, outcome_end_name((outcome_end)e));
+      cell(o, &t, "%lld", v.games);
+      cell(o, &t, "%lld", x->wins);
+      cell(o, &t, "%lld", x->draws);
+      cell(o, &t, "%lld", x->losses);
+      cell(o, &t, "%.1f", 100.0 * v.score.value);
+      cell(o, &t, "%.1f … %.1f", 100.0 * v.score.lo, 100.0 * v.score.hi);
+      cell(o, &t, "%lld", v.own);
+      if (v.own) cell(o, &t, "%.1f", 100.0 * v.own_score.value);
+      else cell(o, &t, "-");
+      row_end(o);
+    }
   table_end(o);
 }
 
