@@ -1,5 +1,7 @@
 /* main.c: the `oware` command: dispatches git-style subcommands. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -46,11 +48,14 @@ static const command commands[] = {
 };
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: oware [--version] [--help] [--mpi] COMMAND [ARGS]\n\ncommands:\n");
+  fprintf(f, "usage: oware [--version] [--help] [--mpi] [--root-threads N] COMMAND [ARGS]\n\n"
+             "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\n'oware COMMAND --help' describes a command. Under mpirun (or srun) rank 0 runs the\n"
-             "command and the other ranks play its games; --mpi insists on MPI (docs/SCALING.md).\n");
+             "command and the other ranks play its games; --mpi insists on MPI; --root-threads N\n"
+             "gives rank 0 N game threads instead of the command's (0: it only hands out jobs and\n"
+             "stores the games, on a core of its own) (docs/SCALING.md).\n");
 }
 
 static int run_command(int argc, char **argv) {
@@ -77,16 +82,50 @@ static int run_command(int argc, char **argv) {
   return CLI_EXIT_USAGE;
 }
 
+/* The options before the command: --mpi, --root-threads N; --help and
+ * --version are left to run_command. 0 with *argc and *argv moved past them
+ * (argv[0] kept), or an exit code after a message. */
+static int global_options(int *argc, char ***argv, int *force, int *root_threads) {
+  static const struct option lo[] = {{"mpi", no_argument, NULL, 'm'},
+                                     {"root-threads", required_argument, NULL, 'r'},
+                                     {NULL, 0, NULL, 0}};
+  int c, at = 1;
+  opterr = 0;
+  optind = 0; /* glibc: start afresh */
+  /* "+": stop at the command; --help, --version and the unknown stop too. */
+  while ((c = getopt_long(*argc, *argv, "+:", lo, NULL)) != -1) {
+    if (c == 'm') {
+      *force = 1;
+    } else if (c == 'r') {
+      char *end;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || n < 0 || n > 1024) {
+        fprintf(stderr, "oware: --root-threads: '%s' is not a number of threads [0..1024]\n",
+                optarg);
+        return CLI_EXIT_USAGE;
+      }
+      *root_threads = (int)n;
+    } else if (c == ':') {
+      fprintf(stderr, "oware: option '%s' needs a value\n", (*argv)[optind - 1]);
+      return CLI_EXIT_USAGE;
+    } else { /* --help, --version or an unknown option: run_command's */
+      break;
+    }
+    at = optind;
+  }
+  (*argv)[at - 1] = (*argv)[0];
+  *argc -= at - 1;
+  *argv += at - 1;
+  return 0;
+}
+
 /* Under mpirun or srun (or with --mpi), rank 0 runs the command and the
  * other ranks play its games (run/runner_mpi.h); otherwise MPI is not
  * touched and the same binary runs alone. */
 int main(int argc, char **argv) {
-  int force = argc > 1 && !strcmp(argv[1], "--mpi");
-  if (force) {
-    argv[1] = argv[0];
-    argc--;
-    argv++;
-  }
+  int force = 0, root_threads = -1;
+  int grc = global_options(&argc, &argv, &force, &root_threads);
+  if (grc) return grc;
   runner_mpi_role role;
   char err[ERROR_MAX];
   if (runner_mpi_init(&argc, &argv, force, &role, err, sizeof err)) {
@@ -94,6 +133,12 @@ int main(int argc, char **argv) {
     runner_mpi_finalize();
     return CLI_EXIT_FAIL;
   }
+  if (root_threads >= 0 && role == RUNNER_MPI_NONE) {
+    fprintf(stderr, "oware: --root-threads applies under mpirun or srun (or with --mpi)\n");
+    runner_mpi_finalize();
+    return CLI_EXIT_USAGE;
+  }
+  runner_mpi_limit(0, root_threads);
   int rc;
   if (role == RUNNER_MPI_WORKER) {
     static const runner_kind *const kinds[] = {&tournament_schedule_kind, &pairs_schedule_kind,

@@ -51,7 +51,8 @@ const runner_backend *runner_mpi_backend(void);
 
 /* Rank 0: play the next runs on ranks 0..ranks-1 only (0: all), with
  * root_threads local workers on rank 0 (-1: the run's threads, like every
- * rank; 0: rank 0 only hands out jobs and takes games). For measurements. */
+ * rank; 0: rank 0 only hands out jobs and takes games): `oware --root-threads`,
+ * and the bench. */
 void runner_mpi_limit(int ranks, int root_threads);
 
 /* Ranks 1..N-1: plays the jobs of rank 0's runs until rank 0 says quit.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel, a loop of network generations, tune net's search labels), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, bench mpi.
+# test_mpi.sh: the MPI backend end to end: the same games under mpirun as on threads (tournament, SPRT, --adjudicate, tune spsa, texel, a loop of network generations, tune net's search labels), a worker rank killed then --resume, a rank that cannot start a player, a rank without the run's endgame tables, --root-threads, bench mpi.
 set -u
 oware=$1
 data=$2
@@ -185,6 +185,39 @@ timeout 300 "$mpirun" --oversubscribe -np 1 env XDG_CACHE_HOME="$tmp/cache" "$ow
 took=$(($(date +%s) - start))
 check "a rank without the run's tables fails the run (exit $rc, ${took}s)" test $rc != 0 -a $rc != 124
 check "... naming the rank and the tables" bash -c "grep -q 'rank 1 (.*): player minimax:depth=2,name=m,egdb=auto@.*tables to 6 seeds from $tmp/nocache' '$tmp/eg.err'"
+
+# --- --root-threads 0: rank 0 hands out the jobs and stores the games, and plays none. ---
+# The engine says which rank started it; rank 0 starts each player once before the run, to
+# check that it starts (run/tournament.c), and not again unless it plays.
+cat >"$tmp/where.sh" <<EOT
+#!/bin/sh
+echo "\${OMPI_COMM_WORLD_RANK:-none}" >>"$tmp/where.log"
+exec "$oware" uci --player greedy
+EOT
+chmod +x "$tmp/where.sh"
+rm -f "$tmp/where.log"
+mpi 3 --root-threads 0 tournament --players "random;engine:cmd=$tmp/where.sh,name=w" --format games:4 \
+  --rounds 6 --threads 2 --db "$tmp/r0.db" --quiet >/dev/null 2>"$tmp/r0.err"; rc=$?
+check "mpirun -np 3 oware --root-threads 0 tournament finishes, 24 games" \
+  bash -c "test $rc = 0 && test \$('$oware' export --db '$tmp/r0.db' --run 1 --format csv | tail -n +2 | wc -l) = 24"
+check "... rank 0 started the engine only for the check before the run (ranks: $(sort "$tmp/where.log" | tr '\n' ' '))" \
+  bash -c "test \$(grep -c '^0\$' '$tmp/where.log') = 1 && grep -q '^1\$' '$tmp/where.log' && grep -q '^2\$' '$tmp/where.log'"
+rm -f "$tmp/where.log"
+mpi 3 --root-threads 1 tournament --players "random;engine:cmd=$tmp/where.sh,name=w" --format games:4 \
+  --rounds 6 --threads 1 --db "$tmp/r1.db" --quiet >/dev/null 2>&1
+check "--root-threads 1: rank 0 plays too (ranks: $(sort "$tmp/where.log" | tr '\n' ' '))" \
+  test "$(grep -c '^0$' "$tmp/where.log")" -ge 2
+mpi 3 --root-threads 0 tournament --players "random;greedy;minimax:depth=2,egdb=off" --format games:4 \
+  --rounds 3 --threads 2 --db "$tmp/r0g.db" --quiet >/dev/null 2>&1
+"$oware" tournament --players "random;greedy;minimax:depth=2,egdb=off" --format games:4 --rounds 3 \
+  --threads 1 --db "$tmp/r0t.db" --quiet >/dev/null 2>&1
+check "... and the games are those of one thread" \
+  bash -c "test -s '$tmp/r0t.db' && cmp -s <(games '$tmp/r0t.db' 1) <(games '$tmp/r0g.db' 1)"
+"$oware" --root-threads 0 runs --db "$tmp/r0.db" >/dev/null 2>"$tmp/r0n.err"; rc=$?
+check "--root-threads without mpirun is refused, saying so" \
+  bash -c "test $rc = 2 && grep -q 'applies under mpirun' '$tmp/r0n.err'"
+"$oware" --root-threads two runs --db "$tmp/r0.db" >/dev/null 2>"$tmp/r0x.err"; rc=$?
+check "--root-threads two is refused, naming it" bash -c "test $rc = 2 && grep -q \"'two' is not a number\" '$tmp/r0x.err'"
 
 # --- The bench. ---
 mpi 3 bench mpi --random-pairs 200 --pairs 2 --depth 3 --repeat 1 >"$tmp/b.out" 2>&1; rc=$?
