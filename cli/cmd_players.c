@@ -9,6 +9,7 @@
 #include "run/adjudicate.h"
 #include "run/match.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "core/notation.h"
@@ -109,7 +110,9 @@ static const char match_usage[] =
     "(any of them) ends games early as in 'oware tournament' (see its help): by\n"
     "the endgame tables (egdb=DIR a folder), a draw on both players' scores near\n"
     "zero, a resignation on one player's hopeless score, a draw after PLIES\n"
-    "plies; the end reason is adjudicated-egdb, -draw or -resign.\n";
+    "plies; the end reason is adjudicated-egdb, -draw or -resign.\n"
+    "--json prints one JSON object instead (docs/JSON.md): the players, each\n"
+    "game (not with --quiet) and the total.\n";
 
 /* The adjudication of --adjudicate (NULL: none) for the games of v into
  * *adj (NULL without one). 0, or the exit code after an error. */
@@ -129,20 +132,48 @@ static int match_adjudicator(const char *cmd, const char *text, const variant *v
 typedef struct match_out {
   const char *cmd;
   int quiet;
+  int json;         /* --json: each game an object of the "games" array */
+  uint64_t seed;    /* the match's (game k's is rng_mix(seed, k)) */
   FILE *out;        /* --ogn, or NULL */
   const char *ogn;
   player *const *pl;
   int failed;
 } match_out;
 
-/* A game's line, and its OGN record. */
+static const char *winner_name(int winner) {
+  return winner == GAME_DRAW ? "draw" : winner == BOARD_SOUTH ? "south" : "north";
+}
+
+/* A game of `oware match --json` (docs/JSON.md), after a comma unless the first. */
+static void match_game_json(long long k, const player *south, const player *north, const game *g,
+                            const outcome *r, uint64_t seed) {
+  printf("%s\n{\"game\":%lld,\"south\":", k ? "," : "", k + 1);
+  cli_json_str(stdout, south->name);
+  fputs(",\"north\":", stdout);
+  cli_json_str(stdout, north->name);
+  fputs(",\"score\":[", stdout);
+  cli_json_num(stdout, r->score2[0] / 2.0);
+  putchar(',');
+  cli_json_num(stdout, r->score2[1] / 2.0);
+  printf("],\"winner\":\"%s\",\"end\":\"%s\",\"plies\":%d,\"detail\":",
+         winner_name(r->winner), outcome_end_name(r->end), r->plies);
+  if (r->detail[0]) cli_json_str(stdout, r->detail);
+  else fputs("null", stdout);
+  fputs(",\"moves\":\"", stdout);
+  for (int i = 0; i < g->plies; i++) putchar(notation_move_letter(&g->v, g->moves[i]));
+  printf("\",\"seed\":\"%llu\"}", (unsigned long long)seed);
+}
+
+/* A game's line (or JSON object), and its OGN record. */
 static int match_game(void *ctx, long long k, int a, const game *g, const outcome *r) {
   match_out *m = ctx;
   const player *south = m->pl[a], *north = m->pl[1 - a];
   char s0[16], s1[16];
   notation_format_half(r->score2[0], s0, sizeof s0);
   notation_format_half(r->score2[1], s1, sizeof s1);
-  if (!m->quiet) {
+  if (m->json && !m->quiet) {
+    match_game_json(k, south, north, g, r, rng_mix(m->seed, (uint64_t)k));
+  } else if (!m->quiet && !m->json) {
     printf("game %lld: %s (S) - %s (N) %s-%s %s, %s, %d plies%s%s\n", k + 1, south->name,
            north->name, s0, s1,
            r->winner == GAME_DRAW ? "draw" : r->winner == BOARD_SOUTH ? "south wins" : "north wins",
@@ -167,7 +198,7 @@ int cli_match(int argc, char **argv) {
   const char *cmd = "match", *spec[2] = {NULL, NULL}, *vtext, *ogn = NULL, *tc = NULL,
              *adjudicate = NULL;
   long long games, seed, margin;
-  int quiet = 0, nargs, prc;
+  int quiet = 0, json = 0, nargs, prc;
   cli_option opts[] = {
       CLI_O_TEXT("south", &spec[0], "SPEC", NULL, "the first player (South in odd games)"),
       CLI_O_TEXT("north", &spec[1], "SPEC", NULL, "the second player"),
@@ -183,6 +214,7 @@ int cli_match(int argc, char **argv) {
                  "end games early: egdb[=DIR], draw=PLIES,SCORE,MOVES, resign=SCORE,MOVES, "
                  "maxplies=PLIES"),
       CLI_O_FLAG("quiet", &quiet, "print the total only"),
+      CLI_O_FLAG("json", &json, "print one JSON object instead (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec pspec = {cmd, match_usage, NULL, opts, 0};
@@ -222,9 +254,20 @@ int cli_match(int argc, char **argv) {
     }
     out = of.f;
   }
-  match_out mo = {cmd, quiet, out, ogn, pl, 0};
+  match_out mo = {cmd, quiet, json, (uint64_t)seed, out, ogn, pl, 0};
   match_totals t;
   int rc = CLI_EXIT_OK;
+  if (json) {
+    fputs("{\"players\":[", stdout);
+    cli_json_str(stdout, pl[0]->name);
+    putchar(',');
+    cli_json_str(stdout, pl[1]->name);
+    char vname[256];
+    variant_format(&v, vname, sizeof vname);
+    printf("],\"variant\":");
+    cli_json_str(stdout, vname);
+    printf(",\"seed\":\"%lld\"%s", seed, quiet ? "" : ",\"games\":[");
+  }
   if (match_games(pl, &v, games, (uint64_t)seed, adj, match_game, &mo, &t, err, sizeof err) < 0) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
@@ -232,11 +275,21 @@ int cli_match(int argc, char **argv) {
   if (mo.failed) rc = CLI_EXIT_FAIL;
   if (out && rc) cli_out_abort(&of);
   else if (out && cli_out_commit(cmd, &of)) rc = CLI_EXIT_FAIL;
-  printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld", pl[0]->name,
-         t.wins[0], pl[1]->name, t.wins[1], t.draws, pl[0]->name, t.wins[0] + 0.5 * t.draws,
-         t.games);
-  if (t.games < games) printf(" (the match stopped after %lld of %lld games)", t.games, games);
-  putchar('\n');
+  if (json) {
+    /* Whole even after an error (the exit code and standard error say it). */
+    printf("%s,\"total\":{\"games\":%lld,\"of\":%lld,\"wins\":[%d,%d],\"draws\":%d,\"points\":[",
+           quiet ? "" : "]", t.games, games, t.wins[0], t.wins[1], t.draws);
+    cli_json_num(stdout, t.wins[0] + 0.5 * t.draws);
+    putchar(',');
+    cli_json_num(stdout, t.wins[1] + 0.5 * t.draws);
+    printf("]},\"complete\":%s}\n", t.games == games ? "true" : "false");
+  } else {
+    printf("total: %s %d wins, %s %d wins, %d draws; %s scores %.1f of %lld", pl[0]->name,
+           t.wins[0], pl[1]->name, t.wins[1], t.draws, pl[0]->name, t.wins[0] + 0.5 * t.draws,
+           t.games);
+    if (t.games < games) printf(" (the match stopped after %lld of %lld games)", t.games, games);
+    putchar('\n');
+  }
   player_free(pl[0]);
   player_free(pl[1]);
   adjudicate_close(adj);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study and calibrate, read by python3's json module and checked against the text output.
+# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study, calibrate and match, read by python3's json module and checked against the text output.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -116,6 +116,34 @@ pts=$(py "$tmp/c.json" "len(d['search']['points'])")
 check "calibrate --json: the search's $pts points as in the text" \
   test "$(py "$tmp/c.json" "d['search']['games']")" = "$(sed -n 's/.* values measured, \([0-9]*\) games$/\1/p' "$tmp/c.txt")" \
   -a "$(grep -c ' fit ' "$tmp/c.txt")" = "$pts"
+
+# match --json: each game as the text says it, moves that replay to its end, the total.
+mt=(match --south 'minimax:depth=2,egdb=off,name=m "1"' --north random --games 6 --seed 5 --variant auale)
+"$oware" "${mt[@]}" --json --ogn "$tmp/mt.ogn" >"$tmp/mt.json" 2>"$tmp/mt.err"
+check "match --json exits 0" test $? = 0
+check "... which parses" py "$tmp/mt.json" "''"
+"$oware" "${mt[@]}" >"$tmp/mt.txt" 2>&1
+check "match --json: the games of the text (winner, end, plies, names)" test \
+  "$(py "$tmp/mt.json" "'\\n'.join('game %d: %s (S) - %s (N) %s' % (g['game'], g['south'], g['north'], g['winner']) + ' %s, %d plies' % (g['end'], g['plies']) for g in d['games'])")" = \
+  "$(sed -n 's/^\(game [0-9]*: .* (N)\) [0-9.]*-[0-9.]* \(south\|north\|draw\)\( wins\)\{0,1\}, \(.*\)$/\1 \2 \4/p' "$tmp/mt.txt")"
+ok=1
+for i in 0 1 2 3 4 5; do
+  mv=$(py "$tmp/mt.json" "d['games'][$i]['moves']")
+  want=$(py "$tmp/mt.json" "'%s %g-%g %s' % (d['games'][$i]['end'], *d['games'][$i]['score'], d['games'][$i]['winner'])")
+  got=$("$oware" replay --variant auale "$mv" | sed -n 's/^status over //p')
+  [ "$got" = "$want" ] || { ok=0; echo "game $i: replayed '$got', JSON '$want'"; }
+done
+check "match --json: each game's moves replay to its end, score and winner" test $ok = 1
+check "match --json: the total of the text" test \
+  "$(py "$tmp/mt.json" "'%s %d wins, %s %d wins, %d draws' % (d['players'][0], d['total']['wins'][0], d['players'][1], d['total']['wins'][1], d['total']['draws'])")" = \
+  "$(sed -n 's/^total: \(.*draws\);.*/\1/p' "$tmp/mt.txt")"
+check "match --json: points, games and the variant" test \
+  "$(py "$tmp/mt.json" "sum(d['total']['points']), d['total']['games'], d['total']['of'], d['complete'], d['variant']")" = "6 6 6 True auale"
+check "match --json --ogn: the OGN is written, 6 games" \
+  test "$(grep -c '^\[Round' "$tmp/mt.ogn")" = 6
+"$oware" "${mt[@]}" --json --quiet >"$tmp/mq.json" 2>&1
+check "match --json --quiet: the total without the games" \
+  test "$(py "$tmp/mq.json" "'games' in d, d['total'] == json.load(open('$tmp/mt.json'))['total']")" = "False True"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
