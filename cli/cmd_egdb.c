@@ -1,5 +1,6 @@
 /* cmd_egdb.c: `oware egdb build|probe|stats` (fit: cmd_egdb_fit.c) and `oware bench egdb`: endgame databases. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "report/egdb_chart.h"
 #include "egdb/egdb.h"
 #include "egdb/egdb_stats.h"
+#include "cli/json.h"
 
 /* The default folder: $XDG_CACHE_HOME/oware/egdb or ~/.cache/oware/egdb. */
 static const char *default_dir(char *buf, size_t len) {
@@ -192,7 +194,8 @@ static const char stats_help[] =
     "and upper bound, or split) and the share of cycle-sensitive positions\n"
     "(lower < upper). --chart STEM also draws the won, drawn, lost, open and\n"
     "cycle-sensitive shares against n, a line per variant (scripts/egdb.gp):\n"
-    "STEM.dat, STEM.png, STEM.svg.\n";
+    "STEM.dat, STEM.png, STEM.svg. --json prints one JSON object instead of the\n"
+    "table (docs/JSON.md): counts, not shares.\n";
 
 /* --variant V, repeatable (at most 16). */
 typedef struct variant_list {
@@ -227,10 +230,25 @@ static void print_level(int md, const char *key, const egdb_level_stats *s) {
            egdb_level_share(s, s->sensitive));
 }
 
+/* A level of `egdb stats --json`: the counts, and the mean values (split: null without). */
+static void json_level(const egdb_level_stats *s, int first) {
+  printf("%s{\"n\":%d,\"positions\":%llu,\"won\":%llu,\"drawn\":%llu,\"lost\":%llu,"
+         "\"open\":%llu,\"sensitive\":%llu,\"mean_lower\":",
+         first ? "" : ",", s->n, (unsigned long long)s->count, (unsigned long long)s->won,
+         (unsigned long long)s->drawn, (unsigned long long)s->lost, (unsigned long long)s->open,
+         (unsigned long long)s->sensitive);
+  cli_json_num(stdout, s->count ? s->mean_lower : NAN);
+  fputs(",\"mean_upper\":", stdout);
+  cli_json_num(stdout, s->count ? s->mean_upper : NAN);
+  fputs(",\"mean_split\":", stdout);
+  cli_json_num(stdout, s->mean_split >= 0 && s->count ? s->mean_split : NAN);
+  putchar('}');
+}
+
 static int egdb_stats_cmd(int argc, char **argv) {
   const char *cmd = "egdb stats", *dir = NULL, *chart = NULL;
   const char *vtexts[16];
-  int nv = 0, md = 0;
+  int nv = 0, md = 0, json = 0;
   long long seeds = -1;
   char dbuf[4096];
   variant_list vl = {vtexts, 0};
@@ -243,12 +261,14 @@ static int egdb_stats_cmd(int argc, char **argv) {
       CLI_O_FLAG("markdown", &md, "print a Markdown table"),
       CLI_O_TEXT("chart", &chart, "STEM", NULL,
                  "draw the shares against n, a line per variant: STEM.dat, .png, .svg"),
+      CLI_O_FLAG("json", &json, "print one JSON object instead of the table (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, stats_help, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
   nv = vl.n;
   if (!nv) vtexts[nv++] = "abapa";
+  if (json && md) return cli_error(cmd, "--json and --markdown: one or the other");
   if (!dir) dir = default_dir(dbuf, sizeof dbuf);
   if (chart) {
     char dat[4200];
@@ -279,7 +299,24 @@ static int egdb_stats_cmd(int argc, char **argv) {
     for (int n = 0; n <= top && rc == CLI_EXIT_OK; n++) egdb_level_stats_count(db[k], n, &levels[k][n]);
     series[k] = (egdb_chart_series){key[k], top + 1, levels[k]};
   }
-  if (rc == CLI_EXIT_OK) {
+  if (rc == CLI_EXIT_OK && json) {
+    fputs("{\"variants\":[", stdout);
+    for (int k = 0; k < nv; k++) {
+      char vname[256];
+      variant_format(&v[k], vname, sizeof vname);
+      printf("%s\n{\"variant\":", k ? "," : "");
+      cli_json_str(stdout, vname);
+      printf(",\"tables\":");
+      cli_json_str(stdout, key[k]);
+      printf(",\"dir\":");
+      cli_json_str(stdout, dir);
+      printf(",\"seeds\":%d,\"levels\":[", series[k].nlevels - 1);
+      for (int n = 0; n < series[k].nlevels; n++) json_level(&levels[k][n], n == 0);
+      fputs("]}", stdout);
+    }
+    fputs("]}\n", stdout);
+    fflush(stdout);
+  } else if (rc == CLI_EXIT_OK) {
     if (md)
       printf("| variant | n | positions | won %% | drawn %% | lost %% | open %% | mean value | "
              "cycle-sensitive %% |\n"
@@ -299,7 +336,7 @@ static int egdb_stats_cmd(int argc, char **argv) {
     } else if (c > 0) {
       fprintf(stderr, "oware %s: %s; wrote %s.dat only\n", cmd, err, chart);
     } else {
-      fprintf(md ? stderr : stdout, "chart: %s.png, %s.svg\n", chart, chart);
+      fprintf(md || json ? stderr : stdout, "chart: %s.png, %s.svg\n", chart, chart);
     }
   }
   for (int k = 0; k < nv; k++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study, calibrate and match, read by python3's json module and checked against the text output.
+# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study, calibrate, match and egdb stats, read by python3's json module and checked against the text output.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -144,6 +144,22 @@ check "match --json --ogn: the OGN is written, 6 games" \
 "$oware" "${mt[@]}" --json --quiet >"$tmp/mq.json" 2>&1
 check "match --json --quiet: the total without the games" \
   test "$(py "$tmp/mq.json" "'games' in d, d['total'] == json.load(open('$tmp/mt.json'))['total']")" = "False True"
+
+# egdb stats --json: the table's counts and shares, per variant.
+"$oware" egdb build --seeds 5 --dir "$tmp/eg" --quiet >/dev/null 2>&1
+"$oware" egdb stats --dir "$tmp/eg" --variant abapa --variant auale --json >"$tmp/eg.json" 2>"$tmp/eg.err"
+check "egdb stats --json exits 0" test $? = 0
+check "... which parses" py "$tmp/eg.json" "''"
+"$oware" egdb stats --dir "$tmp/eg" --variant abapa --variant auale >"$tmp/eg.txt" 2>&1
+check "egdb stats --json: each level as the table (positions, won, drawn, lost, open, cycle %)" test \
+  "$(py "$tmp/eg.json" "'\\n'.join('%s %d %d %.2f %.2f %.2f %.2f %.2f' % (v['tables'], l['n'], l['positions'], *[100 * l[k] / l['positions'] for k in ('won', 'drawn', 'lost', 'open', 'sensitive')]) for v in d['variants'] for l in v['levels'])")" = \
+  "$(awk 'NR > 1 { print $1, $2, $3, $4, $5, $6, $7, $9 }' "$tmp/eg.txt")"
+check "egdb stats --json: the variants asked for, their tables and seeds" test \
+  "$(py "$tmp/eg.json" "' '.join('%s/%s/%d' % (v['variant'], v['tables'], v['seeds']) for v in d['variants'])")" = \
+  "abapa/abapa/5 auale/abapa/5"
+"$oware" egdb stats --dir "$tmp/eg" --json --markdown >/dev/null 2>"$tmp/egm.err"; rc=$?
+check "egdb stats --json --markdown is refused, saying so" \
+  bash -c "test $rc = 2 && grep -q 'one or the other' '$tmp/egm.err'"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
