@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -89,17 +90,18 @@ static const char core_usage[] =
     "median plies per second and games per second; each run is paired with a run\n"
     "of a plain C playout loop for abapa alone (no key, no repetition rule), the\n"
     "yardstick, and the ratio of medians is printed; then times perft D from the\n"
-    "start position, R times.\n";
+    "start position, R times. --json: one JSON object instead (docs/JSON.md).\n";
 
 static int bench_core(int argc, char **argv) {
   const char *cmd = "bench core", *vtext;
   long long games, repeat, pdepth;
-  int nargs, rc;
+  int nargs, rc, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant of the games"),
       CLI_O_INT("games", &games, 1, 100000000, "N", "100000", "random games a run"),
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "5", "runs"),
       CLI_O_INT("perft", &pdepth, 0, 14, "D", "9", "perft depth timed"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, core_usage, NULL, opts, 0};
@@ -129,16 +131,9 @@ static int bench_core(int argc, char **argv) {
   qsort(gps, (size_t)repeat, sizeof *gps, cli_cmp_double);
   char vname[160];
   variant_format(&v, vname, sizeof vname);
-  printf("variant %s\n", vname);
-  printf("random games %lld, plies %lld (%.1f a game), median of %lld runs\n", games, plies,
-         (double)plies / (double)games, repeat);
-  printf("plies/s %.0f\n", pps[repeat / 2]);
-  printf("games/s %.0f\n", gps[repeat / 2]);
-  printf("plain-loop plies/s %.0f (abapa only, no key, no repetition)\n", plain[repeat / 2]);
-  printf("ratio %.2f of the plain loop\n", pps[repeat / 2] / plain[repeat / 2]);
+  uint64_t n = 0;
   if (pdepth > 0) {
     board b;
-    uint64_t n = 0;
     board_start(&b, &v);
     for (long long k = 0; k < repeat; k++) {
       double t0 = clock_now();
@@ -146,8 +141,45 @@ static int bench_core(int argc, char **argv) {
       pt[k] = clock_now() - t0;
     }
     qsort(pt, (size_t)repeat, sizeof *pt, cli_cmp_double);
-    printf("perft %lld %llu in %.3f s (median), %.0f leaves/s\n", pdepth, (unsigned long long)n,
-           pt[repeat / 2], (double)n / pt[repeat / 2]);
+  }
+  const double mpps = pps[repeat / 2], mplain = plain[repeat / 2];
+  const double mpt = pdepth > 0 ? pt[repeat / 2] : 0;
+  if (json) {
+    cli_json_out o, q;
+    cli_json_open(&o, stdout, '{');
+    cli_json_str_at(&o, "bench", "core");
+    cli_json_str_at(&o, "variant", vname);
+    cli_json_num_at(&o, "games", (double)games);
+    cli_json_num_at(&o, "plies", (double)plies);
+    cli_json_num_at(&o, "repeat", (double)repeat);
+    cli_json_num_at(&o, "plies_per_s", mpps);
+    cli_json_num_at(&o, "games_per_s", gps[repeat / 2]);
+    cli_json_num_at(&o, "plain_plies_per_s", mplain);
+    cli_json_num_at(&o, "ratio", mpps / mplain);
+    cli_json_key(&o, "perft");
+    if (pdepth > 0) {
+      cli_json_open(&q, stdout, '{');
+      cli_json_num_at(&q, "depth", (double)pdepth);
+      cli_json_num_at(&q, "leaves", (double)n);
+      cli_json_num_at(&q, "seconds", mpt);
+      cli_json_num_at(&q, "leaves_per_s", (double)n / mpt);
+      cli_json_close(&q);
+    } else {
+      fputs("null", stdout);
+    }
+    cli_json_close(&o);
+    putchar('\n');
+  } else {
+    printf("variant %s\n", vname);
+    printf("random games %lld, plies %lld (%.1f a game), median of %lld runs\n", games, plies,
+           (double)plies / (double)games, repeat);
+    printf("plies/s %.0f\n", mpps);
+    printf("games/s %.0f\n", gps[repeat / 2]);
+    printf("plain-loop plies/s %.0f (abapa only, no key, no repetition)\n", mplain);
+    printf("ratio %.2f of the plain loop\n", mpps / mplain);
+    if (pdepth > 0)
+      printf("perft %lld %llu in %.3f s (median), %.0f leaves/s\n", pdepth, (unsigned long long)n,
+             mpt, (double)n / mpt);
   }
   free(pps);
   free(gps);
@@ -168,10 +200,18 @@ static const char *const bench_positions[] = {
 #define BENCH_DEPTH 12
 #define BENCH_DEPTH_TEXT "12" /* the same, for the help */
 
+/* One bench position's search. */
+typedef struct bench_position {
+  int move, score;
+  long long nodes;
+  double seconds;
+} bench_position;
+
 /* Searches every bench position with spec at depth; returns the total nodes
- * and the seconds taken, or -1 after printing an error. */
+ * and the seconds taken, or -1 after printing an error. each (NULL: not
+ * wanted) receives each position's search. */
 static long long bench_minimax(const char *cmd, const char *spec, int depth, double *secs,
-                               int verbose) {
+                               bench_position *each) {
   char err[ERROR_MAX];
   player *p = player_create(spec, err, sizeof err);
   if (!p) {
@@ -206,9 +246,7 @@ static long long bench_minimax(const char *cmd, const char *spec, int depth, dou
     }
     *secs += t;
     total += info.nodes;
-    if (verbose)
-      printf("position %d %-34s best %c score %6d nodes %10lld %.3f s\n", i + 1,
-             bench_positions[i], notation_move_letter(&v, m), info.score, info.nodes, t);
+    if (each) each[i] = (bench_position){m, info.score, info.nodes, t};
   }
   player_free(p);
   return total;
@@ -227,7 +265,8 @@ static const char search_usage[] =
     "net; or a network file of oware tune net): for each, the node count at depth D, the median nodes per\n"
     "second and time to depth D of R runs, and the depth in 1 s from the start.\n"
     "--settings S;S;...: the same for minimax settings (each a list of name=value, as\n"
-    "after \"minimax:\", e.g. \";rfp=0\": empty, the defaults, shown as (defaults)).\n";
+    "after \"minimax:\", e.g. \";rfp=0\": empty, the defaults, shown as (defaults)).\n"
+    "--json: one JSON object instead (docs/JSON.md).\n";
 
 /* One move of spec from abapa's start within lim: its info and the wall
  * seconds it took; -1 after printing an error. */
@@ -269,7 +308,7 @@ static int depth_in_one_second(const char *cmd, const char *spec, double *nps) {
  * depth and depth in 1 s, a line each (the runs of all items interleaved,
  * so that a change in the machine's load falls on all of them). */
 static int bench_side_by_side(const char *cmd, const char *list, int settings, int depth,
-                              int repeat) {
+                              int repeat, int json) {
   char specs[8][640], names[8][512];
   int n = 0;
   const char *sep = settings ? ";" : ",";
@@ -285,21 +324,46 @@ static int bench_side_by_side(const char *cmd, const char *list, int settings, i
   long long nodes[8];
   for (int k = 0; k < repeat; k++)
     for (int e = 0; e < n; e++) {
-      nodes[e] = bench_minimax(cmd, specs[e], depth, &secs[e][k], 0);
+      nodes[e] = bench_minimax(cmd, specs[e], depth, &secs[e][k], NULL);
       if (nodes[e] < 0) return CLI_EXIT_FAIL;
       nps[e][k] = (double)nodes[e] / secs[e][k];
     }
-  printf("%-24s %12s %12s %14s %12s\n", settings ? "settings" : "eval", "nodes", "nodes/s",
-         "s to depth", "depth in 1s");
+  int d1[8];
+  double one_nps[8];
   for (int e = 0; e < n; e++) {
-    double one_nps;
-    int d1 = depth_in_one_second(cmd, specs[e], &one_nps);
-    if (d1 < 0) return CLI_EXIT_FAIL;
+    if ((d1[e] = depth_in_one_second(cmd, specs[e], &one_nps[e])) < 0) return CLI_EXIT_FAIL;
     qsort(secs[e], (size_t)repeat, sizeof(double), cli_cmp_double);
     qsort(nps[e], (size_t)repeat, sizeof(double), cli_cmp_double);
-    printf("%-24s %12lld %12.0f %14.4f %12d\n", names[e][0] ? names[e] : "(defaults)", nodes[e],
-           nps[e][repeat / 2], secs[e][repeat / 2], d1);
   }
+  if (json) {
+    cli_json_out o, a, q;
+    cli_json_open(&o, stdout, '{');
+    cli_json_str_at(&o, "bench", settings ? "search settings" : "search eval");
+    cli_json_num_at(&o, "depth", depth);
+    cli_json_num_at(&o, "repeat", repeat);
+    cli_json_key(&o, "rows");
+    cli_json_open(&a, stdout, '[');
+    for (int e = 0; e < n; e++) {
+      cli_json_item(&a);
+      cli_json_open(&q, stdout, '{');
+      cli_json_str_at(&q, settings ? "settings" : "eval", names[e]);
+      cli_json_str_at(&q, "spec", specs[e]);
+      cli_json_num_at(&q, "nodes", (double)nodes[e]);
+      cli_json_num_at(&q, "nodes_per_s", nps[e][repeat / 2]);
+      cli_json_num_at(&q, "seconds", secs[e][repeat / 2]);
+      cli_json_num_at(&q, "depth_in_1s", d1[e]);
+      cli_json_close(&q);
+    }
+    cli_json_close(&a);
+    cli_json_close(&o);
+    putchar('\n');
+    return CLI_EXIT_OK;
+  }
+  printf("%-24s %12s %12s %14s %12s\n", settings ? "settings" : "eval", "nodes", "nodes/s",
+         "s to depth", "depth in 1s");
+  for (int e = 0; e < n; e++)
+    printf("%-24s %12lld %12.0f %14.4f %12d\n", names[e][0] ? names[e] : "(defaults)", nodes[e],
+           nps[e][repeat / 2], secs[e][repeat / 2], d1[e]);
   printf("(depth %d, median of %d runs; nodes/s and seconds over the nine bench positions)\n",
          depth, repeat);
   return CLI_EXIT_OK;
@@ -308,7 +372,7 @@ static int bench_side_by_side(const char *cmd, const char *list, int settings, i
 static int bench_search(int argc, char **argv) {
   const char *cmd = "bench search";
   long long depth, repeat, playouts;
-  int nodes_only = 0, nargs, rc;
+  int nodes_only = 0, json = 0, nargs, rc;
   const char *evals = NULL, *settings = NULL;
   cli_option opts[] = {
       CLI_O_INT("depth", &depth, 1, 30, "D", BENCH_DEPTH_TEXT, "search depth"),
@@ -319,16 +383,18 @@ static int bench_search(int argc, char **argv) {
                  "compare evaluations side by side (linear or network files, at most 8)"),
       CLI_O_TEXT("settings", &settings, "S;S;...", NULL,
                  "compare minimax settings side by side (at most 8)"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, search_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
   if (evals && settings) return cli_error(cmd, "--eval and --settings: give one"), CLI_EXIT_USAGE;
-  if (evals) return bench_side_by_side(cmd, evals, 0, (int)depth, (int)repeat);
-  if (settings) return bench_side_by_side(cmd, settings, 1, (int)depth, (int)repeat);
+  if (json && nodes_only) return cli_error(cmd, "--json and --nodes-only: give one"), CLI_EXIT_USAGE;
+  if (evals) return bench_side_by_side(cmd, evals, 0, (int)depth, (int)repeat, json);
+  if (settings) return bench_side_by_side(cmd, settings, 1, (int)depth, (int)repeat, json);
   double secs;
   if (nodes_only) {
-    long long n = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, 0);
+    long long n = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, NULL);
     if (n < 0) return CLI_EXIT_FAIL;
     printf("%lld\n", n);
     return CLI_EXIT_OK;
@@ -336,8 +402,9 @@ static int bench_search(int argc, char **argv) {
   double *nps = malloc((size_t)repeat * sizeof *nps);
   if (!nps) return CLI_EXIT_FAIL;
   long long nodes = 0;
+  bench_position each[sizeof bench_positions / sizeof *bench_positions];
   for (long long k = 0; k < repeat; k++) {
-    nodes = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, k == 0);
+    nodes = bench_minimax(cmd, "minimax:egdb=off", (int)depth, &secs, k == 0 ? each : NULL);
     if (nodes < 0) {
       free(nps);
       return CLI_EXIT_FAIL;
@@ -345,26 +412,74 @@ static int bench_search(int argc, char **argv) {
     nps[k] = (double)nodes / secs;
   }
   qsort(nps, (size_t)repeat, sizeof *nps, cli_cmp_double);
-  printf("minimax depth %lld: nodes %lld\n", depth, nodes);
-  printf("minimax nodes/s %.0f (median of %lld)\n", nps[repeat / 2], repeat);
+  const double mnps = nps[repeat / 2];
   free(nps);
 
-  /* The depth completed within 1 s from the start (movetime 1000 ms). */
+  /* The depth completed within 1 s from the start (movetime 1000 ms), then
+   * MCTS with playouts and with the network at its leaves. */
   player_limits second = {.movetime_ms = 1000}, none = {0};
-  player_info info;
-  double t;
-  if (move_from_start(cmd, "minimax:egdb=off", &second, &info, &t)) return CLI_EXIT_FAIL;
-  printf("minimax depth in 1 s from the start: %d (%lld nodes, %.0f nodes/s)\n", info.depth,
-         info.nodes, (double)info.nodes / t);
-  char mspec[64];
-  snprintf(mspec, sizeof mspec, "mcts:playouts=%lld,egdb=off", playouts);
-  if (move_from_start(cmd, mspec, &none, &info, &t)) return CLI_EXIT_FAIL;
+  player_info one, pl, net;
+  double t1, tp, tn;
+  char pspec[64], nspec[64];
+  snprintf(pspec, sizeof pspec, "mcts:playouts=%lld,egdb=off", playouts);
+  snprintf(nspec, sizeof nspec, "mcts:playouts=%lld,egdb=off,eval=net", playouts);
+  if (move_from_start(cmd, "minimax:egdb=off", &second, &one, &t1) ||
+      move_from_start(cmd, pspec, &none, &pl, &tp) || move_from_start(cmd, nspec, &none, &net, &tn))
+    return CLI_EXIT_FAIL;
+  variant v;
+  variant_default(&v);
+  if (json) {
+    cli_json_out o, a, q;
+    cli_json_open(&o, stdout, '{');
+    cli_json_str_at(&o, "bench", "search");
+    cli_json_num_at(&o, "depth", (double)depth);
+    cli_json_num_at(&o, "repeat", (double)repeat);
+    cli_json_num_at(&o, "nodes", (double)nodes);
+    cli_json_num_at(&o, "nodes_per_s", mnps);
+    cli_json_key(&o, "positions");
+    cli_json_open(&a, stdout, '[');
+    for (int i = 0; bench_positions[i]; i++) {
+      char best[2] = {notation_move_letter(&v, each[i].move), 0};
+      cli_json_item(&a);
+      cli_json_open(&q, stdout, '{');
+      cli_json_str_at(&q, "position", bench_positions[i]);
+      cli_json_str_at(&q, "best", best);
+      cli_json_num_at(&q, "score", each[i].score);
+      cli_json_num_at(&q, "nodes", (double)each[i].nodes);
+      cli_json_num_at(&q, "seconds", each[i].seconds);
+      cli_json_close(&q);
+    }
+    cli_json_close(&a);
+    cli_json_key(&o, "one_second");
+    cli_json_open(&q, stdout, '{');
+    cli_json_num_at(&q, "depth", one.depth);
+    cli_json_num_at(&q, "nodes", (double)one.nodes);
+    cli_json_num_at(&q, "nodes_per_s", (double)one.nodes / t1);
+    cli_json_close(&q);
+    cli_json_key(&o, "mcts");
+    cli_json_open(&q, stdout, '{');
+    cli_json_num_at(&q, "playouts", (double)pl.playouts);
+    cli_json_num_at(&q, "seconds", tp);
+    cli_json_num_at(&q, "playouts_per_s", (double)pl.playouts / tp);
+    cli_json_num_at(&q, "net_iterations", (double)net.playouts);
+    cli_json_num_at(&q, "net_seconds", tn);
+    cli_json_num_at(&q, "net_iterations_per_s", (double)net.playouts / tn);
+    cli_json_close(&q);
+    cli_json_close(&o);
+    putchar('\n');
+    return CLI_EXIT_OK;
+  }
+  for (int i = 0; bench_positions[i]; i++)
+    printf("position %d %-34s best %c score %6d nodes %10lld %.3f s\n", i + 1, bench_positions[i],
+           notation_move_letter(&v, each[i].move), each[i].score, each[i].nodes, each[i].seconds);
+  printf("minimax depth %lld: nodes %lld\n", depth, nodes);
+  printf("minimax nodes/s %.0f (median of %lld)\n", mnps, repeat);
+  printf("minimax depth in 1 s from the start: %d (%lld nodes, %.0f nodes/s)\n", one.depth,
+         one.nodes, (double)one.nodes / t1);
   printf("mcts playouts/s %.0f (%lld playouts from the start in %.3f s)\n",
-         (double)info.playouts / t, info.playouts, t);
-  snprintf(mspec, sizeof mspec, "mcts:playouts=%lld,egdb=off,eval=net", playouts);
-  if (move_from_start(cmd, mspec, &none, &info, &t)) return CLI_EXIT_FAIL;
+         (double)pl.playouts / tp, pl.playouts, tp);
   printf("mcts eval=net iterations/s %.0f (%lld iterations from the start in %.3f s)\n",
-         (double)info.playouts / t, info.playouts, t);
+         (double)net.playouts / tn, net.playouts, tn);
   return CLI_EXIT_OK;
 }
 
@@ -378,7 +493,7 @@ static const char smp_usage[] =
     "the first T of the list; the cores the process got (CPU time over wall\n"
     "time: below T, the machine's other work took the rest) and the CPU time\n"
     "(all threads). Searches with T > 1 are not reproducible: the node\n"
-    "counts change from run to run.\n";
+    "counts change from run to run. --json: one JSON object instead (docs/JSON.md).\n";
 
 #define SMP_MAX 8 /* thread counts in the list */
 
@@ -407,11 +522,12 @@ static int parse_thread_list(const char *cmd, const char *text, int t[SMP_MAX]) 
 static int bench_smp(int argc, char **argv) {
   const char *cmd = "bench smp", *list;
   long long depth, repeat;
-  int nargs, rc;
+  int nargs, rc, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("threads", &list, "T,T...", "1,2", "thread counts compared"),
       CLI_O_INT("depth", &depth, 1, 30, "D", "16", "search depth"),
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, smp_usage, NULL, opts, 0};
@@ -425,24 +541,52 @@ static int bench_smp(int argc, char **argv) {
       char mspec[64];
       snprintf(mspec, sizeof mspec, "minimax:threads=%d,egdb=off", t[i]);
       clock_t c0 = clock();
-      long long nodes = bench_minimax(cmd, mspec, (int)depth, &secs[i][k], 0);
+      long long nodes = bench_minimax(cmd, mspec, (int)depth, &secs[i][k], NULL);
       if (nodes < 0) return CLI_EXIT_FAIL;
       nps[i][k] = (double)nodes / secs[i][k];
       cpu[i][k] = (double)(clock() - c0) / CLOCKS_PER_SEC;
       cores[i][k] = cpu[i][k] / secs[i][k];
     }
-  printf("minimax, 9 positions to depth %lld, medians of %lld runs:\n", depth, repeat);
+  cli_json_out o, a, q;
+  if (json) {
+    cli_json_open(&o, stdout, '{');
+    cli_json_str_at(&o, "bench", "smp");
+    cli_json_num_at(&o, "depth", (double)depth);
+    cli_json_num_at(&o, "repeat", (double)repeat);
+    cli_json_key(&o, "threads");
+    cli_json_open(&a, stdout, '[');
+  } else {
+    printf("minimax, 9 positions to depth %lld, medians of %lld runs:\n", depth, repeat);
+  }
   double base = 0;
   for (int i = 0; i < nt; i++) {
     qsort(secs[i], (size_t)repeat, sizeof secs[i][0], cli_cmp_double);
     qsort(nps[i], (size_t)repeat, sizeof nps[i][0], cli_cmp_double);
     qsort(cores[i], (size_t)repeat, sizeof cores[i][0], cli_cmp_double);
     qsort(cpu[i], (size_t)repeat, sizeof cpu[i][0], cli_cmp_double);
-    double s = secs[i][repeat / 2];
-    if (i == 0) base = s;
-    printf("threads %2d: %.3f s to depth %lld, %.0f nodes/s, speed-up %.2f, cores used %.2f, "
-           "CPU %.3f s\n",
-           t[i], s, depth, nps[i][repeat / 2], base / s, cores[i][repeat / 2], cpu[i][repeat / 2]);
+    double sec = secs[i][repeat / 2];
+    if (i == 0) base = sec;
+    if (json) {
+      cli_json_item(&a);
+      cli_json_open(&q, stdout, '{');
+      cli_json_num_at(&q, "threads", t[i]);
+      cli_json_num_at(&q, "seconds", sec);
+      cli_json_num_at(&q, "nodes_per_s", nps[i][repeat / 2]);
+      cli_json_num_at(&q, "speedup", base / sec);
+      cli_json_num_at(&q, "cores_used", cores[i][repeat / 2]);
+      cli_json_num_at(&q, "cpu_seconds", cpu[i][repeat / 2]);
+      cli_json_close(&q);
+    } else {
+      printf("threads %2d: %.3f s to depth %lld, %.0f nodes/s, speed-up %.2f, cores used %.2f, "
+             "CPU %.3f s\n",
+             t[i], sec, depth, nps[i][repeat / 2], base / sec, cores[i][repeat / 2],
+             cpu[i][repeat / 2]);
+    }
+  }
+  if (json) {
+    cli_json_close(&a);
+    cli_json_close(&o);
+    putchar('\n');
   }
   return CLI_EXIT_OK;
 }
@@ -505,16 +649,18 @@ static const char arena_usage[] =
     "   and with 2, R times each, side by side: median games/s and the ratio\n"
     "   (threads pay off when it is close to 2).\n"
     "2. The store: a round robin of 5 random players, N games in all, on 2\n"
-    "   threads, every game stored with its moves: games/s end to end.\n";
+    "   threads, every game stored with its moves: games/s end to end.\n"
+    "--json: one JSON object instead (docs/JSON.md).\n";
 
 static int bench_arena(int argc, char **argv) {
   const char *cmd = "bench arena";
   long long repeat, random_games;
-  int nargs, rc;
+  int nargs, rc, json = 0;
   cli_option opts[] = {
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "3", "runs of the tournament on 1 and 2 threads"),
       CLI_O_INT("random-games", &random_games, 20, 10000000, "N", "20000",
                 "games of the store benchmark"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, arena_usage, NULL, opts, 0};
@@ -530,16 +676,40 @@ static int bench_arena(int argc, char **argv) {
   }
   qsort(one, (size_t)repeat, sizeof *one, cli_cmp_double);
   qsort(two, (size_t)repeat, sizeof *two, cli_cmp_double);
-  printf("minimax tournament (%lld games): 1 thread %.1f games/s, 2 threads %.1f games/s, "
-         "ratio %.2f (medians of %lld)\n",
-         games, one[repeat / 2], two[repeat / 2], two[repeat / 2] / one[repeat / 2], repeat);
+  const long long mm_games = games;
   char format[32];
   snprintf(format, sizeof format, "games:%lld", random_games / 10);
+  long long stored = 0;
   double rate = bench_tournament(cmd, "random;random:seed=2;random:seed=3;random:seed=4;random:seed=5",
-                                 format, 2, &games);
+                                 format, 2, &stored);
   if (rate < 0) return CLI_EXIT_FAIL;
+  if (json) {
+    cli_json_out o, q;
+    cli_json_open(&o, stdout, '{');
+    cli_json_str_at(&o, "bench", "arena");
+    cli_json_num_at(&o, "repeat", (double)repeat);
+    cli_json_key(&o, "minimax");
+    cli_json_open(&q, stdout, '{');
+    cli_json_num_at(&q, "games", (double)mm_games);
+    cli_json_num_at(&q, "games_per_s_1_thread", one[repeat / 2]);
+    cli_json_num_at(&q, "games_per_s_2_threads", two[repeat / 2]);
+    cli_json_num_at(&q, "ratio", two[repeat / 2] / one[repeat / 2]);
+    cli_json_close(&q);
+    cli_json_key(&o, "store");
+    cli_json_open(&q, stdout, '{');
+    cli_json_num_at(&q, "games", (double)stored);
+    cli_json_num_at(&q, "threads", 2);
+    cli_json_num_at(&q, "games_per_s", rate);
+    cli_json_close(&q);
+    cli_json_close(&o);
+    putchar('\n');
+    return CLI_EXIT_OK;
+  }
+  printf("minimax tournament (%lld games): 1 thread %.1f games/s, 2 threads %.1f games/s, "
+         "ratio %.2f (medians of %lld)\n",
+         mm_games, one[repeat / 2], two[repeat / 2], two[repeat / 2] / one[repeat / 2], repeat);
   printf("random round robin, %lld games stored with their moves, 2 threads: %.0f games/s\n",
-         games, rate);
+         stored, rate);
   return CLI_EXIT_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "store/rating_store.h"
 #include "store/store.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 
 static const char adjudicate_usage[] =
@@ -22,7 +23,7 @@ static const char adjudicate_usage[] =
     "games the tables ended, then each player's Elo with its 95% interval in\n"
     "both runs (pool average 0) and whether the two intervals overlap. Give\n"
     "exact players (fixed depth or playouts, one search thread): each run then\n"
-    "plays the same games every time.\n";
+    "plays the same games every time. --json: one JSON object instead (docs/JSON.md).\n";
 
 #define DEFAULT_PLAYERS                                                                    \
   "minimax:depth=3,egdb=off,name=mm3;minimax:depth=5,egdb=off,name=mm5;"                   \
@@ -131,10 +132,48 @@ static void print_ratings(const bench_run *played, const bench_run *adj) {
   printf("every player's intervals overlap: %s\n", all ? "yes" : "no");
 }
 
+/* A run's figures as a JSON object: wall, cpu, games, plies, adjudicated,
+ * and its players' Elos (rank order). */
+static void json_run(const bench_run *r) {
+  cli_json_out o, a, q;
+  cli_json_open(&o, stdout, '{');
+  cli_json_num_at(&o, "wall_seconds", r->wall);
+  cli_json_num_at(&o, "cpu_seconds", r->cpu);
+  cli_json_num_at(&o, "games", (double)r->games);
+  cli_json_num_at(&o, "plies", (double)r->plies);
+  cli_json_num_at(&o, "adjudicated", (double)r->adjudicated);
+  cli_json_key(&o, "players");
+  cli_json_open(&a, stdout, '[');
+  for (int k = 0; k < r->res.n; k++) {
+    const rating_player *p = &r->res.player[r->res.order[k]];
+    cli_json_item(&a);
+    cli_json_open(&q, stdout, '{');
+    cli_json_str_at(&q, "name", p->name);
+    cli_json_num_at(&q, "elo", p->elo);
+    cli_json_num_at(&q, "lo", p->lo);
+    cli_json_num_at(&q, "hi", p->hi);
+    cli_json_close(&q);
+  }
+  cli_json_close(&a);
+  cli_json_close(&o);
+}
+
+/* 1 when every player's intervals in the two runs overlap (matched by name). */
+static int all_overlap(const bench_run *played, const bench_run *adj) {
+  for (int k = 0; k < played->res.n; k++) {
+    const rating_player *p = &played->res.player[k];
+    for (int i = 0; i < adj->res.n; i++) {
+      const rating_player *q = &adj->res.player[i];
+      if (!strcmp(q->name, p->name) && !(p->lo <= q->hi && q->lo <= p->hi)) return 0;
+    }
+  }
+  return 1;
+}
+
 int cli_bench_adjudicate(int argc, char **argv) {
   const char *cmd = "bench adjudicate";
   bench_args a;
-  int nargs, rc;
+  int nargs, rc, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("players", &a.players, "'SPEC;SPEC;...'", DEFAULT_PLAYERS, "the round robin"),
       CLI_O_INT("games", &a.games, 2, 100000, "N", "40", "games per pairing (games:N)"),
@@ -143,6 +182,7 @@ int cli_bench_adjudicate(int argc, char **argv) {
       CLI_O_INT("seed", &a.seed, 0, INT64_MAX, "S", "1", "the round robin's seed"),
       CLI_O_TEXT("tables", &a.tables, "DIR", NULL,
                  "the endgame tables (default: the default folder, as egdb=auto)"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, adjudicate_usage, NULL, opts, 0};
@@ -162,13 +202,35 @@ int cli_bench_adjudicate(int argc, char **argv) {
       run[i].wall = median(wall[i], a.repeat);
       run[i].cpu = median(cpu[i], a.repeat);
     }
-    printf("round robin of %s, games:%lld, %lld thread(s), medians of %lld run(s) each\n",
-           a.players, a.games, a.threads, a.repeat);
-    print_run("played out", &run[0]);
-    print_run("adjudicated", &run[1]);
-    printf("adjudicated / played out: wall %.2f, CPU %.2f, plies %.2f\n", run[1].wall / run[0].wall,
-           run[1].cpu / run[0].cpu, (double)run[1].plies / (double)run[0].plies);
-    print_ratings(&run[0], &run[1]);
+    if (json) {
+      cli_json_out o;
+      cli_json_open(&o, stdout, '{');
+      cli_json_str_at(&o, "bench", "adjudicate");
+      cli_json_str_at(&o, "players", a.players);
+      cli_json_num_at(&o, "games_per_pairing", (double)a.games);
+      cli_json_num_at(&o, "threads", (double)a.threads);
+      cli_json_num_at(&o, "repeat", (double)a.repeat);
+      cli_json_key(&o, "played_out");
+      json_run(&run[0]);
+      cli_json_key(&o, "adjudicated");
+      json_run(&run[1]);
+      cli_json_num_at(&o, "wall_ratio", run[1].wall / run[0].wall);
+      cli_json_num_at(&o, "cpu_ratio", run[1].cpu / run[0].cpu);
+      cli_json_num_at(&o, "plies_ratio", (double)run[1].plies / (double)run[0].plies);
+      cli_json_key(&o, "intervals_overlap");
+      fputs(all_overlap(&run[0], &run[1]) ? "true" : "false", stdout);
+      cli_json_close(&o);
+      putchar('\n');
+    } else {
+      printf("round robin of %s, games:%lld, %lld thread(s), medians of %lld run(s) each\n",
+             a.players, a.games, a.threads, a.repeat);
+      print_run("played out", &run[0]);
+      print_run("adjudicated", &run[1]);
+      printf("adjudicated / played out: wall %.2f, CPU %.2f, plies %.2f\n",
+             run[1].wall / run[0].wall, run[1].cpu / run[0].cpu,
+             (double)run[1].plies / (double)run[0].plies);
+      print_ratings(&run[0], &run[1]);
+    }
     if (fflush(stdout)) rc = CLI_EXIT_FAIL;
   }
   for (int i = 0; i < 2; i++) rating_result_free(&run[i].res);

@@ -393,14 +393,17 @@ static void remove_tables(const char *dir, const char *key) {
   rmdir(folder);
 }
 
-/* Random probes a second on the open tables, printed. */
-static void bench_probe(const egdb *db, const variant *v) {
+/* Random probes a second on the open tables (0 when out of memory), with
+ * the sum of their lower bounds (a checksum that keeps them from being
+ * optimised away). */
+static double bench_probe(const egdb *db, const variant *v, long long *sum) {
   /* Random positions with up to N seeds: houses filled seed by seed. */
   rng r;
   rng_seed(&r, 12345);
   const int P = v->pits, count = 2000000;
   board *bs = malloc((size_t)4096 * sizeof *bs);
-  if (!bs) return;
+  *sum = 0;
+  if (!bs) return 0;
   for (int i = 0; i < 4096; i++) {
     memset(&bs[i], 0, sizeof bs[i]);
     int n = (int)rng_below(&r, (uint32_t)egdb_max_seeds(db) + 1);
@@ -408,14 +411,12 @@ static void bench_probe(const egdb *db, const variant *v) {
     bs[i].side = (uint8_t)rng_below(&r, 2);
   }
   double t0 = clock_now();
-  long long sum = 0;
   egdb_value x;
   for (int i = 0; i < count; i++)
-    if (!egdb_probe(db, &bs[i & 4095], &x)) sum += x.lower;
+    if (!egdb_probe(db, &bs[i & 4095], &x)) *sum += x.lower;
   double t = clock_now() - t0;
-  printf("probe: %.1f M lookups/s (random positions with 0..%d seeds; checksum %lld)\n",
-         1e-6 * count / t, egdb_max_seeds(db), sum);
   free(bs);
+  return count / t;
 }
 
 /* The median of x[0..n-1] (sorted in place). */
@@ -445,19 +446,18 @@ static double open_seconds(const char *dir, const variant *v, int flags, uint64_
 
 /* What opening the tables in dir costs, medians of `repeat` rounds of: the
  * header checks alone, every checksum verified, and an open after that in
- * the same process (the verification remembered). */
-static void bench_open(const char *dir, const variant *v, int repeat) {
+ * the same process (the verification remembered), into secs[]; *bytes the
+ * tables' size. 0, or -1 when they do not open. */
+static int bench_open(const char *dir, const variant *v, int repeat, double secs[3],
+                      uint64_t *bytes) {
   static const int flags[3] = {EGDB_HEADER_ONLY, EGDB_VERIFY, 0};
-  static const char *const what[3] = {"header only", "checksums", "again"};
   double t[3][101];
-  uint64_t bytes = 0;
+  *bytes = 0;
   for (int k = 0; k < repeat; k++)
     for (int f = 0; f < 3; f++)
-      if ((t[f][k] = open_seconds(dir, v, flags[f], &bytes)) < 0) return;
-  printf("open (median of %d):", repeat);
-  for (int f = 0; f < 3; f++) printf(" %s %.4f s%s", what[f], median(t[f], repeat), f < 2 ? "," : "");
-  printf("\nchecksum: %.1f MB in %.4f s, %.2f GB/s\n", 1e-6 * (double)bytes, t[1][repeat / 2],
-         1e-9 * (double)bytes / t[1][repeat / 2]);
+      if ((t[f][k] = open_seconds(dir, v, flags[f], bytes)) < 0) return -1;
+  for (int f = 0; f < 3; f++) secs[f] = median(t[f], repeat);
+  return 0;
 }
 
 static const char bench_help[] =
@@ -468,12 +468,13 @@ static const char bench_help[] =
     "threads, positions per second (wall) and the process's peak memory, then on the\n"
     "largest what opening its tables costs (medians of R rounds: the header checks\n"
     "alone, every checksum verified, an open after that in the same process) and\n"
-    "random probes per second.\n";
+    "random probes per second. --json: one JSON object at the end instead\n"
+    "(docs/JSON.md).\n";
 
 int cli_bench_egdb(int argc, char **argv) {
   const char *cmd = "bench egdb", *vtext = "abapa", *dir = NULL, *list = "12,16,20";
   long long threads = 2, repeat = 5;
-  int nargs, prc, layout = EGDB_LAYOUT_AUTO;
+  int nargs, prc, layout = EGDB_LAYOUT_AUTO, json = 0;
   cli_option opts[] = {
       CLI_O_TEXT("seeds", &list, "N,N,...", "12,16,20", "the seed counts built"),
       CLI_O_CHOICE("layout", &layout, layouts, "auto", "the build's working memory (see egdb build)"),
@@ -481,6 +482,7 @@ int cli_bench_egdb(int argc, char **argv) {
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "5", "rounds of opening the largest tables"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
       CLI_O_TEXT("dir", &dir, "D", NULL, "build there and leave the tables (default: a temporary folder)"),
+      CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, bench_help, NULL, opts, 0};
@@ -501,8 +503,20 @@ int cli_bench_egdb(int argc, char **argv) {
   int temp = !dir;
   if (temp && !(dir = mkdtemp(tmpl))) return cli_error(cmd, "cannot make a temporary folder");
   if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);
-  printf("%-8s %14s %10s %10s %14s %12s %12s  %s\n", "seeds", "positions", "seconds", "cpu s",
-         "positions/s", "peak MiB", "work MiB", "layout");
+  cli_json_out o, a, q;
+  if (json) {
+    char vname[256];
+    variant_format(&v, vname, sizeof vname);
+    cli_json_open(&o, stdout, '{');
+    cli_json_str_at(&o, "bench", "egdb");
+    cli_json_str_at(&o, "variant", vname);
+    cli_json_num_at(&o, "threads", (double)threads);
+    cli_json_key(&o, "builds");
+    cli_json_open(&a, stdout, '[');
+  } else {
+    printf("%-8s %14s %10s %10s %14s %12s %12s  %s\n", "seeds", "positions", "seconds", "cpu s",
+           "positions/s", "peak MiB", "work MiB", "layout");
+  }
   int last = -1;
   for (int k = 0; k < nn; k++) {
     char sub[4200];
@@ -513,28 +527,84 @@ int cli_bench_egdb(int argc, char **argv) {
                                sizeof err);
     double cpu = cpu_seconds() - c0;
     if (rc) {
+      if (json) { /* whole all the same: the exit code says it failed */
+        cli_json_close(&a);
+        cli_json_close(&o);
+        putchar('\n');
+      }
       cli_error(cmd, "%s", err);
       return CLI_EXIT_FAIL;
     }
-    printf("0..%-5d %14llu %10.1f %10.1f %14.0f %12ld %12.0f  %s\n", ns[k],
-           (unsigned long long)st.positions, st.seconds, cpu,
-           (double)st.positions / (st.seconds > 0 ? st.seconds : 1e-9), peak_rss_mib(),
-           (double)st.peak_bytes / 1048576.0, layouts_used(&st));
-    fflush(stdout);
+    const double pps = (double)st.positions / (st.seconds > 0 ? st.seconds : 1e-9);
+    if (json) {
+      cli_json_item(&a);
+      cli_json_open(&q, stdout, '{');
+      cli_json_num_at(&q, "seeds", ns[k]);
+      cli_json_num_at(&q, "positions", (double)st.positions);
+      cli_json_num_at(&q, "seconds", st.seconds);
+      cli_json_num_at(&q, "cpu_seconds", cpu);
+      cli_json_num_at(&q, "positions_per_s", pps);
+      cli_json_num_at(&q, "peak_mib", (double)peak_rss_mib());
+      cli_json_num_at(&q, "work_mib", (double)st.peak_bytes / 1048576.0);
+      cli_json_str_at(&q, "layout", layouts_used(&st));
+      cli_json_close(&q);
+    } else {
+      printf("0..%-5d %14llu %10.1f %10.1f %14.0f %12ld %12.0f  %s\n", ns[k],
+             (unsigned long long)st.positions, st.seconds, cpu, pps, peak_rss_mib(),
+             (double)st.peak_bytes / 1048576.0, layouts_used(&st));
+      fflush(stdout);
+    }
     if (k + 1 < nn && temp) remove_tables(sub, key), rmdir(sub);
     last = k;
   }
+  if (json) cli_json_close(&a);
+  int rc = CLI_EXIT_OK;
   if (last >= 0) {
     char sub[4200];
     snprintf(sub, sizeof sub, "%s/bench-%d", dir, ns[last]);
-    bench_open(sub, &v, (int)repeat);
-    egdb *db;
-    if (egdb_open(sub, &v, -1, 0, &db, err, sizeof err) == 0) {
-      bench_probe(db, &v);
+    double secs[3], lookups = 0;
+    long long sum = 0;
+    uint64_t bytes;
+    egdb *db = NULL;
+    if (bench_open(sub, &v, (int)repeat, secs, &bytes) ||
+        egdb_open(sub, &v, -1, 0, &db, err, sizeof err)) {
+      snprintf(err, sizeof err, "the tables just built in %s do not open", sub);
+      rc = CLI_EXIT_FAIL;
+    } else {
+      lookups = bench_probe(db, &v, &sum);
       egdb_close(db);
+    }
+    if (rc == CLI_EXIT_OK && json) {
+      cli_json_key(&o, "open");
+      cli_json_open(&q, stdout, '{');
+      cli_json_num_at(&q, "seeds", ns[last]);
+      cli_json_num_at(&q, "repeat", (double)repeat);
+      cli_json_num_at(&q, "header_only_seconds", secs[0]);
+      cli_json_num_at(&q, "checksums_seconds", secs[1]);
+      cli_json_num_at(&q, "again_seconds", secs[2]);
+      cli_json_num_at(&q, "bytes", (double)bytes);
+      cli_json_num_at(&q, "checksum_bytes_per_s", (double)bytes / secs[1]);
+      cli_json_close(&q);
+      cli_json_key(&o, "probe");
+      cli_json_open(&q, stdout, '{');
+      cli_json_num_at(&q, "lookups_per_s", lookups);
+      cli_json_num_at(&q, "checksum", (double)sum);
+      cli_json_close(&q);
+    } else if (rc == CLI_EXIT_OK) {
+      printf("open (median of %lld): header only %.4f s, checksums %.4f s, again %.4f s\n", repeat,
+             secs[0], secs[1], secs[2]);
+      printf("checksum: %.1f MB in %.4f s, %.2f GB/s\n", 1e-6 * (double)bytes, secs[1],
+             1e-9 * (double)bytes / secs[1]);
+      printf("probe: %.1f M lookups/s (random positions with 0..%d seeds; checksum %lld)\n",
+             1e-6 * lookups, ns[last], sum);
     }
     if (temp) remove_tables(sub, key), rmdir(sub);
   }
+  if (json) {
+    cli_json_close(&o);
+    putchar('\n');
+  }
+  if (rc) cli_error(cmd, "%s", err);
   if (temp) rmdir(dir);
-  return CLI_EXIT_OK;
+  return rc;
 }

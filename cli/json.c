@@ -29,6 +29,33 @@ void cli_json_num(FILE *f, double x) {
   else fprintf(f, "%.10g", x);
 }
 
+void cli_json_open(cli_json_out *o, FILE *f, char open) {
+  *o = (cli_json_out){f, 0, open};
+  fputc(open, f);
+}
+
+void cli_json_key(cli_json_out *o, const char *key) {
+  if (o->n++) fputc(',', o->f);
+  cli_json_str(o->f, key);
+  fputc(':', o->f);
+}
+
+void cli_json_item(cli_json_out *o) {
+  if (o->n++) fputc(',', o->f);
+}
+
+void cli_json_num_at(cli_json_out *o, const char *key, double x) {
+  cli_json_key(o, key);
+  cli_json_num(o->f, x);
+}
+
+void cli_json_str_at(cli_json_out *o, const char *key, const char *s) {
+  cli_json_key(o, key);
+  cli_json_str(o->f, s);
+}
+
+void cli_json_close(cli_json_out *o) { fputc(o->open == '{' ? '}' : ']', o->f); }
+
 /* ,"KEY":S: a string field after another. */
 static void str_field(FILE *f, const char *key, const char *s) {
   fprintf(f, ",\"%s\":", key);

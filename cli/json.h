@@ -16,6 +16,25 @@ void cli_json_str(FILE *f, const char *s);
  * digits; NaN and infinities (which JSON lacks) as null. */
 void cli_json_num(FILE *f, double x);
 
+/* An object or array written a member at a time (the commas between
+ * them kept here): cli_json_open(&o, f, '{'), then cli_json_key and a
+ * value, or cli_json_num_at / cli_json_str_at, cli_json_close at the end.
+ * A nested one opens on the same FILE after a key (or as an array item
+ * after cli_json_item). */
+typedef struct cli_json_out {
+  FILE *f;
+  int n;     /* members written */
+  char open; /* '{' or '[' */
+} cli_json_out;
+void cli_json_open(cli_json_out *o, FILE *f, char open);
+/* ,"KEY": (without the comma before the first member). */
+void cli_json_key(cli_json_out *o, const char *key);
+/* The comma before an array's item (none before the first). */
+void cli_json_item(cli_json_out *o);
+void cli_json_num_at(cli_json_out *o, const char *key, double x);
+void cli_json_str_at(cli_json_out *o, const char *key, const char *s);
+void cli_json_close(cli_json_out *o);
+
 /* One run as an object: id, name, kind, status, started, finished (null
  * while running), format, openings, rounds, seed, players (names), variants,
  * games. */

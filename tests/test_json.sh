@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study, calibrate, match and egdb stats, read by python3's json module and checked against the text output.
+# test_json.sh: end to end: --json of runs, rate, sprt, tournament, study, calibrate, match, egdb stats and bench, read by python3's json module and checked against the text output.
 set -u
 oware=$1 # $2: tests/data
 fails=0
@@ -160,6 +160,38 @@ check "egdb stats --json: the variants asked for, their tables and seeds" test \
 "$oware" egdb stats --dir "$tmp/eg" --json --markdown >/dev/null 2>"$tmp/egm.err"; rc=$?
 check "egdb stats --json --markdown is refused, saying so" \
   bash -c "test $rc = 2 && grep -q 'one or the other' '$tmp/egm.err'"
+
+# bench --json: one object each, with the figures the text prints (the deterministic ones compared).
+"$oware" bench core --games 200 --repeat 1 --perft 4 --json >"$tmp/bc.json" 2>&1
+"$oware" bench core --games 200 --repeat 1 --perft 4 >"$tmp/bc.txt" 2>&1
+check "bench core --json: the plies and perft leaves of the text" test \
+  "$(py "$tmp/bc.json" "'%d %d %s' % (d['plies'], d['perft']['leaves'], d['bench'])")" = \
+  "$(sed -n 's/^random games 200, plies \([0-9]*\) .*/\1/p' "$tmp/bc.txt") $(sed -n 's/^perft 4 \([0-9]*\) .*/\1/p' "$tmp/bc.txt") core"
+"$oware" bench search --depth 5 --repeat 1 --mcts-playouts 500 --json >"$tmp/bs.json" 2>&1
+"$oware" bench search --depth 5 --repeat 1 --mcts-playouts 500 >"$tmp/bs.txt" 2>&1
+check "bench search --json: the node count is the signature at that depth" test \
+  "$(py "$tmp/bs.json" "d['nodes']")" = "$("$oware" bench search --depth 5 --nodes-only)"
+check "bench search --json: each position's best move, score and nodes as the text" test \
+  "$(py "$tmp/bs.json" "'\\n'.join('%s %s %d %d' % (p['position'], p['best'], p['score'], p['nodes']) for p in d['positions'])")" = \
+  "$(awk '/^position/ { print $3, $5, $7, $9 }' "$tmp/bs.txt")"
+check "bench search --json: MCTS's playouts and iterations" \
+  test "$(py "$tmp/bs.json" "d['mcts']['playouts'], d['mcts']['net_iterations']")" = "500 500"
+"$oware" bench search --depth 4 --repeat 1 --settings ';rfp=0' --json >"$tmp/bss.json" 2>&1
+check "bench search --settings --json: a row a setting, the defaults' nodes the signature" test \
+  "$(py "$tmp/bss.json" "len(d['rows']), d['rows'][0]['nodes'], d['rows'][1]['settings']")" = \
+  "2 $("$oware" bench search --depth 4 --nodes-only) rfp=0"
+"$oware" bench smp --depth 6 --repeat 1 --threads 1,2 --json >"$tmp/bsmp.json" 2>&1
+check "bench smp --json: a row a thread count" \
+  test "$(py "$tmp/bsmp.json" "[t['threads'] for t in d['threads']], d['threads'][0]['speedup']")" = "[1, 2] 1"
+"$oware" bench egdb --seeds 3,5 --repeat 1 --json >"$tmp/be.json" 2>&1
+check "bench egdb --json: each build's positions, the open and the probes" test \
+  "$(py "$tmp/be.json" "[b['positions'] for b in d['builds']], d['open']['seeds'], d['probe']['lookups_per_s'] > 0")" = \
+  "[455, 6188] 5 True"
+"$oware" bench adjudicate --tables "$tmp/eg" --games 2 --players 'minimax:depth=2,egdb=off,name=a;greedy' \
+  --json >"$tmp/ba.json" 2>&1
+check "bench adjudicate --json: both runs, their games and players" test \
+  "$(py "$tmp/ba.json" "d['played_out']['games'], d['adjudicated']['games'], sorted(p['name'] for p in d['adjudicated']['players'])")" = \
+  "2 2 ['a', 'greedy']"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

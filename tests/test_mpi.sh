@@ -222,6 +222,9 @@ check "--root-threads two is refused, naming it" bash -c "test $rc = 2 && grep -
 # --- The bench. ---
 mpi 3 bench mpi --random-pairs 200 --pairs 2 --depth 3 --repeat 1 >"$tmp/b.out" 2>&1; rc=$?
 check "bench mpi prints jobs/s at 2 and 3 ranks" bash -c "test $rc = 0 && grep -q '3 ranks.*jobs/s' '$tmp/b.out' && grep -q 'efficiency' '$tmp/b.out'"
+mpi 3 bench mpi --random-pairs 200 --pairs 2 --depth 3 --repeat 1 --json >"$tmp/b.json" 2>/dev/null; rc=$?
+check "bench mpi --json: 2 and 3 ranks in the feed and the efficiency" test \
+  "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([r['ranks'] for r in d['feed']['ranks']], [r['ranks'] for r in d['efficiency']['ranks']], d['ranks'])" "$tmp/b.json" 2>&1)" = "[2, 3] [2, 3] 3"
 "$oware" bench mpi >/dev/null 2>"$tmp/b.err"; rc=$?
 check "bench mpi without mpirun says how to run it" bash -c "test $rc = 2 && grep -q 'mpirun' '$tmp/b.err'"
 
