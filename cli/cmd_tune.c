@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
@@ -22,6 +23,8 @@
 #define DEFAULT_DB CLI_DEFAULT_DB
 
 static atomic_int tune_stop;
+/* --json: the results in one JSON object at the end; the drivers' result lines go to stderr. */
+static int tune_json;
 /* The progress line (on a terminal), and the SPSA iteration it shows. */
 static cli_progress tune_line;
 static char tune_step[64];
@@ -52,7 +55,8 @@ static const char tune_usage[] =
     "  pairs until fishtest's SPRT decides (N, default 2000, is then the cap).\n"
     "Openings: P random legal plies from the seed and the pair's number: with\n"
     "  deterministic players, few plies would repeat the same few games (2 plies\n"
-    "  give only 36 openings) and overstate the confidence.\n";
+    "  give only 36 openings) and overstate the confidence.\n"
+    "--json: one JSON object at the end in place of the results' lines (docs/JSON.md).\n";
 
 /* What the command is given: the run's settings and where its database is. */
 typedef struct tune_setup {
@@ -63,7 +67,7 @@ typedef struct tune_setup {
   int net_rc;         /* a resumed network training's exit code */
 } tune_setup;
 
-#define TUNE_MAX_OPTS 32
+#define TUNE_MAX_OPTS 33
 
 /* Reads the options into t (and, when resume is not NULL, --resume RUN into
  * *resume and whether --threads was given into *threads_given). Returns 0,
@@ -78,23 +82,25 @@ static int parse(const char *cmd, int argc, char **argv, tune_setup *t, long lon
   int nmode, rc;
   /* The run's settings (tuner/tune_run.c), then what is not stored. */
   cli_option opts[TUNE_MAX_OPTS];
-  int n = cli_settings_options(tuner_tune_settings, c, opts, TUNE_MAX_OPTS - 4);
+  int n = cli_settings_options(tuner_tune_settings, c, opts, TUNE_MAX_OPTS - 5);
   if (n < 0) return cli_error(cmd, "too many options"), CLI_EXIT_FAIL;
   opts[n++] = (cli_option)CLI_O_INT("threads", &c->threads, 1, 256, "T", NULL,
                                     "games played at once, by default one per core");
   opts[n++] = (cli_option)CLI_O_TEXT("db", &t->db, "PATH", DEFAULT_DB, "the SQLite database");
   opts[n++] = (cli_option)CLI_O_INT("resume", &run, 1, (long long)(~0ULL >> 1), "RUN", NULL,
-                                    "continue a run that was stopped (with --db and --threads only)");
+                                    "continue a run that was stopped (with --db, --threads and --json only)");
+  opts[n++] = (cli_option)CLI_O_FLAG("json", &tune_json,
+                                     "print one JSON object at the end (docs/JSON.md)");
   opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, tune_usage, NULL, opts, 1};
   if (cli_parse(&spec, argc, argv, mode, &nmode, &rc)) return rc ? rc : -1;
   if (run > 0) {
     for (const cli_option *o = opts; o->name; o++)
       if (o->given && strcmp(o->name, "resume") && strcmp(o->name, "db") &&
-          strcmp(o->name, "threads"))
-        return cli_error(cmd, "with --resume only --db and --threads are allowed");
+          strcmp(o->name, "threads") && strcmp(o->name, "json"))
+        return cli_error(cmd, "with --resume only --db, --threads and --json are allowed");
     if (!resume || nmode)
-      return cli_error(cmd, "with --resume only --db and --threads are allowed");
+      return cli_error(cmd, "with --resume only --db, --threads and --json are allowed");
     *resume = run;
     *threads_given = cli_option_find(&spec, "threads")->given > 0;
     return 0;
@@ -119,7 +125,7 @@ static void print_weights(FILE *f, const char *title, const eval_weights *w, con
 static void on_line(void *ctx, tuner_line kind, const char *text) {
   const tuner_tune_config *c = ctx;
   if (kind == TUNER_RESULT || !c->quiet) cli_progress_clear(&tune_line);
-  if (kind == TUNER_RESULT) printf("%s\n", text);
+  if (kind == TUNER_RESULT) fprintf(tune_json ? stderr : stdout, "%s\n", text);
   else if (!c->quiet) fprintf(stderr, "%s\n", text);
 }
 
@@ -177,16 +183,15 @@ static int new_run(const char *cmd, int argc, char **argv, tune_setup *t, store_
   return 0;
 }
 
-/* The tuned weights to --out (default results/tuned-RUN.txt). */
+/* The tuned weights to --out (default results/tuned-RUN.txt), its path in outp. */
 static int write_weights(const char *cmd, const tuner_tune_config *c, int64_t run_id,
-                         const eval_weights *w) {
-  char outp[512];
+                         const eval_weights *w, char outp[512]) {
   if (c->out) {
-    snprintf(outp, sizeof outp, "%s", c->out);
+    snprintf(outp, 512, "%s", c->out);
   } else {
     char err[ERROR_MAX];
     path_mkdirs("results", err, sizeof err); /* an error shows when the file cannot be written */
-    snprintf(outp, sizeof outp, "results/tuned-%lld.txt", (long long)run_id);
+    snprintf(outp, 512, "results/tuned-%lld.txt", (long long)run_id);
   }
   outfile wf;
   if (cli_out_open(cmd, &wf, outp)) return -1;
@@ -196,13 +201,13 @@ static int write_weights(const char *cmd, const tuner_tune_config *c, int64_t ru
     return -1;
   }
   if (cli_out_commit(cmd, &wf)) return -1;
-  printf("weights written to %s (minimax:weights=%s)\n", outp, outp);
+  if (!tune_json) printf("weights written to %s (minimax:weights=%s)\n", outp, outp);
   return 0;
 }
 
-/* The validation (tuned against start), printed. */
+/* The validation (tuned against start) into *val, printed but with --json. */
 static int validate(const char *cmd, const tune_setup *t, const eval_weights *w, store *db,
-                    int64_t run_id, long long games) {
+                    int64_t run_id, long long games, tuner_validation *val_out) {
   tuner_observer obs = {(void *)&t->c, on_line, NULL, on_games};
   tuner_validation val;
   char err[ERROR_MAX];
@@ -210,6 +215,8 @@ static int validate(const char *cmd, const tune_setup *t, const eval_weights *w,
                                sizeof err);
   cli_progress_clear(&tune_line);
   if (rc) return cli_error(cmd, "%s", err);
+  *val_out = val;
+  if (tune_json) return 0;
   rating_match_print(stdout, "tuned", "start", &val.m, val.has_sprt ? &val.sprt : NULL);
   printf("validation: Elo gain of the tuned weights %+.1f, 95%% interval [%+.1f, %+.1f], "
          "LOS %.2f%%\n",
@@ -218,22 +225,74 @@ static int validate(const char *cmd, const tune_setup *t, const eval_weights *w,
   return 0;
 }
 
-/* After the run: its status, --report, how to resume. Returns the exit code. */
-static int finish(const char *cmd, const tune_setup *t, store *db, int64_t id, int complete) {
+/* After the run: its status, --report (its folder into report), how to
+ * resume. Returns the exit code. */
+static int finish(const char *cmd, const tune_setup *t, store *db, int64_t id, int complete,
+                  char report[256]) {
   char err[ERROR_MAX];
   if (store_run_status(db, id, complete ? STORE_FINISHED : STORE_INTERRUPTED, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (t->c.report) {
-    char dir[256];
-    snprintf(dir, sizeof dir, "results/run-%lld", (long long)id);
-    if (report_write(db, id, dir, stderr, err, sizeof err))
+    snprintf(report, 256, "results/run-%lld", (long long)id);
+    if (report_write(db, id, report, stderr, err, sizeof err))
       return cli_error(cmd, "report: %s", err), CLI_EXIT_FAIL;
-    printf("report: %s/index.html\n", dir);
+    if (!tune_json) printf("report: %s/index.html\n", report);
   }
   if (!complete)
     fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld --db %s\n",
             (long long)id, (long long)id, t->db);
   return complete ? CLI_EXIT_OK : 130;
+}
+
+/* The weights tuned, as "NAME":W fields of an object. */
+static void json_weights(cli_json_out *o, const char *key, const eval_weights *w, const int *tuned) {
+  cli_json_out q;
+  cli_json_key(o, key);
+  cli_json_open(&q, stdout, '{');
+  for (int i = 0; i < EVAL_N; i++)
+    if (tuned[i]) cli_json_num_at(&q, eval_features[i].name, w->w[i]);
+  cli_json_close(&q);
+}
+
+/* --json: the run, the start and tuned weights, the weights file, the
+ * validation (null when none was played now), the report's folder. */
+static void print_json(const tune_setup *t, int64_t id, const tuner_result *res, const char *weights,
+                       const tuner_validation *val, const char *report) {
+  cli_json_out o;
+  cli_json_open(&o, stdout, '{');
+  cli_json_num_at(&o, "run", (double)id);
+  cli_json_str_at(&o, "method", t->c.spsa ? "spsa" : "texel");
+  cli_json_key(&o, "complete");
+  fputs(res->complete ? "true" : "false", stdout);
+  cli_json_num_at(&o, "games", (double)res->games);
+  json_weights(&o, "start", &t->s.start, t->s.tuned);
+  json_weights(&o, "tuned", &res->w, t->s.tuned);
+  cli_json_str_at(&o, "weights_file", weights);
+  cli_json_key(&o, "validation");
+  if (val) {
+    const rating_match_stats *st = &val->st;
+    fputc('{', stdout);
+    cli_json_match_fields(stdout, "tuned", "start", &val->m, st);
+    fputs(",\"gain\":", stdout);
+    cli_json_num(stdout, st->penta_elo);
+    fputs(",\"gain_lo\":", stdout);
+    cli_json_num(stdout, st->penta_elo - st->penta_err);
+    fputs(",\"gain_hi\":", stdout);
+    cli_json_num(stdout, st->penta_elo + st->penta_err);
+    if (val->has_sprt) {
+      fputs(",\"sprt\":{", stdout);
+      cli_json_sprt_fields(stdout, &val->sprt, val->sr.llr);
+      fputc('}', stdout);
+    }
+    fputc('}', stdout);
+  } else {
+    fputs("null", stdout);
+  }
+  cli_json_key(&o, "report");
+  if (report[0]) cli_json_str(stdout, report);
+  else fputs("null", stdout);
+  cli_json_close(&o);
+  putchar('\n');
 }
 
 /* The run (new or resumed) is in db: tune, write, validate, finish. */
@@ -251,18 +310,22 @@ static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int r
   if (!c->quiet)
     fprintf(stderr, "tuning run %lld (%s), db %s%s\n", (long long)id, c->spsa ? "spsa" : "texel",
             t->db, last.found ? ", resumed" : "");
-  print_weights(stdout, "start", &t->s.start, t->s.tuned);
+  if (!tune_json) print_weights(stdout, "start", &t->s.start, t->s.tuned);
   tuner_result res;
   tuner_observer obs = {(void *)c, on_line, on_iteration, on_games};
   int bad = tuner_tune_play(c, &t->s, db, id, &obs, &tune_stop, &res, err, sizeof err);
   cli_progress_clear(&tune_line);
   if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  print_weights(stdout, "tuned", &res.w, t->s.tuned);
-  if (write_weights(cmd, c, id, &res.w)) return CLI_EXIT_FAIL;
-  if (res.complete && c->validate > 0 && !res.validated && !atomic_load(&tune_stop) &&
-      validate(cmd, t, &res.w, db, id, res.games))
-    return CLI_EXIT_FAIL;
-  return finish(cmd, t, db, id, res.complete);
+  if (!tune_json) print_weights(stdout, "tuned", &res.w, t->s.tuned);
+  char outp[512], report[256] = "";
+  if (write_weights(cmd, c, id, &res.w, outp)) return CLI_EXIT_FAIL;
+  tuner_validation val;
+  const int validated = res.complete && c->validate > 0 && !res.validated && !atomic_load(&tune_stop);
+  if (validated && validate(cmd, t, &res.w, db, id, res.games, &val)) return CLI_EXIT_FAIL;
+  int rc = finish(cmd, t, db, id, res.complete, report);
+  if (tune_json && (rc == CLI_EXIT_OK || !res.complete))
+    print_json(t, id, &res, outp, validated ? &val : NULL, report);
+  return rc;
 }
 
 int cli_tune(int argc, char **argv) {

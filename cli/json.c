@@ -98,6 +98,19 @@ void cli_json_run(FILE *f, const store_run *r, long long games) {
   fprintf(f, "],\"games\":%lld}", games);
 }
 
+void cli_json_match_fields(FILE *f, const char *first, const char *second, const rating_match *m,
+                           const rating_match_stats *s) {
+  fputs("\"first\":", f);
+  cli_json_str(f, first);
+  str_field(f, "second", second);
+  fprintf(f, ",\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"penta\":[%lld,%lld,%lld,%lld,%lld]",
+          m->wins, m->draws, m->losses, m->penta[0], m->penta[1], m->penta[2], m->penta[3],
+          m->penta[4]);
+  const double v[] = {s->points, s->score, s->elo, s->elo_err, s->nelo, s->nelo_err, s->los};
+  const char *names[] = {"points", "score", "elo", "elo_err", "nelo", "nelo_err", "los"};
+  num_fields(f, 7, names, v);
+}
+
 /* cli_json_rating without its closing brace. */
 static void rating_body(FILE *f, const char *scope, const char *anchor, double anchor_elo,
                         const rating_result *r, const rating_pool *pool) {
@@ -141,15 +154,8 @@ static void rating_body(FILE *f, const char *scope, const char *anchor, double a
     rating_match_stats s;
     rating_pool_match(pool, r->order[0], r->order[1], &m);
     rating_match_compute(&m, &s);
-    fputs(",\n\"match\":{\"first\":", f);
-    cli_json_str(f, pool->name[r->order[0]]);
-    str_field(f, "second", pool->name[r->order[1]]);
-    fprintf(f, ",\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"penta\":[%lld,%lld,%lld,%lld,%lld]",
-            m.wins, m.draws, m.losses, m.penta[0], m.penta[1], m.penta[2], m.penta[3],
-            m.penta[4]);
-    const double v[] = {s.points, s.score, s.elo, s.elo_err, s.nelo, s.nelo_err, s.los};
-    const char *names[] = {"points", "score", "elo", "elo_err", "nelo", "nelo_err", "los"};
-    num_fields(f, 7, names, v);
+    fputs(",\n\"match\":{", f);
+    cli_json_match_fields(f, pool->name[r->order[0]], pool->name[r->order[1]], &m, &s);
     fputc('}', f);
   }
 }

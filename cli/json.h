@@ -7,6 +7,7 @@
 #include "stats/sprt.h"
 
 #include "stats/elo_fit.h"
+#include "stats/match_stats.h"
 #include "store/store.h"
 #include "tuner/calibration.h"
 
@@ -58,6 +59,12 @@ int cli_json_rating_run(FILE *f, const char *scope, const char *anchor, double a
                         const rating_result *r, const rating_pool *pool, const long long *ends,
                         const store_end_score *scores, int nscores, store *db, int64_t run_id,
                         char *err, size_t errlen);
+
+/* A match's fields (no braces): first, second, wins, draws, losses, penta
+ * (LL, LD, WL+DD, WD, WW), points, score, elo, elo_err, nelo, nelo_err, los
+ * (docs/STATISTICS.md), of first against second. */
+void cli_json_match_fields(FILE *f, const char *first, const char *second, const rating_match *m,
+                           const rating_match_stats *s);
 
 /* An SPRT's settings and outcome as fields (no braces): llr, lower, upper,
  * decision, elo0, elo1, alpha, beta, model (the format of `oware sprt`). */

@@ -87,8 +87,30 @@ check "an unknown option: exit 2 naming it" bash -c "test $rc = 2 && grep -q \"u
 "$oware" tune spsa --player >/dev/null 2>"$tmp/err"; rc=$?
 check "a missing value: exit 2 naming the option" bash -c "test $rc = 2 && grep -q -- '--player needs a value' '$tmp/err'"
 "$oware" tune --resume 1 --seed 3 --db "$tmp/cut.db" >/dev/null 2>"$tmp/err"; rc=$?
-check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db and --threads' '$tmp/err'"
-check "tune --help lists every option" bash -c "for o in player params start iterations pairs c-end r-end games from-db positions max-iter threads variant seed opening-plies db out validate validate-sprt name report quiet resume; do '$oware' tune --help | grep -q -- \"^  --\$o\" || exit 1; done"
+check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db, --threads and --json' '$tmp/err'"
+check "tune --help lists every option" bash -c "for o in player params start iterations pairs c-end r-end games from-db positions max-iter threads variant seed opening-plies db out validate validate-sprt name report quiet resume json; do '$oware' tune --help | grep -q -- \"^  --\$o\" || exit 1; done"
+
+# --json: one object with the run, both weight sets, the weights file and the validation.
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+"$oware" tune spsa --player "$P" --params threat,capture --iterations 3 --pairs 1 --validate 4 \
+  --threads 2 --seed 4 --db "$tmp/j.db" --out "$tmp/j.txt" --quiet --json >"$tmp/j.json" 2>"$tmp/j.err"; rc=$?
+check "spsa --json exits 0, stdout is JSON" bash -c "test $rc = 0 && python3 -m json.tool '$tmp/j.json' >/dev/null"
+check "spsa --json: the run, the method, the weights tuned and their file" test \
+  "$(py "$tmp/j.json" "d['run'], d['method'], d['complete'], sorted(d['tuned']), d['weights_file']")" = \
+  "1 spsa True ['capture', 'threat'] $tmp/j.txt"
+check "spsa --json: the tuned weights are the file's" test \
+  "$(py "$tmp/j.json" "' '.join('%s=%.1f' % (k, v) for k, v in sorted(d['tuned'].items()))")" = \
+  "$(grep -E '^(capture|threat) ' "$tmp/j.txt" | sort | awk '{ printf "%s%s=%.1f", (NR > 1 ? " " : ""), $1, $2 }')"
+check "spsa --json: the validation as stored (W/D/L)" test \
+  "$(py "$tmp/j.json" "'%d|%d|%d' % (d['validation']['wins'], d['validation']['draws'], d['validation']['losses'])")" = \
+  "$(sqlite3 "$tmp/j.db" "select wins, draws, losses from tuning where kind = 'validation'")"
+"$oware" tune texel --player "$P" --start equal:50 --games 40 --positions 2000 --threads 2 \
+  --db "$tmp/tj.db" --out "$tmp/tj.txt" --quiet --json >"$tmp/tj.json" 2>"$tmp/tj.err"; rc=$?
+check "texel --json: JSON on stdout, the fit's lines on stderr, no validation" bash -c \
+  "test $rc = 0 && test \"\$(python3 -c \"import json; d=json.load(open('$tmp/tj.json')); print(d['method'], d['validation'])\")\" = 'texel None' && grep -q 'error after the fit' '$tmp/tj.err'"
+"$oware" tune --resume 1 --db "$tmp/j.db" --json >"$tmp/jr.json" 2>&1; rc=$?
+check "--resume --json of a finished run: the same tuned weights, no validation now" test \
+  "$rc $(py "$tmp/jr.json" "d['tuned'] == json.load(open('$tmp/j.json'))['tuned'], d['validation']")" = "0 True None"
 
 # Bad input.
 "$oware" tune spsa --player greedy --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
