@@ -74,9 +74,40 @@ typedef struct mpi_figures {
   double base, *eff, *control;          /* minimax games/s: 1 rank, r ranks, r threads */
 } mpi_figures;
 
+/* A feed row (r ranks) of the JSON. */
+static void feed_row(cli_json_out *x, const mpi_figures *f, int r) {
+  cli_json_num_at(x, "jobs_per_s", f->feed[r] / 2);
+  cli_json_num_at(x, "games_per_s", f->feed[r]);
+  cli_json_num_at(x, "rank0_cpu_seconds_a_job", f->feed_cpu[r]);
+}
+
+/* An efficiency row (r ranks) of the JSON. */
+static void efficiency_row(cli_json_out *x, const mpi_figures *f, int r) {
+  cli_json_num_at(x, "games_per_s", f->eff[r]);
+  cli_json_num_at(x, "efficiency", f->eff[r] / (r * f->base));
+  cli_json_num_at(x, "control_games_per_s", f->control[r]);
+  cli_json_num_at(x, "control_efficiency", f->control[r] / (r * f->base));
+}
+
+/* ,"ranks":[{"ranks":r, and row's fields} for r = 2..n] into q. */
+static void rank_rows(cli_json_out *q, const mpi_figures *f,
+                      void (*row)(cli_json_out *x, const mpi_figures *f, int r)) {
+  cli_json_out a, x;
+  cli_json_key(q, "ranks");
+  cli_json_open(&a, stdout, '[');
+  for (int r = 2; r <= f->n; r++) {
+    cli_json_item(&a);
+    cli_json_open(&x, stdout, '{');
+    cli_json_num_at(&x, "ranks", r);
+    row(&x, f, r);
+    cli_json_close(&x);
+  }
+  cli_json_close(&a);
+}
+
 static void print_json(const mpi_figures *f, long long random_pairs, long long pairs,
                        long long depth) {
-  cli_json_out o, a, q;
+  cli_json_out o, q;
   cli_json_open(&o, stdout, '{');
   cli_json_str_at(&o, "bench", "mpi");
   cli_json_num_at(&o, "ranks", f->n);
@@ -85,39 +116,14 @@ static void print_json(const mpi_figures *f, long long random_pairs, long long p
   cli_json_open(&q, stdout, '{');
   cli_json_num_at(&q, "random_pairs", (double)random_pairs);
   cli_json_num_at(&q, "jobs_per_s_1_rank", f->feed_one / 2);
-  cli_json_key(&q, "ranks");
-  cli_json_open(&a, stdout, '[');
-  for (int r = 2; r <= f->n; r++) {
-    cli_json_out x;
-    cli_json_item(&a);
-    cli_json_open(&x, stdout, '{');
-    cli_json_num_at(&x, "ranks", r);
-    cli_json_num_at(&x, "jobs_per_s", f->feed[r] / 2);
-    cli_json_num_at(&x, "games_per_s", f->feed[r]);
-    cli_json_num_at(&x, "rank0_cpu_seconds_a_job", f->feed_cpu[r]);
-    cli_json_close(&x);
-  }
-  cli_json_close(&a);
+  rank_rows(&q, f, feed_row);
   cli_json_close(&q);
   cli_json_key(&o, "efficiency");
   cli_json_open(&q, stdout, '{');
   cli_json_num_at(&q, "depth", (double)depth);
   cli_json_num_at(&q, "pairs", (double)pairs);
   cli_json_num_at(&q, "games_per_s_1_rank", f->base);
-  cli_json_key(&q, "ranks");
-  cli_json_open(&a, stdout, '[');
-  for (int r = 2; r <= f->n; r++) {
-    cli_json_out x;
-    cli_json_item(&a);
-    cli_json_open(&x, stdout, '{');
-    cli_json_num_at(&x, "ranks", r);
-    cli_json_num_at(&x, "games_per_s", f->eff[r]);
-    cli_json_num_at(&x, "efficiency", f->eff[r] / (r * f->base));
-    cli_json_num_at(&x, "control_games_per_s", f->control[r]);
-    cli_json_num_at(&x, "control_efficiency", f->control[r] / (r * f->base));
-    cli_json_close(&x);
-  }
-  cli_json_close(&a);
+  rank_rows(&q, f, efficiency_row);
   cli_json_close(&q);
   cli_json_close(&o);
   putchar('\n');
