@@ -34,7 +34,7 @@ static const char tune_usage[] =
     "usage: oware tune spsa  --player SPEC [options]\n"
     "       oware tune texel --player SPEC [options]\n"
     "       oware tune net   --from-db PATH[,PATH...] [options]   (see oware tune net --help)\n"
-    "       oware tune --resume RUN [--db PATH] [--threads T]\n"
+    "       oware tune --resume RUN [--db PATH] [--threads T] [--json]\n"
     "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
     "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
     "--start equal:X (every weight X: a deliberately poor start).\n"
@@ -156,7 +156,7 @@ static int load_resume(const char *cmd, long long resume, long long threads, tun
       store_run_load(*db, resume, run, err, sizeof err))
     return cli_error(cmd, "%s", err);
   if (run->kind == STORE_NET) /* a network's training: all of it in cmd_tune_net.c */
-    return (t->net_rc = cli_tune_net_resume(*db, run, threads, t->db)) ? t->net_rc : -1;
+    return (t->net_rc = cli_tune_net_resume(*db, run, threads, t->db, tune_json)) ? t->net_rc : -1;
   if (tuner_tune_load(run, &t->c, err, sizeof err)) return cli_error(cmd, "%s", err);
   if (store_run_lock(*db, run->id, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;

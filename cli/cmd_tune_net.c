@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "core/error.h"
@@ -12,11 +13,13 @@
 #include "tuner/net_run.h"
 
 static atomic_int net_stop;
+/* --json: the outcome in one JSON object; the result lines go to stderr. */
+static int net_json;
 
 static const char net_usage[] =
     "usage: oware tune net --from-db PATH[,PATH...] [options]\n"
     "       oware tune net --generations G [loop and training options]\n"
-    "       oware tune --resume RUN [--db PATH] [--threads T]\n"
+    "       oware tune --resume RUN [--db PATH] [--threads T] [--json]\n"
     "Trains a network evaluation (minimax:eval=FILE; docs/TUNING.md) on the positions\n"
     "of the games of one or more databases: every position before a game's end, labelled\n"
     "by the game's result from the mover's side, mixed with a player's search score\n"
@@ -33,11 +36,12 @@ static const char net_usage[] =
     "self-play games of the best network (--start at first), trains the next one on\n"
     "every generation's games (stored in --db), and keeps it only if it passes --sprt\n"
     "against the best within --max-pairs pairs; each step is a run of --db, a\n"
-    "generation a tuning row; the best is written to --out.\n";
+    "generation a tuning row; the best is written to --out.\n"
+    "--json: one JSON object at the end in place of the result lines (docs/JSON.md).\n";
 
 static void on_line(void *ctx, tuner_line kind, const char *text) {
   const tuner_net_config *c = ctx;
-  if (kind == TUNER_RESULT) printf("%s\n", text);
+  if (kind == TUNER_RESULT) fprintf(net_json ? stderr : stdout, "%s\n", text);
   else if (!c->quiet) fprintf(stderr, "%s\n", text);
 }
 
@@ -58,6 +62,25 @@ static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t 
                    e2, sizeof e2);
   store_run_unlock(db, id, e2, sizeof e2);
   if (rc) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (net_json) {
+    char out[1024];
+    tuner_net_out(c, id, out, sizeof out);
+    cli_json_out o;
+    cli_json_open(&o, stdout, '{');
+    cli_json_num_at(&o, "run", (double)id);
+    cli_json_str_at(&o, "method", "net");
+    cli_json_key(&o, "complete");
+    fputs(res.complete ? "true" : "false", stdout);
+    cli_json_num_at(&o, "epochs", res.epochs);
+    cli_json_num_at(&o, "best_epoch", res.best_epoch);
+    cli_json_num_at(&o, "best_loss", res.best_loss);
+    cli_json_num_at(&o, "games", (double)res.games);
+    cli_json_num_at(&o, "positions", (double)res.positions);
+    cli_json_num_at(&o, "valid_positions", (double)res.valid_positions);
+    cli_json_str_at(&o, "network_file", out);
+    cli_json_close(&o);
+    putchar('\n');
+  }
   if (!res.complete) {
     fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld "
             "--db %s\n", (long long)id, (long long)id, dbpath);
@@ -84,6 +107,24 @@ static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net
                                                                 : STORE_INTERRUPTED, e2, sizeof e2);
   store_run_unlock(db, id, e2, sizeof e2);
   if (rc < 0) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (net_json) {
+    cli_json_out o;
+    cli_json_open(&o, stdout, '{');
+    cli_json_num_at(&o, "run", (double)id);
+    cli_json_str_at(&o, "method", "net-loop");
+    cli_json_key(&o, "complete");
+    fputs(res.complete ? "true" : "false", stdout);
+    cli_json_num_at(&o, "generations", res.generations);
+    cli_json_num_at(&o, "of", l->generations);
+    cli_json_num_at(&o, "kept", res.kept);
+    cli_json_num_at(&o, "elo", res.elo);
+    cli_json_str_at(&o, "best", res.best);
+    cli_json_key(&o, "network_file");
+    if (res.complete) cli_json_str(stdout, res.out);
+    else fputs("null", stdout);
+    cli_json_close(&o);
+    putchar('\n');
+  }
   if (!res.complete) {
     fprintf(stderr, "oware tune: run %lld interrupted; continue it with: oware tune --resume %lld "
             "--db %s\n", (long long)id, (long long)id, dbpath);
@@ -141,6 +182,8 @@ int cli_tune_net(int argc, char **argv) {
       "threads for the searches and a step's parts (the file does not depend on it)");
   opts[n++] = (cli_option)CLI_O_TEXT("db", &dbpath, "PATH", CLI_DEFAULT_DB,
                                      "the SQLite database that keeps the run");
+  opts[n++] = (cli_option)CLI_O_FLAG("json", &net_json,
+                                     "print one JSON object at the end (docs/JSON.md)");
   opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, net_usage, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &rc)) return rc;
@@ -171,8 +214,10 @@ int cli_tune_net(int argc, char **argv) {
   return rc;
 }
 
-int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath) {
+int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath,
+                        int json) {
   const char *cmd = "tune";
+  net_json = json;
   tuner_net_config c;
   tuner_net_loop_config l;
   char err[ERROR_MAX];

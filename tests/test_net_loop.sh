@@ -18,6 +18,10 @@ check "each generation is 3 runs of its own, the loop a run of kind net" \
   test "$(sqlite3 "$tmp/a.db" "select group_concat(kind) from runs")" = \
   "net,round-robin,net,round-robin,round-robin,net,round-robin"
 check "every run is finished" test "$(sqlite3 "$tmp/a.db" "select count(*) from runs where status != 'finished'")" = 0
+"$oware" tune --resume 1 --db "$tmp/a.db" --json >"$tmp/aj.json" 2>"$tmp/aj.err"; rc=$?
+check "tune --resume --json of the finished loop: its generations, kept, best and file" test \
+  "$rc $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['method'], d['complete'], d['generations'], d['kept'], d['network_file'])" "$tmp/aj.json")" = \
+  "0 net-loop True 2 $(sqlite3 "$tmp/a.db" "select count(*) from tuning where kind = 'generation' and step like 'kept%'") $tmp/a.net"
 check "each generation's self-play has its 30 games" \
   test "$(sqlite3 "$tmp/a.db" "select count(*) from games where run_id in (2, 5)")" = 60
 check "the second network learns from both generations' games" \

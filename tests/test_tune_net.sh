@@ -22,6 +22,17 @@ check "it stores $E epochs" test "$(sqlite3 "$tmp/a.db" "select count(*) from tu
 check "the run is a finished run of kind net" test "$(sqlite3 "$tmp/a.db" 'select kind, status from runs')" = "net|finished"
 check "it says which epoch it wrote" grep -q 'written to' "$tmp/a.out"
 check "minimax plays with the network" "$oware" match --south "minimax:depth=3,eval=$tmp/a.net" --north random --games 2
+
+# --json: the outcome as one object, the result line on stderr; the same from --resume of the run.
+"$oware" tune net $N --epochs 3 --patience 3 --db "$tmp/j.db" --out "$tmp/j.net" --json >"$tmp/j.json" 2>"$tmp/j.err"; rc=$?
+jq_() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+check "tune net --json: the run, its epochs as stored, the file written" test \
+  "$rc $(jq_ "$tmp/j.json" "d['run'], d['method'], d['complete'], d['epochs'], d['games'], d['network_file']")" = \
+  "0 1 net True $(sqlite3 "$tmp/j.db" "select count(*) from tuning where kind = 'net'") 20 $tmp/j.net"
+check "... the best epoch and loss of the result line (on stderr)" \
+  grep -q "net: epoch $(jq_ "$tmp/j.json" "d['best_epoch']") of 3 (validation loss $(jq_ "$tmp/j.json" "'%.6f' % d['best_loss']"))" "$tmp/j.err"
+"$oware" tune --resume 1 --db "$tmp/j.db" --json >"$tmp/jr.json" 2>/dev/null
+check "tune --resume --json of it: the same object" cmp -s "$tmp/j.json" "$tmp/jr.json"
 "$oware" tune net $N --db "$tmp/b.db" --out "$tmp/b.net" --threads 2 >/dev/null 2>&1
 check "2 threads give the same file byte for byte" cmp -s "$tmp/a.net" "$tmp/b.net"
 "$oware" tune net $N --seed 2 --db "$tmp/b.db" --out "$tmp/s.net" >/dev/null 2>&1
