@@ -45,6 +45,15 @@ static void on_line(void *ctx, tuner_line kind, const char *text) {
   else if (!c->quiet) fprintf(stderr, "%s\n", text);
 }
 
+/* --json: the object opened with the run, the method and whether it is complete. */
+static void json_head(cli_json_out *o, int64_t id, const char *method, int complete) {
+  cli_json_open(o, stdout, '{');
+  cli_json_num_at(o, "run", (double)id);
+  cli_json_str_at(o, "method", method);
+  cli_json_key(o, "complete");
+  fputs(complete ? "true" : "false", stdout);
+}
+
 /* The run (new or resumed), locked: trained, its status. The exit code. */
 static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t id,
                  const char *dbpath) {
@@ -66,11 +75,7 @@ static int train(const char *cmd, const tuner_net_config *c, store *db, int64_t 
     char out[1024];
     tuner_net_out(c, id, out, sizeof out);
     cli_json_out o;
-    cli_json_open(&o, stdout, '{');
-    cli_json_num_at(&o, "run", (double)id);
-    cli_json_str_at(&o, "method", "net");
-    cli_json_key(&o, "complete");
-    fputs(res.complete ? "true" : "false", stdout);
+    json_head(&o, id, "net", res.complete);
     cli_json_num_at(&o, "epochs", res.epochs);
     cli_json_num_at(&o, "best_epoch", res.best_epoch);
     cli_json_num_at(&o, "best_loss", res.best_loss);
@@ -109,11 +114,7 @@ static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net
   if (rc < 0) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (net_json) {
     cli_json_out o;
-    cli_json_open(&o, stdout, '{');
-    cli_json_num_at(&o, "run", (double)id);
-    cli_json_str_at(&o, "method", "net-loop");
-    cli_json_key(&o, "complete");
-    fputs(res.complete ? "true" : "false", stdout);
+    json_head(&o, id, "net-loop", res.complete);
     cli_json_num_at(&o, "generations", res.generations);
     cli_json_num_at(&o, "of", l->generations);
     cli_json_num_at(&o, "kept", res.kept);
