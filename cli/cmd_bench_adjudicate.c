@@ -113,23 +113,35 @@ static void print_run(const char *what, const bench_run *r) {
   putchar('\n');
 }
 
+/* Whether two 95% intervals overlap. */
+static int overlap(const rating_player *p, const rating_player *q) {
+  return p->lo <= q->hi && q->lo <= p->hi;
+}
+
+/* 1 when every player's intervals in the two runs overlap (matched by name). */
+static int all_overlap(const bench_run *played, const bench_run *adj) {
+  for (int k = 0; k < played->res.n; k++)
+    for (int i = 0; i < adj->res.n; i++)
+      if (!strcmp(adj->res.player[i].name, played->res.player[k].name) &&
+          !overlap(&played->res.player[k], &adj->res.player[i]))
+        return 0;
+  return 1;
+}
+
 /* Each player's Elo in both runs (matched by name), and whether the
  * intervals overlap. */
 static void print_ratings(const bench_run *played, const bench_run *adj) {
   printf("\n%-24s %24s %24s  %s\n", "player", "played out (95%)", "adjudicated (95%)",
          "intervals overlap");
-  int all = 1;
   for (int k = 0; k < played->res.n; k++) {
     const rating_player *p = &played->res.player[played->res.order[k]], *q = NULL;
     for (int i = 0; i < adj->res.n; i++)
       if (!strcmp(adj->res.player[i].name, p->name)) q = &adj->res.player[i];
     if (!q) continue;
-    int overlap = p->lo <= q->hi && q->lo <= p->hi;
-    all &= overlap;
     printf("%-24.24s %+9.1f [%+7.1f %+7.1f] %+9.1f [%+7.1f %+7.1f]  %s\n", p->name, p->elo,
-           p->lo, p->hi, q->elo, q->lo, q->hi, overlap ? "yes" : "NO");
+           p->lo, p->hi, q->elo, q->lo, q->hi, overlap(p, q) ? "yes" : "NO");
   }
-  printf("every player's intervals overlap: %s\n", all ? "yes" : "no");
+  printf("every player's intervals overlap: %s\n", all_overlap(played, adj) ? "yes" : "no");
 }
 
 /* A run's figures as a JSON object: wall, cpu, games, plies, adjudicated,
@@ -156,18 +168,6 @@ static void json_run(const bench_run *r) {
   }
   cli_json_close(&a);
   cli_json_close(&o);
-}
-
-/* 1 when every player's intervals in the two runs overlap (matched by name). */
-static int all_overlap(const bench_run *played, const bench_run *adj) {
-  for (int k = 0; k < played->res.n; k++) {
-    const rating_player *p = &played->res.player[k];
-    for (int i = 0; i < adj->res.n; i++) {
-      const rating_player *q = &adj->res.player[i];
-      if (!strcmp(q->name, p->name) && !(p->lo <= q->hi && q->lo <= p->hi)) return 0;
-    }
-  }
-  return 1;
 }
 
 int cli_bench_adjudicate(int argc, char **argv) {
@@ -217,8 +217,7 @@ int cli_bench_adjudicate(int argc, char **argv) {
       cli_json_num_at(&o, "wall_ratio", run[1].wall / run[0].wall);
       cli_json_num_at(&o, "cpu_ratio", run[1].cpu / run[0].cpu);
       cli_json_num_at(&o, "plies_ratio", (double)run[1].plies / (double)run[0].plies);
-      cli_json_key(&o, "intervals_overlap");
-      fputs(all_overlap(&run[0], &run[1]) ? "true" : "false", stdout);
+      cli_json_bool_at(&o, "intervals_overlap", all_overlap(&run[0], &run[1]));
       cli_json_close(&o);
       putchar('\n');
     } else {

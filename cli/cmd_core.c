@@ -135,10 +135,7 @@ static int replay_play(const char *cmd, const variant *v, const board *start, co
     char a[16], b[16];
     notation_format_half(g.score2[0], a, sizeof a);
     notation_format_half(g.score2[1], b, sizeof b);
-    printf("status over %s %s-%s %s\n", board_end_name(g.end), a, b,
-           g.winner == BOARD_SOUTH   ? "south"
-           : g.winner == BOARD_NORTH ? "north"
-                                     : "draw");
+    printf("status over %s %s-%s %s\n", board_end_name(g.end), a, b, game_winner_name(g.winner));
   }
   game_free(&g);
   return CLI_EXIT_OK;

@@ -140,10 +140,6 @@ typedef struct match_out {
   int failed;
 } match_out;
 
-static const char *winner_name(int winner) {
-  return winner == GAME_DRAW ? "draw" : winner == BOARD_SOUTH ? "south" : "north";
-}
-
 /* A game of `oware match --json` (docs/JSON.md), after a comma unless the first. */
 static void match_game_json(long long k, const player *south, const player *north, const game *g,
                             const outcome *r, uint64_t seed) {
@@ -156,7 +152,7 @@ static void match_game_json(long long k, const player *south, const player *nort
   putchar(',');
   cli_json_num(stdout, r->score2[1] / 2.0);
   printf("],\"winner\":\"%s\",\"end\":\"%s\",\"plies\":%d,\"detail\":",
-         winner_name(r->winner), outcome_end_name(r->end), r->plies);
+         game_winner_name(r->winner), outcome_end_name(r->end), r->plies);
   if (r->detail[0]) cli_json_str(stdout, r->detail);
   else fputs("null", stdout);
   fputs(",\"moves\":\"", stdout);
@@ -173,7 +169,7 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
   notation_format_half(r->score2[1], s1, sizeof s1);
   if (m->json && !m->quiet) {
     match_game_json(k, south, north, g, r, rng_mix(m->seed, (uint64_t)k));
-  } else if (!m->quiet && !m->json) {
+  } else if (!m->quiet) {
     printf("game %lld: %s (S) - %s (N) %s-%s %s, %s, %d plies%s%s\n", k + 1, south->name,
            north->name, s0, s1,
            r->winner == GAME_DRAW ? "draw" : r->winner == BOARD_SOUTH ? "south wins" : "north wins",

@@ -379,7 +379,7 @@ static int export_game(void *ctx, const store_game *g) {
     csv_field(e->out, g->opening, 0);
     csv_field(e->out, g->moves, 0);
     fprintf(e->out, "%s,%s,%s,%d,%s,%llu,%.3f,", s0, s1,
-            g->winner < 0 ? "draw" : g->winner == 0 ? "south" : "north", g->plies, outcome_end_name(g->end),
+            game_winner_name(g->winner), g->plies, outcome_end_name(g->end),
             (unsigned long long)g->seed, g->seconds);
     csv_field(e->out, r->variant[g->variant_idx], 0);
     csv_field(e->out, g->detail, 1);

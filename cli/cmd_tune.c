@@ -262,8 +262,7 @@ static void print_json(const tune_setup *t, int64_t id, const tuner_result *res,
   cli_json_open(&o, stdout, '{');
   cli_json_num_at(&o, "run", (double)id);
   cli_json_str_at(&o, "method", t->c.spsa ? "spsa" : "texel");
-  cli_json_key(&o, "complete");
-  fputs(res->complete ? "true" : "false", stdout);
+  cli_json_bool_at(&o, "complete", res->complete);
   cli_json_num_at(&o, "games", (double)res->games);
   json_weights(&o, "start", &t->s.start, t->s.tuned);
   json_weights(&o, "tuned", &res->w, t->s.tuned);
@@ -288,9 +287,7 @@ static void print_json(const tune_setup *t, int64_t id, const tuner_result *res,
   } else {
     fputs("null", stdout);
   }
-  cli_json_key(&o, "report");
-  if (report[0]) cli_json_str(stdout, report);
-  else fputs("null", stdout);
+  cli_json_str_or_null_at(&o, "report", report[0] ? report : NULL);
   cli_json_close(&o);
   putchar('\n');
 }

@@ -50,8 +50,7 @@ static void json_head(cli_json_out *o, int64_t id, const char *method, int compl
   cli_json_open(o, stdout, '{');
   cli_json_num_at(o, "run", (double)id);
   cli_json_str_at(o, "method", method);
-  cli_json_key(o, "complete");
-  fputs(complete ? "true" : "false", stdout);
+  cli_json_bool_at(o, "complete", complete);
 }
 
 /* The run (new or resumed), locked: trained, its status. The exit code. */
@@ -120,9 +119,7 @@ static int loop(const char *cmd, const tuner_net_loop_config *l, const tuner_net
     cli_json_num_at(&o, "kept", res.kept);
     cli_json_num_at(&o, "elo", res.elo);
     cli_json_str_at(&o, "best", res.best);
-    cli_json_key(&o, "network_file");
-    if (res.complete) cli_json_str(stdout, res.out);
-    else fputs("null", stdout);
+    cli_json_str_or_null_at(&o, "network_file", res.complete ? res.out : NULL);
     cli_json_close(&o);
     putchar('\n');
   }

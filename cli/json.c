@@ -54,6 +54,17 @@ void cli_json_str_at(cli_json_out *o, const char *key, const char *s) {
   cli_json_str(o->f, s);
 }
 
+void cli_json_str_or_null_at(cli_json_out *o, const char *key, const char *s) {
+  cli_json_key(o, key);
+  if (s) cli_json_str(o->f, s);
+  else fputs("null", o->f);
+}
+
+void cli_json_bool_at(cli_json_out *o, const char *key, int v) {
+  cli_json_key(o, key);
+  fputs(v ? "true" : "false", o->f);
+}
+
 void cli_json_close(cli_json_out *o) { fputc(o->open == '{' ? '}' : ']', o->f); }
 
 /* ,"KEY":S: a string field after another. */

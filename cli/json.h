@@ -34,6 +34,9 @@ void cli_json_key(cli_json_out *o, const char *key);
 void cli_json_item(cli_json_out *o);
 void cli_json_num_at(cli_json_out *o, const char *key, double x);
 void cli_json_str_at(cli_json_out *o, const char *key, const char *s);
+/* The string s, or null when s is NULL. */
+void cli_json_str_or_null_at(cli_json_out *o, const char *key, const char *s);
+void cli_json_bool_at(cli_json_out *o, const char *key, int v);
 void cli_json_close(cli_json_out *o);
 
 /* One run as an object: id, name, kind, status, started, finished (null

@@ -105,3 +105,10 @@ void game_shown_position(const game *g, board *out) {
   if (g->end == BOARD_END_NONE) *out = g->pos;
   else board_final_position(&g->pos, &g->v, g->end, out);
 }
+
+const char *game_winner_name(int winner) {
+  return winner == BOARD_SOUTH   ? "south"
+         : winner == BOARD_NORTH ? "north"
+         : winner == GAME_DRAW   ? "draw"
+                                 : "playing";
+}

@@ -28,6 +28,11 @@ typedef struct game {
  * may already be over. Returns 0, or -1 when memory runs out. */
 int game_init(game *g, const variant *v, const board *start);
 
+/* "south", "north", "draw" or "playing" for a winner (BOARD_SOUTH,
+ * BOARD_NORTH, GAME_DRAW, GAME_PLAYING; a stored game's 0, 1, -1 are the
+ * same values): the word of `oware replay`, CSV exports and --json. */
+const char *game_winner_name(int winner);
+
 /* Releases the arrays of g. */
 void game_free(game *g);
 
