@@ -17,8 +17,11 @@
 # game's move records, `games.move_records`): ahead (above +EVEN
 # centiseeds, default 300: three seeds), even, behind, "no score" when it
 # reported none (or the game has no records), "no turn" when the game ended
-# there before PLAYER's move, "never" as above. Exit 1 when a tool fails or
-# nothing matches.
+# there before PLAYER's move, "never" as above. With EDGE_POSITIONS=FILE,
+# FILE gets a line "CLASS POSITION" for each game at the edge, in the run's
+# order (written whole: a temporary file, then renamed): the positions to
+# play again, as an openings file of one class or several (awk '$1 ==
+# "open" { print $2 }'). Exit 1 when a tool fails or nothing matches.
 set -euo pipefail
 [ $# -eq 6 ] || { sed -n '3p' "$0" >&2; exit 1; }
 oware=$1 db=$2 run=$3 who=$4 dir=$5 seeds=$6
@@ -26,6 +29,7 @@ even=${EVEN:-300}
 [[ $even =~ ^[0-9]+$ ]] || { echo "edge_classes.sh: EVEN must be a number of centiseeds, not '$even'" >&2; exit 1; }
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
+positions=${EDGE_POSITIONS:-}
 
 board_seeds() { # a position's seeds on the board
   local f i n=0
@@ -61,7 +65,8 @@ class_of() { # VARIANT POSITION: the class for the side to move
 
 # series,game,round,south,north,opening,moves,score_south,score_north,winner,plies,end,seed,seconds,variant,detail
 "$oware" export --db "$db" --run "$run" --format csv >"$rows.csv" || exit 1
-trap 'rm -f "$rows" "$rows.csv" "$rows.rec"' EXIT
+trap 'rm -f "$rows" "$rows.csv" "$rows.rec" "$rows.pos"' EXIT
+: >"$rows.pos"
 # each game's move records (MS/SCORE/DEPTH a move), by "series,game"
 sqlite3 -readonly "$db" "SELECT series_no || ',' || game_no || '|' || coalesce(move_records, '')
                          FROM games WHERE run_id = $run" >"$rows.rec" || {
@@ -107,6 +112,7 @@ while IFS=, read -r series game _ south north opening moves _ _ winner plies end
       "1 1") class=won ;; "-1 -1") class=lost ;; "0 0") class=drawn ;;
       "0 1") class=draw..win ;; "-1 0") class=loss..draw ;; *) class=open ;;
       esac
+      printf '%s %s\n' "$class" "$pos" >>"$rows.pos"
       # PLAYER's first move from the edge on: its record's score
       band="no-score"
       read -r -a rec <<<"${records[$series,$game]:-}"
@@ -127,6 +133,13 @@ while IFS=, read -r series game _ south north opening moves _ _ winner plies end
   printf '%s %s %s %s\n' "$class" "${end// /-}" "$points" "$band" >>"$rows"
 done < <(tail -n +2 "$rows.csv")
 [ -s "$rows" ] || { echo "edge_classes.sh: no game of '$who' in run $run of $db" >&2; exit 1; }
+if [ -n "$positions" ]; then
+  if ! cp "$rows.pos" "$positions.tmp" || ! mv "$positions.tmp" "$positions"; then
+    rm -f "$positions.tmp"
+    echo "edge_classes.sh: cannot write '$positions'" >&2
+    exit 1
+  fi
+fi
 awk -v who="$who" -v seeds="$seeds" -v even="$even" '
   # column 1 of a row: its class; column 4: its score band; a table for each
   { e = $2; if (e != "majority" && e != "no-move" && e != "repetition") e = "other"

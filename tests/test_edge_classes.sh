@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_edge_classes.sh: scripts/edge_classes.sh end to end: perfect (tables to 8 seeds) against random from endings of 8 to 10 seeds (abapa); each side's games sorted by the class at the tables' edge: perfect scores all of its won entries, the two sides' tables mirror each other (won against lost, the same games, the points adding up), and the errors.
+# test_edge_classes.sh: scripts/edge_classes.sh end to end: perfect (tables to 8 seeds) against random from endings of 8 to 10 seeds (abapa); each side's games sorted by the class at the tables' edge: perfect scores all of its won entries, the two sides' tables mirror each other (won against lost, the same games, the points adding up), and the positions it writes with EDGE_POSITIONS, and the errors.
 # Usage: test_edge_classes.sh OWARE SCRIPTS_DIR
 set -u
 # shellcheck disable=SC2016 # the awk programs are in single quotes
@@ -85,6 +85,38 @@ done
 EVEN=x bash "$script" "$oware" m.db 1 mm eg 8 >/dev/null 2>err.txt
 check "EVEN not a number: exit 1" test $? -eq 1
 check "  named" grep -q "EVEN must be a number of centiseeds, not 'x'" err.txt
+
+# EDGE_POSITIONS: each game at the edge, its class and position, in the
+# run's order: the same classes as the table, the positions within the
+# tables (each probed), random's file perfect's seen from the other side,
+# and the positions an openings file a tournament plays.
+EDGE_POSITIONS=pp.txt bash "$script" "$oware" t.db 1 perfect eg 8 >p2.txt
+check "EDGE_POSITIONS: exits 0" test $? -eq 0
+check "  the tables unchanged" cmp -s p.txt p2.txt
+EDGE_POSITIONS=rp.txt bash "$script" "$oware" t.db 1 random eg 8 >/dev/null
+check "  a line for each game at the edge" \
+  test "$(wc -l <pp.txt)" = "$(awk '$1 != "never" { s += $2 } END { print s }' p.cls)"
+check "  the table's classes" \
+  test "$(awk '{ n[$1]++ } END { for (c in n) print c, n[c] }' pp.txt | sort)" = \
+  "$(awk '$1 != "never" { print $1, $2 }' p.cls | sort)"
+check "  the same positions for both sides" test "$(cut -d' ' -f2 pp.txt)" = "$(cut -d' ' -f2 rp.txt)"
+check "  random's classes mirror perfect's" \
+  test "$(cut -d' ' -f1 rp.txt | sed 's/^won$/W/; s/^lost$/won/; s/^W$/lost/; s/^draw\.\.win$/X/; s/^loss\.\.draw$/draw..win/; s/^X$/loss..draw/')" = "$(cut -d' ' -f1 pp.txt)"
+bad=0
+while read -r _ pos; do
+  n=$(IFS=-; set -- $pos; s=0; for ((i = 1; i <= 12; i++)); do s=$((s + ${!i})); done; echo $s)
+  [ "$n" -le 8 ] || bad=1
+  v=$("$oware" egdb probe "$pos" --variant abapa --dir eg | sed -n 's/^value \([0-9]*\).*/\1/p')
+  [ -n "$v" ] || bad=1
+done <pp.txt
+check "  every position within the tables and probed" test "$bad" -eq 0
+awk '{ print $2 }' pp.txt >again.txt
+"$oware" tournament --players "perfect:egdb=eg;random" --openings file:again.txt --rounds 1 \
+  --db again.db --quiet --seed 5 --threads 1 >/dev/null
+check "  the positions play as an openings file" test $? -eq 0
+EDGE_POSITIONS=nowhere/x.txt bash "$script" "$oware" t.db 1 perfect eg 8 >/dev/null 2>err.txt
+check "EDGE_POSITIONS in a missing folder: exit 1" test $? -eq 1
+check "  named" grep -q "cannot write 'nowhere/x.txt'" err.txt
 
 # Errors: a player the run lacks, a missing run, missing tables, a wrong argument count.
 bash "$script" "$oware" t.db 1 nobody eg 8 >/dev/null 2>err.txt
