@@ -217,6 +217,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     pvlen = m->pvlen[0];
     memcpy(pv, m->pv[0], (size_t)pvlen * sizeof *pv);
     if (pvlen > 0) best_move = pv[0];
+    m->root_first = best_move;
     if (p->on_info) {
       player_info it = {0};
       it.depth = d;

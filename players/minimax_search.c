@@ -260,6 +260,12 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
       }
     }
   }
+  /* Where the root has no hash table (hash=0, or root moves left out by
+   * fight.h), the last whole iteration's best move comes first all the
+   * same: an iteration the limit cuts short falls back on its first move. */
+  if (ply == 0 && (!s->tt.e || s->root_some) && th->root_first >= 0 &&
+      (legal >> th->root_first & 1))
+    tt_move = th->root_first;
 
   /* Internal iterative reduction: a node far from the horizon that the hash
    * table has no move for (new, or its entry lost) has no good first move
@@ -398,6 +404,7 @@ int minimax_thread_begin(mm_thread *th, const game *g) {
   th->flushed = 0;
   th->aborted = 0;
   th->seldepth = 0;
+  th->root_first = -1;
   memset(th->history, 0, sizeof th->history);
   memset(th->killer, -1, sizeof th->killer);
   size_t n = (size_t)g->hist_len + MAXPLY + 2;

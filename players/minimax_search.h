@@ -35,6 +35,10 @@ typedef struct mm_thread {
   int pvlen[MAXPLY];
   int seldepth;
   int root_score; /* score of the root's best move so far in this iteration */
+  /* The last whole iteration's best move (-1: none yet), searched first at
+   * a root without a hash table (hash=0, or fight.h's moves): an iteration
+   * cut short by the limit has then searched it before any other. */
+  int root_first;
   uint64_t *keys; /* positions since the last capture, game then path */
   /* above[i]: a hash of the multiset of the positions before keys[i] since
    * the last capture (0 when the rule is off): the part of the history a

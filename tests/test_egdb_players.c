@@ -1,4 +1,4 @@
-/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won; perfect and minimax convert won endings (no repetition end first); minimax fights on when lost and plays on in draws. */
+/* test_egdb_players.c: the perfect player keeps the database value; minimax and mcts with egdb= keep won endings won; perfect and minimax convert won endings (no repetition end first); minimax fights on when lost and plays on in draws; an iteration cut short keeps the best move. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -406,6 +406,40 @@ static void test_play_on_in_draws(void **state) {
   player_free(pt);
 }
 
+/* Game 748 of issue 22's match of 2026-12-06 (auale, tables to 20), new's
+ * 45th move, from the last capture: of North's moves the tables prove b
+ * and e lost (North ends with 20 seeds, 22 or 23 at most), c is not
+ * decided (up to 25). Without a hash table the root had no move to search
+ * first: the one the history ordered first, often e, settled at once by
+ * the tables; an iteration cut short by the limit while c was searched
+ * then fell back on it. At 9 of 10 node limits minimax:hash=0 played e or
+ * b. The last whole iteration's best move now comes first at the root. */
+static void test_cut_iteration_keeps_best(void **state) {
+  (void)state;
+  variant v;
+  char err[512], spec[512];
+  player *p = make_player("auale", "minimax:hash=0,lmr=0,rfp=0,iir=0,asp=0,book=off,egdb=%s",
+                          &v, spec, sizeof spec);
+  game g;
+  game_after(&g, &v, "0-2-0-1-0-1-1-1-0-0-1-2-21-18-N", "aBbDeCdEcDeFaEdFfDeAbEaCdDfE");
+  const int b = notation_move_index(&v, 'b'), c = notation_move_index(&v, 'c'),
+            e = notation_move_index(&v, 'e');
+  assert_int_equal(g.legal, (1u << b) | (1u << c) | (1u << e));
+  if (player_new_game(p, &v, 1, err, sizeof err)) fail_msg("%s", err);
+  const int limits = quick() ? 4 : 10;
+  for (int k = 1; k <= limits; k++) {
+    player_limits lim = {.nodes = 100000LL * k};
+    player_info info;
+    int m;
+    assert_int_equal(player_choose(p, &g, &lim, &m, &info, err, sizeof err), PLAYER_OK);
+    if (m != c)
+      fail_msg("nodes=%lld: minimax:hash=0 plays house %d (score %d, depth %d); c is house %d",
+               lim.nodes, m, info.score, info.depth, c);
+  }
+  game_free(&g);
+  player_free(p);
+}
+
 /* Positions whose every move the tables decide, none a win (lost, drawn,
  * or cycle-sensitive with decided moves): fight_moves keeps the moves the
  * reference keeps; minimax with the tables searches them on to its depth
@@ -725,7 +759,7 @@ int main(void) {
       cmocka_unit_test(test_fight_not_given_up),
       cmocka_unit_test(test_play_on_in_draws),
       cmocka_unit_test(test_fights_on_above), cmocka_unit_test(test_no_fight_without_tables),
-      cmocka_unit_test(test_bounds_in_search),
+      cmocka_unit_test(test_bounds_in_search), cmocka_unit_test(test_cut_iteration_keeps_best),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
