@@ -412,8 +412,9 @@ static void test_play_on_in_draws(void **state) {
  * decided (up to 25). Without a hash table the root had no move to search
  * first: the one the history ordered first, often e, settled at once by
  * the tables; an iteration cut short by the limit while c was searched
- * then fell back on it. At 9 of 10 node limits minimax:hash=0 played e or
- * b. The last whole iteration's best move now comes first at the root. */
+ * then fell back on it. At each of the 10 node limits below minimax:hash=0
+ * played e or b. The last whole iteration's best move now comes first at
+ * the root. */
 static void test_cut_iteration_keeps_best(void **state) {
   (void)state;
   variant v;
