@@ -260,12 +260,10 @@ int minimax_search(mm_thread *th, const board *b, int depth, int alpha, int beta
       }
     }
   }
-  /* Where the root has no hash table (hash=0, or root moves left out by
-   * fight.h), the last whole iteration's best move comes first all the
-   * same: an iteration the limit cuts short falls back on its first move. */
-  if (ply == 0 && (!s->tt.e || s->root_some) && th->root_first >= 0 &&
-      (legal >> th->root_first & 1))
-    tt_move = th->root_first;
+  /* A root that does not use the table (hash=0, or root moves left out by
+   * fight.h) still searches the last whole iteration's best move first: an
+   * iteration the limit cuts short falls back on its first move. */
+  if (ply == 0 && !use_tt) tt_move = th->root_first;
 
   /* Internal iterative reduction: a node far from the horizon that the hash
    * table has no move for (new, or its entry lost) has no good first move
