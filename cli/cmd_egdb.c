@@ -1,5 +1,6 @@
 /* cmd_egdb.c: `oware egdb build|probe|stats` (fit: cmd_egdb_fit.c) and `oware bench egdb`: endgame databases. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ static int egdb_build_cmd(int argc, char **argv) {
   if (seeds < 0) return cli_error(cmd, "missing --seeds N (see --help)");
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
-  if (!dir) dir = default_dir(dbuf, sizeof dbuf);
+  dir = !dir ? default_dir(dbuf, sizeof dbuf) : *dir ? dir : "."; /* "": the current folder */
   cli_progress line;
   cli_progress_init(&line, quiet);
   cli_progress_every(&line, 30);
@@ -156,7 +157,7 @@ static int egdb_probe_cmd(int argc, char **argv) {
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   if (notation_parse_position(pos, &v, &b, err, sizeof err)) return cli_error(cmd, "%s", err);
   if (egdb_variant_key(&v, dbuf, sizeof dbuf, err, sizeof err)) return cli_error(cmd, "%s", err);
-  if (!dir) dir = default_dir(dbuf, sizeof dbuf);
+  dir = !dir ? default_dir(dbuf, sizeof dbuf) : *dir ? dir : "."; /* "": the current folder */
   egdb *db;
   int rc = open_db(cmd, dir, &v, -1, &db);
   if (rc) return rc;
@@ -269,7 +270,7 @@ static int egdb_stats_cmd(int argc, char **argv) {
   nv = vl.n;
   if (!nv) vtexts[nv++] = "abapa";
   if (json && md) return cli_error(cmd, "--json and --markdown: one or the other");
-  if (!dir) dir = default_dir(dbuf, sizeof dbuf);
+  dir = !dir ? default_dir(dbuf, sizeof dbuf) : *dir ? dir : "."; /* "": the current folder */
   if (chart) {
     char dat[4200];
     if (!*chart) return cli_error(cmd, "--chart: no file stem given");
@@ -481,28 +482,45 @@ int cli_bench_egdb(int argc, char **argv) {
       CLI_O_INT("threads", &threads, 1, 64, "T", "2", "worker threads"),
       CLI_O_INT("repeat", &repeat, 1, 101, "R", "5", "rounds of opening the largest tables"),
       CLI_O_TEXT("variant", &vtext, "V", "abapa", "rule variant"),
-      CLI_O_TEXT("dir", &dir, "D", NULL, "build there and leave the tables (default: a temporary folder)"),
+      CLI_O_TEXT("dir", &dir, "D", NULL,
+                 "build there and leave the tables (default: a temporary folder in $TMPDIR or /tmp)"),
       CLI_O_FLAG("json", &json, "print one JSON object (docs/JSON.md)"),
       CLI_END,
   };
   cli_command_spec spec = {cmd, bench_help, NULL, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  if (dir && !*dir) dir = "."; /* as the tables' own paths read an empty folder */
   variant v;
   if (cli_variant(cmd, vtext, &v)) return CLI_EXIT_USAGE;
   int ns[16], nn = 0;
-  for (const char *p = list; *p;) {
+  for (const char *p = list;;) {
     char *end;
     long x = strtol(p, &end, 10);
     if (end == p || x < 0 || x > EGDB_MAX_SEEDS || (*end && *end != ',') || nn == 16)
       return cli_error(cmd, "--seeds is '%s'; expected numbers 0..%d separated by commas", list,
                        EGDB_MAX_SEEDS);
+    for (int k = 0; k < nn; k++)
+      if (ns[k] == x) return cli_error(cmd, "--seeds is '%s': %ld is there twice", list, x);
     ns[nn++] = (int)x;
-    p = *end ? end + 1 : end;
+    if (!*end) break;
+    p = end + 1;
   }
-  char tmpl[] = "/tmp/oware-bench-egdb-XXXXXX", key[128], err[ERROR_MAX];
-  int temp = !dir;
-  if (temp && !(dir = mkdtemp(tmpl))) return cli_error(cmd, "cannot make a temporary folder");
+  char tmpl[4096], key[128], err[ERROR_MAX];
+  const char *tmpdir = getenv("TMPDIR");
+  snprintf(tmpl, sizeof tmpl, "%s/oware-bench-egdb-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
   if (egdb_variant_key(&v, key, sizeof key, err, sizeof err)) return cli_error(cmd, "%s", err);
+  if (dir) /* a bench builds from scratch: tables already in D would be kept, and nothing measured */
+    for (int k = 0; k < nn; k++) {
+      char sub[4200], path[4400];
+      snprintf(sub, sizeof sub, "%s/bench-%d", dir, ns[k]);
+      egdb_path(sub, key, 0, path, sizeof path);
+      if (access(path, F_OK) == 0)
+        return cli_error(cmd, "%s is there already: the bench builds its tables from scratch; remove "
+                         "%s/bench-%d or give another --dir", path, dir, ns[k]);
+    }
+  int temp = !dir;
+  if (temp && !(dir = mkdtemp(tmpl)))
+    return cli_error(cmd, "cannot make a temporary folder %s: %s", tmpl, strerror(errno)), CLI_EXIT_FAIL;
   cli_json_out o, a, q;
   if (json) {
     char vname[256];
@@ -533,6 +551,7 @@ int cli_bench_egdb(int argc, char **argv) {
         putchar('\n');
       }
       cli_error(cmd, "%s", err);
+      if (temp) remove_tables(sub, key), rmdir(sub), rmdir(dir);
       return CLI_EXIT_FAIL;
     }
     const double pps = (double)st.positions / (st.seconds > 0 ? st.seconds : 1e-9);

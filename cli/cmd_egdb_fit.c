@@ -53,6 +53,8 @@ int cli_egdb_fit(int argc, char **argv) {
   if (!dir) {
     tablebase_default_dir(dbuf, sizeof dbuf);
     dir = dbuf;
+  } else if (!*dir) {
+    dir = "."; /* the current folder, as the tables' paths read it */
   }
   eval_default(&c.w);
   if (wfile && eval_load(wfile, &c.w, err, sizeof err)) return cli_error(cmd, "%s", err);

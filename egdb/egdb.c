@@ -89,7 +89,7 @@ int egdb_variant_key(const variant *v, char *key, size_t keylen, char *err, size
 int egdb_has_split(const variant *v) { return v->cycle == VARIANT_CYCLE_SPLIT; }
 
 void egdb_path(const char *dir, const char *key, int n, char *buf, size_t len) {
-  snprintf(buf, len, "%s/%s/n%02d.egdb", dir, key, n);
+  snprintf(buf, len, "%s/%s/n%02d.egdb", *dir ? dir : ".", key, n);
 }
 
 /* ---- Files ---- */

@@ -798,7 +798,7 @@ int egdb_build_layout(const variant *v, const char *dir, int max_n, int threads,
     error_set(err, errlen, "unknown layout %d", (int)layout);
     return EGDB_EARG;
   }
-  snprintf(folder, sizeof folder, "%s/%s", dir, key);
+  snprintf(folder, sizeof folder, "%s/%s", *dir ? dir : ".", key);
   if (path_mkdirs(folder, err, errlen)) return EGDB_EIO;
 
   const int ntables = egdb_has_split(v) ? 3 : 2;

@@ -372,6 +372,17 @@ static void test_corrupt(void **state) {
   expect_open_error(&v, dir, EGDB_EIO, "no endgame tables");
 }
 
+/* A table's path: DIR/KEY/nNN.egdb; an empty folder is the current one,
+ * never the root's /KEY. */
+static void test_path(void **state) {
+  (void)state;
+  char p[256];
+  egdb_path("eg", "abapa", 3, p, sizeof p);
+  assert_string_equal(p, "eg/abapa/n03.egdb");
+  egdb_path("", "abapa", 12, p, sizeof p);
+  assert_string_equal(p, "./abapa/n12.egdb");
+}
+
 static void test_unsupported(void **state) {
   (void)state;
   variant v;
@@ -399,6 +410,7 @@ static void test_unsupported(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_index),
+      cmocka_unit_test(test_path),
       cmocka_unit_test(test_unsupported),
       cmocka_unit_test(test_all_abapa),
       cmocka_unit_test(test_all_forbidden),

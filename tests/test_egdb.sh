@@ -138,6 +138,39 @@ expect_rc 0
 expect_in "lookups/s" out
 run bench egdb --seeds x
 expect_rc 2
+# A bench builds from scratch: a seed count twice, an empty item, or tables already in --dir are refused.
+run bench egdb --seeds 4,4
+expect_rc 2
+expect_in "4 is there twice" err
+for bad in "" "4," ",4" "4,,6"; do
+  run bench egdb --seeds "$bad"
+  expect_rc 2
+  expect_in "separated by commas" err
+done
+run bench egdb --seeds 3 --repeat 1 --dir "$tmp/be"
+expect_rc 0
+[ -f "$tmp/be/bench-3/abapa/n03.egdb" ] || fail "bench egdb --dir left no tables"
+run bench egdb --seeds 3 --repeat 1 --dir "$tmp/be"
+expect_rc 2
+expect_in "$tmp/be/bench-3/abapa/n00.egdb is there already" err
+# A failed bench leaves no temporary folder behind (in $TMPDIR, which it honours).
+TMPDIR=$tmp/none run bench egdb --seeds 3 --repeat 1
+expect_rc 1
+expect_in "cannot make a temporary folder" err
+mkdir "$tmp/t"
+TMPDIR=$tmp/t run bench egdb --seeds 4 --variant grandslam-win --repeat 1
+expect_rc 2
+[ -z "$(ls -A "$tmp/t")" ] || fail "a failed bench left $(ls -A "$tmp/t") in \$TMPDIR"
+# An empty --dir is the current folder, as for every path (not the root's /abapa).
+mkdir "$tmp/here"
+cd "$tmp/here" || exit 1
+run egdb build --seeds 2 --dir "" --quiet
+expect_rc 0
+expect_in "in ./abapa: 3 built" out
+[ -f "$tmp/here/abapa/n02.egdb" ] || fail "egdb build --dir '' did not build in the current folder"
+run egdb probe 0-0-0-0-0-1-0-0-0-0-1-0-23-23-S --dir ""
+expect_rc 0
+cd - >/dev/null || exit 1
 
 echo "$checks checks, $fails failures"
 [ "$fails" -eq 0 ]
