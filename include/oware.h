@@ -150,10 +150,11 @@ typedef struct oware_level {
 oware_levels *oware_levels_open(const char *path, char *err, size_t errlen);
 void oware_levels_free(oware_levels *l);
 
-/* The file's path, as read. */
+/* The file's path, as read; NULL for a NULL handle. */
 const char *oware_levels_path(const oware_levels *l);
 
-/* How many levels the file has (easiest first, as the file lists them). */
+/* How many levels the file has (easiest first, as the file lists them); 0
+ * for a NULL handle. */
 int oware_levels_count(const oware_levels *l);
 
 /* The i-th level (0 ... count - 1) into *out. 0, or -1 with a message. */

@@ -316,9 +316,9 @@ void oware_levels_free(oware_levels *l) {
   free(l);
 }
 
-const char *oware_levels_path(const oware_levels *l) { return l->f.path; }
+const char *oware_levels_path(const oware_levels *l) { return l ? l->f.path : NULL; }
 
-int oware_levels_count(const oware_levels *l) { return l->f.n; }
+int oware_levels_count(const oware_levels *l) { return l ? l->f.n : 0; }
 
 int oware_levels_get(const oware_levels *l, int i, oware_level *out, char *err, size_t errlen) {
   if (!l) {

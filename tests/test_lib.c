@@ -349,6 +349,8 @@ static void test_levels(void **state) {
   assert_int_equal(oware_levels_find(NULL, "easy", err, sizeof err), -1);
   assert_int_equal(oware_levels_elo_range(NULL, &lo, &hi, err, sizeof err), -1);
   oware_levels_free(l);
+  assert_null(oware_levels_path(NULL));
+  assert_int_equal(oware_levels_count(NULL), 0);
   oware_levels_free(NULL);
 }
 
