@@ -95,7 +95,8 @@ static void print_margin(const char *who, int m2) {
 }
 
 /* What decides a cycle-sensitive value under each cycle rule (text). */
-static void print_cycle_rules(const variant *v, const egdb_value *x, const char *vtext) {
+static void print_cycle_rules(const variant *v, const egdb_value *x, const char *vtext,
+                              const char *pos, const char *dir) {
   printf("  own (repetition, each side takes its own row): the game's history decides "
          "(how often each position has occurred): between %d and %d\n",
          x->lower, x->upper);
@@ -105,14 +106,14 @@ static void print_cycle_rules(const variant *v, const egdb_value *x, const char 
     printf("  split (endless play shares the seeds left): %s, exact (the split table)\n", h);
   } else {
     printf("  split (endless play shares the seeds left): the split table decides: "
-           "oware solve --variant '%s,cycle=split'\n", vtext);
+           "oware solve %s --variant '%s,cycle=split' --dir '%s'\n", pos, vtext, dir);
   }
   printf("  a ply limit (max_plies%s): the plies left decide, between %d and %d\n",
          v->max_plies ? "" : ", off in this variant", x->lower, x->upper);
 }
 
-static void print_text(const variant *v, const char *vtext, const board *b, const char *pos,
-                       const egdb_solve_result *r) {
+static void print_text(const variant *v, const char *vtext, const char *dir, const board *b,
+                       const char *pos, const egdb_solve_result *r) {
   const egdb_value *x = &r->value;
   const char *who = side_name(b->side);
   printf("position %s: %d seeds on the board, %s to move\n", pos, x->n, who);
@@ -124,7 +125,7 @@ static void print_text(const variant *v, const char *vtext, const board *b, cons
   } else {
     printf("value: %s ends with %d to %d of the %d seeds, cycle-sensitive\n", who, x->lower,
            x->upper, x->n);
-    print_cycle_rules(v, x, vtext);
+    print_cycle_rules(v, x, vtext, pos, dir);
     printf("result: from ");
     print_margin(who, margin2(b, x->n, 2 * x->lower));
     printf(" to ");
@@ -267,7 +268,7 @@ static int solve_run(const char *cmd, const solve_args *a) {
     print_json(a->vtext, key, a->dir, &b, pos, &plan, built_s, &r, &v);
   } else {
     printf("variant %s (tables %s)\n", a->vtext, key);
-    print_text(&v, a->vtext, &b, pos, &r);
+    print_text(&v, a->vtext, a->dir, &b, pos, &r);
   }
   egdb_close(db);
   return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
@@ -295,6 +296,8 @@ int cli_solve(int argc, char **argv) {
   if (!a.dir) {
     path_cache(dbuf, sizeof dbuf, "egdb");
     a.dir = dbuf;
+  } else if (!*a.dir) {
+    a.dir = "."; /* the current folder, as the tables' paths read it */
   }
   return solve_run(cmd, &a);
 }

@@ -31,7 +31,7 @@ expect_in "tables: building abapa,houses=3 0..12 in $eg (0 there): 18564 positio
 expect_in "position 2-2-2-2-2-2-0-0-S: 12 seeds on the board, South to move" out
 expect_in "value: South ends with 8 to 10 of the 12 seeds, cycle-sensitive" out
 expect_in "own (repetition" out
-expect_in "oware solve --variant '$V,cycle=split'" out
+expect_in "oware solve 2-2-2-2-2-2-0-0-S --variant '$V,cycle=split' --dir '$eg'" out
 expect_in "a ply limit" out
 expect_in "line (22 plies, the mover securing its lower bound): " out
 expect_in "end: repetition after ply 22 (neither side can force a capture: play goes round), South 9 North 3" out
@@ -40,6 +40,10 @@ expect_in "end: repetition after ply 22 (neither side can force a capture: play 
 run solve --variant $V --dir "$eg"
 expect_rc 0
 expect_in "tables: $eg/abapa,houses=3 has 0..12" out
+# A cycle-sensitive position: the split rule's command names it, not the start.
+run solve 1-1-1-1-1-1-3-3-S --variant $V --dir "$eg"
+expect_rc 0
+expect_in "oware solve 1-1-1-1-1-1-3-3-S --variant '$V,cycle=split' --dir '$eg'" out
 # --json, and a position with North to move, exact.
 run solve --variant $V --dir "$eg" --json
 expect_rc 0
