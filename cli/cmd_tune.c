@@ -292,6 +292,14 @@ static void print_json(const tune_setup *t, int64_t id, const tuner_result *res,
   putchar('\n');
 }
 
+/* A run that stopped on an error is marked failed (not left running);
+ * returns the exit code. */
+static int failed(const char *cmd, store *db, int64_t id) {
+  char err[ERROR_MAX];
+  if (store_run_status(db, id, STORE_FAILED, err, sizeof err)) cli_error(cmd, "%s", err);
+  return CLI_EXIT_FAIL;
+}
+
 /* The run (new or resumed) is in db: tune, write, validate, finish. */
 static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int resumed) {
   const tuner_tune_config *c = &t->c;
@@ -299,7 +307,8 @@ static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int r
   if (resumed && store_run_status(db, id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   tuner_last last;
-  if (tuner_last_row(db, id, &last, err, sizeof err)) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (tuner_last_row(db, id, &last, err, sizeof err))
+    return cli_error(cmd, "%s", err), failed(cmd, db, id);
   cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
   cli_progress_init(&tune_line, c->quiet);
   snprintf(tune_step, sizeof tune_step, "iteration %lld/%lld",
@@ -312,13 +321,13 @@ static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int r
   tuner_observer obs = {(void *)c, on_line, on_iteration, on_games};
   int bad = tuner_tune_play(c, &t->s, db, id, &obs, &tune_stop, &res, err, sizeof err);
   cli_progress_clear(&tune_line);
-  if (bad) return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
+  if (bad) return cli_error(cmd, "%s", err), failed(cmd, db, id);
   if (!tune_json) print_weights(stdout, "tuned", &res.w, t->s.tuned);
   char outp[512], report[256] = "";
-  if (write_weights(cmd, c, id, &res.w, outp)) return CLI_EXIT_FAIL;
+  if (write_weights(cmd, c, id, &res.w, outp)) return failed(cmd, db, id);
   tuner_validation val;
   const int validated = res.complete && c->validate > 0 && !res.validated && !atomic_load(&tune_stop);
-  if (validated && validate(cmd, t, &res.w, db, id, res.games, &val)) return CLI_EXIT_FAIL;
+  if (validated && validate(cmd, t, &res.w, db, id, res.games, &val)) return failed(cmd, db, id);
   int rc = finish(cmd, t, db, id, res.complete, report);
   if (tune_json && (rc == CLI_EXIT_OK || !res.complete))
     print_json(t, id, &res, outp, validated ? &val : NULL, report);

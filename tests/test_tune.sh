@@ -117,6 +117,23 @@ check "--resume --json of a finished run: the same tuned weights, no validation 
 check "a player that is not minimax: exit 2" bash -c "test $rc = 2 && grep -q 'minimax' '$tmp/err'"
 "$oware" tune spsa --player "$P" --params threat,bogus --db "$tmp/b.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "an unknown weight: exit 2" bash -c "test $rc = 2 && grep -q \"unknown weight 'bogus'\" '$tmp/err'"
+for bad in "" "," "threat," "threat,,capture"; do
+  "$oware" tune spsa --player "$P" --params "$bad" --iterations 1 --pairs 1 --db "$tmp/b.db" --quiet \
+    --out "$tmp/pe.txt" >/dev/null 2>"$tmp/err"; rc=$?
+  check "--params '$bad': exit 2, named, nothing written" bash -c \
+    "test $rc = 2 && grep -q -- '--params' '$tmp/err' && ! test -e '$tmp/pe.txt'"
+done
+"$oware" tune texel --player "$P" --from-db "$tmp/none.db" --db "$tmp/fd.db" --quiet \
+  --out "$tmp/fd.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "texel --from-db a missing file: exit 2 before a run is made" bash -c \
+  "test $rc = 2 && grep -q 'none.db' '$tmp/err' && test \"\$(sqlite3 '$tmp/fd.db' 'select count(*) from runs' 2>/dev/null || echo 0)\" = 0"
+# A run that fails once made (no game of the variant in --from-db) is marked failed, not left running.
+"$oware" tournament --players "greedy;random" --variant grandslam-win --format games:2 --db "$tmp/gw.db" \
+  >/dev/null 2>&1
+"$oware" tune texel --player "$P" --from-db "$tmp/gw.db" --db "$tmp/fd.db" --quiet \
+  --out "$tmp/fd.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "texel on a database with no game of its variant: exit 1, the run failed" bash -c \
+  "test $rc = 1 && grep -q 'no quiet position' '$tmp/err' && test \"\$(sqlite3 '$tmp/fd.db' 'select status from runs')\" = failed"
 "$oware" tune anneal --player "$P" >/dev/null 2>"$tmp/err"; rc=$?
 check "an unknown method: exit 2" test $rc = 2
 "$oware" tune --resume 5 --db "$tmp/a.db" >/dev/null 2>"$tmp/err"; rc=$?

@@ -77,6 +77,13 @@ int tuner_tune_prepare(const tuner_tune_config *c, tuner_tune_setup *s, char *er
       tuner_weights_setup(c->player, c->start, c->params, &s->start, s->tuned, err, errlen))
     return -1;
   if (c->from_db && c->spsa) return error_set(err, errlen, "--from-db goes with texel"), -1;
+  if (c->from_db) { /* readable, and a database of ours, before a run is made of it */
+    store *db;
+    char e[ERROR_MAX];
+    if (store_open_readonly(c->from_db, &db, e, sizeof e))
+      return error_set(err, errlen, "--from-db %s", e), -1;
+    store_close(db);
+  }
   return 0;
 }
 

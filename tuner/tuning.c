@@ -38,18 +38,27 @@ static int start_weights(const char *start, eval_weights *w, char *err, size_t e
 static int tuned_params(const char *params, int *tuned, char *err, size_t errlen) {
   for (int i = 0; i < EVAL_N; i++) tuned[i] = !strcmp(params, "all");
   if (!strcmp(params, "all")) return 0;
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", params);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int f = eval_find(tok);
+  if (!*params)
+    return error_set(err, errlen, "--params is empty: name the weights to tune, separated by commas, or "
+                                  "'all' ('oware weights' lists them)"),
+           -1;
+  for (const char *p = params;;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    char name[64];
+    if (!len)
+      return error_set(err, errlen, "--params '%s': an empty name (two commas, or one at an end)", params),
+             -1;
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+    int f = len < sizeof name ? eval_find(name) : -1;
     if (f < 0)
-      return error_set(err, errlen, "--params: unknown weight '%s' ('oware weights' lists them)",
-                      tok),
+      return error_set(err, errlen, "--params: unknown weight '%.*s' ('oware weights' lists them)",
+                       (int)len, p),
              -1;
     tuned[f] = 1;
+    if (!end) return 0;
+    p = end + 1;
   }
-  return 0;
 }
 
 int tuner_weights_setup(const char *spec, const char *start, const char *params, eval_weights *w,
