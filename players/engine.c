@@ -745,7 +745,7 @@ static int wait_bestmove(player *p, const game *g, waiting *w, int *move, player
   char line[LINE_CAP];
   for (;;) {
     long long t = now_ms();
-    if (!w->stop_sent && atomic_load(&p->stop)) {
+    if (!w->stop_sent && player_stopped(p)) {
       /* Asked to end the search early: the engine answers stop in time. */
       if ((*st = send_move_line(e, "stop", err, errlen)) != PLAYER_OK) return 1;
       w->stop_sent = 1;

@@ -531,7 +531,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     cw.b = s->even_budget ? time_budget_even_of(lim, g) : time_budget_of(lim, g);
     if (s->even_budget) cw.b.soft_ms = fmin(MCTS_AIM_STRETCH * cw.b.soft_ms, cw.b.hard_ms);
     limit = MCTS_MAX_ITERATIONS;
-    movetime = cw.b.hard_ms < 1 ? 1 : (int)cw.b.hard_ms;
+    movetime = time_budget_hard_ms(&cw.b);
   }
   const double deadline = movetime ? t0 + movetime / 1000.0 : 0;
   double next_info = t0 + 1.0;
@@ -541,7 +541,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
     iterate(s);
     done++;
     if (done % MCTS_CHECK_EVERY == 0) {
-      if (atomic_load_explicit(&p->stop, memory_order_relaxed)) break;
+      if (player_stopped(p)) break;
       if (deadline > 0 || p->on_info) {
         double t = clock_now();
         if (deadline > 0 && t >= deadline) break;
@@ -563,7 +563,7 @@ static player_status choose(player *p, const game *g, const player_limits *lim, 
   if (infinite) {
     /* A proven root or the iteration cap ended the work early: wait for stop. */
     const struct timespec ms = {0, 1000000};
-    while (!atomic_load(&p->stop)) nanosleep(&ms, NULL);
+    while (!player_stopped(p)) nanosleep(&ms, NULL);
   }
 
   *move = s->nodes[best_child(s, 1)].move;

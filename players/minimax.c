@@ -118,8 +118,7 @@ static void root_setup(mm *s, const player *p, const game *g, const player_limit
     *maxdepth = MAXPLY - 2;
     *limit = 0;
     *clock_budget = time_budget_of(lim, g);
-    movetime = (int)clock_budget->hard_ms;
-    if (movetime < 1) movetime = 1;
+    movetime = time_budget_hard_ms(clock_budget);
   } else if ((s->movetime_ms || s->nodes_limit) && !player_config_isset(&p->config, "depth")) {
     /* A time or node limit without an explicit depth searches as deep as it can. */
     *maxdepth = MAXPLY - 2;

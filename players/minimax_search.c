@@ -124,7 +124,7 @@ static inline int evaluate_within(mm *s, const board *b, const tb_window *tw) {
 static void check_limits(mm_thread *th) {
   if ((th->nodes & 255) == 0) {
     mm *s = th->s;
-    if (atomic_load(&s->p->stop) || atomic_load_explicit(&s->halt, memory_order_relaxed))
+    if (player_stopped(s->p) || atomic_load_explicit(&s->halt, memory_order_relaxed))
       th->aborted = 1;
     if (s->deadline > 0 && clock_now() >= s->deadline) th->aborted = 1;
     if (s->threads > 1) {

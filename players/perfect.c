@@ -110,7 +110,13 @@ static int create(player *p, char *err, size_t errlen) {
   pf *s = player_setup(p, &hooks, sizeof *s, err, errlen);
   if (!s) return -1;
   const char *dir = player_config_text(&p->config, "egdb");
-  if (tablebase_init(&s->tb, dir && strcmp(dir, "off") ? dir : "auto", err, errlen)) {
+  if (dir && !strcmp(dir, "off")) {
+    error_set(err, errlen, "perfect: egdb=off: this player plays from the endgame tables; give "
+                           "egdb=auto or a folder of them");
+    destroy(p);
+    return -1;
+  }
+  if (tablebase_init(&s->tb, dir ? dir : "auto", err, errlen)) {
     destroy(p);
     return -1;
   }
@@ -130,7 +136,7 @@ static int create(player *p, char *err, size_t errlen) {
    * of it, which then holds for both). A folder named by egdb=DIR is not
    * passed on: the fallback is made under abapa, and a folder with only
    * another variant's tables would make it fail. */
-  const char *tables = dir && strcmp(dir, "off") ? dir : "auto";
+  const char *tables = dir ? dir : "auto";
   char *fbspec = malloc(strlen(fb) + strlen(tables) + 16);
   player_config fc;
   if (!fbspec) {
@@ -152,12 +158,13 @@ static int create(player *p, char *err, size_t errlen) {
     destroy(p);
     return -1;
   }
+  s->fallback->stop_also = p; /* a stop of this player's search ends the fallback's */
   return 0;
 }
 
 static const player_option options[] = {
     {"egdb", PLAYER_OPT_TEXT, "auto", 0, 0, NULL,
-     "folder of the endgame tables (auto: ~/.cache/oware/egdb)"},
+     "folder of the endgame tables (auto: ~/.cache/oware/egdb; not off: this player plays from them)"},
     {"fallback", PLAYER_OPT_TEXT, "minimax:depth=8", 0, 0, NULL,
      "player for positions with more seeds than the tables hold"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};

@@ -193,7 +193,17 @@ struct player {
   atomic_int stop;        /* set from another thread to end a search early */
   player_info_fn on_info; /* progress reports during a search (may be NULL) */
   void *info_ctx;
+  /* The player this one plays for (perfect's fallback: the perfect player),
+   * whose stop ends this one's searches too; NULL for most. */
+  const struct player *stop_also;
 };
+
+/* Whether p's search is asked to end: its own stop, or that of the player it
+ * plays for. Searches poll this. */
+static inline int player_stopped(const player *p) {
+  return atomic_load_explicit(&p->stop, memory_order_relaxed) ||
+         (p->stop_also && atomic_load_explicit(&p->stop_also->stop, memory_order_relaxed));
+}
 
 /* A player type: one table entry; each player file exports one. */
 typedef struct player_type {

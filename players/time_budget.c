@@ -1,6 +1,8 @@
 /* time_budget.c: a move's share of a game clock, and its scaling by the position's difficulty. */
 #include "players/time_budget.h"
 
+#include <limits.h>
+
 /* Of what is left, what each move keeps back for the answer's way out
  * (the pipe of an engine, the harness's own bookkeeping): at most this
  * many ms, and at most a tenth of the time left. */
@@ -58,4 +60,8 @@ double time_budget_scaled(const time_budget *b, int changes, int drop) {
   if (f > 2.5) f = 2.5;
   double t = b->soft_ms * f;
   return t < b->hard_ms ? t : b->hard_ms;
+}
+
+int time_budget_hard_ms(const time_budget *b) {
+  return b->hard_ms < 1 ? 1 : b->hard_ms >= (double)INT_MAX ? INT_MAX : (int)b->hard_ms;
 }

@@ -12,6 +12,10 @@ typedef struct time_budget {
   double hard_ms; /* never past it: always inside the clock */
 } time_budget;
 
+/* A budget's hard limit as a search's whole ms: at least 1, at most
+ * INT_MAX (a clock of years gives more than an int holds). */
+int time_budget_hard_ms(const time_budget *b);
+
 /* Whether lim hands a clock to the player (lim->clock, and no per-move
  * limit set beside it). A player whose spec sets a per-move limit of its
  * own (movetime=, depth=, ...) searches by that instead: the clock then

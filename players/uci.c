@@ -31,7 +31,8 @@
  *   setoption name N [value V]
  *                       N is an option of the player type (matched without
  *                       regard to case), `seed` or `Variant`; the player is
- *                       re-created from the rebuilt spec. An empty value or
+ *                       re-created from the rebuilt spec (the value escaped:
+ *                       commas, quotes and backslashes are its own). An empty value or
  *                       `<empty>` returns an option to its default. A bad
  *                       value: `info string error: …`, nothing changes.
   *                       Aualé's options OwnBook, UseLeaves, Ponder (check),
@@ -283,18 +284,32 @@ static void install(server *s, player *p) {
   s->type = p->type;
 }
 
+/* Appends ",key=value" at buf + *n, the value's first l bytes escaped as
+ * the spec's grammar reads them back (a comma, a backslash and a double
+ * quote each after a backslash: docs/PLAYERS.md), so that what a GUI sets
+ * is the value the player gets, whatever it holds. */
+static void put_item(char *buf, size_t len, size_t *n, const char *key, const char *v, size_t l) {
+  if (*n < len) *n += (size_t)snprintf(buf + *n, len - *n, ",%s=", key);
+  for (size_t i = 0; i < l && *n < len; i++) {
+    if (strchr(",\\\"", v[i]) && *n + 1 < len) buf[(*n)++] = '\\';
+    if (*n + 1 < len) buf[(*n)++] = v[i];
+    else *n = len; /* does not fit */
+  }
+  if (*n < len) buf[*n] = '\0';
+}
+
 /* The spec of the current options into buf; -1 when it does not fit. */
 static int build_spec(const server *s, char *buf, size_t len) {
   size_t n = (size_t)snprintf(buf, len, "%sseed=%llu", s->prefix, s->seed);
-  if (*s->name && n < len) n += (size_t)snprintf(buf + n, len - n, ",name=%s", s->name);
+  if (*s->name) put_item(buf, len, &n, "name", s->name, strlen(s->name));
   for (int i = 0; s->type->options[i].name && n < len; i++) {
     const char *v = s->val[i];
     if (!v) continue;
     /* A list holds its values joined by '\n': one key=value each. */
     while (n < len) {
       const char *nl = strchr(v, '\n');
-      int l = nl ? (int)(nl - v) : (int)strlen(v);
-      n += (size_t)snprintf(buf + n, len - n, ",%s=%.*s", s->type->options[i].name, l, v);
+      size_t l = nl ? (size_t)(nl - v) : strlen(v);
+      put_item(buf, len, &n, s->type->options[i].name, v, l);
       if (!nl) break;
       v = nl + 1;
     }
@@ -656,11 +671,6 @@ static void cmd_setoption(server *s, char *args) {
   if (set_strength(s, name, value)) return;
   const char *oname = name, *ovalue = value;
   if (set_alien(s, &oname, &ovalue) == 1) return;
-  if (strchr(ovalue, ',')) {
-    say(s, "info string error: option %s: a value cannot hold ',' (specs are comma-separated)",
-        oname);
-    return;
-  }
   set_player_option(s, oname, ovalue);
 }
 

@@ -253,6 +253,53 @@ check "... and from the served player's spec" \
   grep -q "$long/abapa/n03.egdb is truncated: 10 bytes, less than a header$" <<<"$out"
 rm -rf "${TMPDIR:-/tmp}/oware-uci-$$"
 
+# perfect serves its fallback above the tables: stop ends that search too (go infinite, and a long
+# movetime at once), and the end of input then ends the process; UseLeaves false cannot take its
+# tables away (an error line, the player unchanged), nor can egdb=off.
+pt="${TMPDIR:-/tmp}/oware-uci-perfect-$$"
+"$oware" egdb build --seeds 4 --dir "$pt" --quiet >/dev/null 2>&1
+out=$( (printf 'position startpos\ngo infinite\n'; sleep 0.5; printf 'stop\n'; sleep 0.5) |
+  timeout 20 "$oware" uci --player "perfect:egdb=$pt,fallback=minimax" 2>&1); rc=$?
+check "perfect: stop ends the fallback's go infinite; end of input ends the process (rc $rc)" \
+  bash -c "test $rc = 0 && grep -q '^bestmove [A-F]$' <<<'$out'"
+t0=$(date +%s%N)
+out=$( (printf 'position startpos\ngo movetime 30000\n'; sleep 0.3; printf 'stop\n'; sleep 0.2) |
+  timeout 40 "$oware" uci --player "perfect:egdb=$pt,fallback=minimax" 2>&1)
+t=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "perfect: stop ends the fallback's go movetime 30000 at once (${t} ms)" \
+  bash -c "test $t -lt 15000 && grep -q '^bestmove [A-F]$' <<<'$out'"
+out=$(printf 'setoption name UseLeaves value false\nposition fen 1-0-0-0-0-0-0-0-0-0-0-1-23-23-S\ngo depth 3\nisready\n' |
+  timeout 20 "$oware" uci --player "perfect:egdb=$pt" 2>&1)
+check "perfect: UseLeaves false is an error line, and the tables still play" \
+  bash -c "grep -q '^info string error: .*egdb=off' <<<'$out' && grep -q '^bestmove A$' <<<'$out'"
+rm -rf "$pt"
+"$oware" match --south perfect:egdb=off --north random --games 1 >/dev/null 2>"${TMPDIR:-/tmp}/oware-uci-err-$$"
+rc=$?
+check "perfect:egdb=off is refused, named (rc $rc)" \
+  bash -c "test $rc = 2 && grep -q 'egdb=off' '${TMPDIR:-/tmp}/oware-uci-err-$$'"
+rm -f "${TMPDIR:-/tmp}/oware-uci-err-$$"
+
+# setoption values go back into the spec escaped: a comma, a backslash or a quote is the value's own.
+wd="${TMPDIR:-/tmp}/oware-uci-w-$$"
+mkdir -p "$wd" && "$oware" weights >"$wd/w,1.txt"
+out=$(printf 'setoption name egdb value off\nsetoption name eval value linear\\\nsetoption name weights value %s\nsetoption name book value "off\nposition startpos\ngo depth 2\nisready\n' "$wd/w,1.txt" |
+  timeout 20 "$oware" uci --player minimax 2>&1)
+check "setoption: a trailing backslash is the value's (the error names it, not the next option)" \
+  grep -qF "info string error: minimax: eval=linear\: network: cannot open 'linear\'" <<<"$out"
+check "setoption: a leading quote is the value's" grep -qF 'info string error: book "off: cannot open it' <<<"$out"
+out=$(printf 'setoption name weights value %s\nposition startpos\ngo depth 2\nisready\n' "$wd/w,1.txt" |
+  timeout 20 "$oware" uci --player minimax 2>&1)
+rm -rf "$wd"
+check "setoption: a comma in a value is the value's (a weights file w,1.txt)" \
+  bash -c '! grep -q "error" <<<"$1" && grep -q "^bestmove [A-F]$" <<<"$1"' _ "$out"
+
+# A clock of years: its move's hard limit is more ms than an int holds; the search still runs
+# (it stopped at once, a negative movetime, from about 1.83e10 ms).
+out=$( (printf 'position startpos\ngo wtime 100000000000 btime 100000000000\n'; sleep 1; printf 'stop\n') |
+  timeout 20 "$oware" uci --player minimax 2>&1)
+check "go wtime 1e11: minimax searches until stop, not at once" \
+  bash -c "grep -q '^bestmove [A-F]$' <<<'$out' && grep -qE '^info depth (1[0-9]|[2-9][0-9])' <<<'$out'"
+
 "$oware" uci --help >/dev/null
 check "uci --help exits 0" test $? = 0
 "$oware" uci --player nosuch </dev/null >/dev/null 2>&1
