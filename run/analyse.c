@@ -29,10 +29,10 @@ static void tables_close(tables *t) {
   t->n = 0;
 }
 
-/* Opens the tables of each of the run's variants and settles the coverage:
- * *seeds as asked, or the smallest largest table. */
-static int tables_open(const store_run *run, const char *dir, int *seeds, tables *t, char *err,
-                       size_t errlen) {
+/* Opens the tables of each of the run's variants (egdb_open's flags) and
+ * settles the coverage: *seeds as asked, or the smallest largest table. */
+static int tables_open(const store_run *run, const char *dir, int flags, int *seeds, tables *t,
+                       char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   int have = -1; /* the largest table of any variant, for the suggestion */
   char missing[256] = "";
@@ -47,7 +47,7 @@ static int tables_open(const store_run *run, const char *dir, int *seeds, tables
       error_set(err, errlen, "variant '%s': %s; its games cannot be analysed", name, e);
       goto fail;
     }
-    int rc = egdb_open(dir, &t->v[i], *seeds, 0, &t->db[i], e, sizeof e);
+    int rc = egdb_open(dir, &t->v[i], *seeds, flags, &t->db[i], e, sizeof e);
     t->n = i + 1;
     if (rc == EGDB_EIO) {
       t->db[i] = NULL;
@@ -251,7 +251,7 @@ int analyse_run(store *db, int64_t run_id, const char *egdb_dir, int seeds, anal
   tables t;
   analyse_result *r = NULL;
   int rc = -1;
-  if (tables_open(&run, egdb_dir, &seeds, &t, err, errlen)) goto done;
+  if (tables_open(&run, egdb_dir, 0, &seeds, &t, err, errlen)) goto done;
   if (!(r = calloc(1, sizeof *r))) {
     error_set(err, errlen, "out of memory");
     goto close;
@@ -276,6 +276,23 @@ done:
   return rc;
 }
 
+/* The coverage an analysis of run_id against the tables in dir would have
+ * (seeds as asked, or, at -1, the largest table every variant has), from
+ * the tables' headers: missing tables are the error a new analysis gives. */
+static int coverage(store *db, int64_t run_id, const char *dir, int *seeds, char *err,
+                    size_t errlen) {
+  store_run run;
+  store_run_init(&run);
+  tables t;
+  int rc = store_run_load(db, run_id, &run, err, errlen) ||
+                   tables_open(&run, dir, EGDB_HEADER_ONLY, seeds, &t, err, errlen)
+               ? -1
+               : 0;
+  if (!rc) tables_close(&t);
+  store_run_free(&run);
+  return rc;
+}
+
 int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int force, int save,
                 analyse_result **out, int *computed, char *err, size_t errlen) {
   *out = NULL;
@@ -285,11 +302,21 @@ int analyse_get(store *db, int64_t run_id, const char *egdb_dir, int seeds, int 
     int rc = analyse_load(db, run_id, &r, err, errlen);
     if (rc < 0) return -1;
     if (rc == 0) {
-      if (r->run_games == store_games_count(db, run_id) && (seeds < 0 || seeds == r->seeds)) {
-        *out = r;
-        return 0;
+      /* Kept when made of the run's games as they are, against the same
+       * folder, at the coverage asked (by default, the one its tables give
+       * now: more tables built since, or fewer, make a new one). */
+      int want = seeds;
+      if (r->run_games == store_games_count(db, run_id) && !strcmp(r->egdb_dir, egdb_dir)) {
+        if (coverage(db, run_id, egdb_dir, &want, err, errlen)) {
+          analyse_free(r);
+          return -1;
+        }
+        if (want == r->seeds) {
+          *out = r;
+          return 0;
+        }
       }
-      analyse_free(r); /* the run has more games now, or another coverage was asked */
+      analyse_free(r); /* more games, other tables, or another coverage */
     }
   }
   analyse_result *r;

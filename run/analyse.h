@@ -104,8 +104,10 @@ int analyse_save(store *db, const analyse_result *r, char *err, size_t errlen);
  * named). */
 int analyse_load(store *db, int64_t run_id, analyse_result **out, char *err, size_t errlen);
 
-/* The stored analysis when there is one of the run's current games and of
- * the same coverage (seeds -1: any), else (or with force) a new one,
+/* The stored analysis when there is one of the run's current games, made
+ * against the tables in the same egdb_dir and of the coverage asked (seeds
+ * -1: the one those tables give now, read from their headers, so that
+ * missing tables are an error here too), else (or with force) a new one,
  * computed and stored when `save` is set (a database opened read-only:
  * computed only; run/analyse.c composes: analyse_store.c only stores and
  * loads). *computed says which. */

@@ -175,6 +175,22 @@ static void test_hand_mistake(void **state) {
   assert_int_equal(b->seeds, 2);
   assert_int_equal(b->player[0].positions, 0); /* the game never gets down to 2 seeds */
   analyse_free(b);
+  /* The default coverage is the one the tables give now (6), not whatever
+   * is stored (2): computed afresh, then read back. */
+  assert_int_equal(analyse_get(db, id, egdir, -1, 0, 1, &b, &computed, err, sizeof err), 0);
+  assert_int_equal(computed, 1);
+  assert_int_equal(b->seeds, 6);
+  analyse_free(b);
+  assert_int_equal(analyse_get(db, id, egdir, -1, 0, 1, &b, &computed, err, sizeof err), 0);
+  assert_int_equal(computed, 0);
+  analyse_free(b);
+  /* Another folder is other tables: missing ones are the error, not the
+   * stored analysis of the first folder. */
+  char nowhere[160];
+  snprintf(nowhere, sizeof nowhere, "%s/none", tmpdir);
+  assert_int_equal(analyse_get(db, id, nowhere, -1, 0, 1, &b, &computed, err, sizeof err), -1);
+  assert_non_null(strstr(err, "no endgame tables"));
+  assert_int_equal(analyse_get(db, id, nowhere, 6, 0, 1, &b, &computed, err, sizeof err), -1);
   analyse_free(r);
   /* A run without an analysis. */
   int64_t other = make_run(db, "abapa", 0);
