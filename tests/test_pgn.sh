@@ -137,6 +137,15 @@ bad "cut short" "record 1 (line 1): the moves stop after ply 1, before the end t
   $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n[Termination "majority"]\n\n1. F 1-0'
 bad "not a letter" "'x' is not a house letter" $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F x 1-0'
 bad "no Black" "the North player is not named" $'[White "a"]\n[Result "1-0"]\n\n1. F 1-0'
+bad "a player on both sides" "record 2 (line 5): 'a' plays both sides (South and North)" \
+  $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n[White "a"]\n[Black "a"]\n[Result "0-1"]\n\n1. F a'
+bad "the only game a player against itself" "record 1 (line 1): 'a' plays both sides" \
+  $'[South "a"]\n[North "a"]\n[Result "1-0"]\n\n1. F a'
+# ... and with --db, refused before a database is made: no run that export
+# and report could not read back (the store keeps a game between two players).
+"$oware" rate --pgn "$tmp/bad.pgn" --db "$tmp/self.db" >/dev/null 2>"$tmp/bad.err"
+check "a player on both sides with --db exits 2" test $? = 2
+check "... and makes no database" test ! -e "$tmp/self.db"
 bad "bad Result" "tag Result is 'won'" $'[White "a"]\n[Black "b"]\n[Result "won"]\n\n1. F *'
 bad "Result against movetext" "tag Result says South wins, the movetext's result North wins" \
   $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 0-1'
