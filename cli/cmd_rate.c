@@ -379,6 +379,11 @@ int cli_rate(int argc, char **argv) {
     goto out;
   }
   if (ogn_path) pgn_path = ogn_path;
+  if (!pgn_path && (import_name || again)) {
+    cli_error(cmd, "%s is for a file imported with --pgn/--ogn and --db",
+              import_name ? "--name" : "--again");
+    goto out;
+  }
   int read_only = 0; /* a write-protected database is rated, the ratings not stored */
   if (pgn_path) {
     import_args ia = {pgn_path, import_name, variant_text, db_path,

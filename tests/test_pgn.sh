@@ -156,6 +156,14 @@ bad "unclosed comment" "'{' is never closed" $'[White "a"]\n[Black "b"]\n[Result
 check "a missing file exits 2" test $? = 2
 "$oware" rate --pgn "$tmp/two.pgn" --run 1 >/dev/null 2>"$tmp/bad.err"
 check "--pgn with --run exits 2" test $? = 2
+# --name and --again go with --pgn/--ogn: without a file they are refused,
+# not ignored.
+"$oware" rate --name x --db "$tmp/twice.db" >/dev/null 2>"$tmp/bad.err"
+check "--name without --pgn exits 2" test $? = 2
+check "... naming --name" grep -q "^oware rate: --name is for a file imported with --pgn/--ogn" "$tmp/bad.err"
+"$oware" rate --again --db "$tmp/twice.db" >/dev/null 2>"$tmp/bad.err"
+check "--again without --pgn exits 2" test $? = 2
+check "... naming --again" grep -q "^oware rate: --again is for a file imported with --pgn/--ogn" "$tmp/bad.err"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
