@@ -169,6 +169,7 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
   char err[ERROR_MAX];
   if (ia->runs_given) return cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
   if (ia->name && !ia->db_given) return cli_error(cmd, "--name names the imported run: it needs --db");
+  if (ia->name && cli_check_run_name(cmd, ia->name)) return CLI_EXIT_USAGE;
   if (ia->again && !ia->db_given) return cli_error(cmd, "--again imports a file again: it needs --db");
   if (ia->variant_text && !ia->db_given)
     return cli_error(cmd, "--variant with --pgn/--ogn needs --db (the games are filtered there)");

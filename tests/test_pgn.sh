@@ -164,6 +164,19 @@ check "... naming --name" grep -q "^oware rate: --name is for a file imported wi
 "$oware" rate --again --db "$tmp/twice.db" >/dev/null 2>"$tmp/bad.err"
 check "--again without --pgn exits 2" test $? = 2
 check "... naming --again" grep -q "^oware rate: --again is for a file imported with --pgn/--ogn" "$tmp/bad.err"
+# The imported run's name: not empty, not longer than a player's (127 bytes);
+# refused before the database is made.
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/named.db" --name '' >/dev/null 2>"$tmp/bad.err"
+check "an empty --name exits 2" test $? = 2
+check "... saying it is empty" grep -q "the run name (--name) is empty" "$tmp/bad.err"
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/named2.db" --name "$(printf 'n%.0s' {1..128})" \
+  >/dev/null 2>"$tmp/bad.err"
+check "a --name of 128 bytes exits 2" test $? = 2
+check "... saying how long it is" grep -q "is 128 bytes long; at most 127" "$tmp/bad.err"
+check "... and no database is made" bash -c "test ! -e '$tmp/named.db' && test ! -e '$tmp/named2.db'"
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/named3.db" --name "$(printf 'n%.0s' {1..127})" \
+  >/dev/null 2>"$tmp/bad.err"
+check "a --name of 127 bytes is taken" test $? = 0
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
