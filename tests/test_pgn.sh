@@ -102,6 +102,16 @@ check "rate names the groups of a pool not connected both ways" \
 printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n\n[White "b"]\n[Black "a"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/both.pgn"
 "$oware" rate --pgn "$tmp/both.pgn" >"$tmp/both.out" 2>&1
 check "... and says nothing of a pool connected both ways" bash -c "! grep -q 'Not connected' '$tmp/both.out'"
+# The middle of the chain is rated 0 up to rounding (a tiny negative here):
+# printed 0.0, never -0.0, in the table, the match block and the report.
+check "an Elo that rounds to zero is printed 0.0, not -0.0" grep -qE '^ +2  b +0\.0\* ' "$tmp/chain.out"
+"$oware" rate --pgn "$tmp/both.pgn" >"$tmp/both.out" 2>&1
+check "... and 0.00 in the match block (Elo, trinomial Elo, nElo)" \
+  bash -c "grep -q '^Elo (trinomial): 0.00 ' '$tmp/both.out' && ! grep -q -- '-0\.00 ' '$tmp/both.out'"
+"$oware" rate --pgn "$tmp/chain.pgn" --db "$tmp/chain.db" >/dev/null 2>&1
+"$oware" report --db "$tmp/chain.db" --run 1 --out "$tmp/chain-report" >/dev/null 2>&1
+check "... and +0 / +0.0 in the report's tables" \
+  bash -c "grep -q '| b | +0.0 (bound) |' '$tmp/chain-report/report.md' && ! grep -qE -- '-0(\.0)?( |$)' '$tmp/chain-report/report.md'"
 # The same file imported twice into one database (issue 26 point 7): the
 # second import is refused, naming the run that has it, unless --again.
 "$oware" rate --pgn "$tmp/nobom.pgn" --db "$tmp/twice.db" >/dev/null 2>&1
