@@ -218,7 +218,7 @@ int cli_store_new_run(const char *cmd, const char *db_path, store_run *run, stor
   char err[ERROR_MAX];
   *db = NULL;
   /* Names go into listings and OGN tags: one line of printable text each. */
-  if (cli_check_name(cmd, "run name", run->name)) return CLI_EXIT_USAGE;
+  if (cli_check_run_name(cmd, run->name)) return CLI_EXIT_USAGE;
   for (int i = 0; i < run->nplayers; i++)
     if (cli_check_name(cmd, "player name", run->player_name[i])) return CLI_EXIT_USAGE;
   /* results/ for the default path; an error shows when the database cannot be created. */

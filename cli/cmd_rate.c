@@ -169,6 +169,7 @@ static int rate_import(const char *cmd, const import_args *ia, int argc, char **
   char err[ERROR_MAX];
   if (ia->runs_given) return cli_error(cmd, "--pgn/--ogn and --run/--all exclude each other");
   if (ia->name && !ia->db_given) return cli_error(cmd, "--name names the imported run: it needs --db");
+  if (ia->name && cli_check_run_name(cmd, ia->name)) return CLI_EXIT_USAGE;
   if (ia->again && !ia->db_given) return cli_error(cmd, "--again imports a file again: it needs --db");
   if (ia->variant_text && !ia->db_given)
     return cli_error(cmd, "--variant with --pgn/--ogn needs --db (the games are filtered there)");
@@ -379,6 +380,11 @@ int cli_rate(int argc, char **argv) {
     goto out;
   }
   if (ogn_path) pgn_path = ogn_path;
+  if (!pgn_path && (import_name || again)) {
+    cli_error(cmd, "%s is for a file imported with --pgn/--ogn and --db",
+              import_name ? "--name" : "--again");
+    goto out;
+  }
   int read_only = 0; /* a write-protected database is rated, the ratings not stored */
   if (pgn_path) {
     import_args ia = {pgn_path, import_name, variant_text, db_path,

@@ -2,6 +2,7 @@
 #include "cli/output.h"
 #include "core/error.h"
 #include "core/name.h"
+#include "players/player.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -87,6 +88,25 @@ int cli_check_name(const char *cmd, const char *what, const char *name) {
   if (!name_check(what, name, err, sizeof err)) return 0;
   cli_error(cmd, "%s", err);
   return -1;
+}
+
+_Static_assert(CLI_RUN_NAME_MAX == PLAYER_NAME_MAX - 1, "a run's name is as long as a player's");
+
+int cli_check_run_name(const char *cmd, const char *name) {
+  size_t n = strlen(name);
+  if (!n) {
+    cli_error(cmd, "the run name (--name) is empty; give 1 to %d bytes", CLI_RUN_NAME_MAX);
+    return -1;
+  }
+  if (cli_check_name(cmd, "run name", name)) return -1;
+  if (n > CLI_RUN_NAME_MAX) {
+    int shown = 20; /* its start, cut between two UTF-8 characters */
+    while (shown > 0 && ((unsigned char)name[shown] & 0xc0) == 0x80) shown--;
+    cli_error(cmd, "the run name (--name) '%.*s…' is %zu bytes long; at most %d, as a player's name",
+              shown, name, n, CLI_RUN_NAME_MAX);
+    return -1;
+  }
+  return 0;
 }
 
 int cli_out_open(const char *cmd, outfile *o, const char *path) {

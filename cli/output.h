@@ -27,6 +27,12 @@ int cli_check_output_dir(const char *cmd, const char *opt, const char *dir);
  * "oware CMD: WHAT 'NAME' holds a control character (…)" and returns -1. */
 int cli_check_name(const char *cmd, const char *what, const char *name);
 
+/* A run's name (--name, or the command's default): not empty, at most
+ * CLI_RUN_NAME_MAX bytes (a player's name's limit, PLAYER_NAME_MAX - 1),
+ * and a name by cli_check_name. 0, or -1 after printing an error. */
+#define CLI_RUN_NAME_MAX 127
+int cli_check_run_name(const char *cmd, const char *name);
+
 /* Opens path for writing whole (core/outfile.h), or prints an error and
  * returns -1. cli_out_commit renames it into place (-1 after printing an
  * error naming the file and the reason); cli_out_abort drops it. */

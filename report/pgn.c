@@ -378,6 +378,13 @@ static int read_names(const record *c, pgn_game *out, char *err, size_t errlen) 
          c->line, sizeof out->south - 1);
     return -1;
   }
+  if (!strcmp(s, nn)) {
+    /* A run's game is between two of its players (store/games.c): a
+     * player cannot have both sides. */
+    error_set(err, errlen, "record %d (line %d): '%s' plays both sides (South and North); a game "
+              "is between two players", c->rec, c->line, s);
+    return -1;
+  }
   const char *ev = tag_get(c->tags, c->ntags, "Event"), *rd = tag_get(c->tags, c->ntags, "Round");
   copy(out->event, sizeof out->event, ev ? ev : "");
   copy(out->round, sizeof out->round, rd ? rd : "");

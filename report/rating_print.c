@@ -3,10 +3,15 @@
 #include "core/error.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/rating_store.h"
+
+double rating_print_zero(double x, int decimals) {
+  return fabs(x) < 0.5 * pow(10, -decimals) ? 0.0 : x;
+}
 
 void rating_match_print(FILE *out, const char *first, const char *second, const rating_match *m,
                         const rating_sprt *sprt) {
@@ -14,9 +19,10 @@ void rating_match_print(FILE *out, const char *first, const char *second, const 
   rating_match_compute(m, &s);
   int penta = s.pairs > 0;
   fprintf(out, "Results of %s vs %s:\n", first, second);
-  fprintf(out, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f\n", penta ? s.penta_elo : s.elo,
-          penta ? s.penta_err : s.elo_err, s.nelo, s.nelo_err);
-  if (penta) fprintf(out, "Elo (trinomial): %.2f +/- %.2f\n", s.elo, s.elo_err);
+  fprintf(out, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f\n",
+          rating_print_zero(penta ? s.penta_elo : s.elo, 2), penta ? s.penta_err : s.elo_err,
+          rating_print_zero(s.nelo, 2), s.nelo_err);
+  if (penta) fprintf(out, "Elo (trinomial): %.2f +/- %.2f\n", rating_print_zero(s.elo, 2), s.elo_err);
   fprintf(out, "LOS: %.2f %%, DrawRatio: %.2f %%", s.los * 100.0,
           penta ? 100.0 * (double)m->penta[2] / (double)s.pairs : 100.0 * s.draw_ratio);
   if (penta) {
@@ -57,7 +63,7 @@ void rating_print_table(FILE *out, const rating_result *r) {
     const rating_player *p = &r->player[r->order[k]];
     bounded |= p->bounded;
     fprintf(out, "%4d  %-*.*s %8.1f%c%7.1f %7.1f %8lld %6.1f%% %6.1f%%\n", p->rank, w, w, p->name,
-            p->elo, p->bounded ? '*' : ' ', p->elo - p->lo, p->hi - p->elo, p->games,
+            rating_print_zero(p->elo, 1), p->bounded ? '*' : ' ', p->elo - p->lo, p->hi - p->elo, p->games,
             100.0 * p->score, 100.0 * p->draw_ratio);
   }
   fprintf(out, "%lld games; 95%% intervals from %s", r->games,

@@ -23,6 +23,10 @@
 void rating_match_print(FILE *out, const char *first, const char *second, const rating_match *m,
                         const rating_sprt *sprt);
 
+/* x, or 0 when it rounds to zero at that many decimals: what an Elo is
+ * printed from, so that a rating of -0.004 shows 0.0, never -0.0. */
+double rating_print_zero(double x, int decimals);
+
 /* Prints the table: rank, name, Elo, − and + of the interval, games,
  * score %, draw %, and a '*' after the Elo of a bounded estimate. */
 void rating_print_table(FILE *out, const rating_result *r);

@@ -326,7 +326,7 @@ static void write_config(out *o, const plot_run *r) {
 }
 
 static void elo_cell(out *o, table *t, const plot_player *p) {
-  if (p->has_elo) cell(o, t, "%+.0f%s", p->elo, p->bound ? " (bound)" : "");
+  if (p->has_elo) cell(o, t, "%+.0f%s", rating_print_zero(p->elo, 0), p->bound ? " (bound)" : "");
   else cell(o, t, "-");
 }
 
@@ -353,7 +353,8 @@ static void write_standings(out *o, const plot_run *r) {
     cell(o, &t, "%.1f", p->games ? 100.0 * p->points / (double)p->games : 0.0);
     cell(o, &t, "%.1f – %.1f", p->wilson_lo, p->wilson_hi);
     elo_cell(o, &t, p);
-    if (p->has_elo) cell(o, &t, "%+.0f … %+.0f", p->lo, p->hi);
+    if (p->has_elo)
+      cell(o, &t, "%+.0f … %+.0f", rating_print_zero(p->lo, 0), rating_print_zero(p->hi, 0));
     else cell(o, &t, "-");
     row_end(o);
   }
@@ -387,8 +388,8 @@ static void write_ratings(out *o, const plot_run *r) {
       row_begin(o, &t);
       cell(o, &t, "%d", k + 1);
       cell_text(o, &t, s->player);
-      cell(o, &t, "%+.1f%s", s->elo, s->bound ? " (bound)" : "");
-      cell(o, &t, "%+.1f … %+.1f", s->lo, s->hi);
+      cell(o, &t, "%+.1f%s", rating_print_zero(s->elo, 1), s->bound ? " (bound)" : "");
+      cell(o, &t, "%+.1f … %+.1f", rating_print_zero(s->lo, 1), rating_print_zero(s->hi, 1));
       cell(o, &t, "%lld", s->games);
       cell(o, &t, "%.1f", 100.0 * s->score);
       cell(o, &t, "%.1f", 100.0 * s->draws);
@@ -438,8 +439,8 @@ static void write_ratings(out *o, const plot_run *r) {
     row_begin(o, &t);
     cell(o, &t, "%d", k + 1);
     cell_text(o, &t, r->run.player_name[idx[k]]);
-    cell(o, &t, "%+.1f%s", p->elo, p->bound ? " (bound)" : "");
-    cell(o, &t, "%+.1f … %+.1f", p->lo, p->hi);
+    cell(o, &t, "%+.1f%s", rating_print_zero(p->elo, 1), p->bound ? " (bound)" : "");
+    cell(o, &t, "%+.1f … %+.1f", rating_print_zero(p->lo, 1), rating_print_zero(p->hi, 1));
     cell(o, &t, "%lld", p->games);
     cell(o, &t, "%.1f", p->games ? 100.0 * p->points / (double)p->games : 0.0);
     cell(o, &t, "%.1f", p->games ? 100.0 * (double)p->draws / (double)p->games : 0.0);

@@ -9,6 +9,7 @@
 
 #include "core/outfile.h"
 #include "core/path.h"
+#include "report/rating_print.h"
 #include "report/report.h"
 
 
@@ -52,7 +53,8 @@ static void fmt_num(char *buf, size_t len, const study_interval *x, int decimals
 static void fmt_elo(char *buf, size_t len, const study_variant *sv, int i) {
   if (!sv->rated || !sv->rank[i]) snprintf(buf, len, "-");
   else
-    snprintf(buf, len, "%+.0f [%+.0f, %+.0f]%s #%d", sv->elo[i], sv->elo_lo[i], sv->elo_hi[i],
+    snprintf(buf, len, "%+.0f [%+.0f, %+.0f]%s #%d", rating_print_zero(sv->elo[i], 0),
+             rating_print_zero(sv->elo_lo[i], 0), rating_print_zero(sv->elo_hi[i], 0),
              sv->bounded[i] ? "*" : "", sv->rank[i]);
 }
 

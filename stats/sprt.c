@@ -54,45 +54,82 @@ static int parse_double(const char *text, double *out) {
   return 0;
 }
 
+#define SPRT_FORM "elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic]"
+
+/* The keys of the settings, in the order of their bit in parse_item's seen. */
+static const char *const sprt_keys[] = {"elo0", "elo1", "alpha", "beta", "model"};
+enum { SPRT_NKEYS = sizeof sprt_keys / sizeof *sprt_keys };
+
+/* One item "key=value" into s; *seen has a bit for each key given so far
+ * (each key once). */
+static int parse_item(char *item, rating_sprt *s, unsigned *seen, char *err, size_t errlen) {
+  char *eq = strchr(item, '=');
+  if (!eq) {
+    error_set(err, errlen, "rating: SPRT: '%s' is not key=value (keys: elo0, elo1, alpha, beta, model)", item);
+    return -1;
+  }
+  *eq = 0;
+  const char *key = item, *val = eq + 1;
+  int k = 0;
+  while (k < SPRT_NKEYS && strcmp(key, sprt_keys[k])) k++;
+  if (k == SPRT_NKEYS) {
+    error_set(err, errlen, "rating: SPRT: unknown key '%s' (keys: elo0, elo1, alpha, beta, model)", key);
+    return -1;
+  }
+  if (*seen & 1u << k) {
+    error_set(err, errlen, "rating: SPRT: %s is given twice", key);
+    return -1;
+  }
+  *seen |= 1u << k;
+  if (!strcmp(key, "model")) {
+    if (!strcmp(val, "normalized")) s->model = RATING_MODEL_NORMALIZED;
+    else if (!strcmp(val, "logistic")) s->model = RATING_MODEL_LOGISTIC;
+    else {
+      error_set(err, errlen, "rating: SPRT: model is '%s'; expected normalized or logistic", val);
+      return -1;
+    }
+    return 0;
+  }
+  double *dst[] = {&s->elo0, &s->elo1, &s->alpha, &s->beta};
+  if (parse_double(val, dst[k])) {
+    error_set(err, errlen, "rating: SPRT: %s is '%s'; expected a number", key, val);
+    return -1;
+  }
+  return 0;
+}
+
 int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen) {
   char buf[256];
   rating_sprt_default(s);
-  if (!text || strlen(text) >= sizeof buf) {
-    error_set(err, errlen, "rating: SPRT: expected elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic]");
+  if (!text || !*text) {
+    error_set(err, errlen, "rating: SPRT: no settings; expected " SPRT_FORM);
+    return -1;
+  }
+  if (strlen(text) >= sizeof buf) {
+    error_set(err, errlen,
+              "rating: SPRT: the settings are longer than %zu characters; expected " SPRT_FORM,
+              sizeof buf - 1);
     return -1;
   }
   snprintf(buf, sizeof buf, "%s", text);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(tok, '=');
-    if (!eq) {
-      error_set(err, errlen, "rating: SPRT: '%s' is not key=value (keys: elo0, elo1, alpha, beta, model)", tok);
+  unsigned seen = 0;
+  for (char *item = buf;;) {
+    char *comma = strchr(item, ',');
+    if (comma) *comma = 0;
+    if (!*item) {
+      error_set(err, errlen, "rating: SPRT: '%s' has an empty item; expected " SPRT_FORM, text);
       return -1;
     }
-    *eq = 0;
-    const char *key = tok, *val = eq + 1;
-    double *dst = !strcmp(key, "elo0")    ? &s->elo0
-                  : !strcmp(key, "elo1")  ? &s->elo1
-                  : !strcmp(key, "alpha") ? &s->alpha
-                  : !strcmp(key, "beta")  ? &s->beta
-                                          : NULL;
-    if (dst) {
-      if (parse_double(val, dst)) {
-        error_set(err, errlen, "rating: SPRT: %s is '%s'; expected a number", key, val);
-        return -1;
-      }
-    } else if (!strcmp(key, "model")) {
-      if (!strcmp(val, "normalized")) s->model = RATING_MODEL_NORMALIZED;
-      else if (!strcmp(val, "logistic")) s->model = RATING_MODEL_LOGISTIC;
-      else {
-        error_set(err, errlen, "rating: SPRT: model is '%s'; expected normalized or logistic", val);
-        return -1;
-      }
-    } else {
-      error_set(err, errlen, "rating: SPRT: unknown key '%s' (keys: elo0, elo1, alpha, beta, model)", key);
-      return -1;
-    }
+    if (parse_item(item, s, &seen, err, errlen)) return -1;
+    if (!comma) break;
+    item = comma + 1;
   }
+  for (int k = 0; k < 2; k++)
+    if (!(seen & 1u << k)) {
+      error_set(err, errlen, "rating: SPRT: '%s' gives no %s; expected " SPRT_FORM, text,
+                sprt_keys[k]);
+      return -1;
+    }
   return rating_sprt_check(s, err, errlen);
 }
 

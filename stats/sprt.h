@@ -31,8 +31,9 @@ typedef struct rating_sprt_result {
 /* elo0 0, elo1 5, alpha 0.05, beta 0.05, normalized. */
 void rating_sprt_default(rating_sprt *s);
 /* Parses "elo0=0,elo1=5[,alpha=0.05][,beta=0.05][,model=normalized|logistic]"
- * (keys in any order; missing ones keep rating_sprt_default's values) and
- * checks it (rating_sprt_check). -1 with a message naming the bad part. */
+ * (keys in any order, each once; elo0 and elo1 required; alpha, beta and
+ * model default to rating_sprt_default's values; no empty item) and checks
+ * it (rating_sprt_check). -1 with a message naming the bad part. */
 int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen);
 /* elo0 < elo1, both finite; alpha and beta in (0, 0.5). */
 int rating_sprt_check(const rating_sprt *s, char *err, size_t errlen);

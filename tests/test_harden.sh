@@ -104,6 +104,15 @@ check "11: a player name with a C1 control (U+0085) is refused" says "holds a co
 check "11: a player name that is not UTF-8 is refused" says "is not valid UTF-8 (byte 0xff at position 2)" "$tmp/err"
 "$oware" tournament --players 'random;greedy' --name $'ab\xe2\x80\xaecd' --db "$tmp/n2.db" --quiet >/dev/null 2>"$tmp/err"
 check "11: a run name with a bidirectional override (U+202E) is refused" says "holds a bidirectional control (U+202E at position 3)" "$tmp/err"
+# A run's name is not empty and at most 127 bytes (a player's name's limit):
+# the runs listing loses a column to an empty one.
+"$oware" tournament --players 'random;greedy' --name '' --db "$tmp/n3.db" --quiet >/dev/null 2>"$tmp/err"
+check "11: an empty run name is refused (exit 2)" bash -c "test $? = 2 && test ! -e '$tmp/n3.db'"
+check "11: ... saying it is empty" says "the run name (--name) is empty" "$tmp/err"
+"$oware" tournament --players 'random;greedy' --name "$(printf 'x%.0s' {1..5000})" --db "$tmp/n3.db" \
+  --quiet >/dev/null 2>"$tmp/err"
+check "11: a run name of 5000 bytes is refused (exit 2)" bash -c "test $? = 2 && test ! -e '$tmp/n3.db'"
+check "11: ... saying how long it is" says "is 5000 bytes long; at most 127" "$tmp/err"
 printf '[White "a\033[31mred\tx"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/esc.pgn"
 "$oware" rate --pgn "$tmp/esc.pgn" --db "$tmp/esc.db" >/dev/null 2>"$tmp/err"
 check "11: a PGN name with an escape sequence is refused (exit 2)" bash -c "test $? = 2 && grep -q 'record 1 (line 1): player name .* holds a control character (byte 0x1b at position 2)' '$tmp/err'"

@@ -102,6 +102,16 @@ check "rate names the groups of a pool not connected both ways" \
 printf '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 1-0\n\n[White "b"]\n[Black "a"]\n[Result "1-0"]\n\n1. F 1-0\n' >"$tmp/both.pgn"
 "$oware" rate --pgn "$tmp/both.pgn" >"$tmp/both.out" 2>&1
 check "... and says nothing of a pool connected both ways" bash -c "! grep -q 'Not connected' '$tmp/both.out'"
+# The middle of the chain is rated 0 up to rounding (a tiny negative here):
+# printed 0.0, never -0.0, in the table, the match block and the report.
+check "an Elo that rounds to zero is printed 0.0, not -0.0" grep -qE '^ +2  b +0\.0\* ' "$tmp/chain.out"
+"$oware" rate --pgn "$tmp/both.pgn" >"$tmp/both.out" 2>&1
+check "... and 0.00 in the match block (Elo, trinomial Elo, nElo)" \
+  bash -c "grep -q '^Elo (trinomial): 0.00 ' '$tmp/both.out' && ! grep -q -- '-0\.00 ' '$tmp/both.out'"
+"$oware" rate --pgn "$tmp/chain.pgn" --db "$tmp/chain.db" >/dev/null 2>&1
+"$oware" report --db "$tmp/chain.db" --run 1 --out "$tmp/chain-report" >/dev/null 2>&1
+check "... and +0 / +0.0 in the report's tables" \
+  bash -c "grep -q '| b | +0.0 (bound) |' '$tmp/chain-report/report.md' && ! grep -qE -- '-0(\.0)?( |$)' '$tmp/chain-report/report.md'"
 # The same file imported twice into one database (issue 26 point 7): the
 # second import is refused, naming the run that has it, unless --again.
 "$oware" rate --pgn "$tmp/nobom.pgn" --db "$tmp/twice.db" >/dev/null 2>&1
@@ -137,6 +147,15 @@ bad "cut short" "record 1 (line 1): the moves stop after ply 1, before the end t
   $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n[Termination "majority"]\n\n1. F 1-0'
 bad "not a letter" "'x' is not a house letter" $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F x 1-0'
 bad "no Black" "the North player is not named" $'[White "a"]\n[Result "1-0"]\n\n1. F 1-0'
+bad "a player on both sides" "record 2 (line 5): 'a' plays both sides (South and North)" \
+  $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n[White "a"]\n[Black "a"]\n[Result "0-1"]\n\n1. F a'
+bad "the only game a player against itself" "record 1 (line 1): 'a' plays both sides" \
+  $'[South "a"]\n[North "a"]\n[Result "1-0"]\n\n1. F a'
+# ... and with --db, refused before a database is made: no run that export
+# and report could not read back (the store keeps a game between two players).
+"$oware" rate --pgn "$tmp/bad.pgn" --db "$tmp/self.db" >/dev/null 2>"$tmp/bad.err"
+check "a player on both sides with --db exits 2" test $? = 2
+check "... and makes no database" test ! -e "$tmp/self.db"
 bad "bad Result" "tag Result is 'won'" $'[White "a"]\n[Black "b"]\n[Result "won"]\n\n1. F *'
 bad "Result against movetext" "tag Result says South wins, the movetext's result North wins" \
   $'[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. F 0-1'
@@ -147,6 +166,27 @@ bad "unclosed comment" "'{' is never closed" $'[White "a"]\n[Black "b"]\n[Result
 check "a missing file exits 2" test $? = 2
 "$oware" rate --pgn "$tmp/two.pgn" --run 1 >/dev/null 2>"$tmp/bad.err"
 check "--pgn with --run exits 2" test $? = 2
+# --name and --again go with --pgn/--ogn: without a file they are refused,
+# not ignored.
+"$oware" rate --name x --db "$tmp/twice.db" >/dev/null 2>"$tmp/bad.err"
+check "--name without --pgn exits 2" test $? = 2
+check "... naming --name" grep -q "^oware rate: --name is for a file imported with --pgn/--ogn" "$tmp/bad.err"
+"$oware" rate --again --db "$tmp/twice.db" >/dev/null 2>"$tmp/bad.err"
+check "--again without --pgn exits 2" test $? = 2
+check "... naming --again" grep -q "^oware rate: --again is for a file imported with --pgn/--ogn" "$tmp/bad.err"
+# The imported run's name: not empty, not longer than a player's (127 bytes);
+# refused before the database is made.
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/named.db" --name '' >/dev/null 2>"$tmp/bad.err"
+check "an empty --name exits 2" test $? = 2
+check "... saying it is empty" grep -q "the run name (--name) is empty" "$tmp/bad.err"
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/named2.db" --name "$(printf 'n%.0s' {1..128})" \
+  >/dev/null 2>"$tmp/bad.err"
+check "a --name of 128 bytes exits 2" test $? = 2
+check "... saying how long it is" grep -q "is 128 bytes long; at most 127" "$tmp/bad.err"
+check "... and no database is made" bash -c "test ! -e '$tmp/named.db' && test ! -e '$tmp/named2.db'"
+"$oware" rate --pgn "$tmp/two.pgn" --db "$tmp/named3.db" --name "$(printf 'n%.0s' {1..127})" \
+  >/dev/null 2>"$tmp/bad.err"
+check "a --name of 127 bytes is taken" test $? = 0
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

@@ -610,6 +610,13 @@ static void test_sprt_parse(void **state) {
       {"elo0=0,elo1=5,beta=0", "beta"}, {"elo0=0,elo1=x", "elo1"},
       {"elo0=0,elo1=5,model=bayes", "model"}, {"elo0=0,elo1=5,gamma=1", "gamma"},
       {"elo0", "key=value"},           {"elo0=0,elo1=1e9", "-500"},
+      /* Nothing, empty items, a key twice, elo0 or elo1 missing: refused,
+       * not the defaults. */
+      {"", "no settings"},             {",,,", "empty item"},
+      {"elo0=0,,elo1=5", "empty item"}, {"elo0=0,elo1=5,", "empty item"},
+      {"elo0=0,elo1=5,elo0=3", "elo0 is given twice"},
+      {"elo0=0,elo1=5,model=logistic,model=normalized", "model is given twice"},
+      {"elo0=0", "gives no elo1"},     {"elo1=5,alpha=0.1", "gives no elo0"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     err[0] = 0;
