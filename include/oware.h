@@ -103,9 +103,11 @@ typedef struct oware_analysis {
   char move;           /* the move chosen, a letter */
   int score;           /* centiseeds for the side to move (minimax; mcts: the
                         * win rate as 2000 * (rate - 0.5)); a game end seen
-                        * ahead is +-1000000 less its plies */
+                        * ahead is +-1000000 less its plies; a result the
+                        * endgame tables prove at ply n, +-(1000000 - 200 - n) */
   int end_in;          /* 0, or n > 0 when the mover wins at the latest n plies
-                        * ahead, -n when it loses in n (the game's end seen) */
+                        * ahead, -n when it loses in n (the game's end seen;
+                        * 0 for a result the tables prove: no distance) */
   int depth;           /* the depth completed (mcts: the pv's length) */
   int seldepth;        /* the deepest ply reached */
   long long nodes;     /* minimax nodes, mcts playouts */

@@ -43,6 +43,8 @@ static int analyse(oware_game *g, oware_player *p, int depth, char *err, size_t 
          a.nodes, a.pv);
   if (a.end_in) printf("the game's end seen: %s in %d plies\n", a.end_in > 0 ? "a win" : "a loss",
                        abs(a.end_in));
+  else if (abs(a.score) >= 1000000 - 1000)
+    printf("the endgame tables prove %s\n", a.score > 0 ? "a win" : "a loss");
   oware_game_position(g, before, sizeof before);
   if (oware_game_play(g, a.move, err, errlen) || oware_game_undo(g, err, errlen)) return -1;
   oware_game_position(g, after, sizeof after);

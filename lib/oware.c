@@ -264,10 +264,11 @@ int oware_player_move_limit(oware_player *p, const oware_game *g, int movetime_m
   return 0;
 }
 
-/* n > 0 when score is a win seen n plies ahead, -n a loss, else 0. */
+/* n > 0 when score is a win seen n plies ahead, -n a loss, else 0 (also
+ * for a result the endgame tables prove, whose distance they do not give). */
 static int end_in(int score) {
-  if (score >= PLAYER_WIN - 1000) return PLAYER_WIN - score;
-  if (score <= -(PLAYER_WIN - 1000)) return -(PLAYER_WIN + score);
+  if (score > PLAYER_WIN - PLAYER_TABLE_PLIES) return PLAYER_WIN - score;
+  if (score < -(PLAYER_WIN - PLAYER_TABLE_PLIES)) return -(PLAYER_WIN + score);
   return 0;
 }
 

@@ -73,8 +73,8 @@ static inline int tables_probe(const mm *s, const board *b, int ply, tb_window *
   int lo2, hi2;
   if (!tablebase_bounds(&s->tb, b, s->v, &lo2, &hi2)) return 0;
   if (lo2 > 0 || hi2 < 0 || (lo2 == 0 && hi2 == 0)) {
-    *score = lo2 > 0   ? PLAYER_WIN - 200 - ply
-             : hi2 < 0 ? -PLAYER_WIN + 200 + ply
+    *score = lo2 > 0   ? PLAYER_WIN - PLAYER_TABLE_PLIES - ply
+             : hi2 < 0 ? -PLAYER_WIN + PLAYER_TABLE_PLIES + ply
                        : minimax_draw_score(s, b->side);
     return 1;
   }

@@ -98,6 +98,11 @@ typedef struct player_info {
  * wins in n plies. */
 #define PLAYER_WIN 1000000
 
+/* A win the endgame tables prove at ply n, its distance unknown, scores as
+ * a game end PLAYER_TABLE_PLIES plies further: PLAYER_WIN - 200 - n (a game
+ * end seen in the tree is nearer: no line is 200 plies deep). */
+#define PLAYER_TABLE_PLIES 200
+
 /* Limits for one move. When any limit a player type understands is set
  * (minimax: depth, nodes, movetime; mcts: playouts, movetime), they replace
  * that player's own limits for this move, as a UCI `go` command does; all 0

@@ -7,4 +7,4 @@ target_include_directories(test_lib PRIVATE ${CMOCKA_INCLUDE_DIR})
 target_link_libraries(test_lib PRIVATE oware_lib ${CMOCKA_LIBRARY} m)
 add_test(NAME test_lib COMMAND test_lib)
 set_tests_properties(test_lib PROPERTIES ENVIRONMENT
-                     "CMOCKA_MESSAGE_OUTPUT=stdout;OWARE_LEVELS=${PROJECT_SOURCE_DIR}/data/levels.txt")
+                     "CMOCKA_MESSAGE_OUTPUT=stdout;OWARE_LEVELS=${PROJECT_SOURCE_DIR}/data/levels.txt;OWARE_BIN=$<TARGET_FILE:oware>")

@@ -277,6 +277,30 @@ static void test_analyse(void **state) {
   oware_game_free(g);
 }
 
+/* A win the endgame tables prove is no game end seen: its score is in the
+ * tables' band, its end_in 0 (it was 201: "a win in 201 plies"). The tables
+ * to 8 seeds are built by the oware binary ($OWARE_BIN). */
+static void test_analyse_tables(void **state) {
+  (void)state;
+  const char *bin = getenv("OWARE_BIN");
+  if (!bin) skip();
+  char dir[] = "/tmp/test_lib_eg_XXXXXX", cmd[512], spec[128];
+  assert_non_null(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd, "'%s' egdb build --seeds 8 --dir '%s' --quiet >/dev/null", bin, dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(spec, sizeof spec, "minimax:depth=8,egdb=%s", dir);
+  oware_game *g = game_ok(NULL, "2-0-3-2-0-0-0-1-0-0-0-0-20-20-S");
+  oware_player *p = player_ok(spec);
+  oware_analysis a;
+  assert_int_equal(oware_player_analyse(p, g, 0, 0, 0, &a, err, sizeof err), 0);
+  assert_true(a.score >= 1000000 - 1000 && a.score <= 1000000 - 201);
+  assert_int_equal(a.end_in, 0);
+  oware_player_free(p);
+  oware_game_free(g);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* A player asked again after a take-back is told of a new game: minimax
  * starts again with an empty hash table, so the same search counts the same
  * nodes (with the table of the first search it would count fewer). */
@@ -389,7 +413,8 @@ int main(void) {
       cmocka_unit_test(test_version),     cmocka_unit_test(test_undo),
       cmocka_unit_test(test_undo_end),    cmocka_unit_test(test_copy),
       cmocka_unit_test(test_position),    cmocka_unit_test(test_move_limit),
-      cmocka_unit_test(test_analyse),     cmocka_unit_test(test_undo_player),
+      cmocka_unit_test(test_analyse),     cmocka_unit_test(test_analyse_tables),
+      cmocka_unit_test(test_undo_player),
       cmocka_unit_test(test_levels),      cmocka_unit_test(test_levels_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
