@@ -367,18 +367,26 @@ static int level_item(const char *spec, const char *item, level_ask *a, char *er
 /* One option of a level spec (item, whose raw text is start..p). 0, or -1. */
 static int level_option(const char *spec, const char *item, const char *start, const char *p,
                         level_ask *a, char *err, size_t errlen) {
+  const char *eq = strchr(item, '=');
+  const int klen = eq ? (int)(eq - item) : (int)strlen(item);
   if (!strncmp(item, "file=", 5)) {
+    if (a->path[0])
+      return error_set(err, errlen, "level spec '%s': option 'file' is given twice", spec), -1;
     if (!item[5] || strlen(item + 5) >= sizeof a->path)
       return error_set(err, errlen, "level spec '%s': file= needs a path (of fewer than %d characters)", spec,
                        PATH_MAX), -1;
     snprintf(a->path, sizeof a->path, "%s", item + 5);
   } else if (!strncmp(item, "name=", 5) || !strncmp(item, "seed=", 5)) {
     int w = item[0] == 's';
+    if (a->keep[w])
+      return error_set(err, errlen, "level spec '%s': option '%.4s' is given twice", spec, item), -1;
     a->keep[w] = start;
     a->keeplen[w] = (size_t)(p - start);
+  } else if (!strncmp(item, "elo=", 4)) {
+    return error_set(err, errlen, "level spec '%s': elo= comes first (level:elo=N) and once", spec), -1;
   } else {
-    return error_set(err, errlen, "level spec '%s': unknown option '%s'; options of level: file, name, seed",
-                     spec, item), -1;
+    return error_set(err, errlen, "level spec '%s': unknown option '%.*s'; options of level: file, name, seed "
+                     "(a level's player is set in the levels file)", spec, klen, item), -1;
   }
   return 0;
 }

@@ -211,7 +211,15 @@ static void test_resolve(void **state) {
   fails("level:", "no level name");
   fails("level:e$y", "'e$y' is not a level name");
   snprintf(spec, sizeof spec, "level:easy,file=%s,depth=3", path);
-  fails(spec, "unknown option 'depth=3'; options of level: file, name, seed");
+  fails(spec, "unknown option 'depth'; options of level: file, name, seed");
+  /* A key twice is an error, as in every spec; elo= only first. */
+  snprintf(spec, sizeof spec, "level:easy,file=%s,name=x,name=y", path);
+  fails(spec, "option 'name' is given twice");
+  snprintf(spec, sizeof spec, "level:easy,file=%s,seed=1,seed=2", path);
+  fails(spec, "option 'seed' is given twice");
+  snprintf(spec, sizeof spec, "level:easy,file=%s,file=%s", path, path);
+  fails(spec, "option 'file' is given twice");
+  fails("level:elo=300,elo=400", "elo= comes first (level:elo=N) and once");
   snprintf(spec, sizeof spec, "level:easy,file=%s,", path);
   fails(spec, "trailing ','");
   fails("level:easy,file=", "file= needs a path");

@@ -71,7 +71,8 @@ bad "missing file" "levels file '$tmp/none.txt': No such file or directory" "lev
 printf 'ok greedy\nbroken mcts:playouts=3 12\n' >"$tmp/broken.txt"
 bad "malformed line" "broken.txt:2: the Elo columns are elo, lo and hi" "level:ok,file=$tmp/broken.txt"
 bad "no name" "no level name" "level:"
-bad "unknown option" "unknown option 'depth=3'; options of level: file, name, seed" "level:weak,file=$lv,depth=3"
+bad "unknown option" "unknown option 'depth'; options of level: file, name, seed" "level:weak,file=$lv,depth=3"
+bad "a key twice" "option 'name' is given twice" "level:weak,file=$lv,name=x,name=y"
 OWARE_LEVELS=$tmp/none.txt "$oware" match --south level:weak --north greedy >"$tmp/bad.out" 2>&1
 check "error: \$OWARE_LEVELS names a missing file" grep -q "levels file '$tmp/none.txt'" "$tmp/bad.out"
 mkdir "$tmp/unreadable.txt"
