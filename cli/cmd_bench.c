@@ -315,6 +315,16 @@ static int bench_side_by_side(const char *cmd, const char *list, int settings, i
   for (const char *p = list; *p && n < 8; n++) {
     size_t l = strcspn(p, sep);
     snprintf(names[n], sizeof names[n], "%.*s", (int)(l < 511 ? l : 511), p);
+    /* The bench sets the search's limits itself (--depth, then 1 s): a
+     * setting of its own would measure another search under its label. */
+    static const char *const limits[] = {"depth", "nodes", "movetime", "tc", NULL};
+    for (const char *q = names[n]; settings && *q; q += strcspn(q, ","), q += *q == ',')
+      for (int k = 0; limits[k]; k++) {
+        size_t kl = strlen(limits[k]);
+        if (!strncmp(q, limits[k], kl) && q[kl] == '=')
+          return cli_error(cmd, "--settings '%s': %s= is the bench's own (--depth, then 1 s a move); "
+                           "settings are the search's other options", names[n], limits[k]);
+      }
     /* settings after egdb=off: a later name replaces an earlier one */
     snprintf(specs[n], sizeof specs[n], "minimax:egdb=off%s%.511s",
              !settings ? ",eval=" : names[n][0] ? "," : "", names[n]);

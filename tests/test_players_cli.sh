@@ -83,6 +83,9 @@ check "bench search --eval: net3's row counts the signature's nodes, the others 
     grep -Eq '^net3 +$BENCH_NODES ' '$tmp/evals'"
 "$oware" bench search --eval "linear,$tmp/none.net" --repeat 1 >/dev/null 2>"$tmp/err"; rc=$?
 check "bench search --eval with a missing network file names it" bash -c "test $rc != 0 && grep -q 'none.net' '$tmp/err'"
+"$oware" bench search --settings "rfp=0;depth=2" --depth 3 --repeat 1 >"$tmp/sd" 2>&1; rc=$?
+check "bench search --settings: a limit of the bench's own (depth=) is refused, named" \
+  bash -c "test $rc = 2 && grep -q 'depth= is the bench' '$tmp/sd'"
 "$oware" bench search --settings ";lmr=0;rfp=0" --depth 8 --repeat 1 >"$tmp/settings" 2>&1; rc=$?
 check "bench search --settings: a row each, the defaults' row (empty settings) the signature's nodes at its depth" \
   bash -c "test $rc = 0 && test \$(grep -Ec '^[(a-z=0-9)]+ +[0-9]+ +[0-9]+ ' '$tmp/settings') = 3 &&
