@@ -330,7 +330,21 @@ int egdb_open(const char *dir, const variant *v, int max_n, int flags, egdb **ou
   int last = max_n < 0 || max_n > EGDB_MAX_SEEDS ? EGDB_MAX_SEEDS : max_n;
   for (int n = 0; n <= last; n++) {
     egdb_path(dir, key, n, path, sizeof path);
-    if (access(path, F_OK) != 0) break;
+    if (access(path, F_OK) != 0) {
+      /* The tables end here, unless a larger one is there: a gap (a file
+       * lost), which would silently cut the coverage to n - 1. */
+      for (int m = n + 1; m <= EGDB_MAX_SEEDS; m++) {
+        char more[4096];
+        egdb_path(dir, key, m, more, sizeof more);
+        if (access(more, F_OK) == 0) {
+          error_set(err, errlen, "%s is missing, but %s is there: the tables have a gap (build it "
+                    "again with 'oware egdb build --seeds %d')", path, more, m);
+          egdb_close(db);
+          return EGDB_ECORRUPT;
+        }
+      }
+      break;
+    }
     int verify = flags & EGDB_VERIFY ? EGDB_FILE_ALWAYS
                  : flags & EGDB_HEADER_ONLY ? EGDB_FILE_HEADER : EGDB_FILE_ONCE;
     rc = egdb_file_map(path, key, n, v->pits, db->split ? 3 : 2, verify, &db->lv[n], err, errlen);

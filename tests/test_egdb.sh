@@ -122,6 +122,19 @@ out=$(printf 'setoption name UseLeaves value true\nisready\n' | "$OWARE" uci --e
 what="oware uci --egdb-dir without tables"
 expect_in "info string error: egdb=$tmp/none: no endgame tables" out
 
+# A gap in the tables (a file lost) is an error naming it, not a coverage cut short silently;
+# egdb build fills it.
+mv "$db/abapa/n03.egdb" "$tmp/n03.egdb"
+run egdb probe 0-0-0-0-1-2-0-0-0-1-0-0-20-24-S --dir "$db"
+expect_rc 1
+expect_in "$db/abapa/n03.egdb is missing, but $db/abapa/n04.egdb is there: the tables have a gap" err
+run egdb stats --dir "$db"
+expect_rc 1
+expect_in "the tables have a gap" err
+run egdb build --seeds 7 --dir "$db" --quiet
+expect_rc 0
+expect_in "1 built, 7 kept" out
+cmp -s "$db/abapa/n03.egdb" "$tmp/n03.egdb" || fail "the gap's table built again differs"
 # A corrupt table is rejected, naming the file and the fault.
 printf 'X' | dd of="$db/abapa/n06.egdb" bs=1 seek=500 conv=notrunc 2>/dev/null
 run egdb probe 0-0-0-0-1-2-0-0-0-1-0-0-20-24-S --dir "$db"

@@ -71,7 +71,10 @@ refused() { # refused WHAT TEXT
 egdb=$XDG_CACHE_HOME/oware/egdb/abapa
 mv "$egdb/n08.egdb" n08.keep
 mv "$egdb/n09.egdb" n09.keep
+mv "$egdb/n10.egdb" n10.keep
 refused "a pinned table missing" "only the tables to 7 seeds are there now"
+mv n10.keep "$egdb/n10.egdb"
+refused "a pinned table missing below a larger one" "n08.egdb is missing, but $egdb/n10.egdb is there: the tables have a gap"
 mv n08.keep "$egdb/n08.egdb"
 mv n09.keep "$egdb/n09.egdb"
 cp "$egdb/n05.egdb" n05.keep
