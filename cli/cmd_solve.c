@@ -238,7 +238,11 @@ static int tables_for(const char *cmd, const solve_args *a, const variant *v, co
   if (plan->positions && (rc = build_missing(cmd, v, a->dir, (int)a->threads, a->quiet, plan, built_s)))
     return rc;
   if ((rc = egdb_open(a->dir, v, n, EGDB_VERIFY, db, err, sizeof err)) != 0) {
-    cli_error(cmd, "%s", err);
+    if (rc == EGDB_ECORRUPT) /* the plan counts the files there, not whether they are whole */
+      cli_error(cmd, "%s; 'oware egdb build --variant %s --seeds %d --dir %s' builds it again (and "
+                "keeps the tables that are whole)", err, a->vtext, n, a->dir);
+    else
+      cli_error(cmd, "%s", err);
     return CLI_EXIT_FAIL;
   }
   return 0;

@@ -74,6 +74,12 @@ expect_in "76904685 positions" out
 run solve --variant abapa --dir "$eg"
 expect_rc 1
 expect_in "cannot solve abapa: 48 seeds on the board; the tables hold at most 32" err
+# A damaged table: the error names it and the command that builds it again.
+printf 'X' | dd of="$eg/abapa,houses=3/n05.egdb" bs=1 seek=200 conv=notrunc 2>/dev/null
+run solve --variant $V --dir "$eg"
+expect_rc 1
+expect_in "n05.egdb: checksum mismatch" err
+expect_in "'oware egdb build --variant $V --seeds 12 --dir $eg' builds it again" err
 # Bad input.
 run solve --variant nope --dir "$eg"
 expect_rc 2
