@@ -214,6 +214,24 @@ static void print_json(const char *vtext, const char *key, const char *dir, cons
   printf("}}\n");
 }
 
+/* --plan --json: the position and what the build would take, one object. */
+static void print_plan_json(const char *vtext, const char *key, const char *dir, const board *b,
+                            const char *pos, const egdb_solve_plan *p, int seeds) {
+  printf("{\"variant\":");
+  cli_json_str(stdout, vtext);
+  printf(",\"tables\":");
+  cli_json_str(stdout, key);
+  printf(",\"dir\":");
+  cli_json_str(stdout, dir);
+  printf(",\"position\":");
+  cli_json_str(stdout, pos);
+  printf(",\"seeds\":%d,\"mover\":\"%s\"", seeds, b->side == BOARD_SOUTH ? "south" : "north");
+  printf(",\"build\":{\"present\":%d,\"positions\":%llu,\"memory\":%llu,\"estimate_seconds\":",
+         p->have, (unsigned long long)p->positions, (unsigned long long)p->memory);
+  cli_json_num(stdout, p->seconds);
+  printf("},\"plan\":true}\n");
+}
+
 typedef struct solve_args {
   const char *vtext, *dir, *pos;
   long long threads;
@@ -263,6 +281,11 @@ static int solve_run(const char *cmd, const solve_args *a) {
   egdb *db = NULL;
   double built_s = 0;
   int rc = tables_for(cmd, a, &v, key, &b, &plan, &built_s, &db);
+  if (rc < 0 && a->json) {
+    int n = 0;
+    for (int i = 0; i < v.pits; i++) n += b.pit[i];
+    print_plan_json(a->vtext, key, a->dir, &b, pos, &plan, n);
+  }
   if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
   static egdb_solve_result r;
   rc = egdb_solve(db, &b, &r, err, sizeof err);

@@ -71,6 +71,10 @@ run solve --variant abapa,houses=4,seeds=4 --plan --dir "$tmp/none"
 expect_rc 0
 expect_in "76904685 positions" out
 [ ! -e "$tmp/none" ] || fail "--plan made the folder"
+run solve --variant abapa,houses=4,seeds=4 --plan --json --dir "$tmp/none"
+expect_rc 0
+expect_py 'd["plan"], d["seeds"], d["build"]["positions"], d["build"]["present"]' 'True 32 76904685 0'
+[ ! -e "$tmp/none" ] || fail "--plan --json made the folder"
 run solve --variant abapa --dir "$eg"
 expect_rc 1
 expect_in "cannot solve abapa: 48 seeds on the board; the tables hold at most 32" err
