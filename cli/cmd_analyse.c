@@ -135,11 +135,7 @@ int cli_analyse(int argc, char **argv) {
     tablebase_default_dir(dbuf, sizeof dbuf);
     dir = dbuf;
   }
-  if (chart) {
-    char dat[4200];
-    snprintf(dat, sizeof dat, "%s.dat", chart);
-    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
-  }
+  if (chart && cli_check_stem(cmd, "--chart", chart)) return CLI_EXIT_USAGE;
   /* A database this user may not write is analysed all the same, the
    * analysis not stored (as rate does with its ratings), which is said. */
   store *db;

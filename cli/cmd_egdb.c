@@ -271,12 +271,7 @@ static int egdb_stats_cmd(int argc, char **argv) {
   if (!nv) vtexts[nv++] = "abapa";
   if (json && md) return cli_error(cmd, "--json and --markdown: one or the other");
   dir = !dir ? default_dir(dbuf, sizeof dbuf) : *dir ? dir : "."; /* "": the current folder */
-  if (chart) {
-    char dat[4200];
-    if (!*chart) return cli_error(cmd, "--chart: no file stem given");
-    snprintf(dat, sizeof dat, "%s.dat", chart);
-    if (cli_check_output(cmd, "--chart", dat)) return CLI_EXIT_USAGE;
-  }
+  if (chart && cli_check_stem(cmd, "--chart", chart)) return CLI_EXIT_USAGE;
   /* Every variant is checked and opened before anything is printed. */
   variant v[16];
   egdb *db[16] = {0};

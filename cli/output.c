@@ -47,6 +47,18 @@ int cli_check_output(const char *cmd, const char *opt, const char *path) {
   return 0;
 }
 
+int cli_check_stem(const char *cmd, const char *opt, const char *stem) {
+  size_t n = strlen(stem);
+  if (!n || stem[n - 1] == '/') {
+    cli_error(cmd, "%s '%s': give a file stem (STEM.dat, .png and .svg are written), not %s", opt,
+              stem, n ? "a folder" : "nothing");
+    return -1;
+  }
+  char dat[4200];
+  snprintf(dat, sizeof dat, "%s.dat", stem);
+  return cli_check_output(cmd, opt, dat);
+}
+
 int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
   struct stat st;
   if (!dir || !*dir) {

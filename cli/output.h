@@ -23,6 +23,11 @@ int cli_check_output(const char *cmd, const char *opt, const char *path);
 /* The same for a folder that a command makes (one level) and writes into. */
 int cli_check_output_dir(const char *cmd, const char *opt, const char *dir);
 
+/* A chart's file stem (opt, e.g. "--chart"): STEM.dat, .png and .svg are
+ * written, so it names a file, not a folder (empty, or ending in '/', is
+ * refused), and STEM.dat can be written. 0, or -1 after printing an error. */
+int cli_check_stem(const char *cmd, const char *opt, const char *stem);
+
 /* Refuses a name (of a run, a player) holding a control character: prints
  * "oware CMD: WHAT 'NAME' holds a control character (…)" and returns -1. */
 int cli_check_name(const char *cmd, const char *what, const char *name);

@@ -59,6 +59,10 @@ check "--chart into a missing folder: says so" has "chart.*none" "$tmp/err"
 check "--chart into a missing folder: nothing printed" test ! -s "$tmp/out"
 stats --variant abapa --chart ''
 check "--chart '': exit 2" test $rc = 2
+mkdir "$tmp/cf"
+stats --variant abapa --chart "$tmp/cf/"
+check "--chart DIR/: exit 2, a stem asked for, no hidden .dat written" \
+  bash -c "test $rc = 2 && grep -q 'give a file stem' '$tmp/err' && test -z \"\$(ls -A '$tmp/cf')\""
 stats --variant abapa --variant oware-no-such --chart "$tmp/bad"
 check "an unknown variant: exit 2" test $rc = 2
 stats --variant abapa --variant grandslam-win --chart "$tmp/bad"
