@@ -790,6 +790,11 @@ static int go_parse(server *s, char *args, player_limits *lim, go_clock *c) {
     else if (!strcmp(w, "ponder")) continue; /* no pondering: searched as a normal go */
     else if (go_takes_number(w)) {
       if (go_number(s, w, next_word(&p), &x)) return -1;
+      if (!x && (!strcmp(w, "depth") || !strcmp(w, "nodes") || !strcmp(w, "movetime"))) {
+        /* 0 would mean no limit: the player's own, not what was asked */
+        say(s, "info string error: go %s 0: expected 1 or more", w);
+        return -1;
+      }
       go_set_number(w, x, lim, c);
     } else {
       say(s, "info string ignored go parameter '%s'", w);

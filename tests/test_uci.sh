@@ -293,6 +293,11 @@ rm -rf "$wd"
 check "setoption: a comma in a value is the value's (a weights file w,1.txt)" \
   bash -c '! grep -q "error" <<<"$1" && grep -q "^bestmove [A-F]$" <<<"$1"' _ "$out"
 
+# go depth/nodes/movetime 0 would be no limit (the player's own depth): an error line.
+out=$(printf 'position startpos\ngo depth 0\ngo nodes 0\ngo movetime 0\nisready\n' | timeout 20 "$oware" uci --player minimax 2>&1)
+check "go depth 0, nodes 0, movetime 0: each an error line, no search" bash -c \
+  'test "$(grep -c "^info string error: go [a-z]* 0: expected 1 or more" <<<"$1")" = 3 && ! grep -q "^bestmove" <<<"$1"' _ "$out"
+
 # A clock of years: its move's hard limit is more ms than an int holds; the search still runs
 # (it stopped at once, a negative movetime, from about 1.83e10 ms).
 out=$( (printf 'position startpos\ngo wtime 100000000000 btime 100000000000\n'; sleep 1; printf 'stop\n') |
