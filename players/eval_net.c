@@ -17,18 +17,23 @@
 /* A network file larger than this is not one (256·256 weights in text). */
 #define EVAL_NET_FILE_MAX (64u << 20)
 
-int eval_net_alloc(eval_net *n, int houses, int seeds, int n1, int n2, char *err, size_t errlen) {
-  memset(n, 0, sizeof *n);
-  if (houses < 1 || houses > VARIANT_MAX_HOUSES || seeds < 1 || seeds > VARIANT_MAX_TOTAL)
-    return error_set(err, errlen, "network: family houses=%d seeds=%d out of range", houses,
-                     seeds),
-           -1;
+int eval_net_shape_check(int n1, int n2, char *err, size_t errlen) {
   if (n1 < 1 || n1 > EVAL_NET_MAX_HIDDEN || n2 < 0 || n2 > EVAL_NET_MAX_HIDDEN ||
       n1 % EVAL_NET_LANES || n2 % EVAL_NET_LANES)
     return error_set(err, errlen, "network: hidden layers %d and %d: the first is %d..%d, the "
                      "second 0..%d, both multiples of %d", n1, n2, EVAL_NET_LANES,
                      EVAL_NET_MAX_HIDDEN, EVAL_NET_MAX_HIDDEN, EVAL_NET_LANES),
            -1;
+  return 0;
+}
+
+int eval_net_alloc(eval_net *n, int houses, int seeds, int n1, int n2, char *err, size_t errlen) {
+  memset(n, 0, sizeof *n);
+  if (houses < 1 || houses > VARIANT_MAX_HOUSES || seeds < 1 || seeds > VARIANT_MAX_TOTAL)
+    return error_set(err, errlen, "network: family houses=%d seeds=%d out of range", houses,
+                     seeds),
+           -1;
+  if (eval_net_shape_check(n1, n2, err, errlen)) return -1;
   n->houses = houses, n->seeds = seeds;
   n->nin = eval_net_inputs(houses), n->n1 = n1, n->n2 = n2;
   size_t last = (size_t)(n2 ? n2 : n1);

@@ -57,6 +57,11 @@ static inline int eval_net_inputs(int houses) {
  * with hidden layers n1 and n2 (multiples of EVAL_NET_LANES; n2 = 0: one
  * hidden layer). 0, or -1 with err (sizes out of range, out of memory). */
 int eval_net_alloc(eval_net *n, int houses, int seeds, int n1, int n2, char *err, size_t errlen);
+
+/* Whether hidden layers of n1 and n2 units can be made: the first
+ * EVAL_NET_LANES..EVAL_NET_MAX_HIDDEN, the second 0 (none) up to the same,
+ * both multiples of EVAL_NET_LANES. 0, or -1 with err. */
+int eval_net_shape_check(int n1, int n2, char *err, size_t errlen);
 void eval_net_free(eval_net *n);
 /* After the weights in mem are set or changed: what the forward pass
  * derives from them (w2t). eval_net_parse and the trainer call it. */

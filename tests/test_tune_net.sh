@@ -75,6 +75,11 @@ check "a search player without scores is refused by name" bash -c "test $rc != 0
 # Errors are named.
 "$oware" tune net --db "$tmp/x.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "without --from-db: exit 2 naming it" bash -c "test $rc = 2 && grep -q -- '--from-db' '$tmp/err'"
+for h in "--hidden1 12" "--hidden1 32 --hidden2 20"; do
+  "$oware" tune net --from-db "$tmp/g.db" $h --db "$tmp/h.db" >/dev/null 2>"$tmp/err"; rc=$?
+  check "$h: exit 2 naming the multiples of 8, before a run is made" bash -c \
+    "test $rc = 2 && grep -q 'multiples of 8' '$tmp/err' && ! test -e '$tmp/h.db'"
+done
 "$oware" tune net --from-db "$tmp/none.db" --db "$tmp/x.db" >/dev/null 2>"$tmp/err"; rc=$?
 check "a missing database is named" bash -c "test $rc != 0 && grep -q 'none.db' '$tmp/err'"
 "$oware" tune net --from-db "$tmp/g.db" --variant 'abapa,houses=5' --db "$tmp/x.db" >/dev/null 2>"$tmp/err"; rc=$?

@@ -21,7 +21,7 @@ const settings_key tuner_net_settings[] = {
     SETTINGS_K_TEXT("from-runs", T, runs, "ID,ID...", NULL,
                     "only the games of these runs (of each database); all by default", 0),
     SETTINGS_K_TEXT("variant", T, variant, "V", "abapa", "the games of this variant", 0),
-    SETTINGS_K_INT("hidden1", T, hidden1, 1, EVAL_NET_MAX_HIDDEN, "N", "32",
+    SETTINGS_K_INT("hidden1", T, hidden1, EVAL_NET_LANES, EVAL_NET_MAX_HIDDEN, "N", "32",
                    "first hidden layer (a multiple of 8)", 0),
     SETTINGS_K_INT("hidden2", T, hidden2, 0, EVAL_NET_MAX_HIDDEN, "N", "16",
                    "second hidden layer (a multiple of 8; 0: none)", 0),
@@ -58,7 +58,9 @@ int tuner_net_describe(const tuner_net_config *c, const char *command, store_run
                        size_t errlen) {
   variant v;
   char vname[256], format[96];
-  if (variant_parse(c->variant, &v, err, errlen)) return -1;
+  if (variant_parse(c->variant, &v, err, errlen) ||
+      eval_net_shape_check((int)c->hidden1, (int)c->hidden2, err, errlen))
+    return -1;
   variant_format(&v, vname, sizeof vname);
   run->kind = STORE_NET;
   run->rounds = 1;
