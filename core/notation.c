@@ -62,9 +62,13 @@ int notation_parse_position(const char *text, const variant *v, board *b, char *
     p = d + 1;
   }
   if (n != fields) {
+    board start;
+    char example[NOTATION_POSITION_MAX];
+    board_start(&start, v);
+    notation_format_position(&start, v, NULL, example, sizeof example);
     error_set(err, errlen, "position: %d fields, expected %d (%d houses, 2 stores, side to move) for %d houses "
-        "a side, as in 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
-        n, fields, v->pits, v->houses);
+        "a side, as in %s (the start)",
+        n, fields, v->pits, v->houses, example);
     return -1;
   }
   int pits[VARIANT_MAX_PITS], stores[2], total = 0;

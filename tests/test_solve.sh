@@ -91,6 +91,7 @@ expect_in "unknown variant 'nope'" err
 run solve 1-2-3 --variant $V --dir "$eg"
 expect_rc 2
 expect_in "position '1-2-3': position: 3 fields, expected 9" err
+expect_in "for 3 houses a side, as in 2-2-2-2-2-2-0-0-S (the start)" err
 run solve --variant grandslam-win,houses=3,seeds=2 --dir "$eg"
 expect_rc 2
 expect_in "grand_slam=win is not supported" err
