@@ -50,7 +50,7 @@ int time_control_parse(const char *text, time_control *tc, char *err, size_t err
   if (plus && plus < base) plus = NULL;
   const char *base_end = plus ? plus : end;
   if (read_seconds(base, base_end, &t.base_ms) || t.base_ms <= 0) {
-    error_set(err, errlen, "tc '%s': the base '%.*s' is not a number of seconds above 0 (at most %lld); "
+    error_set(err, errlen, "tc '%s': the base '%.*s' is not a number of seconds of 0.001 or more (at most %lld); "
               "forms: BASE+INC (10+0.1), MOVES/BASE[+INC] (40/60)", text, (int)(base_end - base), base,
               TIME_CONTROL_MAX_MS / 1000);
     return -1;

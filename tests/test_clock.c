@@ -50,7 +50,8 @@ static void test_parse(void **state) {
   refused("10+", "the increment ''");
   refused("10+x", "the increment 'x' is not a number of seconds");
   refused("10+-1", "the increment '-1'");
-  refused("0+1", "the base '0' is not a number of seconds above 0");
+  refused("0+1", "the base '0' is not a number of seconds of 0.001 or more");
+  refused("0.0001+0", "the base '0.0001' is not a number of seconds of 0.001 or more"); /* 0 ms */
   refused("-5", "the base '-5'");
   refused("/60", "the moves '' before '/'");
   refused("0/60", "the moves '0' before '/' are not a whole number from 1 to 10000");
