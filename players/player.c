@@ -116,7 +116,7 @@ static int read_value(const player_option *o, const char *text, size_t len, play
 }
 
 static void list_options(const player_type *t, char *buf, size_t len) {
-  size_t n = (size_t)snprintf(buf, len, "seed, name");
+  size_t n = (size_t)snprintf(buf, len, "seed, name, tc");
   for (int i = 0; t->options[i].name && n < len; i++)
     n += (size_t)snprintf(buf + n, len - n, ", %s", t->options[i].name);
 }

@@ -63,6 +63,8 @@ static void test_spec_errors(void **state) {
   expect_spec_error("", "empty");
   expect_spec_error("alphazero", "unknown player type 'alphazero'");
   expect_spec_error("minimax:depht=4", "unknown option 'depht'");
+  /* The list names every option the type takes, tc= too. */
+  expect_spec_error("random:depth=3", "unknown option 'depth' for player type random; options: seed, name, tc");
   expect_spec_error("minimax:depth=0", "'depth'");
   expect_spec_error("minimax:depth=999", "from 1 to");
   expect_spec_error("minimax:depth=four", "'four'");
