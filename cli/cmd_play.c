@@ -8,8 +8,10 @@
 #include "cli/play.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "core/error.h"
 #include "core/notation.h"
+#include "players/player.h"
 
 static const char play_usage[] =
     "usage: oware play [options]\n"
@@ -176,6 +178,13 @@ int cli_play(int argc, char **argv) {
   };
   cli_command_spec spec = {cmd, play_usage, play_after, opts, 0};
   if (cli_parse(&spec, argc, argv, NULL, &nargs, &prc)) return prc;
+  /* Your name goes into the record as a player's does: 1 to 127 bytes. */
+  if (name && (!*name || strlen(name) >= PLAYER_NAME_MAX))
+    return cli_error(cmd, "--name '%.40s%s': give 1 to %d bytes", name, strlen(name) > 40 ? "…" : "",
+                     PLAYER_NAME_MAX - 1);
+  if (name && cli_check_name(cmd, "--name", name)) return CLI_EXIT_USAGE;
+  /* The record can be written: known before the first move, not after it. */
+  if (save_path && cli_check_output(cmd, "--save", save_path)) return CLI_EXIT_USAGE;
   play_config c = {opponent, hint, name, {0}, NULL, human, (uint64_t)seed};
   variant_default(&c.v);
   if (variant_text && cli_variant(cmd, variant_text, &c.v)) return CLI_EXIT_USAGE;

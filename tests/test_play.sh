@@ -74,9 +74,11 @@ bad "side" "--side is 'east'" --side east
 bad "opponent" "opponent:" --opponent nosuch
 bad "variant" "houses" --variant 'abapa,houses=99'
 bad "start" "--start:" --start 1-2-3
-printf 'F\n' | "$oware" play --opponent greedy --save "$tmp/no/such/dir/g.ogn" >/dev/null 2>"$tmp/b.err"
-check "an unwritable --save exits 1" test $? = 1
-check "and names the file" grep -qF "cannot write '$tmp/no/such/dir/g.ogn'" "$tmp/b.err"
+bad "empty name" "--name '': give 1 to 127 bytes" --name ''
+bad "a name with a newline" "--name" --name "$(printf 'a\nb')"
+printf 'F\n' | "$oware" play --opponent greedy --save "$tmp/no/such/dir/g.ogn" >"$tmp/b.out" 2>"$tmp/b.err"
+check "an unwritable --save exits 2 before the first move" bash -c "test $? = 2 && ! grep -q 'plays' '$tmp/b.out'"
+check "and names the file" grep -qF "$tmp/no/such/dir/g.ogn" "$tmp/b.err"
 
 # The screen, in a terminal: tmux runs the game, keys are sent, the pane is read.
 if command -v tmux >/dev/null; then
