@@ -335,6 +335,7 @@ static void test_knob_checks(void **state) {
     const char *why;
   } bad[] = {
       {"random", "depth", 1, 8, "has no option 'depth'"},
+      {"minimax", "seed", 1, 8, "option 'seed' of 'minimax' is every player's, not a strength"},
       {"minimax", "weights", 1, 8, "not a number"},
       {"minimax", "depth", 0, 10, "outside the range"},
       {"minimax", "noise", 0, 500, "outside the range"},

@@ -444,8 +444,12 @@ int calibrate_check_knob(const char *base, const char *knob, double lo, double h
       if ((t->options[i].type == PLAYER_OPT_INT || t->options[i].type == PLAYER_OPT_REAL) &&
           strcmp(t->options[i].name, "seed") && n < sizeof list)
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", t->options[i].name);
-    error_set(err, errlen, "player type '%s' has no option '%s'%s%s", t->name, knob,
-        n ? "; its numeric options: " : "", list);
+    if (!strcmp(knob, "seed") || !strcmp(knob, "name") || !strcmp(knob, "tc"))
+      error_set(err, errlen, "option '%s' of '%s' is every player's, not a strength: it cannot be a knob%s%s",
+                knob, t->name, n ? "; its numeric options: " : "", list);
+    else
+      error_set(err, errlen, "player type '%s' has no option '%s'%s%s", t->name, knob,
+                n ? "; its numeric options: " : "", list);
   } else if (o->type != PLAYER_OPT_INT && o->type != PLAYER_OPT_REAL) {
     error_set(err, errlen, "option '%s' of '%s' is not a number (int or real): it cannot be a knob", knob, t->name);
   } else if (!(lo < hi)) {
