@@ -876,6 +876,30 @@ static void go_clock_fallback(const player *p, const game *g, player_limits *lim
   lim->movetime_ms = t < 1 ? 1 : (int)t;
 }
 
+/* A level that answers for UCI_LimitStrength keeps its own per-move limits
+ * (depth=, nodes=, playouts=, movetime=: they are its strength); a go's
+ * depth, nodes or movetime only caps them, so that more time does not make
+ * it stronger than its Elo. */
+static void go_level_limits(const player *p, player_limits *lim) {
+  const player_config *c = &p->config;
+  if (player_config_isset(c, "depth")) {
+    int own = (int)player_config_int(c, "depth");
+    lim->depth = lim->depth && lim->depth < own ? lim->depth : own;
+  }
+  if (player_config_isset(c, "nodes")) {
+    long long own = player_config_int(c, "nodes");
+    lim->nodes = lim->nodes && lim->nodes < own ? lim->nodes : own;
+  }
+  if (player_config_isset(c, "playouts")) {
+    long long own = player_config_int(c, "playouts");
+    lim->playouts = lim->playouts && lim->playouts < own ? lim->playouts : own;
+  }
+  if (player_config_isset(c, "movetime")) {
+    int own = (int)player_config_int(c, "movetime");
+    lim->movetime_ms = lim->movetime_ms && lim->movetime_ms < own ? lim->movetime_ms : own;
+  }
+}
+
 static void cmd_go(server *s, char *args) {
   finish_search(s);
   player_limits lim = {0};
@@ -889,6 +913,7 @@ static void cmd_go(server *s, char *args) {
     if (lim.depth || lim.nodes || !shares_clock(s->searcher))
       go_clock_fallback(s->searcher, &s->g, &lim);
   }
+  if (s->searcher == s->limited && !lim.infinite) go_level_limits(s->searcher, &lim);
   s->lim = lim;
   s->infinite = lim.infinite;
   /* The search thread reads the time of its go, never line_time, which

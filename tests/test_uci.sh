@@ -229,6 +229,10 @@ out=$( (printf 'setoption name UCI_LimitStrength value true\nposition startpos\n
   OWARE_LEVELS=$lv timeout 30 "$oware" uci --player minimax)
 check "UCI_LimitStrength on a clock: the level keeps its playouts (its bestmove before the readyok sent 3 s later)" \
   bash -c "grep -E '^(bestmove|readyok)' <<<'$out' | head -1 | grep -q '^bestmove [A-F]$'"
+out=$( (printf 'setoption name UCI_Elo value 100\nsetoption name UCI_LimitStrength value true\nposition startpos\ngo movetime 20000\n'; sleep 3; printf 'isready\n') |
+  OWARE_LEVELS=$lv timeout 30 "$oware" uci --player minimax)
+check "UCI_LimitStrength and go movetime 20000: the level keeps its 32 playouts (its bestmove before the readyok sent 3 s later)" \
+  bash -c 'grep -q "^bestmove [A-F]$" <<<"$1" && test "$(grep -n "^bestmove" <<<"$1" | cut -d: -f1)" -lt "$(grep -n "^readyok" <<<"$1" | cut -d: -f1)" && grep "^info depth" <<<"$1" | tail -1 | grep -Eq " nodes ([0-9]|[12][0-9]|3[0-2]) "' _ "$out"
 out=$(printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_LimitStrength value false\nposition startpos\ngo depth 2\nisready\n' |
   OWARE_LEVELS=$lv timeout 20 "$oware" uci --player minimax)
 check "UCI_LimitStrength false: the player itself again" grep -q '^info depth 2 ' <<<"$out"
