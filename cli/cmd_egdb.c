@@ -281,8 +281,13 @@ static int egdb_stats_cmd(int argc, char **argv) {
     if (cli_variant(cmd, vtexts[k], &v[k])) rc = CLI_EXIT_USAGE;
     else if (egdb_variant_key(&v[k], key[k], sizeof key[k], err, sizeof err))
       rc = cli_error(cmd, "%s", err);
-    else
-      rc = open_db(cmd, dir, &v[k], (int)seeds, &db[k]);
+    else if (!(rc = open_db(cmd, dir, &v[k], (int)seeds, &db[k])) && seeds >= 0 &&
+             egdb_max_seeds(db[k]) < seeds) { /* as analyse and fit: not a shorter table quietly */
+      cli_error(cmd, "the endgame tables of variant '%s' in %s stop at %d seeds, not %lld: build them "
+                "with 'oware egdb build --variant %s --seeds %lld --dir %s'", key[k], dir,
+                egdb_max_seeds(db[k]), seeds, vtexts[k], seeds, dir);
+      rc = CLI_EXIT_FAIL;
+    }
   }
   egdb_level_stats *levels[16] = {0};
   egdb_chart_series series[16];

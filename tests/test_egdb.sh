@@ -92,6 +92,9 @@ expect_in "cycle%" out
 run egdb stats --variant abapa --dir "$db" --markdown
 expect_rc 0
 expect_in "| abapa | 7 | 31824 |" out
+run egdb stats --variant abapa --seeds 9 --dir "$db"
+expect_rc 1
+expect_in "the endgame tables of variant 'abapa' in $db stop at 7 seeds, not 9" err
 
 # UseLeaves in oware uci: minimax's egdb= with the folder of --egdb-dir. A
 # position of 6 seeds that the tables call a win (6 of 6 with the stores
