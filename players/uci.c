@@ -360,19 +360,21 @@ static int take_options(server *s, const char *spec, char *err, size_t errlen) {
  * they do, so that a GUI's setoption is never an error. `Hash` and
  * `Threads` (spins) are here for players without hash= or threads=. */
 static const struct alien {
-  const char *name;
-  const char *target; /* the player's option it sets, or NULL */
-  const char *note;   /* what it does for a player without target */
+  const char *name;   /* as sent */
+  const char *target; /* the player option it sets, or NULL */
+  const char *note;   /* said when the player has no such option */
   const char *spin;   /* a spin's announcement after "type", NULL for a check */
+  long long lo, hi;   /* a spin's range, as announced */
 } aliens[] = {
-    {"OwnBook", "book", "this player has no opening book: the option is accepted and has no effect", NULL},
-    {"UseLeaves", "egdb", "this player reads no endgame databases: the option is accepted and has no effect", NULL},
-    {"Ponder", NULL, "no pondering: 'go ponder' is searched as a normal go; the option has no effect", NULL},
+    {"OwnBook", "book", "this player has no opening book: the option is accepted and has no effect", NULL, 0, 0},
+    {"UseLeaves", "egdb", "this player reads no endgame databases: the option is accepted and has no effect", NULL,
+     0, 0},
+    {"Ponder", NULL, "no pondering: 'go ponder' is searched as a normal go; the option has no effect", NULL, 0, 0},
     {"Hash", NULL, "this player has no hash table: the option is accepted and has no effect",
-     "spin default 16 min 0 max 16384"},
+     "spin default 16 min 0 max 16384", 0, 16384},
     {"Threads", NULL, "this player searches on one thread: the option is accepted and has no effect",
-     "spin default 1 min 1 max 64"},
-    {NULL, NULL, NULL, NULL}};
+     "spin default 1 min 1 max 64", 1, 64},
+    {NULL, NULL, NULL, NULL, 0, 0}};
 
 static int type_has_option(const player_type *t, const char *name) {
   for (int k = 0; t->options[k].name; k++)
@@ -390,10 +392,14 @@ static int set_alien(server *s, const char **name, const char **value) {
     int check = !aliens[k].spin;
     const char *v = *value;
     char *end = NULL;
+    long long x = check || !*v ? 0 : strtoll(v, &end, 10);
     if (check ? (*v && strcasecmp(v, "true") && strcasecmp(v, "false"))
-              : (*v && (strtoll(v, &end, 10) < 0 || *end))) {
-      say(s, "info string error: option %s is '%s'; allowed: %s", aliens[k].name, v,
-          check ? "true or false" : "a whole number");
+              : (*v && (*end || x < aliens[k].lo || x > aliens[k].hi))) {
+      if (check)
+        say(s, "info string error: option %s is '%s'; allowed: true or false", aliens[k].name, v);
+      else
+        say(s, "info string error: option %s is '%s'; allowed: a whole number from %lld to %lld",
+            aliens[k].name, v, aliens[k].lo, aliens[k].hi);
       return 1;
     }
     if (aliens[k].target && type_has_option(s->type, aliens[k].target)) {

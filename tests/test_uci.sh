@@ -176,6 +176,10 @@ check "a player without hash= and threads= offers Hash and Threads once each" \
   bash -c "test \$(grep -c '^option name Hash type spin' <<<'$out') = 1 -a \$(grep -c '^option name Hash ' <<<'$out') = 1 && grep -qx 'option name Threads type spin default 1 min 1 max 64' <<<'$out'"
 out=$(printf 'setoption name Threads value 4\nisready\n' | timeout 10 "$oware" uci --player random)
 check "... and accepts Threads with a word that it has no effect" grep -q '^info string option Threads 4: this player searches on one thread' <<<"$out"
+out=$(printf 'setoption name Threads value 0\nsetoption name Hash value 20000\nisready\n' | timeout 10 "$oware" uci --player random)
+check "... but not outside the range it announced (Threads 0, Hash 20000)" bash -c \
+  'grep -q "^info string error: option Threads is .0.; allowed: a whole number from 1 to 64" <<<"$1" &&
+   grep -q "^info string error: option Hash is .20000.; allowed: a whole number from 0 to 16384" <<<"$1"' _ "$out"
 out=$(printf 'go movetime 200\n' | timeout 10 "$oware" uci --player minimax)
 check "the end of input stops the search, which still answers" grep -q '^bestmove [A-F]$' <<<"$out"
 # A clock: 3 s left from the start is an aim of about 3000 / 34 ms, and minimax (time_budget.h)
