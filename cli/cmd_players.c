@@ -177,12 +177,10 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
     fflush(stdout);
   }
   if (!m->out) return 0;
-  char round[32], date[16] = "????.??.??", result[40];
+  char round[32], date[16] = "????.??.??";
   snprintf(round, sizeof round, "%lld", k + 1);
-  snprintf(result, sizeof result, "%s-%s", s0, s1);
-  int forfeit = r->end >= OUTCOME_FORFEIT_TIMEOUT;
-  notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
-                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL, NULL};
+  notation_meta meta = {.event = "oware match", .site = "?", .date = date, .round = round,
+                        .south = south->name, .north = north->name, .ended = r};
   if (notation_ogn_write(m->out, g, &meta)) {
     cli_error(m->cmd, "cannot write '%s': %s", m->ogn, strerror(errno));
     return m->failed = 1;
