@@ -262,7 +262,8 @@ int cli_match(int argc, char **argv) {
     cli_json_str(stdout, vname);
     printf(",\"seed\":\"%lld\"%s", seed, quiet ? "" : ",\"games\":[");
   }
-  if (match_games(pl, &v, games, (uint64_t)seed, adj, match_game, &mo, &t, err, sizeof err) < 0) {
+  if (match_games(pl, &v, games, (uint64_t)seed, adj, NULL, match_game, &mo, &t, err,
+                  sizeof err) < 0) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
   }
