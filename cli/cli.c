@@ -178,12 +178,26 @@ char *cli_quote_args(const char *prefix, int argc, char **argv) {
 
 static atomic_int *stop_target;
 static const char *stop_message;
+/* The temporary file the second Ctrl-C removes (cli_stop_remove); a copy,
+ * so that the handler never reads memory its owner freed. */
+static char stop_file[4096];
+static volatile sig_atomic_t stop_file_set;
 
 static void on_stop_signal(int sig) {
-  if (atomic_load(stop_target)) _exit(128 + sig); /* the second Ctrl-C: at once */
+  if (atomic_load(stop_target)) { /* the second Ctrl-C: at once */
+    if (stop_file_set) unlink(stop_file);
+    _exit(128 + sig);
+  }
   atomic_store(stop_target, 1);
   ssize_t w = write(STDERR_FILENO, stop_message, strlen(stop_message));
   (void)w;
+}
+
+void cli_stop_remove(const char *path) {
+  stop_file_set = 0;
+  if (!path || strlen(path) >= sizeof stop_file) return;
+  memcpy(stop_file, path, strlen(path) + 1);
+  stop_file_set = 1;
 }
 
 void cli_catch_stop(atomic_int *flag, const char *message) {
@@ -200,6 +214,7 @@ void cli_catch_stop(atomic_int *flag, const char *message) {
 void cli_release_stop(void) {
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+  stop_file_set = 0;
 }
 
 /* Removes a database file (and its WAL files) that this command created. */

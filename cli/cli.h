@@ -85,6 +85,11 @@ int cli_store_open_or_read(const char *cmd, const char *db_path, const char *uns
  * once. cli_release_stop restores the default handlers. */
 void cli_catch_stop(atomic_int *flag, const char *message);
 void cli_release_stop(void);
+/* The file (a copy of path is kept; NULL: none) that a second Ctrl-C
+ * removes before it exits: the temporary file of an output written whole
+ * (core/outfile.h), which would otherwise be left behind. Until
+ * cli_release_stop or the next call. */
+void cli_stop_remove(const char *path);
 
 /* Shows a tournament's progress line (on a terminal) and its SPRT's course
  * on stderr as it is played (cmd_tournament.c). */

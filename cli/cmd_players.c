@@ -112,7 +112,10 @@ static const char match_usage[] =
     "zero, a resignation on one player's hopeless score, a draw after PLIES\n"
     "plies; the end reason is adjudicated-egdb, -draw or -resign.\n"
     "--json prints one JSON object instead (docs/JSON.md): the players, each\n"
-    "game (not with --quiet) and the total.\n";
+    "game (not with --quiet) and the total.\n"
+    "Ctrl-C (or SIGTERM) abandons the game in progress, writes the games played\n"
+    "(--ogn) and the total; a second one quits at once, writing no --ogn file.\n"
+    "Exit codes: 0 finished, 1 failed, 2 bad input, 130 interrupted.\n";
 
 /* The adjudication of --adjudicate (NULL: none) for the games of v into
  * *adj (NULL without one). 0, or the exit code after an error. */
@@ -127,6 +130,9 @@ static int match_adjudicator(const char *cmd, const char *text, const variant *v
   free(r);
   return bad ? cli_error(cmd, "%s", err) : 0;
 }
+
+/* Set by Ctrl-C and SIGTERM (cli_catch_stop): the match stops. */
+static atomic_int match_stop;
 
 /* What each game of `oware match` is printed with. */
 typedef struct match_out {
@@ -177,12 +183,10 @@ static int match_game(void *ctx, long long k, int a, const game *g, const outcom
     fflush(stdout);
   }
   if (!m->out) return 0;
-  char round[32], date[16] = "????.??.??", result[40];
+  char round[32], date[16] = "????.??.??";
   snprintf(round, sizeof round, "%lld", k + 1);
-  snprintf(result, sizeof result, "%s-%s", s0, s1);
-  int forfeit = r->end >= OUTCOME_FORFEIT_TIMEOUT;
-  notation_meta meta = {"oware match", "?", date, round, south->name, north->name,
-                        forfeit ? result : NULL, forfeit ? outcome_end_name(r->end) : NULL, NULL};
+  notation_meta meta = {.event = "oware match", .site = "?", .date = date, .round = round,
+                        .south = south->name, .north = north->name, .ended = r};
   if (notation_ogn_write(m->out, g, &meta)) {
     cli_error(m->cmd, "cannot write '%s': %s", m->ogn, strerror(errno));
     return m->failed = 1;
@@ -239,16 +243,21 @@ int cli_match(int argc, char **argv) {
     pl[k]->config.tc_margin_ms = (int)margin;
   }
   if (time_control_on(&pl[0]->config.tc) || time_control_on(&pl[1]->config.tc)) cli_warn_clocks(cmd);
+  /* From here Ctrl-C and SIGTERM set match_stop, which match_games watches. */
+  cli_catch_stop(&match_stop, "\noware match: stopping, the game in progress abandoned (Ctrl-C "
+                              "again to quit at once)\n");
   FILE *out = NULL;
   outfile of = {0}; /* the OGN file is written whole at the end, or not at all */
   if (ogn) {
     if (cli_out_open(cmd, &of, ogn)) {
+      cli_release_stop();
       player_free(pl[0]);
       player_free(pl[1]);
       adjudicate_close(adj);
       return CLI_EXIT_USAGE;
     }
     out = of.f;
+    cli_stop_remove(of.tmp); /* a second Ctrl-C leaves no temporary file */
   }
   match_out mo = {cmd, quiet, json, (uint64_t)seed, out, ogn, pl, 0};
   match_totals t;
@@ -264,13 +273,16 @@ int cli_match(int argc, char **argv) {
     cli_json_str(stdout, vname);
     printf(",\"seed\":\"%lld\"%s", seed, quiet ? "" : ",\"games\":[");
   }
-  if (match_games(pl, &v, games, (uint64_t)seed, adj, match_game, &mo, &t, err, sizeof err) < 0) {
+  int res = match_games(pl, &v, games, (uint64_t)seed, adj, &match_stop, match_game, &mo, &t, err,
+                        sizeof err);
+  if (res < 0) {
     cli_error(cmd, "%s", err);
     rc = CLI_EXIT_FAIL;
   }
   if (mo.failed) rc = CLI_EXIT_FAIL;
   if (out && rc) cli_out_abort(&of);
   else if (out && cli_out_commit(cmd, &of)) rc = CLI_EXIT_FAIL;
+  if (!rc && res > 0 && atomic_load(&match_stop)) rc = 130; /* the games played written all the same */
   if (json) {
     /* Whole even after an error (the exit code and standard error say it). */
     printf("%s,\"total\":{\"games\":%lld,\"of\":%lld,\"wins\":[%d,%d],\"draws\":%d,\"points\":[",
@@ -286,6 +298,7 @@ int cli_match(int argc, char **argv) {
     if (t.games < games) printf(" (the match stopped after %lld of %lld games)", t.games, games);
     putchar('\n');
   }
+  cli_release_stop();
   player_free(pl[0]);
   player_free(pl[1]);
   adjudicate_close(adj);

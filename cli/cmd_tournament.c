@@ -367,10 +367,9 @@ static void csv_field(FILE *f, const char *s, int last) {
 static int export_game(void *ctx, const store_game *g) {
   exporter *e = ctx;
   const store_run *r = e->run;
-  char s0[16], s1[16], result[40];
+  char s0[16], s1[16];
   notation_format_half(g->score2[0], s0, sizeof s0);
   notation_format_half(g->score2[1], s1, sizeof s1);
-  snprintf(result, sizeof result, "%s-%s", s0, s1);
   if (e->csv) {
     /* Free text (variant, detail) last, so that simple tools can cut. */
     fprintf(e->out, "%d,%d,%d,", g->series_no, g->game_no, g->round);
@@ -402,8 +401,10 @@ static int export_game(void *ctx, const store_game *g) {
   char round[48], date[16];
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
-  notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, outcome_end_name(g->end), rec};
+  outcome ended = {.end = g->end, .winner = g->winner, .score2 = {g->score2[0], g->score2[1]}};
+  notation_meta meta = {.event = r->name, .site = "oware-harness", .date = date, .round = round,
+                        .south = r->player_name[g->south_idx],
+                        .north = r->player_name[g->north_idx], .ended = &ended, .records = rec};
   if (notation_ogn_write(e->out, &gm, &meta)) {
     snprintf(e->err, sizeof e->err, "cannot write the game of series %d game %d to %s: %s",
              g->series_no, g->game_no, e->out_name, strerror(errno));

@@ -310,7 +310,7 @@ int play_save(const play_session *s, const char *path, char *err, size_t errlen)
   notation_meta meta = {"oware play", "oware-harness", date, round,
                         s->human == BOARD_SOUTH ? s->human_name : s->opponent->name,
                         s->human == BOARD_NORTH ? s->human_name : s->opponent->name,
-                        NULL, NULL, NULL};
+                        NULL, NULL};
   int bad = notation_ogn_write(f, &s->g, &meta) != 0;
   bad |= fflush(f) != 0;
   bad |= fsync(fileno(f)) != 0;

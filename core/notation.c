@@ -213,9 +213,12 @@ static size_t score_len(const char *s, size_t len) {
   return j > i + 1 ? j : 0;
 }
 
-/* A result token of movetext: "*" or S-N scores, halves allowed. */
+/* A result token of movetext: "*", S-N scores, halves allowed, or the
+ * winner of a game the rules did not end written as PGN does (1-0 and 0-1
+ * have the scores' shape; 1/2-1/2, a draw). */
 static int is_result(const char *s, size_t len) {
   if (len == 1 && s[0] == '*') return 1;
+  if (len == 7 && !memcmp(s, "1/2-1/2", 7)) return 1;
   size_t a = score_len(s, len);
   if (a == 0 || a >= len || s[a] != '-') return 0;
   size_t b = score_len(s + a + 1, len - a - 1);
@@ -278,7 +281,8 @@ static int ogn_check_tags(const ogn_reader *r, notation_ogn *out, char *err, siz
   }
   const char *res = notation_ogn_tag(out, "Result");
   if (res && !is_result(res, strlen(res))) {
-    error_set(err, errlen, "OGN line %d: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, or *",
+    error_set(err, errlen, "OGN line %d: tag Result is '%s'; expected scores such as 25-20 or 23.5-24.5, "
+        "1-0, 0-1, 1/2-1/2 or *",
         tag_line_of(out, r->tag_line, "Result"), res);
     return -1;
   }
@@ -422,18 +426,30 @@ static int put_tag(FILE *f, const char *name, const char *value) {
   return fputs("\"]\n", f) == EOF ? -1 : 0;
 }
 
+/* The Result of a game won by `winner` as PGN writes it: 1-0, 0-1, 1/2-1/2. */
+static const char *winner_result(int winner) {
+  return winner == BOARD_SOUTH ? "1-0" : winner == BOARD_NORTH ? "0-1" : "1/2-1/2";
+}
+
 int notation_ogn_write(FILE *f, const game *g, const notation_meta *meta) {
   static const notation_meta none;
   if (!meta) meta = &none;
-  char vname[160], result[40], fen[NOTATION_POSITION_MAX];
+  char vname[160], result[40], score[40] = "", fen[NOTATION_POSITION_MAX];
   variant_format(&g->v, vname, sizeof vname);
-  if (g->end != BOARD_END_NONE) {
+  const outcome *e = meta->ended;
+  const int *score2 = e ? e->score2 : g->score2;
+  if (e || g->end != BOARD_END_NONE) {
     char a[16], b[16];
-    notation_format_half(g->score2[0], a, sizeof a);
-    notation_format_half(g->score2[1], b, sizeof b);
+    notation_format_half(score2[0], a, sizeof a);
+    notation_format_half(score2[1], b, sizeof b);
     snprintf(result, sizeof result, "%s-%s", a, b);
   } else {
     snprintf(result, sizeof result, "*");
+  }
+  /* The seeds need not say who won a game the rules did not end. */
+  if (e && (outcome_is_forfeit(e->end) || outcome_is_adjudicated(e->end))) {
+    snprintf(score, sizeof score, "%s", result);
+    snprintf(result, sizeof result, "%s", winner_result(e->winner));
   }
   board st;
   board_start(&st, &g->v);
@@ -442,14 +458,13 @@ int notation_ogn_write(FILE *f, const game *g, const notation_meta *meta) {
   if (put_tag(f, "Variant", vname) || put_tag(f, "Event", meta->event) ||
       put_tag(f, "Site", meta->site) || put_tag(f, "Date", meta->date) ||
       put_tag(f, "Round", meta->round) || put_tag(f, "South", meta->south) ||
-      put_tag(f, "North", meta->north) ||
-      put_tag(f, "Result", meta->result ? meta->result : result))
+      put_tag(f, "North", meta->north) || put_tag(f, "Result", result))
     return -1;
-  if (meta->result) snprintf(result, sizeof result, "%s", meta->result);
-  const char *term = meta->termination ? meta->termination
+  const char *term = e ? outcome_end_name(e->end)
                      : g->end != BOARD_END_NONE ? board_end_name(g->end)
                                                 : NULL;
   if (term && put_tag(f, "Termination", term)) return -1;
+  if (score[0] && put_tag(f, "Score", score)) return -1;
   if (custom) {
     notation_format_position(&g->start, &g->v, NULL, fen, sizeof fen);
     if (put_tag(f, "FEN", fen)) return -1;

@@ -8,6 +8,7 @@
 #include "core/board.h"
 #include "core/game.h"
 #include "core/move_record.h"
+#include "core/outcome.h"
 #include "core/variant.h"
 
 /* Longest position string: 16 houses and 2 stores of up to 5 chars + side. */
@@ -76,15 +77,22 @@ int notation_ogn_play(const notation_ogn *o, game *g, char *err, size_t errlen);
  * only when the caller puts it there). */
 typedef struct notation_meta {
   const char *event, *site, *date, *round, *south, *north;
-  /* When not NULL, these replace the Result and Termination the game gives
-   * (a forfeit ends a game that the rules have not ended). */
-  const char *result, *termination;
+  /* When not NULL, how the game ended as played or stored; it replaces
+   * the end the game's moves give (a forfeit or an adjudication ends a game
+   * that the rules have not ended). Its end is the Termination. An end of
+   * the rules keeps the final seeds as the Result (25-23, from ended);
+   * another (forfeit-*, adjudicated-*) writes its winner as PGN does, 1-0
+   * (South), 0-1 or 1/2-1/2, with its final seeds in a Score tag, since the
+   * seeds need not say who won. */
+  const outcome *ended;
   /* When not NULL, each move's record (g->plies of them), written after
    * the move as a comment (move_record_comment). */
   const move_record *records;
 } notation_meta;
 
-/* Writes game g as OGN. Returns 0, or -1 on a write error. */
+/* Writes game g as OGN. Without meta->ended, Result is the final seeds
+ * of a game the rules ended (its Termination the rules' end), else "*".
+ * Returns 0, or -1 on a write error. */
 int notation_ogn_write(FILE *f, const game *g, const notation_meta *meta);
 
 /* The legal moves of a position as letters separated by spaces ("-" when

@@ -208,10 +208,7 @@ typedef struct exporter {
 static int export_game(void *ctx, const store_game *g) {
   exporter *e = ctx;
   const store_run *r = e->run;
-  char s0[16], s1[16], result[40], round[48], date[16];
-  notation_format_half(g->score2[0], s0, sizeof s0);
-  notation_format_half(g->score2[1], s1, sizeof s1);
-  snprintf(result, sizeof result, "%s-%s", s0, s1);
+  char round[48], date[16];
   variant v;
   game gm;
   move_record *rec;
@@ -219,8 +216,10 @@ static int export_game(void *ctx, const store_game *g) {
   if (store_replay_game(r, g, &v, &gm, e->err, sizeof e->err)) return free(rec), 1;
   snprintf(round, sizeof round, "%d.%d.%d", g->round + 1, g->series_no + 1, g->game_no + 1);
   snprintf(date, sizeof date, "%.4s.%.2s.%.2s", r->started, r->started + 5, r->started + 8);
-  notation_meta meta = {r->name, "oware-harness", date, round, r->player_name[g->south_idx],
-                        r->player_name[g->north_idx], result, outcome_end_name(g->end), rec};
+  outcome ended = {.end = g->end, .winner = g->winner, .score2 = {g->score2[0], g->score2[1]}};
+  notation_meta meta = {.event = r->name, .site = "oware-harness", .date = date, .round = round,
+                        .south = r->player_name[g->south_idx],
+                        .north = r->player_name[g->north_idx], .ended = &ended, .records = rec};
   int bad = notation_ogn_write(e->f, &gm, &meta);
   game_free(&gm);
   free(rec);

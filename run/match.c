@@ -130,23 +130,28 @@ done:
 }
 
 int match_games(player *const pl[2], const variant *v, long long games, uint64_t seed,
-                const struct adjudicator *adj, match_game_fn fn, void *ctx, match_totals *t,
-                char *err, size_t errlen) {
+                const struct adjudicator *adj, const atomic_int *stop, match_game_fn fn,
+                void *ctx, match_totals *t, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   for (long long k = 0; k < games; k++) {
+    if (stop && atomic_load(stop)) return 1;
     int a = (int)(k % 2); /* index of the player who is South */
     game g;
     outcome r;
-    if (match_play_recorded(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), NULL, adj, &g,
-                            &r, NULL, err, errlen))
-      return -1;
+    int rc = match_play_recorded(pl[a], pl[1 - a], v, NULL, rng_mix(seed, (uint64_t)k), stop, adj,
+                                 &g, &r, NULL, err, errlen);
+    if (rc < 0) return -1;
+    if (rc > 0) { /* stopped: the game is abandoned, not a result */
+      game_free(&g);
+      return 1;
+    }
     int winner_idx = r.winner == GAME_DRAW ? -1 : r.winner == BOARD_SOUTH ? a : 1 - a;
     if (winner_idx < 0) t->draws++;
     else t->wins[winner_idx]++;
     t->games++;
-    int stop = fn ? fn(ctx, k, a, &g, &r) : 0;
+    int halt = fn ? fn(ctx, k, a, &g, &r) : 0;
     game_free(&g);
-    if (stop) return 1;
+    if (halt) return 1;
   }
   return 0;
 }

@@ -57,11 +57,13 @@ typedef struct match_totals {
 /* Plays `games` games between pl[0] and pl[1] one after the other on this
  * thread, pl[0] South in games 0, 2, 4 ..., game k seeded with
  * rng_mix(seed, k), under the adjudication adj (NULL: none; opened for v),
- * and calls fn (may be NULL) after each. *t counts them. 0 when all are
- * played, 1 when fn stopped it, -1 with err when a game could not be
- * played. */
+ * and calls fn (may be NULL) after each. *t counts them. Once *stop is set
+ * (stop NULL: never) the game in progress is abandoned, as
+ * match_play_stoppable does, and neither counted nor passed to fn. 0 when
+ * all are played, 1 when fn or *stop stopped it, -1 with err when a game
+ * could not be played. */
 int match_games(player *const pl[2], const variant *v, long long games, uint64_t seed,
-                const struct adjudicator *adj, match_game_fn fn, void *ctx, match_totals *t,
-                char *err, size_t errlen);
+                const struct adjudicator *adj, const atomic_int *stop, match_game_fn fn,
+                void *ctx, match_totals *t, char *err, size_t errlen);
 
 #endif

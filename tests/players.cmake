@@ -26,3 +26,5 @@ set_tests_properties(test_smp PROPERTIES LABELS threads TIMEOUT 600)
 oware_test(test_search_repetition test_search_repetition.c LIBS oware_players)
 # The network evaluation (players/eval_net.h): forward pass against a plain reference, the file's errors, eval=.
 oware_test(test_eval_net test_eval_net.c LIBS oware_players)
+# Ctrl-C and SIGTERM stop `oware match` cleanly: exit 130, the OGN whole, the JSON whole.
+oware_shell_test(test_match_stop test_match_stop.sh)

@@ -72,6 +72,42 @@ static void test_match_stops(void **state) {
   player_free(n);
 }
 
+static int count_played(void *ctx, long long k, int a, const game *g, const outcome *r) {
+  (void)k, (void)a, (void)g, (void)r;
+  ++*(int *)ctx;
+  return 0;
+}
+
+/* `oware match`'s loop stops too: the game in progress is abandoned, not counted. */
+static void test_match_games_stop(void **state) {
+  (void)state;
+  variant v;
+  parse("houses=3,seeds=1,repetition=0,max_plies=1000000", &v);
+  char err[256];
+  player *pl[2] = {player_create("greedy", err, sizeof err), player_create("greedy:seed=2", err, sizeof err)};
+  assert_non_null(pl[0]);
+  assert_non_null(pl[1]);
+  match_totals t;
+  int called = 0;
+  atomic_store(&stop_flag, 0);
+  char terr[128];
+  thread *th = thread_start(stop_later, NULL, terr, sizeof terr);
+  assert_non_null(th);
+  int rc = match_games(pl, &v, 3, 1, NULL, &stop_flag, count_played, &called, &t, err, sizeof err);
+  thread_join(th);
+  assert_int_equal(rc, 1);
+  assert_int_equal(t.games, 0);
+  assert_int_equal(called, 0);
+  /* Not set: every game played. */
+  atomic_store(&stop_flag, 0);
+  parse("abapa", &v);
+  assert_int_equal(match_games(pl, &v, 2, 1, NULL, &stop_flag, count_played, &called, &t, err, sizeof err), 0);
+  assert_int_equal(t.games, 2);
+  assert_int_equal(called, 2);
+  player_free(pl[0]);
+  player_free(pl[1]);
+}
+
 /* ---- 9: uci time arithmetic saturates ---- */
 
 static void test_uci_huge_times(void **state) {
@@ -300,7 +336,8 @@ int main(void) {
   snprintf(dir, sizeof dir, "/tmp/oware-test-harden-XXXXXX");
   if (!mkdtemp(dir)) return 1;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_match_stops),  cmocka_unit_test(test_uci_huge_times),
+      cmocka_unit_test(test_match_stops),  cmocka_unit_test(test_match_games_stop),
+      cmocka_unit_test(test_uci_huge_times),
       cmocka_unit_test(test_engine_lines), cmocka_unit_test(test_outfile),
       cmocka_unit_test(test_mkdirs),
       cmocka_unit_test(test_store_rows),

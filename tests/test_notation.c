@@ -938,6 +938,85 @@ static void test_ogn_round_trip(void **state) {
                 fens, over, halves);
 }
 
+/* Writes g with meta.ended = e and checks its Result, Termination and Score
+ * tags (score NULL: none) and the movetext's result token, then reads it
+ * back. */
+static void expect_ended(int line, const game *g, const outcome *e, const char *result,
+                         const char *term, const char *score) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  notation_meta meta = {.south = "s", .north = "n", .ended = e};
+  assert_int_equal(notation_ogn_write(f, g, &meta), 0);
+  assert_int_equal(fclose(f), 0);
+  notation_ogn o;
+  ogn_ok(line, buf, &o, NULL);
+  const char *const names[] = {"Result", "Termination", "Score"};
+  const char *const want[] = {result, term, score};
+  for (int i = 0; i < 3; i++) {
+    const char *t = notation_ogn_tag(&o, names[i]);
+    checks++;
+    if (want[i] ? !t || strcmp(t, want[i]) : t != NULL)
+      fail_msg("line %d: tag %s is '%s', expected '%s' in\n%s", line, names[i], t ? t : "(none)",
+               want[i] ? want[i] : "(none)", buf);
+  }
+  /* The movetext ends with the Result. */
+  size_t n = strlen(buf), r = strlen(result);
+  while (n && buf[n - 1] == '\n') n--;
+  checks++;
+  if (n < r + 1 || strncmp(buf + n - r, result, r) || (buf[n - r - 1] != ' ' && buf[n - r - 1] != '\n'))
+    fail_msg("line %d: the movetext does not end with %s in\n%s", line, result, buf);
+  checks++;
+  if (o.nmoves != g->plies) fail_msg("line %d: %d moves read, %d written", line, o.nmoves, g->plies);
+  notation_ogn_free(&o);
+  free(buf);
+}
+
+/* A game the rules did not end (an adjudication, a forfeit) keeps its
+ * winner: Result 1-0, 0-1 or 1/2-1/2 and the seeds in a Score tag; one they
+ * ended keeps its seeds as the Result. */
+static void test_ogn_ended(void **state) {
+  (void)state;
+  variant v = VARIANT("abapa");
+  rng r;
+  rng_seed(&r, 3);
+  game g;
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  play_random(&g, &r, 30);
+  assert_int_equal(g.end, BOARD_END_NONE);
+  char seeds[40];
+  snprintf(seeds, sizeof seeds, "%d-%d", g.pos.store[0], g.pos.store[1]);
+  int s2[2] = {2 * g.pos.store[0], 2 * g.pos.store[1]};
+  /* The stored winner, whoever has more seeds on the board. */
+  outcome e = {.end = OUTCOME_ADJUDICATED_RESIGN, .winner = BOARD_SOUTH, .score2 = {s2[0], s2[1]}};
+  expect_ended(__LINE__, &g, &e, "1-0", "adjudicated-resign", seeds);
+  e.winner = BOARD_NORTH;
+  expect_ended(__LINE__, &g, &e, "0-1", "adjudicated-resign", seeds);
+  e = (outcome){.end = OUTCOME_ADJUDICATED_DRAW, .winner = GAME_DRAW, .score2 = {s2[0], s2[1]}};
+  expect_ended(__LINE__, &g, &e, "1/2-1/2", "adjudicated-draw", seeds);
+  e = (outcome){.end = OUTCOME_ADJUDICATED_EGDB, .winner = BOARD_NORTH, .score2 = {47, 49}};
+  expect_ended(__LINE__, &g, &e, "0-1", "adjudicated-egdb", "23.5-24.5");
+  game_free(&g);
+  /* A forfeit on time before any move: 0-0 on the board, a win all the same. */
+  assert_int_equal(game_init(&g, &v, NULL), 0);
+  e = (outcome){.end = OUTCOME_FORFEIT_TIME, .winner = BOARD_SOUTH};
+  expect_ended(__LINE__, &g, &e, "1-0", "forfeit-time", "0-0");
+  e = (outcome){.end = OUTCOME_FORFEIT_CRASH, .winner = BOARD_NORTH};
+  expect_ended(__LINE__, &g, &e, "0-1", "forfeit-crash", "0-0");
+  /* Ended by the rules: the seeds, with or without the outcome given. */
+  play_random(&g, &r, 100000);
+  assert_int_not_equal(g.end, BOARD_END_NONE);
+  char a[16], b[16];
+  notation_format_half(g.score2[0], a, sizeof a);
+  notation_format_half(g.score2[1], b, sizeof b);
+  snprintf(seeds, sizeof seeds, "%s-%s", a, b);
+  e = (outcome){.end = (outcome_end)g.end, .winner = g.winner, .score2 = {g.score2[0], g.score2[1]}};
+  expect_ended(__LINE__, &g, &e, seeds, board_end_name(g.end), NULL);
+  expect_ended(__LINE__, &g, NULL, seeds, board_end_name(g.end), NULL);
+  game_free(&g);
+}
+
 /* ---- garbage in: every parser answers 0/-1 with a message, never crashes ---- */
 
 /* Replaces, inserts or deletes a few characters of s (room for cap) from alphabet. */
@@ -1078,6 +1157,7 @@ int main(void) {
       cmocka_unit_test(test_ogn_good),
       cmocka_unit_test(test_ogn_play),
       cmocka_unit_test(test_ogn_round_trip),
+      cmocka_unit_test(test_ogn_ended),
       cmocka_unit_test(test_garbage),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);

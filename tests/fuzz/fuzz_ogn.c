@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       size_t len = 0;
       FILE *f = open_memstream(&buf, &len);
       if (!f) abort();
-      notation_meta meta = {"fuzz", "?", "????.??.??", "1", "S", "N", NULL, NULL, NULL};
+      notation_meta meta = {"fuzz", "?", "????.??.??", "1", "S", "N", NULL, NULL};
       int w = notation_ogn_write(f, &g, &meta);
       fclose(f);
       FUZZ_CHECK(w == 0, "write failed");
