@@ -272,7 +272,7 @@ int cli_json_run_sprt(FILE *f, store *db, const store_run *run, char *err, size_
   int got = store_config_get_text(run, "sprt", &text, err, errlen);
   if (got) return got < 0 ? -1 : 0; /* no SPRT in this run */
   rating_sprt s;
-  if (rating_sprt_parse(text, &s, err, errlen)) return -1;
+  if (rating_sprt_parse_stored(text, &s, err, errlen)) return -1;
   rating_pool p;
   rating_pool_init(&p);
   if (rating_pool_load(&p, db, &run->id, 1, NULL, err, errlen)) {

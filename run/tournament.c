@@ -429,7 +429,7 @@ static int load_run(store *db, int64_t run_id, tournament *t, char *err, size_t 
   if (clock_settings(&c, t, e, sizeof e))
     return error_set(err, errlen, "run %lld: %s", (long long)run_id, e), -1;
   if (!c.sprt) return 0;
-  if (rating_sprt_parse(c.sprt, &t->sprt, e, sizeof e))
+  if (rating_sprt_parse_stored(c.sprt, &t->sprt, e, sizeof e))
     return error_set(err, errlen, "run %lld: its SPRT '%s': %s", (long long)run_id, c.sprt, e),
            -1;
   t->sprt_on = 1;

@@ -98,7 +98,19 @@ static int parse_item(char *item, rating_sprt *s, unsigned *seen, char *err, siz
   return 0;
 }
 
+static int sprt_parse(const char *text, int required, rating_sprt *s, char *err, size_t errlen);
+
 int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen) {
+  return sprt_parse(text, 1, s, err, errlen);
+}
+
+int rating_sprt_parse_stored(const char *text, rating_sprt *s, char *err, size_t errlen) {
+  return sprt_parse(text, 0, s, err, errlen);
+}
+
+/* required: elo0 and elo1 must be given (a new run's --sprt); 0: a stored
+ * run's text, from before they were required, keeps the defaults. */
+static int sprt_parse(const char *text, int required, rating_sprt *s, char *err, size_t errlen) {
   char buf[256];
   rating_sprt_default(s);
   if (!text || !*text) {
@@ -124,7 +136,7 @@ int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen
     if (!comma) break;
     item = comma + 1;
   }
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < 2 && required; k++)
     if (!(seen & 1u << k)) {
       error_set(err, errlen, "rating: SPRT: '%s' gives no %s; expected " SPRT_FORM, text,
                 sprt_keys[k]);

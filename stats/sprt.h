@@ -35,6 +35,9 @@ void rating_sprt_default(rating_sprt *s);
  * model default to rating_sprt_default's values; no empty item) and checks
  * it (rating_sprt_check). -1 with a message naming the bad part. */
 int rating_sprt_parse(const char *text, rating_sprt *s, char *err, size_t errlen);
+/* The same for the text a run stored (a resume, a report): elo0 and elo1
+ * may be missing, as they could before they were required (the defaults). */
+int rating_sprt_parse_stored(const char *text, rating_sprt *s, char *err, size_t errlen);
 /* elo0 < elo1, both finite; alpha and beta in (0, 0.5). */
 int rating_sprt_check(const rating_sprt *s, char *err, size_t errlen);
 

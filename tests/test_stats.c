@@ -623,6 +623,14 @@ static void test_sprt_parse(void **state) {
     assert_int_equal(rating_sprt_parse(bad[i][0], &s, err, sizeof err), -1);
     if (!strstr(err, bad[i][1])) fail_msg("'%s': message '%s' lacks '%s'", bad[i][0], err, bad[i][1]);
   }
+  /* A run's stored text from before elo0 and elo1 were required still
+   * resumes, with the defaults (elo0 0, elo1 5); the rest is as strict. */
+  assert_int_equal(rating_sprt_parse_stored("elo1=10", &s, err, sizeof err), 0);
+  assert_true(s.elo0 == 0 && s.elo1 == 10);
+  assert_int_equal(rating_sprt_parse_stored("alpha=0.1", &s, err, sizeof err), 0);
+  assert_true(s.elo0 == 0 && s.elo1 == 5 && s.alpha == 0.1);
+  assert_int_equal(rating_sprt_parse_stored("elo1=10,,", &s, err, sizeof err), -1);
+  assert_int_equal(rating_sprt_parse_stored("", &s, err, sizeof err), -1);
 }
 
 

@@ -91,7 +91,7 @@ static int count_sprt(const tuner_net_step *s, int64_t id, tuner_net_sprt *out, 
   int n = 0;
   rating_sprt sp;
   memset(out, 0, sizeof *out);
-  if (rating_sprt_parse(s->l->sprt, &sp, err, errlen) ||
+  if (rating_sprt_parse_stored(s->l->sprt, &sp, err, errlen) ||
       store_pair_counts(s->db, &id, 1, NULL, &pc, &n, err, errlen))
     return -1;
   for (int i = 0; i < n; i++)

@@ -50,7 +50,7 @@ int tuner_validate(const tuner_validate_config *c, store *db, int64_t run_id,
   memset(out, 0, sizeof *out);
   if (c->sprt) {
     char e[ERROR_MAX];
-    if (rating_sprt_parse(c->sprt, &out->sprt, e, sizeof e))
+    if (rating_sprt_parse_stored(c->sprt, &out->sprt, e, sizeof e))
       return error_set(err, errlen, "--validate-sprt: %s", e), -1;
     out->has_sprt = 1;
     tuner_report(obs, TUNER_LOG, "validation: SPRT %s, at most %d game pairs, tuned against start",
