@@ -222,13 +222,14 @@ static int mle_expected(const double *a, const double *phat, int k, double s, do
 }
 
 /* The same under the constraint (mu − ref)/sigma = t, by fixed-point
- * iteration from the uniform law (Van den Bergh, "Comments on normalized
- * Elo", section 4.1). */
-static int mle_t_value(const double *a, const double *phat, int k, double ref, double t,
-                       double *p) {
-  double phi[5];
-  for (int i = 0; i < k; i++) p[i] = 1.0 / k;
-  for (int it = 0; it < 100; it++) {
+ * iteration from the law `start` (Van den Bergh, "Comments on normalized
+ * Elo", section 4.1). 0 when it converged to a law that meets the
+ * constraint; -1 when a step has no root or it did not converge. */
+static int mle_t_from(const double *a, const double *phat, int k, double ref, double t,
+                      const double *start, double *p) {
+  double phi[5], diff = 1;
+  for (int i = 0; i < k; i++) p[i] = start[i];
+  for (int it = 0; it < 200 && diff >= 1e-13; it++) {
     double mu, var, x;
     stats_moments(a, p, k, &mu, &var);
     double sigma = sqrt(var);
@@ -238,13 +239,33 @@ static int mle_t_value(const double *a, const double *phat, int k, double ref, d
       phi[i] = a[i] - ref - t * sigma * (1 + z * z) / 2;
     }
     if (secular_solve(phi, phat, k, &x)) return -1;
-    double diff = 0;
+    diff = 0;
     for (int i = 0; i < k; i++) {
       double q = phat[i] / (1 + x * phi[i]);
       if (fabs(q - p[i]) > diff) diff = fabs(q - p[i]);
       p[i] = q;
     }
-    if (diff < 1e-13) break;
+  }
+  double mu, var;
+  stats_moments(a, p, k, &mu, &var);
+  return diff < 1e-9 && var > 0 && fabs((mu - ref) / sqrt(var) - t) < 1e-6 ? 0 : -1;
+}
+
+/* From the uniform law (the note's start). Where a hypothesis is far out
+ * (above some 230 nElo a pair, 340 a game) every phi is negative there and
+ * the first step has no root: then from the empirical law, and failing
+ * that by continuation, t reached in steps from 0, each step started from
+ * the law of the one before. */
+static int mle_t_value(const double *a, const double *phat, int k, double ref, double t,
+                       double *p) {
+  double u[5], q[5];
+  for (int i = 0; i < k; i++) u[i] = 1.0 / k;
+  if (!mle_t_from(a, phat, k, ref, t, u, p) || !mle_t_from(a, phat, k, ref, t, phat, p)) return 0;
+  enum { STEPS = 64 };
+  if (mle_t_from(a, phat, k, ref, 0, u, q)) return -1;
+  for (int step = 1; step <= STEPS; step++) {
+    if (mle_t_from(a, phat, k, ref, t * step / STEPS, q, p)) return -1;
+    for (int i = 0; i < k; i++) q[i] = p[i];
   }
   return 0;
 }

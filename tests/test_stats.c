@@ -560,6 +560,29 @@ static void test_sprt_values(void **state) {
     if (!(fabs(llr - cases[i].llr) < 1e-6 * fmax(1, fabs(cases[i].llr))))
       fail_msg("case %zu: LLR %.12f, expected %.12f", i, llr, cases[i].llr);
   }
+  /* Normalized hypotheses far out, where the fixed point from the uniform
+   * law has no first step (they fell back to the rough formula, up to 4.5
+   * times off, and three decided): the values of an independent maximum
+   * likelihood (a one-dimensional search along the constraint for W, D, L;
+   * the fixed point from the empirical law for pairs; 2026-12-06's audit),
+   * to the 4 decimals printed. */
+  static const struct {
+    long long c[5];
+    int k;
+    double e0, e1, llr;
+  } far[] = {
+      {{360, 90, 30}, 3, 340, 360, 1.2774},     {{1, 2, 10, 30, 100}, 5, 220, 240, 2.1433},
+      {{3, 0, 62, 5, 145}, 5, 380, 400, -1.0199}, {{40, 10, 5}, 3, 350, 400, -0.1948},
+      {{10, 10, 10}, 3, 490, 500, -0.4939},     {{20, 10, 5}, 3, -500, 500, 41.6157},
+      {{20, 10, 5}, 3, -350, -300, 4.6086},     {{1, 2, 10, 30, 100}, 5, 240, 260, 1.8373},
+  };
+  for (size_t i = 0; i < sizeof far / sizeof *far; i++) {
+    rating_sprt t = {far[i].e0, far[i].e1, 0.05, 0.05, RATING_MODEL_NORMALIZED};
+    double llr = far[i].k == 5 ? rating_sprt_llr_penta(&t, far[i].c)
+                               : rating_sprt_llr_wdl(&t, far[i].c[0], far[i].c[1], far[i].c[2]);
+    if (!(fabs(llr - far[i].llr) < 6e-5))
+      fail_msg("far case %zu: LLR %.6f, expected %.4f", i, llr, far[i].llr);
+  }
   /* Decisions. */
   rating_sprt_default(&s);
   assert_int_equal(rating_sprt_decide(&s, 0), RATING_CONTINUE);
