@@ -601,6 +601,9 @@ typedef struct play {
 typedef struct done_games {
   play *pl;
   unsigned char **bits; /* per series: a bit per stored game (allocated lazily) */
+  char *err;            /* why collect stopped (store_games_foreach takes a stop for no error) */
+  size_t errlen;
+  int failed;
 } done_games;
 
 static void pair_book_add(tournament *t, pair_book *pb, const store_game *g);
@@ -611,21 +614,41 @@ static void pool_add_game(rating_pool *p, const store_game *g) {
   rating_pool_add(p, s, n, g->winner == 0, g->winner < 0, g->winner == 1);
 }
 
+/* A stored game into the run's state. Its place is checked against the
+ * schedule first (a database is input): a series the run has, a game
+ * number its format allows, the series' variant, round and players. */
 static int collect(void *ctx, const store_game *g) {
   done_games *d = ctx;
   tournament *t = d->pl->t;
-  if (g->series_no < 0 || g->series_no >= t->nseries) return 0;
+  const int maxg = series_max_games(&t->format);
+  if (g->series_no < 0 || g->series_no >= t->nseries || g->game_no < 0 || g->game_no >= maxg) {
+    error_set(d->err, d->errlen,
+              "run %lld: a stored game, series %d game %d, is not in the run's schedule (series 0 to "
+              "%d, games 0 to %d a series)",
+              (long long)t->run.id, g->series_no, g->game_no, t->nseries - 1, maxg - 1);
+    return d->failed = 1;
+  }
+  int vi, round, a, b;
+  tournament_series_identity(t, g->series_no, &vi, &round, &a, &b);
+  if (g->variant_idx != vi || g->round != round || g->a_idx != a || g->b_idx != b) {
+    error_set(d->err, d->errlen,
+              "run %lld: the stored game %d of series %d has variant %d, round %d, players %d and "
+              "%d, where the schedule has variant %d, round %d, players %d and %d",
+              (long long)t->run.id, g->game_no, g->series_no, g->variant_idx, g->round, g->a_idx,
+              g->b_idx, vi, round, a, b);
+    return d->failed = 1;
+  }
   series_add(&d->pl->states[g->series_no], &t->format, ab_result(g));
   pool_add_game(&d->pl->rpool, g);
   pair_book_add(t, d->pl->pb, g);
-  int maxg = series_max_games(&t->format);
-  if (g->game_no >= 0 && g->game_no < maxg) {
+  if (!d->bits[g->series_no]) {
+    d->bits[g->series_no] = calloc((size_t)maxg / 8 + 1, 1);
     if (!d->bits[g->series_no]) {
-      d->bits[g->series_no] = calloc((size_t)maxg / 8 + 1, 1);
-      if (!d->bits[g->series_no]) return 1;
+      error_set(d->err, d->errlen, "out of memory");
+      return d->failed = 1;
     }
-    d->bits[g->series_no][g->game_no / 8] |= (unsigned char)(1u << (g->game_no % 8));
   }
+  d->bits[g->series_no][g->game_no / 8] |= (unsigned char)(1u << (g->game_no % 8));
   d->pl->stored++;
   return 0;
 }
@@ -850,8 +873,8 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
   pl.db = db;
   pair_book pb = {NULL, t->pairs_per_series};
   pl.pb = &pb;
-  done_games d = {&pl, NULL};
-  int rc = -1;
+  done_games d = {&pl, NULL, err, errlen, 0};
+  int rc = -1, status_set = 0;
   rating_pool_init(&pl.rpool);
   for (int i = 0; i < t->run.nplayers; i++)
     if (rating_pool_player(&pl.rpool, t->run.player_name[i]) != i) {
@@ -874,7 +897,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
     goto out;
   }
   for (int s = 0; s < t->nseries; s++) series_start(&pl.states[s]);
-  if (store_games_foreach(db, t->run.id, collect, &d, err, errlen)) goto out;
+  if (store_games_foreach(db, t->run.id, collect, &d, err, errlen) || d.failed) goto out;
   {
     /* The rows of the series the stored games finish (a run of an older
      * oware could lose one between its last game and the series row). */
@@ -902,6 +925,7 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       char serr[ERROR_MAX];
       rc = store_run_status(db, t->run.id, STORE_FINISHED, serr, sizeof serr) ? -1 : 0;
       if (rc) error_set(err, errlen, "%s", serr);
+      status_set = 1;
       goto out;
     }
   }
@@ -935,8 +959,13 @@ int tournament_play(tournament *t, store *db, atomic_int *stop, char *err, size_
       error_set(err, errlen, "%s", serr);
       rc = -1;
     }
+    status_set = 1;
   }
 out:
+  if (rc < 0 && !status_set) { /* stopped before any game (a stored row refused, ...): not left running */
+    char serr[ERROR_MAX];
+    store_run_status(db, t->run.id, STORE_FAILED, serr, sizeof serr);
+  }
   free_batch(&pl);
   free(pl.batch);
   free(pl.done_series);

@@ -2,6 +2,9 @@
 oware_shell_test(test_arena test_arena.sh)
 set_tests_properties(test_arena PROPERTIES LABELS threads TIMEOUT 900)
 
+# A resume checks each stored game's place against the schedule; a refused row leaves the run failed.
+oware_shell_test(test_resume_rows test_resume_rows.sh)
+
 # The same commands give the same games: checksums recorded before the runner rewrite.
 oware_shell_test(test_golden test_golden.sh)
 set_tests_properties(test_golden PROPERTIES LABELS threads)
