@@ -37,6 +37,12 @@ void rating_match_print(FILE *out, const char *first, const char *second, const 
             m->penta[2], m->penta[3], m->penta[4]);
     if (m->penta[2] - m->pairs_wl > 0) fprintf(out, ", WL/DD Ratio: %.2f\n", s.wl_dd_ratio);
     else fprintf(out, ", WL/DD Ratio: -\n");
+    /* Series of an odd length leave games out of the pairs: say so, since
+     * the headline (pentanomial) and the trinomial line then differ. */
+    if (2 * s.pairs < s.games)
+      fprintf(out, "Unpaired: %lld of the %lld games are in no pair (Elo, nElo and LOS above are "
+                   "of the %lld pairs; the trinomial line counts every game)\n",
+              s.games - 2 * s.pairs, s.games, s.pairs);
   }
   if (sprt) {
     rating_sprt_result r = rating_sprt_test(sprt, m, 0);

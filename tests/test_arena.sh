@@ -66,6 +66,10 @@ check "a second run in the same database is run 2" bash -c \
 check "a gauntlet under three variants finishes" test $rc = 0
 n=$(count "$tmp/g.db" 1)
 check "best-of:5 series take 3 to 5 games each (6 series: $n games)" test "$n" -ge 18 -a "$n" -le 30
+"$oware" tournament --players 'greedy;random' --format best-of:3 --rounds 2 --seed 2 --db "$tmp/bo.db" \
+  --quiet >"$tmp/bo.out" 2>&1
+check "a series of odd length: the match block says which games are in no pair" \
+  grep -q '^Unpaired: 1 of the 5 games are in no pair (Elo, nElo and LOS above are of the 2 pairs' "$tmp/bo.out"
 "$oware" export --db "$tmp/g.db" --run 1 --format csv >"$tmp/g.csv"
 check "a gauntlet pairs the first player with each other" bash -c \
   "tail -n +2 '$tmp/g.csv' | awk -F, '\$4 != \"greedy\" && \$5 != \"greedy\"' | grep -q . && exit 1 || exit 0"
