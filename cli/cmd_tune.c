@@ -304,11 +304,14 @@ static int failed(const char *cmd, store *db, int64_t id) {
 static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int resumed) {
   const tuner_tune_config *c = &t->c;
   char err[ERROR_MAX];
+  /* The stored rows are checked before the run is touched: a bad one
+   * leaves it as it was. */
+  tuner_last last;
+  if (tuner_last_row(db, id, c->spsa ? "spsa" : "texel", c->spsa ? (int)c->iterations : 1, &last,
+                     err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (resumed && store_run_status(db, id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  tuner_last last;
-  if (tuner_last_row(db, id, &last, err, sizeof err))
-    return cli_error(cmd, "%s", err), failed(cmd, db, id);
   cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
   cli_progress_init(&tune_line, c->quiet);
   snprintf(tune_step, sizeof tune_step, "iteration %lld/%lld",
