@@ -76,6 +76,18 @@ tamper "$tmp/tb.db" "update tuning set step = 'store 8.2 threat x' where iterati
   "run 1 iteration 1: step of threat 'x' is not a number"
 tamper "$tmp/tb.db" "update tuning set wins = -1 where iteration = 0" \
   "run 1 iteration 0: negative wins, draws or losses (-1, "
+# The rows as stored resume (--quiet and --report go with --resume, as with tournament's):
+# nothing on stderr, the run finished, the same rows as the uninterrupted run.
+cp "$tmp/tb.db" "$tmp/tg.db"
+"$oware" tune --resume 1 --db "$tmp/tg.db" --quiet >/dev/null 2>"$tmp/err"; rc=$?
+check "resume --quiet: exit 0, nothing on stderr" bash -c "test $rc = 0 && ! test -s '$tmp/err'"
+check "... the run finished with the uninterrupted run's rows" bash -c \
+  "test \"\$(sqlite3 '$tmp/tg.db' 'select status from runs')\" = finished && sqlite3 '$tmp/tg.db' 'select iteration, weights from tuning order by iteration' | cmp -s - '$tmp/tb.rows'"
+(cd "$tmp" && "$oware" tune --resume 1 --db "$tmp/tg.db" --report >/dev/null 2>/dev/null); rc=$?
+check "resume --report: exit 0, the report written" bash -c "test $rc = 0 && test -s '$tmp/results/run-1/index.html'"
+"$oware" tune --resume 1 --db "$tmp/tg.db" --seed 3 --quiet >/dev/null 2>"$tmp/err"; rc=$?
+check "... but not with what changes its games (--seed): exit 2" bash -c \
+  "test $rc = 2 && grep -q 'only --db, --threads, --quiet, --report and --json' '$tmp/err'"
 # A Texel run's row is checked alike.
 "$oware" tune texel --player "$P" --start equal:50 --games 20 --positions 1000 --threads 2 \
   --db "$tmp/tx.db" --out "$tmp/tx.txt" --quiet >/dev/null 2>&1
@@ -135,7 +147,7 @@ check "an unknown option: exit 2 naming it" bash -c "test $rc = 2 && grep -q \"u
 "$oware" tune spsa --player >/dev/null 2>"$tmp/err"; rc=$?
 check "a missing value: exit 2 naming the option" bash -c "test $rc = 2 && grep -q -- '--player needs a value' '$tmp/err'"
 "$oware" tune --resume 1 --seed 3 --db "$tmp/cut.db" >/dev/null 2>"$tmp/err"; rc=$?
-check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db, --threads and --json' '$tmp/err'"
+check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db, --threads, --quiet, --report and --json' '$tmp/err'"
 check "tune --help lists every option" bash -c "for o in player params start iterations pairs c-end r-end games from-db positions max-iter threads variant seed opening-plies db out validate validate-sprt name report quiet resume json; do '$oware' tune --help | grep -q -- \"^  --\$o\" || exit 1; done"
 
 # --json: one object with the run, both weight sets, the weights file and the validation.
