@@ -122,8 +122,8 @@ int cli_chart(int argc, char **argv), cli_report(int argc, char **argv); /* cmd_
 int cli_tune(int argc, char **argv);
 /* cmd_tune_net.c: `oware tune net`, and `oware tune --resume` of such a run (db and run loaded). */
 int cli_tune_net(int argc, char **argv);
-int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath,
-                        int json);
+int cli_tune_net_resume(store *db, const store_run *run, long long threads, int quiet,
+                        const char *dbpath, int json);
 int cli_rate(int argc, char **argv), cli_sprt(int argc, char **argv); /* cmd_rate.c */
 /* cmd_study.c: `oware study` (also the old spelling `oware variants --players ...`:
  * cli_variants_list hands over), `oware calibrate`. */

@@ -34,7 +34,7 @@ static const char tune_usage[] =
     "usage: oware tune spsa  --player SPEC [options]\n"
     "       oware tune texel --player SPEC [options]\n"
     "       oware tune net   --from-db PATH[,PATH...] [options]   (see oware tune net --help)\n"
-    "       oware tune --resume RUN [--db PATH] [--threads T] [--json]\n"
+    "       oware tune --resume RUN [--db PATH] [--threads T] [--quiet] [--report] [--json]\n"
     "Tunes the evaluation weights of a minimax player (SPEC, e.g. minimax:depth=4).\n"
     "The start is the spec's weights= (or the defaults), or --start FILE, or\n"
     "--start equal:X (every weight X: a deliberately poor start).\n"
@@ -69,11 +69,18 @@ typedef struct tune_setup {
 
 #define TUNE_MAX_OPTS 33
 
-/* Reads the options into t (and, when resume is not NULL, --resume RUN into
- * *resume and whether --threads was given into *threads_given). Returns 0,
- * -1 after printing the help, or CLI_EXIT_USAGE after printing an error. */
-static int parse(const char *cmd, int argc, char **argv, tune_setup *t, long long *resume,
-                 int *threads_given) {
+/* What a --resume is given besides the run: none of it changes the run's
+ * games. */
+typedef struct tune_resume {
+  long long run;     /* --resume RUN, else -1 */
+  int threads_given; /* --threads T (in the config's threads) */
+  int quiet, report; /* --quiet, --report */
+} tune_resume;
+
+/* Reads the options into t (and --resume RUN with what goes with it into
+ * *resume). Returns 0, -1 after printing the help, or CLI_EXIT_USAGE after
+ * printing an error. */
+static int parse(const char *cmd, int argc, char **argv, tune_setup *t, tune_resume *resume) {
   tuner_tune_config *c = &t->c;
   memset(c, 0, sizeof *c);
   c->threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -88,21 +95,30 @@ static int parse(const char *cmd, int argc, char **argv, tune_setup *t, long lon
                                     "games played at once, by default one per core");
   opts[n++] = (cli_option)CLI_O_TEXT("db", &t->db, "PATH", DEFAULT_DB, "the SQLite database");
   opts[n++] = (cli_option)CLI_O_INT("resume", &run, 1, (long long)(~0ULL >> 1), "RUN", NULL,
-                                    "continue a run that was stopped (with --db, --threads and --json only)");
+                                    "continue a run that was stopped (with --db, --threads, "
+                                    "--quiet, --report and --json only)");
   opts[n++] = (cli_option)CLI_O_FLAG("json", &tune_json,
                                      "print one JSON object at the end (docs/JSON.md)");
   opts[n] = (cli_option)CLI_END;
   cli_command_spec spec = {cmd, tune_usage, NULL, opts, 1};
   if (cli_parse(&spec, argc, argv, mode, &nmode, &rc)) return rc ? rc : -1;
   if (run > 0) {
-    for (const cli_option *o = opts; o->name; o++)
-      if (o->given && strcmp(o->name, "resume") && strcmp(o->name, "db") &&
-          strcmp(o->name, "threads") && strcmp(o->name, "json"))
-        return cli_error(cmd, "with --resume only --db, --threads and --json are allowed");
-    if (!resume || nmode)
-      return cli_error(cmd, "with --resume only --db, --threads and --json are allowed");
-    *resume = run;
-    *threads_given = cli_option_find(&spec, "threads")->given > 0;
+    /* The run's settings come from the database: only what does not change
+     * its games goes with --resume (as with `oware tournament --resume`). */
+    static const char *const with[] = {"resume", "db", "threads", "quiet", "report", "json", NULL};
+    int bad = nmode > 0;
+    for (const cli_option *o = opts; o->name && !bad; o++) {
+      int ok = 0;
+      for (int i = 0; with[i]; i++) ok |= !strcmp(o->name, with[i]);
+      bad = o->given && !ok;
+    }
+    if (bad)
+      return cli_error(cmd, "with --resume only --db, --threads, --quiet, --report and --json "
+                            "are allowed");
+    resume->run = run;
+    resume->threads_given = cli_option_find(&spec, "threads")->given > 0;
+    resume->quiet = c->quiet;
+    resume->report = c->report;
     return 0;
   }
   if (!nmode || (strcmp(mode[0], "spsa") && strcmp(mode[0], "texel")))
@@ -149,19 +165,27 @@ static void on_games(void *ctx, const char *what, long long done, long long tota
  * point into run); its lock is taken. 0, or the exit code after an error.
  * A network's training (kind net) is resumed whole here (cmd_tune_net.c):
  * -1 when it ended well, else its exit code. */
-static int load_resume(const char *cmd, long long resume, long long threads, tune_setup *t,
-                       store **db, store_run *run) {
+static int load_resume(const char *cmd, const tune_resume *r, tune_setup *t, store **db,
+                       store_run *run) {
   char err[ERROR_MAX];
+  long long threads = r->threads_given ? t->c.threads : 0;
   if (store_open(t->db, 0, db, err, sizeof err) ||
-      store_run_load(*db, resume, run, err, sizeof err))
+      store_run_load(*db, r->run, run, err, sizeof err))
     return cli_error(cmd, "%s", err);
-  if (run->kind == STORE_NET) /* a network's training: all of it in cmd_tune_net.c */
-    return (t->net_rc = cli_tune_net_resume(*db, run, threads, t->db, tune_json)) ? t->net_rc : -1;
+  if (run->kind == STORE_NET) { /* a network's training: all of it in cmd_tune_net.c */
+    if (r->report)
+      return cli_error(cmd, "run %lld is a network's training: --report does not go with it",
+                       r->run);
+    t->net_rc = cli_tune_net_resume(*db, run, threads, r->quiet, t->db, tune_json);
+    return t->net_rc ? t->net_rc : -1;
+  }
   if (tuner_tune_load(run, &t->c, err, sizeof err)) return cli_error(cmd, "%s", err);
   if (store_run_lock(*db, run->id, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   t->locked = 1;
   if (threads) t->c.threads = threads;
+  if (r->quiet) t->c.quiet = 1;
+  if (r->report) t->c.report = 1;
   return 0;
 }
 
@@ -304,11 +328,14 @@ static int failed(const char *cmd, store *db, int64_t id) {
 static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int resumed) {
   const tuner_tune_config *c = &t->c;
   char err[ERROR_MAX];
+  /* The stored rows are checked before the run is touched: a bad one
+   * leaves it as it was. */
+  tuner_last last;
+  if (tuner_last_row(db, id, c->spsa ? "spsa" : "texel", c->spsa ? (int)c->iterations : 1, &last,
+                     err, sizeof err))
+    return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
   if (resumed && store_run_status(db, id, STORE_RUNNING, err, sizeof err))
     return cli_error(cmd, "%s", err), CLI_EXIT_FAIL;
-  tuner_last last;
-  if (tuner_last_row(db, id, &last, err, sizeof err))
-    return cli_error(cmd, "%s", err), failed(cmd, db, id);
   cli_catch_stop(&tune_stop, "\noware tune: stopping after this iteration (Ctrl-C again to quit at once)\n");
   cli_progress_init(&tune_line, c->quiet);
   snprintf(tune_step, sizeof tune_step, "iteration %lld/%lld",
@@ -336,8 +363,7 @@ static int tune_run(const char *cmd, tune_setup *t, store *db, int64_t id, int r
 
 int cli_tune(int argc, char **argv) {
   const char *cmd = "tune";
-  long long resume = -1;
-  int threads_given = 0;
+  tune_resume resume = {-1, 0, 0, 0};
   if (argc > 0 && !strcmp(argv[0], "net")) return cli_tune_net(argc - 1, argv + 1);
   tune_setup *t = calloc(1, sizeof *t);
   store_run *run = calloc(1, sizeof *run);
@@ -348,13 +374,12 @@ int cli_tune(int argc, char **argv) {
     cli_error(cmd, "out of memory");
     goto out;
   }
-  rc = parse(cmd, argc, argv, t, &resume, &threads_given);
+  rc = parse(cmd, argc, argv, t, &resume);
   if (rc) {
     rc = rc < 0 ? CLI_EXIT_OK : rc;
     goto out;
   }
-  if (resume > 0 &&
-      (rc = load_resume(cmd, resume, threads_given ? t->c.threads : 0, t, &db, run))) {
+  if (resume.run > 0 && (rc = load_resume(cmd, &resume, t, &db, run))) {
     if (rc < 0) rc = CLI_EXIT_OK; /* a network's training, resumed and done */
     goto out;
   }
@@ -366,7 +391,7 @@ int cli_tune(int argc, char **argv) {
     goto out;
   }
   if (!db && (rc = new_run(cmd, argc, argv, t, run, &db))) goto out;
-  rc = tune_run(cmd, t, db, run->id, resume > 0);
+  rc = tune_run(cmd, t, db, run->id, resume.run > 0);
 out:
   cli_release_stop();
   if (t && t->locked) store_run_unlock(db, run->id, err, sizeof err);

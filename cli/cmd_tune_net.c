@@ -212,8 +212,8 @@ int cli_tune_net(int argc, char **argv) {
   return rc;
 }
 
-int cli_tune_net_resume(store *db, const store_run *run, long long threads, const char *dbpath,
-                        int json) {
+int cli_tune_net_resume(store *db, const store_run *run, long long threads, int quiet,
+                        const char *dbpath, int json) {
   const char *cmd = "tune";
   net_json = json;
   tuner_net_config c;
@@ -224,5 +224,6 @@ int cli_tune_net_resume(store *db, const store_run *run, long long threads, cons
               : tuner_net_load(run, &c, err, sizeof err))
     return cli_error(cmd, "%s", err);
   if (threads) c.threads = threads;
+  if (quiet) c.quiet = 1;
   return is_loop ? loop(cmd, &l, &c, db, run->id, dbpath) : train(cmd, &c, db, run->id, dbpath);
 }

@@ -80,7 +80,7 @@ int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen) {
     char *end;
     errno = 0;
     double x = strtod(value, &end);
-    if (errno || *end || !isfinite(x) || fabs(x) > 1e6) {
+    if (errno || *end || !isfinite(x) || fabs(x) > EVAL_WEIGHT_MAX) {
       error_set(err, errlen, "weights line %d: value '%s' of %s is not a number (|x| <= 1e6)",
                line, value, name);
       return -1;

@@ -57,8 +57,11 @@ void eval_params(const eval_weights *w, player_param out[EVAL_N]);
 /* Index of the feature called name, or -1. */
 int eval_find(const char *name);
 
+/* The largest |weight| a weights file or a stored tuning row may give. */
+#define EVAL_WEIGHT_MAX 1e6
+
 /* Reads "name value" lines (# comments, blank lines allowed) over the
- * defaults. Unknown names, bad numbers and repeated names are errors that
+ * defaults. A value is a finite number, |x| <= EVAL_WEIGHT_MAX. Unknown names, bad numbers and repeated names are errors that
  * name the line. Returns 0 or -1 with err. */
 int eval_load(const char *path, eval_weights *w, char *err, size_t errlen);
 int eval_parse(const char *text, eval_weights *w, char *err, size_t errlen);

@@ -164,7 +164,7 @@ static void test_spsa_rows(void **state) {
     assert_null(strstr(r.row[k].weights, "kroo")); /* only the tuned weights */
   }
   eval_weights last = c.start;
-  assert_int_equal(tuner_weights_parse(r.row[2].weights, &last), 0);
+  assert_int_equal(tuner_weights_parse(r.row[2].weights, &last, err, sizeof err), 0);
   assert_memory_equal(&last, &res.w, sizeof last);
   /* A finished run plays nothing more. */
   w.calls = 0;
@@ -323,7 +323,7 @@ static void test_texel_and_validation(void **state) {
   assert_true(again.complete && again.resumed);
   assert_int_equal(w.lines[TUNER_RESULT], 3); /* "already fitted" */
   eval_weights stored = c.start;
-  assert_int_equal(tuner_weights_parse(r.row[0].weights, &stored), 0);
+  assert_int_equal(tuner_weights_parse(r.row[0].weights, &stored, err, sizeof err), 0);
   assert_memory_equal(&again.w, &stored, sizeof stored);
 
   tuner_validate_config vc = {c.spec, c.v, &res.w, &c.start, 2, NULL, 2, 8, 11};
@@ -338,7 +338,7 @@ static void test_texel_and_validation(void **state) {
   assert_int_equal(r.row[1].iteration, -1);
   assert_int_equal(r.row[1].games, 16);
   tuner_last last;
-  assert_int_equal(tuner_last_row(db, id, &last, err, sizeof err), 0);
+  assert_int_equal(tuner_last_row(db, id, "texel", 1, &last, err, sizeof err), 0);
   assert_true(last.found && last.validated && last.row.iteration == 0);
   /* Without a database: the same games, nothing stored; an SPRT caps at the pairs. */
   vc.sprt = "elo0=0,elo1=10";

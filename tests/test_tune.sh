@@ -39,6 +39,66 @@ check "resumed weights = uninterrupted weights" cmp -s \
   <(sqlite3 "$tmp/full.db" 'select weights from tuning order by iteration') \
   <(sqlite3 "$tmp/cut.db" 'select weights from tuning order by iteration')
 
+# A database is input: a resume checks every stored row and names the bad one, exit 1, the
+# run left as it was (interrupted, its rows). Once garbage or infinite weights were read as
+# numbers (strtod without an end: 'inf', '12abc' as 12), and a row numbered beyond the run
+# (1000 of 6) was taken as the last one and the run marked finished.
+"$oware" tune spsa --player "$P" --params store,threat --iterations 6 --pairs 1 --seed 4 --threads 2 \
+  --db "$tmp/tb.db" --out "$tmp/tb.txt" --quiet >/dev/null 2>&1
+sqlite3 "$tmp/tb.db" 'select iteration, weights from tuning order by iteration' >"$tmp/tb.rows"
+sqlite3 "$tmp/tb.db" "delete from tuning where iteration >= 3; update runs set status = 'interrupted'"
+tamper() { # DB SQL MESSAGE: the row tampered, the resume refused with MESSAGE
+  cp "$1" "$tmp/tt.db"
+  sqlite3 "$tmp/tt.db" "$2"
+  local n
+  n=$(sqlite3 "$tmp/tt.db" 'select count(*) from tuning')
+  "$oware" tune --resume 1 --db "$tmp/tt.db" >/dev/null 2>"$tmp/err"; rc=$?
+  check "resume refuses '$2': exit 1, '$3'" bash -c "test $rc = 1 && grep -qF -- \"$3\" '$tmp/err'"
+  check "... the run as it was" test \
+    "$(sqlite3 "$tmp/tt.db" "select status || ' ' || (select count(*) from tuning) from runs")" = "interrupted $n"
+}
+for v in inf -inf nan 5e7x 12abc 2e6 0x; do
+  tamper "$tmp/tb.db" "update tuning set weights = 'store $v threat -60' where iteration = 2" \
+    "run 1 iteration 2: weight store '$v' is not a number (|x| <= 1e6)"
+done
+tamper "$tmp/tb.db" "update tuning set weights = 'stor 109 threat -60' where iteration = 2" \
+  "run 1 iteration 2: weight 'stor': no such weight"
+tamper "$tmp/tb.db" "update tuning set weights = 'store 109 threat' where iteration = 1" \
+  "run 1 iteration 1: weight threat has no value"
+tamper "$tmp/tb.db" "update tuning set weights = '' where iteration = 0" "run 1 iteration 0: no weights"
+tamper "$tmp/tb.db" "update tuning set iteration = 1000 where iteration = 2" \
+  "run 1 iteration 1000: iteration out of range 0..5 (the run has 6)"
+tamper "$tmp/tb.db" "delete from tuning where iteration = 1" "run 1 iteration 2: iteration 1 is missing"
+tamper "$tmp/tb.db" "update tuning set kind = 'spsb' where iteration = 1" "run 1 iteration 1: unknown kind 'spsb'"
+tamper "$tmp/tb.db" "update tuning set kind = 'texel' where iteration = 1" \
+  "run 1 iteration 1: kind 'texel' where the run's rows are spsa"
+tamper "$tmp/tb.db" "update tuning set step = 'store 8.2 threat x' where iteration = 1" \
+  "run 1 iteration 1: step of threat 'x' is not a number"
+tamper "$tmp/tb.db" "update tuning set wins = -1 where iteration = 0" \
+  "run 1 iteration 0: negative wins, draws or losses (-1, "
+# The rows as stored resume (--quiet and --report go with --resume, as with tournament's):
+# nothing on stderr, the run finished, the same rows as the uninterrupted run.
+cp "$tmp/tb.db" "$tmp/tg.db"
+"$oware" tune --resume 1 --db "$tmp/tg.db" --quiet >/dev/null 2>"$tmp/err"; rc=$?
+check "resume --quiet: exit 0, nothing on stderr" bash -c "test $rc = 0 && ! test -s '$tmp/err'"
+check "... the run finished with the uninterrupted run's rows" bash -c \
+  "test \"\$(sqlite3 '$tmp/tg.db' 'select status from runs')\" = finished && sqlite3 '$tmp/tg.db' 'select iteration, weights from tuning order by iteration' | cmp -s - '$tmp/tb.rows'"
+(cd "$tmp" && "$oware" tune --resume 1 --db "$tmp/tg.db" --report >/dev/null 2>/dev/null); rc=$?
+check "resume --report: exit 0, the report written" bash -c "test $rc = 0 && test -s '$tmp/results/run-1/index.html'"
+"$oware" tune --resume 1 --db "$tmp/tg.db" --seed 3 --quiet >/dev/null 2>"$tmp/err"; rc=$?
+check "... but not with what changes its games (--seed): exit 2" bash -c \
+  "test $rc = 2 && grep -q 'only --db, --threads, --quiet, --report and --json' '$tmp/err'"
+# A Texel run's row is checked alike.
+"$oware" tune texel --player "$P" --start equal:50 --games 20 --positions 1000 --threads 2 \
+  --db "$tmp/tx.db" --out "$tmp/tx.txt" --quiet >/dev/null 2>&1
+sqlite3 "$tmp/tx.db" "update runs set status = 'interrupted'"
+tamper "$tmp/tx.db" "update tuning set weights = 'store nan' where iteration = 0" \
+  "run 1 iteration 0: weight store 'nan' is not a number"
+tamper "$tmp/tx.db" "update tuning set step = 'K abc' where iteration = 0" \
+  "run 1 iteration 0: step 'K abc' is not 'K X positions N start_mse X'"
+tamper "$tmp/tx.db" "update tuning set iteration = 3 where iteration = 0" \
+  "run 1 iteration 3: iteration out of range 0..0 (the run has 1)"
+
 # Texel from self-play, with a validation match.
 "$oware" tune texel --player "$P" --start equal:50 --games 200 --positions 20000 --threads 2 \
   --validate 10 --db "$tmp/t.db" --out "$tmp/t.txt" --quiet >"$tmp/t.out" 2>&1; rc=$?
@@ -87,7 +147,7 @@ check "an unknown option: exit 2 naming it" bash -c "test $rc = 2 && grep -q \"u
 "$oware" tune spsa --player >/dev/null 2>"$tmp/err"; rc=$?
 check "a missing value: exit 2 naming the option" bash -c "test $rc = 2 && grep -q -- '--player needs a value' '$tmp/err'"
 "$oware" tune --resume 1 --seed 3 --db "$tmp/cut.db" >/dev/null 2>"$tmp/err"; rc=$?
-check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db, --threads and --json' '$tmp/err'"
+check "--resume with a configuration: exit 2" bash -c "test $rc = 2 && grep -q 'only --db, --threads, --quiet, --report and --json' '$tmp/err'"
 check "tune --help lists every option" bash -c "for o in player params start iterations pairs c-end r-end games from-db positions max-iter threads variant seed opening-plies db out validate validate-sprt name report quiet resume json; do '$oware' tune --help | grep -q -- \"^  --\$o\" || exit 1; done"
 
 # --json: one object with the run, both weight sets, the weights file and the validation.

@@ -59,7 +59,8 @@ int tuner_spsa_run(const tuner_spsa_config *c, store *db, int64_t run_id,
                    const tuner_observer *obs, atomic_int *stop, tuner_result *out, char *err,
                    size_t errlen) {
   tuner_last last;
-  if (tuner_resume_point(db, run_id, &c->start, out, &last, err, errlen)) return -1;
+  if (tuner_resume_point(db, run_id, "spsa", c->iterations, &c->start, out, &last, err, errlen))
+    return -1;
   spsa_config sc;
   spsa_defaults(&sc, c->iterations, c->seed);
   int map[EVAL_N];

@@ -95,7 +95,7 @@ int tuner_texel_run(const tuner_texel_config *c, store *db, int64_t run_id,
                     size_t errlen) {
   (void)stop;
   tuner_last last;
-  if (tuner_resume_point(db, run_id, &c->start, out, &last, err, errlen)) return -1;
+  if (tuner_resume_point(db, run_id, "texel", 1, &c->start, out, &last, err, errlen)) return -1;
   if (last.found) {
     out->complete = 1;
     tuner_report(obs, TUNER_RESULT,

@@ -153,7 +153,10 @@ static int resume_locked(store *db, const store_run *run, tuner_tune_config *c,
                          char *err, size_t errlen) {
   tuner_tune_setup s;
   tuner_validation val;
+  tuner_last last; /* the stored rows checked before the run is marked running */
   if (tuner_tune_load(run, c, err, errlen) || tuner_tune_prepare(c, &s, err, errlen) ||
+      tuner_last_row(db, run->id, c->spsa ? "spsa" : "texel", c->spsa ? (int)c->iterations : 1,
+                     &last, err, errlen) ||
       store_run_status(db, run->id, STORE_RUNNING, err, errlen) ||
       tuner_tune_play(c, &s, db, run->id, obs, stop, res, err, errlen))
     return -1;

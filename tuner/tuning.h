@@ -71,9 +71,11 @@ int tuner_weights_setup(const char *spec, const char *start, const char *params,
 /* "name value name value ..." of the weights whose tuned[i] is set (all
  * when tuned is NULL): how the tuning table keeps them. */
 void tuner_weights_text(const eval_weights *w, const int *tuned, char *buf, size_t len);
-/* Sets the weights named in such a text (the others stay). 0, or -1 when
- * it is malformed or names an unknown weight. */
-int tuner_weights_parse(const char *text, eval_weights *w);
+/* Sets the weights named in such a text (the others stay). 0, or -1 with a
+ * message naming the weight when it is malformed: an unknown or repeated
+ * name, a name without a value, a value that is not a finite number within
+ * |x| <= EVAL_WEIGHT_MAX (as a weights file; then *w is unchanged). */
+int tuner_weights_parse(const char *text, eval_weights *w, char *err, size_t errlen);
 
 /* The last stored iteration of a tuning run and whether it is validated. */
 typedef struct tuner_last {
@@ -82,12 +84,23 @@ typedef struct tuner_last {
   int validated;      /* a validation row is stored */
 } tuner_last;
 
-int tuner_last_row(store *db, int64_t run_id, tuner_last *out, char *err, size_t errlen);
+/* Reads the tuning rows of run_id, each checked as input: the run's
+ * iterations are of kind ("spsa" or "texel") and numbered 0, 1, ...
+ * without a gap, below iterations (texel: 1); the validation is iteration
+ * -1; wins, draws, losses and games are not negative; the weights and an
+ * SPSA step read as tuner_weights_parse reads weights, a Texel step is
+ * "K X positions N start_mse X". 0, or -1 with a message naming the run
+ * and the row: "run 1 iteration 99: weight store 'inf' is not a number
+ * (|x| <= 1e6)". */
+int tuner_last_row(store *db, int64_t run_id, const char *kind, int iterations, tuner_last *out,
+                   char *err, size_t errlen);
 
 /* Where a tuning run starts: *out reset to the start weights, or, when the
  * run has stored iterations (a resume), to the last stored weights and
- * games; *last gets that row. 0, or -1 with err. */
-int tuner_resume_point(store *db, int64_t run_id, const eval_weights *start, tuner_result *out,
-                       tuner_last *last, char *err, size_t errlen);
+ * games; *last gets that row. The rows are checked as tuner_last_row does.
+ * 0, or -1 with err. */
+int tuner_resume_point(store *db, int64_t run_id, const char *kind, int iterations,
+                       const eval_weights *start, tuner_result *out, tuner_last *last, char *err,
+                       size_t errlen);
 
 #endif
