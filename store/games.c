@@ -1,12 +1,14 @@
 /* games.c: games and series: committed in batches (the writer's hot path), read back in order with every row checked. */
 #include "store/store.h"
 #include "core/error.h"
+#include "core/game.h"
 #include "store/store_sql.h"
 #include "core/move_record.h"
 #include "core/notation.h"
 #include "core/variant.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,52 +111,6 @@ int store_series_finish(store *s, const store_series *sr, char *err, size_t errl
   return store_commit(s, NULL, 0, sr, 1, err, errlen);
 }
 
-/* What a game row of a run may hold: the run's player count and variants. */
-typedef struct row_rules {
-  int64_t run_id;
-  int nplayers, nvariants;
-  variant v[STORE_MAX_VARIANTS];
-} row_rules;
-
-/* A variant row (idx, name) of the run into rr, in order. */
-static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
-  row_rules *rr = ctx;
-  int idx = sqlite3_column_int(st, 0);
-  const char *name = (const char *)sqlite3_column_text(st, 1);
-  char verr[ERROR_MAX];
-  if (idx != rr->nvariants || idx >= STORE_MAX_VARIANTS) {
-    error_set(err, errlen, "store: run %" PRId64 ": variant index %d out of order or range",
-              rr->run_id, idx);
-    return -1;
-  }
-  if (variant_parse(name ? name : "", &rr->v[idx], verr, sizeof verr)) {
-    error_set(err, errlen, "store: run %" PRId64 ": stored variant %d: %s", rr->run_id, idx, verr);
-    return -1;
-  }
-  rr->nvariants++;
-  return 0;
-}
-
-/* Reads the run's players and variants for checking its game rows. */
-static int row_rules_load(store *s, int64_t run_id, row_rules *rr, char *err, size_t errlen) {
-  static const char what[] = "cannot read the run's players and variants";
-  sqlite3_stmt *st = NULL;
-  memset(rr, 0, sizeof *rr);
-  rr->run_id = run_id;
-  if (store_sql_prepare(s->db, "SELECT count(*) FROM players WHERE run_id = ?1", 0, &st, err, errlen))
-    return -1;
-  if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
-    store_sql_fail(s->db, err, errlen, what);
-    sqlite3_finalize(st);
-    return -1;
-  }
-  long long np = sqlite3_column_int64(st, 0);
-  rr->nplayers = np > STORE_MAX_PLAYERS ? STORE_MAX_PLAYERS : (int)np;
-  sqlite3_finalize(st);
-  return store_sql_foreach(s->db, "SELECT idx, name FROM variants WHERE run_id = ?1 ORDER BY idx",
-                           run_id, variant_row, rr, err, errlen, what);
-}
-
 /* "store: WHERE: WHAT", WHAT formatted into at most cap bytes; returns -1. */
 static int row_fail(char *err, size_t errlen, const char *where, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -166,6 +122,56 @@ static int row_fail(char *err, size_t errlen, const char *where, size_t cap, con
   va_end(ap);
   error_set(err, errlen, "store: %s: %s", where, what);
   return -1;
+}
+
+/* A players row (idx) of the run being loaded. */
+static int player_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  store_game_reader *r = ctx;
+  long long idx = sqlite3_column_int64(st, 0);
+  if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || idx < 0 || idx >= STORE_MAX_PLAYERS) {
+    error_set(err, errlen, "store: run %" PRId64 ": a stored player's idx '%.40s' is not an index 0..%d",
+              r->run_id, (const char *)sqlite3_column_text(st, 0), STORE_MAX_PLAYERS - 1);
+    return -1;
+  }
+  r->player[idx] = 1;
+  if (idx + 1 > r->nplayers) r->nplayers = (int)idx + 1;
+  return 0;
+}
+
+/* A variant row (idx, name) of the run being loaded. */
+static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
+  store_game_reader *r = ctx;
+  long long idx = sqlite3_column_int64(st, 0);
+  const char *name = (const char *)sqlite3_column_text(st, 1);
+  char verr[ERROR_MAX];
+  if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || idx < 0 || idx >= STORE_MAX_VARIANTS) {
+    error_set(err, errlen, "store: run %" PRId64 ": a stored variant's idx '%.40s' is not an index 0..%d",
+              r->run_id, (const char *)sqlite3_column_text(st, 0), STORE_MAX_VARIANTS - 1);
+    return -1;
+  }
+  if (variant_parse(name ? name : "", &r->v[idx], verr, sizeof verr)) {
+    error_set(err, errlen, "store: run %" PRId64 ": stored variant %lld: %s", r->run_id, idx, verr);
+    return -1;
+  }
+  r->has_variant[idx] = 1;
+  if (idx + 1 > r->nvariants) r->nvariants = (int)idx + 1;
+  return 0;
+}
+
+/* Reads the players and variants of run_id into r, for checking its game
+ * rows. */
+static int reader_load(sqlite3 *db, int64_t run_id, store_game_reader *r, char *err,
+                       size_t errlen) {
+  static const char what[] = "cannot read the run's players and variants";
+  memset(r, 0, sizeof *r);
+  r->run_id = run_id;
+  r->loaded = 1;
+  return store_sql_foreach(db, "SELECT idx FROM players WHERE run_id = ?1", run_id, player_row, r,
+                           err, errlen, what) ||
+                 store_sql_foreach(db, "SELECT idx, name FROM variants WHERE run_id = ?1", run_id,
+                                   variant_row, r, err, errlen, what)
+             ? -1
+             : 0;
 }
 
 /* Checks the moves of a game row: as many letters as plies, each a house
@@ -184,21 +190,97 @@ static int moves_check(const store_game *g, const variant *v, const char *row, c
   return 0;
 }
 
-/* Checks the players of a game row: indices in range, South and North the
- * series' two players. */
-static int players_check(const store_game *g, const row_rules *rr, const char *row, char *err,
-                         size_t errlen) {
+
+/* Checks the players of a game row: each index a stored player of the run,
+ * South and North the series' two players. */
+static int players_check(const store_game *g, const store_game_reader *r, const char *row,
+                         char *err, size_t errlen) {
   const int idx[4] = {g->a_idx, g->b_idx, g->south_idx, g->north_idx};
   static const char *const names[4] = {"a_idx", "b_idx", "south_idx", "north_idx"};
-  for (int i = 0; i < 4; i++)
-    if (idx[i] < 0 || idx[i] >= rr->nplayers)
+  for (int i = 0; i < 4; i++) {
+    if (!r->nplayers)
+      return row_fail(err, errlen, row, 400, "%s %d: the run has no players stored", names[i],
+                      idx[i]);
+    if (idx[i] < 0 || idx[i] >= r->nplayers)
       return row_fail(err, errlen, row, 400, "%s %d out of range 0..%d", names[i], idx[i],
-                      rr->nplayers - 1);
+                      r->nplayers - 1);
+    if (!r->player[idx[i]])
+      return row_fail(err, errlen, row, 400, "%s %d: the run has no player %d stored", names[i],
+                      idx[i], idx[i]);
+  }
   if (g->south_idx == g->north_idx || (g->south_idx != g->a_idx && g->south_idx != g->b_idx) ||
       (g->north_idx != g->a_idx && g->north_idx != g->b_idx))
     return row_fail(err, errlen, row, 400,
                     "south_idx %d and north_idx %d are not the series' players %d and %d",
                     g->south_idx, g->north_idx, g->a_idx, g->b_idx);
+  return 0;
+}
+
+/* Checks the variant index of a game row against the run's stored variants. */
+static int variant_check(const store_game *g, const store_game_reader *r, const char *row,
+                         char *err, size_t errlen) {
+  if (!r->nvariants)
+    return row_fail(err, errlen, row, 400, "variant_idx %d: the run has no variants stored",
+                    g->variant_idx);
+  if (g->variant_idx < 0 || g->variant_idx >= r->nvariants)
+    return row_fail(err, errlen, row, 400, "variant_idx %d out of range 0..%d", g->variant_idx,
+                    r->nvariants - 1);
+  if (!r->has_variant[g->variant_idx])
+    return row_fail(err, errlen, row, 400, "variant_idx %d: the run has no variant %d stored",
+                    g->variant_idx, g->variant_idx);
+  return 0;
+}
+
+/* Checks the scores of a game row against its variant's seeds and, for a
+ * game the rules ended, the winner against the scores: the rules give the
+ * game to the higher score, and every end but majority scores every seed.
+ * An adjudicated or forfeited game's winner is the decision stored. */
+static int result_check(const store_game *g, const variant *v, const char *row, char *err,
+                        size_t errlen) {
+  const int s = g->score2[0], n = g->score2[1];
+  if (s < 0 || n < 0 || s > 2 * v->total || n > 2 * v->total)
+    return row_fail(err, errlen, row, 400, "scores %g-%g out of range 0..%d", s / 2.0, n / 2.0,
+                    v->total);
+  if (s + n > 2 * v->total)
+    return row_fail(err, errlen, row, 400, "scores %g-%g add up to more than the variant's %d seeds",
+                    s / 2.0, n / 2.0, v->total);
+  if (outcome_is_forfeit(g->end) || outcome_is_adjudicated(g->end)) return 0;
+  const char *end = outcome_end_name(g->end);
+  int by_scores = s > n ? 0 : n > s ? 1 : -1;
+  if (g->winner != by_scores)
+    return row_fail(err, errlen, row, 400,
+                    "winner %d (%s) but the scores %g-%g of a game ended by %s make it %s",
+                    g->winner, game_winner_name(g->winner), s / 2.0, n / 2.0, end,
+                    by_scores < 0 ? "a draw" : by_scores ? "North's" : "South's");
+  if (g->end == OUTCOME_MAJORITY) {
+    if (s <= 2 * v->half && n <= 2 * v->half && !(s == 2 * v->half && n == 2 * v->half))
+      return row_fail(err, errlen, row, 400,
+                      "scores %g-%g of a game ended by majority: neither has more than %d seeds",
+                      s / 2.0, n / 2.0, v->half);
+  } else if (s + n != 2 * v->total) {
+    return row_fail(err, errlen, row, 400,
+                    "scores %g-%g of a game ended by %s do not add up to the variant's %d seeds",
+                    s / 2.0, n / 2.0, end, v->total);
+  }
+  return 0;
+}
+
+/* Checks that a game row has the variant and players of its series' first
+ * game (games of a series are read in order), then remembers its series. */
+static int series_check(const store_game *g, store_game_reader *r, const char *row, char *err,
+                        size_t errlen) {
+  if (r->in_series && r->series_run == g->run_id && r->series_no == g->series_no &&
+      (g->variant_idx != r->variant_idx || g->a_idx != r->a_idx || g->b_idx != r->b_idx))
+    return row_fail(err, errlen, row, 400,
+                    "variant_idx %d, a_idx %d, b_idx %d, but its series' first game has variant_idx "
+                    "%d, a_idx %d, b_idx %d",
+                    g->variant_idx, g->a_idx, g->b_idx, r->variant_idx, r->a_idx, r->b_idx);
+  r->in_series = 1;
+  r->series_run = g->run_id;
+  r->series_no = g->series_no;
+  r->variant_idx = g->variant_idx;
+  r->a_idx = g->a_idx;
+  r->b_idx = g->b_idx;
   return 0;
 }
 
@@ -227,30 +309,27 @@ static int records_check(const store_game *g, const char *row, char *err, size_t
   return rc < 0 ? row_fail(err, errlen, row, 400, "%s", perr) : 0;
 }
 
+
 /* Checks a game row read from the database (a database is input): every
- * index in range, the moves letters of its variant, the opening a position
- * of it. Returns 0, or -1 with a message naming the row. */
-static int game_row_check(const store_game *g, const row_rules *rr, char *err, size_t errlen) {
-  char row[96], perr[ERROR_MAX];
-  snprintf(row, sizeof row, "run %" PRId64 " game %d (series %d)", g->run_id, g->game_no,
-           g->series_no);
+ * index a stored one of its run, the same variant and players in every game
+ * of a series, the result, the moves letters of its variant, the opening a
+ * position of it. Returns 0, or -1 with a message naming the row. */
+static int game_row_check(const store_game *g, store_game_reader *r, const char *row, char *err,
+                          size_t errlen) {
+  char perr[ERROR_MAX];
   if (g->series_no < 0)
     return row_fail(err, errlen, row, 400, "series_no %d is negative", g->series_no);
   if (g->game_no < 0) return row_fail(err, errlen, row, 400, "game_no %d is negative", g->game_no);
   if (g->round < 0) return row_fail(err, errlen, row, 400, "round %d is negative", g->round);
-  if (g->variant_idx < 0 || g->variant_idx >= rr->nvariants)
-    return row_fail(err, errlen, row, 400, "variant_idx %d out of range 0..%d", g->variant_idx,
-                    rr->nvariants - 1);
-  if (players_check(g, rr, row, err, errlen)) return -1;
+  if (variant_check(g, r, row, err, errlen) || players_check(g, r, row, err, errlen) ||
+      series_check(g, r, row, err, errlen))
+    return -1;
   if (g->winner < -1 || g->winner > 1)
     return row_fail(err, errlen, row, 400, "winner %d is not -1, 0 or 1", g->winner);
-  const variant *v = &rr->v[g->variant_idx];
-  if (g->score2[0] < 0 || g->score2[1] < 0 || g->score2[0] > 2 * v->total ||
-      g->score2[1] > 2 * v->total)
-    return row_fail(err, errlen, row, 400, "scores %g-%g out of range 0..%d", g->score2[0] / 2.0,
-                    g->score2[1] / 2.0, v->total);
   if ((int)g->end < (int)OUTCOME_MAJORITY || (int)g->end >= OUTCOME_NENDS)
     return row_fail(err, errlen, row, 400, "end reason %d", (int)g->end);
+  const variant *v = &r->v[g->variant_idx];
+  if (result_check(g, v, row, err, errlen)) return -1;
   if (moves_check(g, v, row, err, errlen)) return -1;
   if (records_check(g, row, err, errlen)) return -1;
   board b;
@@ -259,50 +338,138 @@ static int game_row_check(const store_game *g, const row_rules *rr, char *err, s
   return 0;
 }
 
-#define GAME_COLUMNS                                                                               \
-  "run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx, north_idx, opening," \
-  " moves, winner, score_south, score_north, plies, end_reason, detail, seed, seconds, move_records"
+/* The columns of STORE_GAME_COLUMNS by name, and the column of the row's id. */
+static const char *const game_column[] = {
+    "run_id", "series_no", "game_no", "variant_idx", "round", "a_idx", "b_idx",
+    "south_idx", "north_idx", "opening", "moves", "winner", "score_south", "score_north",
+    "plies", "end_reason", "detail", "seed", "seconds", "move_records", "id"};
+enum { GAME_COL_ID = 20 };
 
-/* Reads a row of GAME_COLUMNS into g (moves point into the row); the
- * columns that need a conversion are checked here, the rest by
- * game_row_check. */
-static int game_from_row(sqlite3_stmt *st, int64_t run_id, store_game *g, char *err,
+/* Column i is of another type than `want` ("an integer", "a number", "text"):
+ * what it holds, named. Returns -1. */
+static int type_fail(sqlite3_stmt *st, int i, const char *want, const char *row, char *err,
+                     size_t errlen) {
+  int t = sqlite3_column_type(st, i);
+  if (t == SQLITE_NULL) return row_fail(err, errlen, row, 400, "%s is NULL, not %s", game_column[i], want);
+  if (t == SQLITE_BLOB)
+    return row_fail(err, errlen, row, 400, "%s is a blob of %d bytes, not %s", game_column[i],
+                    sqlite3_column_bytes(st, i), want);
+  if (t == SQLITE_FLOAT)
+    return row_fail(err, errlen, row, 400, "%s is the real %.17g, not %s", game_column[i],
+                    sqlite3_column_double(st, i), want);
+  char text[48];
+  store_sql_column_copy(st, i, text, sizeof text);
+  for (char *p = text; *p; p++)
+    if ((unsigned char)*p < 32 || (unsigned char)*p >= 127) *p = '?';
+  return row_fail(err, errlen, row, 400, "%s is %s '%s', not %s", game_column[i],
+                  t == SQLITE_TEXT ? "the text" : "the integer", text, want);
+}
+
+/* Integer column i into *out: an INTEGER that fits an int (the run_id and the
+ * id: any INTEGER). */
+static int column_int(sqlite3_stmt *st, int i, const char *row, void *out, char *err,
+                      size_t errlen) {
+  if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
+    return type_fail(st, i, "an integer", row, err, errlen);
+  long long x = sqlite3_column_int64(st, i);
+  if (i == 0 || i == GAME_COL_ID) {
+    *(int64_t *)out = x;
+    return 0;
+  }
+  if (x < INT_MIN || x > INT_MAX)
+    return row_fail(err, errlen, row, 400, "%s %lld is beyond a 32-bit integer", game_column[i], x);
+  *(int *)out = (int)x;
+  return 0;
+}
+
+/* Text column i (NULL allowed when null_ok; then *out is NULL). */
+static int column_text(sqlite3_stmt *st, int i, int null_ok, const char *row, const char **out,
+                       char *err, size_t errlen) {
+  int t = sqlite3_column_type(st, i);
+  if (t != SQLITE_TEXT && !(null_ok && t == SQLITE_NULL))
+    return type_fail(st, i, "text", row, err, errlen);
+  *out = (const char *)sqlite3_column_text(st, i);
+  if (!*out && t != SQLITE_NULL) {
+    error_set(err, errlen, "store: %s: out of memory reading %s", row, game_column[i]);
+    return -1;
+  }
+  return 0;
+}
+
+/* Real column i (an INTEGER or a REAL) into *out. */
+static int column_real(sqlite3_stmt *st, int i, const char *row, double *out, char *err,
+                       size_t errlen) {
+  int t = sqlite3_column_type(st, i);
+  if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) return type_fail(st, i, "a number", row, err, errlen);
+  *out = sqlite3_column_double(st, i);
+  return 0;
+}
+
+/* Reads a row of STORE_GAME_COLUMNS into g (text members point into the
+ * row), every column checked for its type and range before it is narrowed. */
+static int game_from_row(sqlite3_stmt *st, store_game *g, char *row, size_t rowlen, char *err,
                          size_t errlen) {
+  int64_t id = 0;
   memset(g, 0, sizeof *g);
-  store_sql_read_fields(st, 0, game_fields, GAME_NFIELDS, g);
-  const unsigned char *moves = sqlite3_column_text(st, 10);
-  g->moves = moves ? (const char *)moves : "";
-  g->winner = sqlite3_column_int(st, 11);
+  snprintf(row, rowlen, "a game row");
+  if (column_int(st, GAME_COL_ID, row, &id, err, errlen) || column_int(st, 0, row, &g->run_id, err, errlen))
+    return -1;
+  snprintf(row, rowlen, "run %" PRId64 " game row id %" PRId64, g->run_id, id);
+  if (column_int(st, 1, row, &g->series_no, err, errlen) ||
+      column_int(st, 2, row, &g->game_no, err, errlen))
+    return -1;
+  snprintf(row, rowlen, "run %" PRId64 " game %d (series %d)", g->run_id, g->game_no, g->series_no);
+  int *const ints[] = {&g->variant_idx, &g->round, &g->a_idx, &g->b_idx, &g->south_idx, &g->north_idx};
+  for (int i = 0; i < 6; i++)
+    if (column_int(st, 3 + i, row, ints[i], err, errlen)) return -1;
+  const char *opening, *end, *detail, *seed;
+  if (column_text(st, 9, 0, row, &opening, err, errlen) ||
+      column_text(st, 10, 0, row, &g->moves, err, errlen) ||
+      column_int(st, 11, row, &g->winner, err, errlen))
+    return -1;
+  if (strlen(opening) >= sizeof g->opening)
+    return row_fail(err, errlen, row, 400, "opening '%.60s...' is longer than %zu bytes", opening,
+                    sizeof g->opening - 1);
+  memcpy(g->opening, opening, strlen(opening) + 1);
   /* Scores are whole or half seeds: doubling them is exact. Anything else
    * (NaN, huge, a fraction) is refused before it is converted. */
   for (int k = 0; k < 2; k++) {
-    double x = sqlite3_column_double(st, 12 + k) * 2.0;
-    if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x) {
-      error_set(err, errlen,
-                "store: run %" PRId64 " game %d (series %d): score_%s %g is not a score", run_id,
-                g->game_no, g->series_no, k ? "north" : "south", x / 2.0);
-      return -1;
-    }
+    double x = 0.0;
+    if (column_real(st, 12 + k, row, &x, err, errlen)) return -1;
+    x *= 2.0;
+    if (!(x >= 0.0 && x <= 2.0 * VARIANT_MAX_TOTAL) || x != (double)(int)x)
+      return row_fail(err, errlen, row, 400, "score_%s %g is not a score", k ? "north" : "south",
+                      x / 2.0);
     g->score2[k] = (int)x;
   }
-  g->plies = sqlite3_column_int(st, 14);
-  char where[96];
-  snprintf(where, sizeof where, "run %" PRId64 ", series %d, game %d", run_id, g->series_no,
-           g->game_no);
-  const char *end = (const char *)sqlite3_column_text(st, 15);
+  if (column_int(st, 14, row, &g->plies, err, errlen) ||
+      column_text(st, 15, 0, row, &end, err, errlen))
+    return -1;
   if (outcome_end_parse(end, &g->end))
-    return row_fail(err, errlen, where, 200, "unknown end reason '%s'", end ? end : "NULL");
-  store_sql_column_copy(st, 16, g->detail, sizeof g->detail);
-  if (store_sql_parse_u64((const char *)sqlite3_column_text(st, 17), &g->seed))
-    return row_fail(err, errlen, where, 200, "bad seed");
-  g->seconds = sqlite3_column_double(st, 18);
-  g->records = (const char *)sqlite3_column_text(st, 19);
-  return 0;
+    return row_fail(err, errlen, row, 200, "unknown end reason '%s'", end);
+  if (column_text(st, 16, 0, row, &detail, err, errlen)) return -1;
+  snprintf(g->detail, sizeof g->detail, "%s", detail);
+  if (column_text(st, 17, 0, row, &seed, err, errlen)) return -1;
+  if (store_sql_parse_u64(seed, &g->seed))
+    return row_fail(err, errlen, row, 200, "seed '%.40s' is not a decimal seed", seed);
+  if (column_real(st, 18, row, &g->seconds, err, errlen)) return -1;
+  if (!(g->seconds >= 0.0))
+    return row_fail(err, errlen, row, 200, "seconds %g is negative", g->seconds);
+  return column_text(st, 19, 1, row, &g->records, err, errlen);
+}
+
+int store_game_row(sqlite3 *db, sqlite3_stmt *st, store_game_reader *r, store_game *g, char *err,
+                   size_t errlen) {
+  char row[96];
+  if (game_from_row(st, g, row, sizeof row, err, errlen)) return -1;
+  if ((!r->loaded || g->run_id != r->run_id) && reader_load(db, g->run_id, r, err, errlen)) return -1;
+  return game_row_check(g, r, row, err, errlen);
 }
 
 /* What store_games_foreach reads its rows with and hands them to. */
 typedef struct games_reader {
-  row_rules rr;
+  sqlite3 *db;
+  store_game_reader r;
   store_game g;
   int (*fn)(void *ctx, const store_game *g);
   void *ctx;
@@ -311,23 +478,22 @@ typedef struct games_reader {
 /* Every row is checked before fn sees it: a database is input. */
 static int game_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   games_reader *r = ctx;
-  if (game_from_row(st, r->rr.run_id, &r->g, err, errlen) ||
-      game_row_check(&r->g, &r->rr, err, errlen))
-    return -1;
+  if (store_game_row(r->db, st, &r->r, &r->g, err, errlen)) return -1;
   return r->fn(r->ctx, &r->g) ? 1 : 0;
 }
 
 int store_games_foreach(store *s, int64_t run_id, int (*fn)(void *ctx, const store_game *g),
                         void *ctx, char *err, size_t errlen) {
-  games_reader *r = malloc(sizeof *r);
+  games_reader *r = calloc(1, sizeof *r);
   int ret = -1;
   if (!r) error_set(err, errlen, "store: out of memory reading games");
-  else if (!row_rules_load(s, run_id, &r->rr, err, errlen)) {
+  else {
+    r->db = s->db;
     r->fn = fn;
     r->ctx = ctx;
     /* A statement of its own (not cached), so that fn may use the store. */
     ret = store_sql_foreach(s->db,
-                            "SELECT " GAME_COLUMNS " FROM games WHERE run_id = ?1"
+                            "SELECT " STORE_GAME_COLUMNS " FROM games WHERE run_id = ?1"
                             " ORDER BY series_no, game_no",
                             run_id, game_row, r, err, errlen, "cannot read games");
   }

@@ -68,7 +68,6 @@ typedef struct run_names {
   int64_t run;
   int name_id[STORE_MAX_PLAYERS]; /* by player index; -1 when missing */
   int variant_ok[STORE_MAX_VARIANTS];
-  int nplayers, nvariants;        /* indices stored for the run (rows are checked against them) */
 } run_names;
 
 typedef struct name_list {
@@ -106,6 +105,8 @@ typedef struct pair_scan {
   int cur_series, r, swap;
   pair_acc *acc;
   int prev_series, prev_game, prev_pts;
+  store_game_reader *reader; /* what every row is checked against */
+  store_game game;           /* the row read */
   char *err;
   size_t errlen;
 } pair_scan;
@@ -178,7 +179,6 @@ static int run_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   x->run = sqlite3_column_int64(st, 0);
   for (int i = 0; i < STORE_MAX_PLAYERS; i++) x->name_id[i] = -1;
   for (int i = 0; i < STORE_MAX_VARIANTS; i++) x->variant_ok[i] = 0;
-  x->nplayers = x->nvariants = 0;
   return 0;
 }
 
@@ -194,9 +194,9 @@ static int run_index(const pair_scan *ps, int64_t id) {
   return -1;
 }
 
-/* A (run_id, idx, name) row of players or of variants (a game row's
- * indices are checked against them): a player's name id, or whether the
- * variant passes the filter. Rows of runs not asked for are passed over. */
+/* A (run_id, idx, name) row of players or of variants: a player's name id,
+ * or whether the variant passes the filter (store_game_row checks a game
+ * row's indices against the stored rows). Rows of runs not asked for are passed over. */
 static int member_row(pair_scan *ps, sqlite3_stmt *st, int variants) {
   int r = run_index(ps, sqlite3_column_int64(st, 0)), idx = sqlite3_column_int(st, 1);
   const char *name = (const char *)sqlite3_column_text(st, 2);
@@ -204,11 +204,9 @@ static int member_row(pair_scan *ps, sqlite3_stmt *st, int variants) {
   run_names *x = &ps->rn[r];
   if (variants) {
     x->variant_ok[idx] = !ps->vfilter || (name && !strcmp(name, ps->vfilter));
-    if (idx + 1 > x->nvariants) x->nvariants = idx + 1;
     return 0;
   }
   if ((x->name_id[idx] = name_id(&ps->names, name ? name : "")) < 0) return scan_oom(ps);
-  if (idx + 1 > x->nplayers) x->nplayers = idx + 1;
   return 0;
 }
 
@@ -222,43 +220,16 @@ static int variant_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   return member_row(ctx, st, 1);
 }
 
-/* The columns of a game row the scan reads. */
-typedef struct game_row {
-  int64_t run;
-  int series, game_no, vidx, a, b, winner, south;
-} game_row;
-
-/* A database is input: every row of a run asked for is checked, a bad one
- * named, never skipped in silence. */
-static int game_row_ok(pair_scan *ps, const game_row *g) {
-  const run_names *x = &ps->rn[ps->r];
-  if (g->vidx < 0 || g->vidx >= x->nvariants) {
-    error_set(ps->err, ps->errlen,
-              "store: run %" PRId64 " game %d (series %d): variant_idx %d out of range 0..%d",
-              g->run, g->game_no, g->series, g->vidx, x->nvariants - 1);
-    return -1;
-  }
-  if (g->a < 0 || g->a >= x->nplayers || g->b < 0 || g->b >= x->nplayers ||
-      x->name_id[g->a] < 0 || x->name_id[g->b] < 0) {
-    error_set(ps->err, ps->errlen,
-              "store: run %" PRId64 " game %d (series %d): player indices a_idx %d, b_idx %d out "
-              "of range 0..%d",
-              g->run, g->game_no, g->series, g->a, g->b, x->nplayers - 1);
-    return -1;
-  }
-  return 0;
-}
-
 /* A new series: its run, variant and players, once; ps->acc is its pair,
  * NULL when it is not counted. */
-static int series_start(pair_scan *ps, const game_row *g) {
-  ps->cur_run = g->run;
-  ps->cur_series = g->series;
+static int series_start(pair_scan *ps, const store_game *g) {
+  ps->cur_run = g->run_id;
+  ps->cur_series = g->series_no;
   ps->acc = NULL;
   if (ps->r < 0) return 0; /* a game of no run: the foreign key forbids it */
   const run_names *x = &ps->rn[ps->r];
-  if (!x->variant_ok[g->vidx]) return 0;
-  int ia = x->name_id[g->a], ib = x->name_id[g->b];
+  if (!x->variant_ok[g->variant_idx]) return 0;
+  int ia = x->name_id[g->a_idx], ib = x->name_id[g->b_idx];
   if (ia == ib) return 0; /* a player against itself says nothing */
   ps->swap = strcmp(ps->names.v[ia], ps->names.v[ib]) > 0;
   ps->acc = pair_find(&ps->map, ps->swap ? ib : ia, ps->swap ? ia : ib);
@@ -267,45 +238,39 @@ static int series_start(pair_scan *ps, const game_row *g) {
 
 /* Counts a game of the current series' pair, and the pair of games it
  * ends. */
-static int count_game(pair_scan *ps, const game_row *g) {
-  if (g->winner < -1 || g->winner > 1) {
-    error_set(ps->err, ps->errlen,
-              "store: run %" PRId64 " game %d (series %d): winner %d is not -1, 0 or 1", g->run,
-              g->game_no, g->series, g->winner);
-    return -1;
-  }
+static int count_game(pair_scan *ps, const store_game *g) {
   /* Points of A in halves, then from the side of the first name. */
-  int pts = g->winner < 0 ? 1 : (g->winner == 0) == (g->south == g->a) ? 2 : 0;
+  int pts = g->winner < 0 ? 1 : (g->winner == 0) == (g->south_idx == g->a_idx) ? 2 : 0;
   int mine = ps->swap ? 2 - pts : pts;
   store_pair_count *c = &ps->acc->c;
   if (mine == 2) c->wins++;
   else if (mine == 1) c->draws++;
   else c->losses++;
-  if (g->game_no % 2 == 1 && g->run == ps->prev_run && g->series == ps->prev_series &&
+  if (g->game_no % 2 == 1 && g->run_id == ps->prev_run && g->series_no == ps->prev_series &&
       g->game_no == ps->prev_game + 1) {
     int pair = ps->swap ? 4 - (ps->prev_pts + pts) : ps->prev_pts + pts;
     c->penta[pair]++;
     if (pair == 2 && pts != 1) c->pairs_wl++;
   }
-  ps->prev_run = g->run;
-  ps->prev_series = g->series;
+  ps->prev_run = g->run_id;
+  ps->prev_series = g->series_no;
   ps->prev_game = g->game_no;
   ps->prev_pts = pts;
   return 0;
 }
 
-/* One row of the scan. */
+/* One row of the scan, read and checked as every reader of games does
+ * (store_game_row): a database is input, a bad row is named, never skipped
+ * in silence. */
 static int scan_row(void *ctx, sqlite3_stmt *st, char *err, size_t errlen) {
   pair_scan *ps = ctx;
   (void)err, (void)errlen;
-  game_row g = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
-                sqlite3_column_int(st, 2),   sqlite3_column_int(st, 3),
-                sqlite3_column_int(st, 4),   sqlite3_column_int(st, 5),
-                sqlite3_column_int(st, 6),   sqlite3_column_int(st, 7)};
-  if (g.run != ps->cur_run) ps->r = run_index(ps, g.run);
-  if (ps->r >= 0 && game_row_ok(ps, &g)) return -1;
-  if ((g.run != ps->cur_run || g.series != ps->cur_series) && series_start(ps, &g)) return -1;
-  return ps->acc ? count_game(ps, &g) : 0;
+  store_game *g = &ps->game;
+  if (store_game_row(ps->db, st, ps->reader, g, ps->err, ps->errlen)) return -1;
+  if (g->run_id != ps->cur_run) ps->r = run_index(ps, g->run_id);
+  if ((g->run_id != ps->cur_run || g->series_no != ps->cur_series) && series_start(ps, g))
+    return -1;
+  return ps->acc ? count_game(ps, g) : 0;
 }
 
 /* The runs asked for (or every run), their players and variants, then the
@@ -317,10 +282,8 @@ static int scan(pair_scan *ps) {
     return -1;
   ps->cur_run = ps->prev_run = -1;
   ps->cur_series = ps->prev_series = ps->prev_game = ps->r = -1;
-  return scan_rows(ps,
-                   "run_id, series_no, game_no, variant_idx, a_idx, b_idx, winner, south_idx"
-                   " FROM games",
-                   "run_id", " ORDER BY run_id, series_no, game_no", scan_row);
+  return scan_rows(ps, STORE_GAME_COLUMNS " FROM games", "run_id",
+                   " ORDER BY run_id, series_no, game_no", scan_row);
 }
 
 /* Out: the pairs with their names, sorted. */
@@ -354,9 +317,11 @@ int store_pair_counts(store *s, const int64_t *runs, int nruns, const char *vfil
   if (runs_exist(s->db, runs, nruns, err, errlen)) return -1;
   pair_scan ps = {.db = s->db, .nruns = nruns, .vfilter = vfilter, .err = err, .errlen = errlen};
   int ret = -1;
-  if (!(ps.in = runs_text(runs, nruns))) scan_oom(&ps);
+  if (!(ps.in = runs_text(runs, nruns)) || !(ps.reader = calloc(1, sizeof *ps.reader)))
+    scan_oom(&ps);
   else if (!scan(&ps))
     ret = pairs_out(&ps, out, n);
+  free(ps.reader);
   free(ps.rn);
   free(ps.names.v);
   free(ps.map.v);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/variant.h"
 #include "store/store.h"
 
 /* One store handle is one SQLite connection, used by one thread at a time
@@ -90,6 +91,38 @@ int store_sql_bind_fields(sqlite3_stmt *st, int first, const store_sql_field *f,
                           const void *row);
 /* Reads columns first, first+1, … into the n members f of row. */
 void store_sql_read_fields(sqlite3_stmt *st, int first, const store_sql_field *f, int n, void *row);
+
+/* ---- games.c: a game row read and checked (a database is input) ---- */
+
+/* The columns store_game_row reads, in its order: select them as they are. */
+#define STORE_GAME_COLUMNS                                                                         \
+  "run_id, series_no, game_no, variant_idx, round, a_idx, b_idx, south_idx, north_idx, opening," \
+  " moves, winner, score_south, score_north, plies, end_reason, detail, seed, seconds,"          \
+  " move_records, id"
+
+/* What store_game_row checks a row against: its run's players and variants
+ * (loaded when the run changes) and the series being read (every game of a
+ * series has its variant and players). Zero it before the first row. */
+typedef struct store_game_reader {
+  int loaded;                                  /* 0: no run loaded yet */
+  int64_t run_id;                              /* the run loaded */
+  int nplayers, nvariants;                     /* one past the highest index stored */
+  unsigned char player[STORE_MAX_PLAYERS];     /* 1: a players row of that index */
+  unsigned char has_variant[STORE_MAX_VARIANTS];
+  variant v[STORE_MAX_VARIANTS];
+  int in_series;                               /* 1: the fields below hold the last row's series */
+  int64_t series_run;
+  int series_no, variant_idx, a_idx, b_idx;
+} store_game_reader;
+
+/* Reads the game row st stands on (STORE_GAME_COLUMNS) into g, the text
+ * members pointing into the row, and checks it: every column of its type and
+ * in range, the indices against the run's stored players and variants and the
+ * series' first game, the moves and opening of its variant, the winner and
+ * the scores against each other and the variant's seeds. 0, or -1 with a
+ * message naming the row and what is wrong. */
+int store_game_row(sqlite3 *db, sqlite3_stmt *st, store_game_reader *r, store_game *g, char *err,
+                   size_t errlen);
 
 /* ---- run.c: a setting's value as stored in run_config ---- */
 

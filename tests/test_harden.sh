@@ -54,6 +54,47 @@ corrupt pidx "UPDATE games SET a_idx = 7 WHERE series_no = 0"
 check "6: rate names a player index out of range" says "a_idx 7" "$tmp/err"
 "$oware" report --db "$tmp/vidx.db" --run 1 --out "$tmp/rep" >/dev/null 2>"$tmp/err"
 check "6: report names the bad row" says "variant_idx 40 out of range" "$tmp/err"
+# Every reader (export, rate) checks a row the same way: the result against
+# the rules, the columns' types, the indices against the stored players and
+# variants (each of these was read in silence, or misnamed, before).
+bad_row() { # bad_row NAME SQL MESSAGE: export and rate of ok.db with SQL applied both refuse it
+  corrupt "$1" "$2"
+  local cmd
+  for cmd in "export --format pgn" "export --format csv" "rate"; do
+    "$oware" $cmd --db "$tmp/$1.db" --run 1 >/dev/null 2>"$tmp/err"
+    check "6: $cmd of $1 exits 1" test $? = 1
+    check "6: ... and says why" says "$3" "$tmp/err"
+  done
+}
+g0="WHERE series_no = 0 AND game_no = 0"
+bad_row winner "UPDATE games SET winner = CASE WHEN score_south > score_north THEN 1 ELSE 0 END $g0" \
+  "run 1 game 0 (series 0): winner [01] ([a-z]*) but the scores .* of a game ended by majority make it"
+bad_row sum "UPDATE games SET score_south = 40, score_north = 40 $g0" \
+  "scores 40-40 add up to more than the variant's 48 seeds"
+bad_row allseeds "UPDATE games SET end_reason = 'repetition' $g0" \
+  "of a game ended by repetition do not add up to the variant's 48 seeds"
+bad_row sides "UPDATE games SET a_idx = 1, b_idx = 0 WHERE series_no = 0 AND game_no = 1" \
+  "run 1 game 1 (series 0): variant_idx 0, a_idx 1, b_idx 0, but its series' first game has variant_idx 0, a_idx 0, b_idx 1"
+bad_row text "UPDATE games SET score_south = 'ten' $g0" "score_south is the text 'ten', not a number"
+bad_row huge "UPDATE games SET variant_idx = 4294967296 $g0" "variant_idx 4294967296 is beyond a 32-bit integer"
+bad_row hugea "UPDATE games SET a_idx = 4294967296 $g0" "a_idx 4294967296 is beyond a 32-bit integer"
+bad_row plies "UPDATE games SET plies = '52abc' $g0" "plies is the text '52abc', not an integer"
+bad_row novariant "DELETE FROM variants" "variant_idx 0: the run has no variants stored"
+corrupt noplayer "DELETE FROM players WHERE idx = 0"
+"$oware" rate --db "$tmp/noplayer.db" --run 1 >/dev/null 2>"$tmp/err"
+check "6: rate of a run whose player 0 is missing says so" says "a_idx 0: the run has no player 0 stored" "$tmp/err"
+# An adjudicated game's winner is the decision stored, whatever the seeds.
+corrupt resign "UPDATE games SET end_reason = 'adjudicated-resign', winner = CASE WHEN score_south > score_north THEN 1 ELSE 0 END $g0"
+"$oware" rate --db "$tmp/resign.db" --run 1 >/dev/null 2>"$tmp/err"
+check "6: rate reads an adjudicated game won by fewer seeds" test $? = 0
+# What the row alone cannot show, the replay does (export, report, viewer).
+corrupt replayed "UPDATE games SET score_south = score_south + 1 $g0"
+"$oware" export --db "$tmp/replayed.db" --run 1 --format pgn >/dev/null 2>"$tmp/err"
+check "6: export of a result the moves do not give exits 1" test $? = 1
+check "6: ... and says why" says "series 0 game 0 does not replay as stored: the rules give" "$tmp/err"
+corrupt forfeit "UPDATE games SET end_reason = 'forfeit-crash' $g0"
+"$oware" export --db "$tmp/forfeit.db" --run 1 --format ogn >/dev/null 2>"$tmp/err"
+check "6: a forfeit after the rules' end is refused" says "it is over by the rules (majority) before the stored forfeit-crash" "$tmp/err"
 
 # --- 8. Write errors on standard output. ---
 full() { # full NAME ARGS...: the command into /dev/full
