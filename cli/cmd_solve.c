@@ -171,10 +171,11 @@ static void json_margins(const board *b, const egdb_solve_result *r) {
   printf("}");
 }
 
-static void print_json(const char *vtext, const char *key, const char *dir, const board *b,
-                       const char *pos, const egdb_solve_plan *p, double built_s,
-                       const egdb_solve_result *r, const variant *v) {
-  const egdb_value *x = &r->value;
+/* The object's first fields, shared by the result and the plan: the
+ * variant, its tables, the position and what the build takes, up to
+ * "estimate_seconds" (the build object left open). */
+static void print_json_head(const char *vtext, const char *key, const char *dir, const board *b,
+                            const char *pos, const egdb_solve_plan *p, int seeds) {
   printf("{\"variant\":");
   cli_json_str(stdout, vtext);
   printf(",\"tables\":");
@@ -183,10 +184,17 @@ static void print_json(const char *vtext, const char *key, const char *dir, cons
   cli_json_str(stdout, dir);
   printf(",\"position\":");
   cli_json_str(stdout, pos);
-  printf(",\"seeds\":%d,\"mover\":\"%s\"", x->n, b->side == BOARD_SOUTH ? "south" : "north");
+  printf(",\"seeds\":%d,\"mover\":\"%s\"", seeds, b->side == BOARD_SOUTH ? "south" : "north");
   printf(",\"build\":{\"present\":%d,\"positions\":%llu,\"memory\":%llu,\"estimate_seconds\":",
          p->have, (unsigned long long)p->positions, (unsigned long long)p->memory);
   cli_json_num(stdout, p->seconds);
+}
+
+static void print_json(const char *vtext, const char *key, const char *dir, const board *b,
+                       const char *pos, const egdb_solve_plan *p, double built_s,
+                       const egdb_solve_result *r, const variant *v) {
+  const egdb_value *x = &r->value;
+  print_json_head(vtext, key, dir, b, pos, p, x->n);
   printf(",\"seconds\":");
   cli_json_num(stdout, built_s);
   printf("},\"value\":{\"lower\":%d,\"upper\":%d,\"exact\":%s,\"split\":", x->lower, x->upper,
@@ -217,18 +225,7 @@ static void print_json(const char *vtext, const char *key, const char *dir, cons
 /* --plan --json: the position and what the build would take, one object. */
 static void print_plan_json(const char *vtext, const char *key, const char *dir, const board *b,
                             const char *pos, const egdb_solve_plan *p, int seeds) {
-  printf("{\"variant\":");
-  cli_json_str(stdout, vtext);
-  printf(",\"tables\":");
-  cli_json_str(stdout, key);
-  printf(",\"dir\":");
-  cli_json_str(stdout, dir);
-  printf(",\"position\":");
-  cli_json_str(stdout, pos);
-  printf(",\"seeds\":%d,\"mover\":\"%s\"", seeds, b->side == BOARD_SOUTH ? "south" : "north");
-  printf(",\"build\":{\"present\":%d,\"positions\":%llu,\"memory\":%llu,\"estimate_seconds\":",
-         p->have, (unsigned long long)p->positions, (unsigned long long)p->memory);
-  cli_json_num(stdout, p->seconds);
+  print_json_head(vtext, key, dir, b, pos, p, seeds);
   printf("},\"plan\":true}\n");
 }
 
